@@ -1,0 +1,98 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { getDb, type Db } from "@/lib/db";
+import { productPackages, products } from "@/lib/db/schema";
+import { countryName } from "./countries";
+import { currencyExponent, formatMinorUnits } from "./currency";
+import { packageId } from "./package-id";
+import { priceUsdc } from "./pricing";
+import type { Product, ProductSummary } from "./types";
+
+type ProductRow = typeof products.$inferSelect;
+
+export function toSummary(row: Pick<ProductRow, keyof ProductRow>, from: bigint | null, to: bigint | null): ProductSummary {
+  return {
+    slug: row.id,
+    name: row.name,
+    kind: row.kind,
+    brand: row.brand,
+    country: row.country,
+    coverage: row.coverage,
+    region: row.region,
+    currency: row.currency,
+    image: row.image,
+    inStock: row.inStock,
+    priceFromUsdc: from,
+    priceToUsdc: to,
+  };
+}
+
+/** The product with its packages and prices, or null when no product has this slug. */
+export async function getProduct(slug: string, db?: Db): Promise<Product | null> {
+  db ??= await getDb();
+  const [row] = await db.select().from(products).where(eq(products.id, slug));
+  if (!row) return null;
+  const pkgs = await db
+    .select()
+    .from(productPackages)
+    .where(eq(productPackages.productId, slug))
+    .orderBy(asc(productPackages.position));
+  const marginBps = config().priceMarginBps;
+  const exponent = currencyExponent(row.currency) ?? 2;
+  const price = (faceValueMinor: bigint) => priceUsdc({ faceValueMinor, currency: row.currency }, { marginBps });
+  const packages = pkgs.map((p) => ({
+    id: packageId(row.id, p.value),
+    value: p.value,
+    faceValueMinor: p.faceValueMinor,
+    faceValue: formatMinorUnits(p.faceValueMinor, exponent),
+    priceUsdc: price(p.faceValueMinor),
+    dataMb: p.dataMb,
+    validityDays: p.validityDays,
+  }));
+  const range =
+    row.rangeMinMinor !== null && row.rangeMaxMinor !== null && row.rangeStepMinor !== null
+      ? {
+          minMinor: row.rangeMinMinor,
+          maxMinor: row.rangeMaxMinor,
+          stepMinor: row.rangeStepMinor,
+          min: formatMinorUnits(row.rangeMinMinor, exponent),
+          max: formatMinorUnits(row.rangeMaxMinor, exponent),
+          step: formatMinorUnits(row.rangeStepMinor, exponent),
+          minPriceUsdc: price(row.rangeMinMinor),
+          maxPriceUsdc: price(row.rangeMaxMinor),
+        }
+      : null;
+  const prices = [...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])];
+  const from = prices.length ? prices.reduce((a, b) => (b < a ? b : a)) : null;
+  const to = prices.length ? prices.reduce((a, b) => (b > a ? b : a)) : null;
+  return {
+    ...toSummary(row, from, to),
+    categories: row.categories,
+    description: row.description,
+    redemptionInstructions: row.redemptionInstructions,
+    recipientType: row.recipientType,
+    phonePrefixes: row.phonePrefixes,
+    isTest: row.isTest,
+    packages,
+    range,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Slugs that look like `slug`, best first: for "did you mean" on a 404. */
+export async function suggestSlugs(slug: string, limit = 5, db?: Db): Promise<{ slug: string; name: string }[]> {
+  db ??= await getDb();
+  const similarity = sql<number>`similarity(${products.id}, ${slug})`;
+  return db
+    .select({ slug: products.id, name: products.name })
+    .from(products)
+    .where(and(eq(products.isTest, false), sql`${similarity} > 0.3`))
+    .orderBy(desc(similarity), asc(products.id))
+    .limit(limit);
+}
+
+export function countryLabel(p: Pick<ProductSummary, "country" | "region" | "coverage">): string {
+  if (p.country) return countryName(p.country) ?? p.country;
+  if (p.region) return `${p.region} (${p.coverage.length} countries)`;
+  return `${p.coverage.length} countries`;
+}

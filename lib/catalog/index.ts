@@ -1,0 +1,8 @@
+export { search, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
+export { getProduct, suggestSlugs, countryLabel } from "./get-product";
+export { listCountries, listPopularBrands, listFeatured, type Country, type BrandSummary } from "./browse";
+export { countryName, isCountryCode } from "./countries";
+export { formatUsd, formatUsdc, formatFaceValue, priceUsdc, usdcToDecimal, USDC_DECIMALS } from "./pricing";
+export { packageId, parsePackageId } from "./package-id";
+export { PRODUCT_KINDS, RECIPIENT_TYPES, type ProductKind, type RecipientType } from "./product-input";
+export { KIND_LABELS, type Product, type ProductPackage, type ProductRange, type ProductSummary } from "./types";

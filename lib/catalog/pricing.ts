@@ -1,0 +1,64 @@
+import { currencyExponent } from "./currency";
+import { shippedFxSource, type FxSource } from "./fx";
+
+/** USDC has 6 decimals: 1 USDC = 1_000_000 atomic units, pegged 1:1 to the US dollar. */
+export const USDC_DECIMALS = 6;
+export const USDC_PER_USD = 10n ** BigInt(USDC_DECIMALS);
+/** Prices are rounded up to a whole cent so that the USD and USDC figures a shopper sees are the same number. */
+const CENT = USDC_PER_USD / 100n;
+
+export class PricingError extends Error {
+  override name = "PricingError";
+}
+
+export type PriceInput = {
+  /** Face value in minor units of `currency`. */
+  faceValueMinor: bigint;
+  currency: string;
+};
+
+export type PricingOptions = { fx?: FxSource; marginBps: number };
+
+/**
+ * The price in USDC atomic units of a face value: face value -> USD by the FX source, plus the margin,
+ * rounded up to the cent. Exact integer arithmetic throughout.
+ */
+export function priceUsdc({ faceValueMinor, currency }: PriceInput, { fx = shippedFxSource, marginBps }: PricingOptions): bigint {
+  const exponent = currencyExponent(currency);
+  const rate = fx.usdPerUnit(currency);
+  if (exponent === undefined || !rate) throw new PricingError(`No exchange rate for ${currency}`);
+  if (faceValueMinor < 0n) throw new PricingError("Face value must not be negative");
+  if (!Number.isInteger(marginBps) || marginBps < 0) throw new PricingError("Margin must be whole non-negative basis points");
+  const numerator = faceValueMinor * rate.numerator * USDC_PER_USD * BigInt(10_000 + marginBps);
+  const denominator = rate.denominator * 10n ** BigInt(exponent) * 10_000n * CENT;
+  const cents = (numerator + denominator - 1n) / denominator;
+  return cents * CENT;
+}
+
+/** "12.5" style decimal string of an atomic USDC amount: what the APIs put in price fields. */
+export function usdcToDecimal(atomic: bigint): string {
+  const whole = atomic / USDC_PER_USD;
+  const frac = (atomic % USDC_PER_USD).toString().padStart(USDC_DECIMALS, "0").replace(/0+$/, "");
+  return frac ? `${whole}.${frac}` : whole.toString();
+}
+
+const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** "$12.50": for people. */
+export function formatUsd(atomic: bigint): string {
+  const cents = Number(atomic / CENT);
+  return usdFormat.format(cents / 100);
+}
+
+/** "12.50 USDC": for people. */
+export function formatUsdc(atomic: bigint): string {
+  const cents = atomic / CENT;
+  return `${(cents / 100n).toLocaleString("en-US")}.${(cents % 100n).toString().padStart(2, "0")} USDC`;
+}
+
+/** A face value for people in its own currency: "€25.00", "¥5,000". */
+export function formatFaceValue(faceValueMinor: bigint, currency: string): string {
+  const exponent = currencyExponent(currency) ?? 2;
+  const value = Number(faceValueMinor) / 10 ** exponent;
+  return new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: exponent }).format(value);
+}

@@ -1,0 +1,122 @@
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { config } from "@/lib/config";
+import { getDb, type Db } from "@/lib/db";
+import { products } from "@/lib/db/schema";
+import { toSummary } from "./get-product";
+import { queryTokens } from "./normalize";
+import { priceUsdc } from "./pricing";
+import { PRODUCT_KINDS } from "./product-input";
+import type { ProductSummary } from "./types";
+
+/** How alike a query word and a word of the product must be (pg_trgm word similarity) to count as a typo of it. */
+const TYPO_THRESHOLD = 0.4;
+export const MAX_PAGE_SIZE = 100;
+
+export const searchQuerySchema = z.object({
+  /** Free text; omitted, empty or `*` browses everything. */
+  q: z.string().max(100, "q must be at most 100 characters").optional(),
+  kind: z.enum(PRODUCT_KINDS).optional(),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "country must be an ISO 3166-1 alpha-2 code such as US")
+    .optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
+  includeTest: z.boolean().default(false),
+});
+
+export type SearchQuery = z.input<typeof searchQuerySchema>;
+
+export type SearchResult = {
+  items: ProductSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** The query as understood: normalized words, empty when browsing. */
+  tokens: string[];
+};
+
+/**
+ * Searches the catalog. Each query word must match a product as a word prefix (full-text, "ste" finds Steam)
+ * or as a likely typo (trigram word similarity, "stema" finds Steam). Products whose brand is the query rank
+ * first, then by relevance, then by popularity. Works the same on PGlite and PostgreSQL (both have pg_trgm).
+ */
+export async function search(query: SearchQuery, db?: Db): Promise<SearchResult> {
+  const q = searchQuerySchema.parse(query);
+  db ??= await getDb();
+  const tokens = q.q === undefined || q.q.trim() === "*" ? [] : queryTokens(q.q);
+  const phrase = tokens.join(" ");
+
+  const filters: SQL[] = [];
+  if (!q.includeTest) filters.push(eq(products.isTest, false));
+  if (q.kind) filters.push(eq(products.kind, q.kind));
+  if (q.country) filters.push(sql`${products.coverage} @> ARRAY[${q.country}]::text[]`);
+  for (const token of tokens) {
+    filters.push(
+      sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.searchText})`,
+    );
+  }
+
+  const prefixQuery = sql`to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(" & ")})`;
+  const order: SQL[] =
+    tokens.length === 0
+      ? [desc(products.popularity), asc(products.name)]
+      : [
+          desc(sql`(${products.brandKey} = ${phrase} OR replace(${products.brandKey}, ' ', '') = ${phrase.replace(/ /g, "")})`),
+          desc(
+            sql`(CASE WHEN ${products.brandKey} LIKE ${escapeLike(phrase) + "%"} THEN 0.5 ELSE 0 END)
+              + ts_rank(${products.searchVector}, ${prefixQuery})
+              + word_similarity(${phrase}, ${products.searchText})
+              + similarity(${products.brandKey}, ${phrase})`,
+          ),
+          desc(products.popularity),
+          asc(products.name),
+        ];
+
+  const faceRange = sql<string | null>`(SELECT min(pp.face_value_minor)::text || ':' || max(pp.face_value_minor)::text
+    FROM product_packages pp WHERE pp.product_id = ${products.id})`;
+
+  const run = async (tx: Db) => {
+    if (tokens.length > 0) {
+      await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true)`);
+    }
+    return tx
+      .select({
+        product: products,
+        faceRange,
+        total: sql<number>`(count(*) OVER ())::int`,
+      })
+      .from(products)
+      .where(filters.length ? and(...filters) : undefined)
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize);
+  };
+  const rows = tokens.length > 0 ? await db.transaction((tx) => run(tx as unknown as Db)) : await run(db);
+
+  const marginBps = config().priceMarginBps;
+  const items = rows.map(({ product, faceRange }) => {
+    const faces: bigint[] = [];
+    if (faceRange) faces.push(...faceRange.split(":").map(BigInt));
+    if (product.rangeMinMinor !== null) faces.push(product.rangeMinMinor);
+    if (product.rangeMaxMinor !== null) faces.push(product.rangeMaxMinor);
+    const price = (f: bigint) => priceUsdc({ faceValueMinor: f, currency: product.currency }, { marginBps });
+    const min = faces.length ? faces.reduce((a, b) => (b < a ? b : a)) : null;
+    const max = faces.length ? faces.reduce((a, b) => (b > a ? b : a)) : null;
+    return toSummary(product, min === null ? null : price(min), max === null ? null : price(max));
+  });
+  return { items, total: rows[0]?.total ?? (q.page > 1 ? await countOnly() : 0), page: q.page, pageSize: q.pageSize, tokens };
+
+  // Past the last page the window count is missing: count separately so paging still knows the total.
+  async function countOnly(): Promise<number> {
+    const r = await search({ ...q, page: 1, pageSize: 1 }, db);
+    return r.total;
+  }
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

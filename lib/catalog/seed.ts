@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { settings } from "@/lib/db/schema";
+import { demoCatalog, testFamily } from "./demo/generate";
+import { productInputSchema } from "./product-input";
+import { countProducts, upsertProducts } from "./store";
+
+const SEEDED_KEY = "catalog.seeded";
+
+/** The demo catalog and the test products, validated like any import. */
+export function demoProducts() {
+  return [...demoCatalog(), ...testFamily()].map((p) => productInputSchema.parse(p));
+}
+
+/**
+ * Seeds the demo catalog into an empty database, once per database: after the first start (seeded or not)
+ * the catalog belongs to the operator, and a product they delete stays deleted.
+ */
+export async function seedCatalogOnce(db: Db, enabled = config().seedDemoCatalog): Promise<void> {
+  const [marker] = await db.select().from(settings).where(eq(settings.key, SEEDED_KEY));
+  if (marker) return;
+  let seeded = 0;
+  if (enabled && (await countProducts(db)) === 0) seeded = await upsertProducts(db, demoProducts());
+  await db
+    .insert(settings)
+    .values({ key: SEEDED_KEY, value: { at: new Date().toISOString(), products: seeded } })
+    .onConflictDoNothing();
+}

@@ -1,0 +1,102 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { productPackages, products } from "@/lib/db/schema";
+import { currencyExponent, parseMinorUnits } from "./currency";
+import { normalizeText } from "./normalize";
+import type { ValidProductInput } from "./product-input";
+import { buildSearchText } from "./search-text";
+
+/** Where a product's picture is served when its input names none (rendered from its brand, see app/img). */
+export function defaultImagePath(slug: string): string {
+  return `/img/products/${slug}.svg`;
+}
+
+function toRows(p: ValidProductInput) {
+  const exponent = currencyExponent(p.currency);
+  if (exponent === undefined) throw new Error(`Unknown currency ${p.currency}`);
+  const minor = (amount: string) => {
+    const v = parseMinorUnits(amount, exponent);
+    if (v === undefined) throw new Error(`Bad amount ${amount} for ${p.slug}`);
+    return v;
+  };
+  const coverage = p.coverage?.length ? [...new Set(p.coverage)] : p.country ? [p.country] : [];
+  const product = {
+    id: p.slug,
+    name: p.name,
+    kind: p.kind,
+    brand: p.brand,
+    brandKey: normalizeText(p.brand),
+    country: p.country ?? null,
+    coverage,
+    region: p.region ?? null,
+    currency: p.currency,
+    categories: p.categories,
+    description: p.description,
+    redemptionInstructions: p.redemptionInstructions,
+    image: p.image ?? defaultImagePath(p.slug),
+    recipientType: p.recipientType,
+    phonePrefixes: p.phonePrefixes,
+    inStock: p.inStock,
+    isTest: p.isTest,
+    popularity: p.popularity,
+    rangeMinMinor: p.range ? minor(p.range.min) : null,
+    rangeMaxMinor: p.range ? minor(p.range.max) : null,
+    rangeStepMinor: p.range ? minor(p.range.step) : null,
+    searchText: buildSearchText({ ...p, coverage }),
+    updatedAt: new Date(),
+  };
+  const packages = p.packages.map((pkg, position) => ({
+    productId: p.slug,
+    value: pkg.value,
+    faceValueMinor: minor(pkg.faceValue ?? pkg.value),
+    dataMb: pkg.dataMb ?? null,
+    validityDays: pkg.validityDays ?? null,
+    position,
+  }));
+  return { product, packages };
+}
+
+/**
+ * Inserts or replaces products (by slug) with their packages, in one transaction: a failed batch changes nothing.
+ * Inputs must already have passed `productInputSchema`.
+ */
+export async function upsertProducts(db: Db, inputs: ValidProductInput[], batchSize = 200): Promise<number> {
+  if (inputs.length === 0) return 0;
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < inputs.length; i += batchSize) {
+      const rows = inputs.slice(i, i + batchSize).map(toRows);
+      const ids = rows.map((r) => r.product.id);
+      await tx
+        .insert(products)
+        .values(rows.map((r) => r.product))
+        .onConflictDoUpdate({
+          target: products.id,
+          set: Object.fromEntries(
+            Object.keys(rows[0]!.product)
+              .filter((k) => k !== "id")
+              .map((k) => [k, sql.raw(`excluded.${columnName(k)}`)]),
+          ),
+        });
+      await tx.delete(productPackages).where(inArray(productPackages.productId, ids));
+      const packages = rows.flatMap((r) => r.packages);
+      if (packages.length > 0) await tx.insert(productPackages).values(packages);
+    }
+  });
+  return inputs.length;
+}
+
+function columnName(key: string): string {
+  const column = (products as unknown as Record<string, { name: string } | undefined>)[key];
+  if (!column) throw new Error(`Unknown product column ${key}`);
+  return `"${column.name}"`;
+}
+
+export async function countProducts(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(products);
+  return row?.n ?? 0;
+}
+
+export async function deleteProduct(db: Db, slug: string): Promise<boolean> {
+  const deleted = await db.delete(products).where(eq(products.id, slug)).returning({ id: products.id });
+  return deleted.length > 0;
+}

@@ -1,0 +1,59 @@
+import type { ProductKind, RecipientType } from "./product-input";
+
+/** A product as lists show it. Prices are USDC atomic units (6 decimals) and equal US cents * 10_000. */
+export type ProductSummary = {
+  slug: string;
+  name: string;
+  kind: ProductKind;
+  brand: string;
+  country: string | null;
+  coverage: string[];
+  region: string | null;
+  currency: string;
+  image: string;
+  inStock: boolean;
+  /** Lowest and highest price over packages and range; null when the product has neither. */
+  priceFromUsdc: bigint | null;
+  priceToUsdc: bigint | null;
+};
+
+export type ProductPackage = {
+  /** The package id both APIs accept: `<product_id><&><value>`. */
+  id: string;
+  value: string;
+  faceValueMinor: bigint;
+  /** Face value as a decimal string in the product currency ("25", "9.99"). */
+  faceValue: string;
+  priceUsdc: bigint;
+  dataMb: number | null;
+  validityDays: number | null;
+};
+
+export type ProductRange = {
+  minMinor: bigint;
+  maxMinor: bigint;
+  stepMinor: bigint;
+  min: string;
+  max: string;
+  step: string;
+  minPriceUsdc: bigint;
+  maxPriceUsdc: bigint;
+};
+
+export type Product = ProductSummary & {
+  categories: string[];
+  description: string;
+  redemptionInstructions: string;
+  recipientType: RecipientType;
+  phonePrefixes: string[];
+  isTest: boolean;
+  packages: ProductPackage[];
+  range: ProductRange | null;
+  createdAt: Date;
+};
+
+export const KIND_LABELS: Record<ProductKind, { one: string; many: string }> = {
+  gift_card: { one: "Gift card", many: "Gift cards" },
+  esim: { one: "eSIM", many: "eSIMs" },
+  topup: { one: "Mobile top-up", many: "Mobile top-ups" },
+};

@@ -1,0 +1,102 @@
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ error: "must be a port number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+/** The environment this app reads, with defaults. Every variable the app uses is named here and nowhere else. */
+export const envSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./.data")),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  PUBLIC_ORIGIN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) origin such as https://shop.example.com" })
+      .transform((u) => new URL(u).origin)
+      .optional(),
+  ),
+  NETWORK_MODE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["devnet", "testnet", "mainnet"], { error: "must be one of devnet, testnet, mainnet" }).default("devnet"),
+  ),
+  PRICE_MARGIN_BPS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of basis points" })
+      .int("must be a whole number of basis points")
+      .min(0, "must be between 0 and 5000 basis points")
+      .max(5000, "must be between 0 and 5000 basis points")
+      .default(0),
+  ),
+  SEED_DEMO_CATALOG: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  ),
+});
+
+export type Config = {
+  port: number;
+  /** Absolute path of the folder for embedded data (PGlite, generated keys). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicOrigin: string | undefined;
+  networkMode: "devnet" | "testnet" | "mainnet";
+  /** Margin added on top of the USD cost of a package, in basis points (100 = 1 %). */
+  priceMarginBps: number;
+  /** Seed the demo catalog and test products into an empty database at first start. */
+  seedDemoCatalog: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      "Invalid configuration:\n" +
+        issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n") +
+        "\nFix the environment variable(s) above and start again.",
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment (process.env by default) into the typed config, or throws a ConfigError naming each bad variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        message: `${issue.message} (got ${JSON.stringify(env[String(issue.path[0])] ?? "")})`,
+      })),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicOrigin: e.PUBLIC_ORIGIN,
+    networkMode: e.NETWORK_MODE,
+    priceMarginBps: e.PRICE_MARGIN_BPS,
+    seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's config, parsed once. */
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

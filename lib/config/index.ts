@@ -1,0 +1,1 @@
+export { config, parseConfig, ConfigError, type Config } from "./env";

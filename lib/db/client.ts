@@ -1,0 +1,85 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { lockDataDir } from "./lock";
+import * as schema from "./schema";
+
+/** The one database type the domain code sees, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  driver: "pglite" | "postgres";
+  close(): Promise<void>;
+};
+
+export type OpenOptions =
+  | { driver: "postgres"; url: string }
+  | { driver: "pglite"; dataDir: string; role?: string }
+  | { driver: "pglite-memory" };
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib", "db", "migrations");
+
+// Any constant works: it only has to be the same in every process that migrates this database.
+const MIGRATION_LOCK_KEY = 402_2026;
+
+/**
+ * Opens the database, applies the committed migrations, then runs `prepare` (seeding) once, all before
+ * anything else can query it. On Postgres several servers may start at once: migration and preparation
+ * run under an advisory lock so that exactly one of them does the work.
+ */
+export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => Promise<void>): Promise<Database> {
+  if (options.driver === "postgres") {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const client = await pool.connect().catch(async (err: Error) => {
+      await pool.end();
+      throw new Error(`Cannot connect to the PostgreSQL server in DATABASE_URL: ${err.message}`, { cause: err });
+    });
+    try {
+      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      try {
+        await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await prepare?.(drizzlePg({ client, schema }) as unknown as Db);
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+      }
+    } catch (err) {
+      client.release();
+      await pool.end();
+      throw err;
+    }
+    client.release();
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    return { db, driver: "postgres", close: () => pool.end() };
+  }
+
+  let release: (() => void) | undefined;
+  let dataDir: string | undefined;
+  if (options.driver === "pglite") {
+    release = await lockDataDir(options.dataDir, options.role ?? "server");
+    dataDir = path.join(options.dataDir, "pglite");
+  }
+  try {
+    const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await prepare?.(db);
+    return {
+      db,
+      driver: "pglite",
+      close: async () => {
+        await client.close();
+        release?.();
+      },
+    };
+  } catch (err) {
+    release?.();
+    throw err;
+  }
+}

@@ -1,0 +1,37 @@
+import { config } from "@/lib/config";
+import { openDatabase, type Database, type Db, type OpenOptions } from "./client";
+
+export type { Db, Database } from "./client";
+export * as schema from "./schema";
+
+const globalForDb = globalThis as typeof globalThis & { __storefrontDb?: Promise<Database> };
+
+/** How this process reaches its database: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR. */
+export function defaultOpenOptions(role = "server"): OpenOptions {
+  const c = config();
+  return c.databaseUrl ? { driver: "postgres", url: c.databaseUrl } : { driver: "pglite", dataDir: c.dataDir, role };
+}
+
+/**
+ * The process's database, opened, migrated and seeded once. The promise lives on globalThis so that
+ * `next dev` module reloads share one PGlite instance instead of opening the data folder twice.
+ */
+export function getDatabase(): Promise<Database> {
+  if (!globalForDb.__storefrontDb) {
+    const opening = openDatabase(defaultOpenOptions(), async (db) => {
+      // Loaded only here: the demo catalog's data is not needed by anything else.
+      const { seedCatalogOnce } = await import("@/lib/catalog/seed");
+      await seedCatalogOnce(db);
+    });
+    globalForDb.__storefrontDb = opening;
+    // A failed open is not cached: the next request tries again (and reports the error again).
+    opening.catch(() => {
+      if (globalForDb.__storefrontDb === opening) globalForDb.__storefrontDb = undefined;
+    });
+  }
+  return globalForDb.__storefrontDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}

@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const productKind = pgEnum("product_kind", ["gift_card", "esim", "topup"]);
+export const recipientType = pgEnum("recipient_type", ["none", "phone_number", "email"]);
+
+export const products = pgTable(
+  "products",
+  {
+    /** The product's slug: also its public id in both APIs. */
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: productKind("kind").notNull(),
+    brand: text("brand").notNull(),
+    /** The brand normalized as search normalizes a query ("google play"): exact brand matches rank first. */
+    brandKey: text("brand_key").notNull(),
+    /** ISO 3166-1 alpha-2; null for a regional eSIM, whose countries are in `coverage`. */
+    country: text("country"),
+    /** Every country where the product can be used (the single country for most products). */
+    coverage: text("coverage").array().notNull(),
+    /** Name of the region for regional products ("Europe"). */
+    region: text("region"),
+    currency: text("currency").notNull(),
+    categories: text("categories").array().notNull(),
+    description: text("description").notNull(),
+    redemptionInstructions: text("redemption_instructions").notNull(),
+    image: text("image").notNull(),
+    recipientType: recipientType("recipient_type").notNull().default("none"),
+    /** Number prefixes (E.164, with +) served by a top-up operator. */
+    phonePrefixes: text("phone_prefixes").array().notNull().default(sql`'{}'::text[]`),
+    inStock: boolean("in_stock").notNull().default(true),
+    isTest: boolean("is_test").notNull().default(false),
+    /** Higher sells more; orders featured lists and breaks ranking ties. */
+    popularity: integer("popularity").notNull().default(0),
+    /** Open amount in minor units of `currency`, for products that take any value in a range. */
+    rangeMinMinor: bigint("range_min_minor", { mode: "bigint" }),
+    rangeMaxMinor: bigint("range_max_minor", { mode: "bigint" }),
+    rangeStepMinor: bigint("range_step_minor", { mode: "bigint" }),
+    /** Normalized words the search matches: name, brand, categories, country and region names, kind. */
+    searchText: text("search_text").notNull(),
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, search_text)`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("products_kind_idx").on(t.kind, t.isTest),
+    index("products_coverage_idx").using("gin", t.coverage),
+    index("products_brand_key_idx").on(t.brandKey),
+    index("products_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    index("products_search_vector_idx").using("gin", t.searchVector),
+    index("products_popularity_idx").on(t.popularity),
+  ],
+);
+
+export const productPackages = pgTable(
+  "product_packages",
+  {
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** The denomination as shown and as given back when buying: "25", or an eSIM bundle "3GB, 30 Days". */
+    value: text("value").notNull(),
+    /** Face value in minor units of the product's currency. */
+    faceValueMinor: bigint("face_value_minor", { mode: "bigint" }).notNull(),
+    /** eSIM bundles: data in MB (null = unlimited) and validity in days. */
+    dataMb: integer("data_mb"),
+    validityDays: integer("validity_days"),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.value] })],
+);
+
+/** Small facts about this deployment's data (for example when the demo catalog was seeded). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type Database, type Db } from "./client";
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or, when the test run sets
+ * TEST_DB=postgres and TEST_DATABASE_URL (the vitest project "postgres" does), a new database created on that PostgreSQL server and dropped afterwards.
+ */
+export async function openTestDatabase(prepare?: (db: Db) => Promise<void>): Promise<Database> {
+  const serverUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
+  if (process.env.TEST_DB === "postgres" && !serverUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+  if (!serverUrl) return openDatabase({ driver: "pglite-memory" }, prepare);
+
+  const name = `storefront_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ driver: "postgres", url: url.toString() }, prepare);
+  return {
+    ...database,
+    driver: "postgres",
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Which database the tests of this run use, for test names. */
+export const testDriver = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";

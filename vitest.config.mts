@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Tests that touch the database are named *.db.test.ts. They run on an in-memory PGlite, and again on a real
+// PostgreSQL server when TEST_DATABASE_URL names one (CI starts one; see .ci/run).
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  test: {
+    environment: "node",
+    // Each database test file opens its own in-memory PGlite; loading its WebAssembly takes a moment.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "pglite", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+      },
+      ...(postgresUrl
+        ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], env: { TEST_DB: "postgres" } } }]
+        : []),
+    ],
+  },
+});

@@ -75,10 +75,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? "environment"),
-        message: `${issue.message} (got ${JSON.stringify(env[String(issue.path[0])] ?? "")})`,
-      })),
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? "environment");
+        // A database URL may carry a password: never echo it.
+        const got = SECRET_VARIABLES.has(variable) ? "" : ` (got ${JSON.stringify(env[variable] ?? "")})`;
+        return { variable, message: `${issue.message}${got}` };
+      }),
     );
   }
   const e = parsed.data;
@@ -92,6 +94,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
   };
 }
+
+const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
 
 let cached: Config | undefined;
 

@@ -1,0 +1,35 @@
+import { currencyExponent } from "@/lib/catalog/currency";
+import { shippedFxSource } from "@/lib/catalog/fx";
+import { formatFaceValue } from "@/lib/catalog/pricing";
+import type { Product } from "@/lib/catalog";
+import type { PickerPackage, PickerRange } from "./package-picker";
+
+/** Shapes a product's packages for the client-side picker (strings only: bigint does not cross to the client as JSON). */
+export function pickerPackages(product: Product): PickerPackage[] {
+  return product.packages.map((p) => {
+    const bundle = p.validityDays !== null || p.dataMb !== null;
+    return {
+      value: p.value,
+      label: bundle ? p.value : formatFaceValue(p.faceValueMinor, product.currency),
+      detail: bundle ? undefined : product.currency === "USD" ? undefined : `${product.currency} face value`,
+      priceUsdc: p.priceUsdc.toString(),
+    };
+  });
+}
+
+export function pickerRange(product: Product, marginBps: number): PickerRange | null {
+  const rate = shippedFxSource.usdPerUnit(product.currency);
+  if (!product.range || !rate) return null;
+  const digits = rate.denominator.toString().length - 1;
+  const whole = rate.numerator / rate.denominator;
+  const frac = (rate.numerator % rate.denominator).toString().padStart(digits, "0");
+  return {
+    min: product.range.min,
+    max: product.range.max,
+    step: product.range.step,
+    currency: product.currency,
+    exponent: currencyExponent(product.currency) ?? 2,
+    usdPerUnit: digits > 0 ? `${whole}.${frac}` : whole.toString(),
+    marginBps,
+  };
+}

@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./client";
+import { DataDirLockedError, lockDataDir } from "./lock";
+import { settings } from "./schema";
+import { openTestDatabase, testDriver } from "./testing";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-db-"));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe(`migrations on ${testDriver}`, () => {
+  it("creates the schema, with pg_trgm, and runs the preparation once", async () => {
+    let prepared = 0;
+    const database = await openTestDatabase(async () => {
+      prepared++;
+    });
+    try {
+      const tables = await database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
+      expect(tables.rows.map((r) => (r as { table_name: string }).table_name)).toEqual(["product_packages", "products", "settings"]);
+      const ext = await database.db.execute(sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
+      expect(ext.rows).toHaveLength(1);
+      expect(prepared).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe("embedded database on disk", () => {
+  it("keeps data across a restart", async () => {
+    const dir = tempDir();
+    const first = await openDatabase({ driver: "pglite", dataDir: dir });
+    await first.db.insert(settings).values({ key: "probe", value: { n: 1 } });
+    await first.close();
+    const second = await openDatabase({ driver: "pglite", dataDir: dir });
+    const rows = await second.db.select().from(settings);
+    await second.close();
+    expect(rows.map((r) => r.value)).toEqual([{ n: 1 }]);
+  });
+
+  it("refuses a second live process, naming it, and takes over a stale lock", async () => {
+    const dir = tempDir();
+    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
+    try {
+      fs.writeFileSync(path.join(dir, "db.lock"), JSON.stringify({ pid: sleeper.pid, role: "server", since: "2026-11-21T00:00:00Z" }));
+      const err = await lockDataDir(dir, "admin", 300).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DataDirLockedError);
+      expect((err as Error).message).toMatch(new RegExp(`in use by another process \\(pid ${sleeper.pid}, server`));
+    } finally {
+      sleeper.kill();
+      await new Promise((r) => sleeper.once("exit", r));
+    }
+    // The holder is gone: its lock is stale and is taken over.
+    const release = await lockDataDir(dir, "admin", 300);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "db.lock"), "utf8")).pid).toBe(process.pid);
+    release();
+    expect(fs.existsSync(path.join(dir, "db.lock"))).toBe(false);
+  });
+});

@@ -1,0 +1,85 @@
+// Operator commands: `npm run admin -- <command>`. See `npm run admin -- help`.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError } from "@/lib/config";
+import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
+import { openDatabase } from "@/lib/db/client";
+import { DataDirLockedError } from "@/lib/db/lock";
+import { defaultOpenOptions } from "@/lib/db";
+
+const HELP = `Usage: npm run admin -- <command>
+
+Commands:
+  catalog import FILE [--format json|csv] [--dry-run]
+      Adds or replaces products (by slug) from a JSON or CSV file. Rows that fail validation are
+      reported and skipped; the valid rows are imported in one transaction.
+      With the embedded database, stop the shop server first: PGlite opens in one process at a time.
+
+Environment: DATA_DIR or DATABASE_URL select the database, as for the server.`;
+
+function printReport(report: ImportReport, dryRun: boolean) {
+  const verb = dryRun ? "would import" : "imported";
+  console.log(`${report.total} row(s) read, ${verb} ${report.imported}, rejected ${report.rejected.length}.`);
+  for (const r of report.rejected) {
+    console.log(`  row ${r.row}${r.slug ? ` (${r.slug})` : ""}:`);
+    for (const e of r.errors) console.log(`    - ${e}`);
+  }
+}
+
+async function catalogImport(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: "string" }, "dry-run": { type: "boolean", default: false } },
+  });
+  const file = positionals[0];
+  if (!file) {
+    console.error("catalog import needs a FILE.\n\n" + HELP);
+    return 2;
+  }
+  const format = values.format ?? (path.extname(file).toLowerCase() === ".csv" ? "csv" : "json");
+  if (format !== "json" && format !== "csv") {
+    console.error(`--format must be json or csv, not ${format}`);
+    return 2;
+  }
+  const rows = parseCatalogFile(fs.readFileSync(file, "utf8"), format);
+  if (values["dry-run"]) {
+    const { valid, rejected } = validateCatalogRows(rows);
+    printReport({ imported: valid.length, rejected, total: rows.length }, true);
+    return rejected.length > 0 ? 1 : 0;
+  }
+  const database = await openDatabase(defaultOpenOptions("admin catalog import"));
+  try {
+    const report = await importCatalog(database.db, rows);
+    printReport(report, false);
+    return report.rejected.length > 0 ? 1 : 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group === "catalog" && command === "import") return catalogImport(rest);
+  if (!group || group === "help" || group === "--help") {
+    console.log(HELP);
+    return 0;
+  }
+  console.error(`Unknown command: ${argv.join(" ")}\n\n${HELP}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof DataDirLockedError || err instanceof ConfigError || err instanceof ImportFormatError) {
+      console.error(err.message);
+    } else if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      console.error(`File not found: ${(err as NodeJS.ErrnoException).path}`);
+    } else {
+      console.error(err);
+    }
+    process.exit(2);
+  },
+);

@@ -2,6 +2,18 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
+// With TEST_DATABASE_URL (CI), the browse flow runs once more against a shop on a fresh PostgreSQL database.
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+
+const server = (port: number, mode: string) => ({
+  command: `node e2e/server.mjs ${port} ${mode}`,
+  url: `http://127.0.0.1:${port}/`,
+  cwd: "..",
+  timeout: 120_000,
+  reuseExistingServer: false,
+  stdout: "pipe" as const,
+  stderr: "pipe" as const,
+});
 
 export default defineConfig({
   testDir: ".",
@@ -24,15 +36,16 @@ export default defineConfig({
       name: "phone",
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
+    ...(postgres
+      ? [
+          {
+            name: "desktop-postgres",
+            testMatch: "browse.spec.ts",
+            use: { browserName: "chromium" as const, viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${PORT + 1}` },
+          },
+        ]
+      : []),
   ],
-  // The production build on a fresh, empty data folder: the demo catalog is seeded at start, as for a new user.
-  webServer: {
-    command: `node e2e/server.mjs ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/`,
-    cwd: "..",
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // The production build on a fresh, empty database: the demo catalog is seeded at start, as for a new user.
+  webServer: [server(PORT, "pglite"), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
 });

@@ -1,21 +1,46 @@
-// Starts the built shop (`next start`) for the browser tests on a fresh data folder, and removes it afterwards.
+// Starts the built shop (`next start`) for the browser tests on a fresh, empty database, and removes it afterwards:
+//   node e2e/server.mjs PORT            -> PGlite in a new temporary data folder (the embedded default)
+//   node e2e/server.mjs PORT postgres   -> a new database on the server in TEST_DATABASE_URL
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
-const port = process.argv[2] ?? "3107";
+const [port = "3107", mode = "pglite"] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
+const env = { ...process.env, DATA_DIR: dataDir, PORT: port };
+delete env.DATABASE_URL;
+
+let dropDatabase = async () => {};
+if (mode === "postgres") {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error("postgres mode needs TEST_DATABASE_URL");
+  const name = `storefront_e2e_${randomBytes(5).toString("hex")}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
 const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], {
   stdio: "inherit",
-  env: { ...process.env, DATA_DIR: dataDir, PORT: port },
+  env,
 });
-
-const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => child.kill(signal));
-}
-child.on("exit", (code, signal) => {
-  cleanup();
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+child.on("exit", async (code, signal) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  await dropDatabase().catch((err) => console.error(`could not drop the e2e database: ${err.message}`));
   process.exit(code ?? (signal ? 1 : 0));
 });

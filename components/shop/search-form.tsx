@@ -30,7 +30,7 @@ export function SearchForm({ defaultValue, size = "compact", hidden = {}, id = "
       )}
       <button
         type="submit"
-        className={`shrink-0 rounded-xl bg-brand-600 font-semibold text-white shadow-sm hover:bg-brand-700 ${large ? "h-14 px-6 text-lg" : "h-10 px-4 text-sm"}`}
+        className={`shrink-0 rounded-xl font-semibold text-white shadow-sm ${large ? "h-14 bg-slate-900 px-6 text-lg hover:bg-slate-800" : "h-10 bg-brand-600 px-4 text-sm hover:bg-brand-700"}`}
       >
         Search
       </button>

@@ -20,14 +20,14 @@ export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
           <Link href="/search?kind=esim" className="hover:text-brand-700">eSIMs</Link>
           <Link href="/search?kind=topup" className="hover:text-brand-700">Top-ups</Link>
         </nav>
-        <div className="ml-auto">
-          <CartLink />
-        </div>
         {showSearch && (
-          <div className="order-last w-full md:order-none md:ml-4 md:w-auto md:flex-1">
+          <div className="order-last w-full md:order-none md:ml-2 md:w-auto md:flex-1">
             <SearchForm id="header-search" />
           </div>
         )}
+        <div className="ml-auto md:ml-0">
+          <CartLink />
+        </div>
       </div>
     </header>
   );

@@ -4,7 +4,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "./client";
+import { openDatabase, queryRows } from "./client";
 import { DataDirLockedError, lockDataDir } from "./lock";
 import { settings } from "./schema";
 import { openTestDatabase, testDriver } from "./testing";
@@ -26,10 +26,12 @@ describe(`migrations on ${testDriver}`, () => {
       prepared++;
     });
     try {
-      const tables = await database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
-      expect(tables.rows.map((r) => (r as { table_name: string }).table_name)).toEqual(["product_packages", "products", "settings"]);
-      const ext = await database.db.execute(sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
-      expect(ext.rows).toHaveLength(1);
+      const tables = await queryRows<{ table_name: string }>(
+        database.db,
+        sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+      );
+      expect(tables.map((r) => r.table_name)).toEqual(["product_packages", "products", "settings"]);
+      expect(await queryRows(database.db, sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`)).toHaveLength(1);
       expect(prepared).toBe(1);
     } finally {
       await database.close();

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { listCountries } from "./browse";
+import { getProduct } from "./get-product";
+import { search } from "./search";
+import { seedCatalogOnce } from "./seed";
+import { countProducts, deleteProduct } from "./store";
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+});
+afterAll(() => database?.close());
+
+describe(`the demo catalog on ${testDriver}`, () => {
+  it("is seeded at first start: 500+ products over 40+ countries, with the test family", async () => {
+    expect(await countProducts(database.db)).toBeGreaterThanOrEqual(500);
+    expect((await listCountries(database.db)).length).toBeGreaterThanOrEqual(40);
+    const test = await getProduct("test-esim-product", database.db);
+    expect(test?.isTest).toBe(true);
+    expect(test?.packages.map((p) => p.priceUsdc)).toEqual([10_000_000n, 20_000_000n, 50_000_000n, 100_000_000n]);
+    const refill = await getProduct("test-phone-refill", database.db);
+    expect(refill).toMatchObject({ recipientType: "phone_number", kind: "topup" });
+    expect(refill?.packages.map((p) => p.value)).toEqual(["10", "20", "50", "100"]);
+  });
+
+  it("ranks the brand first for a brand search and finds eSIMs and top-ups by country", async () => {
+    const steam = await search({ q: "steam" }, database.db);
+    expect(steam.items.slice(0, 5).every((p) => p.brand === "Steam")).toBe(true);
+    const amazon = await search({ q: "amazon" }, database.db);
+    expect(amazon.items[0]?.brand).toBe("Amazon");
+    const japanEsim = await search({ q: "japan", kind: "esim" }, database.db);
+    expect(japanEsim.items[0]?.slug).toBe("esim-japan");
+    const europe = await search({ kind: "esim", country: "FR" }, database.db);
+    expect(europe.items.map((p) => p.slug)).toEqual(expect.arrayContaining(["esim-france", "esim-europe"]));
+    const ng = await search({ kind: "topup", country: "NG" }, database.db);
+    expect(ng.items.map((p) => p.brand)).toEqual(expect.arrayContaining(["MTN", "Airtel", "Glo"]));
+  });
+
+  it("is not seeded again once the operator has changed the catalog", async () => {
+    expect(await deleteProduct(database.db, "steam-us")).toBe(true);
+    await seedCatalogOnce(database.db, true);
+    expect(await getProduct("steam-us", database.db)).toBeNull();
+  });
+});
+
+describe(`seeding switched off on ${testDriver}`, () => {
+  it("leaves an empty database empty", async () => {
+    const empty = await openTestDatabase((db) => seedCatalogOnce(db, false));
+    try {
+      expect(await countProducts(empty.db)).toBe(0);
+    } finally {
+      await empty.close();
+    }
+  });
+});

@@ -27,8 +27,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           Gift cards, eSIMs and top-ups. Paid in USDC.
         </h1>
         <p className="mt-3 max-w-2xl text-brand-50">
-          Over 500 products from brands like Amazon, Steam and Netflix, travel data in 40+ countries and airtime for 45+
-          operators. Pay from your wallet; codes arrive in seconds.
+          Over 500 products from brands like Amazon, Steam and Netflix, travel data for 90+ countries and airtime for 90+
+          mobile operators. Pay from your wallet; codes arrive in seconds.
         </p>
         <div className="mt-6 max-w-2xl">
           <SearchForm size="large" id="home-search" hidden={{ country }} />

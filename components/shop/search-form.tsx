@@ -10,7 +10,7 @@ type Props = {
 export function SearchForm({ defaultValue, size = "compact", hidden = {}, id = "search" }: Props) {
   const large = size === "large";
   return (
-    <form action="/search" method="get" role="search" className="flex w-full gap-2">
+    <form action="/search" method="get" role="search" className={`flex w-full gap-2 ${large ? "flex-col sm:flex-row" : ""}`}>
       <label htmlFor={id} className="sr-only">
         Search gift cards, eSIMs and top-ups
       </label>
@@ -19,7 +19,7 @@ export function SearchForm({ defaultValue, size = "compact", hidden = {}, id = "
         name="q"
         type="search"
         defaultValue={defaultValue}
-        placeholder={large ? "Search 500+ brands: Amazon, Steam, Japan eSIM…" : "Search brands, countries…"}
+        placeholder={large ? "Amazon, Steam, Japan eSIM…" : "Search brands, countries…"}
         autoComplete="off"
         enterKeyHint="search"
         maxLength={100}

@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { publicOrigin } from "./origin";
+
+describe("publicOrigin", () => {
+  it("prefers the configured origin", () => {
+    expect(publicOrigin(new Request("http://127.0.0.1:3000/x"), "https://shop.example.com")).toBe("https://shop.example.com");
+  });
+
+  it("derives the origin from the request, honouring a proxy's forwarded headers", () => {
+    expect(publicOrigin(new Request("http://localhost:3000/search"), undefined)).toBe("http://localhost:3000");
+    const proxied = new Request("http://10.0.0.5:3000/x", { headers: { "x-forwarded-host": "shop.example.com", "x-forwarded-proto": "https" } });
+    expect(publicOrigin(proxied, undefined)).toBe("https://shop.example.com");
+  });
+});

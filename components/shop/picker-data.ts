@@ -1,5 +1,5 @@
 import { currencyExponent } from "@/lib/catalog/currency";
-import { shippedFxSource } from "@/lib/catalog/fx";
+import { fxSource } from "@/lib/catalog/fx";
 import { formatFaceValue } from "@/lib/catalog/pricing";
 import type { Product } from "@/lib/catalog";
 import type { PickerPackage, PickerRange } from "./package-picker";
@@ -18,7 +18,7 @@ export function pickerPackages(product: Product): PickerPackage[] {
 }
 
 export function pickerRange(product: Product, marginBps: number): PickerRange | null {
-  const rate = shippedFxSource.usdPerUnit(product.currency);
+  const rate = fxSource().usdPerUnit(product.currency);
   if (!product.range || !rate) return null;
   const digits = rate.denominator.toString().length - 1;
   const whole = rate.numerator / rate.denominator;

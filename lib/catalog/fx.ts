@@ -28,6 +28,14 @@ export function tableFxSource(asOf: string, usdPerUnit: Record<string, string>):
 /** The dated table shipped with the catalog (`fx-rates.json`). */
 export const shippedFxSource: FxSource = tableFxSource(table.asOf, table.usdPerUnit);
 
-export function supportedCurrencies(source: FxSource = shippedFxSource): (currency: string) => boolean {
-  return (currency) => source.usdPerUnit(currency) !== undefined;
+let current: FxSource = shippedFxSource;
+
+/** The rates prices are computed with: the shipped table unless a live source was installed. */
+export function fxSource(): FxSource {
+  return current;
+}
+
+/** Replaces the rates source for this process (a live feed, or a fixed table in tests). */
+export function setFxSource(source: FxSource): void {
+  current = source;
 }

@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { productPackages, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
-import { priceUsdc } from "./pricing";
+import { minMax, productPricer } from "./product-pricer";
 import type { Product, ProductSummary } from "./types";
 
 type ProductRow = typeof products.$inferSelect;
@@ -37,9 +36,8 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
     .from(productPackages)
     .where(eq(productPackages.productId, slug))
     .orderBy(asc(productPackages.position));
-  const marginBps = config().priceMarginBps;
   const exponent = currencyExponent(row.currency) ?? 2;
-  const price = (faceValueMinor: bigint) => priceUsdc({ faceValueMinor, currency: row.currency }, { marginBps });
+  const price = productPricer(row.currency);
   const packages = pkgs.map((p) => ({
     id: packageId(row.id, p.value),
     value: p.value,
@@ -62,11 +60,9 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
           maxPriceUsdc: price(row.rangeMaxMinor),
         }
       : null;
-  const prices = [...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])];
-  const from = prices.length ? prices.reduce((a, b) => (b < a ? b : a)) : null;
-  const to = prices.length ? prices.reduce((a, b) => (b > a ? b : a)) : null;
+  const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
   return {
-    ...toSummary(row, from, to),
+    ...toSummary(row, min, max),
     categories: row.categories,
     description: row.description,
     redemptionInstructions: row.redemptionInstructions,

@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { toSummary } from "./get-product";
 import { queryTokens } from "./normalize";
-import { priceUsdc } from "./pricing";
+import { minMax, productPricer } from "./product-pricer";
 import { PRODUCT_KINDS } from "./product-input";
 import type { ProductSummary } from "./types";
 
@@ -97,15 +96,13 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   };
   const rows = tokens.length > 0 ? await db.transaction((tx) => run(tx as unknown as Db)) : await run(db);
 
-  const marginBps = config().priceMarginBps;
   const items = rows.map(({ product, faceRange }) => {
-    const faces: bigint[] = [];
-    if (faceRange) faces.push(...faceRange.split(":").map(BigInt));
+    const faces: bigint[] = faceRange ? faceRange.split(":").map(BigInt) : [];
     if (product.rangeMinMinor !== null) faces.push(product.rangeMinMinor);
     if (product.rangeMaxMinor !== null) faces.push(product.rangeMaxMinor);
-    const price = (f: bigint) => priceUsdc({ faceValueMinor: f, currency: product.currency }, { marginBps });
-    const min = faces.length ? faces.reduce((a, b) => (b < a ? b : a)) : null;
-    const max = faces.length ? faces.reduce((a, b) => (b > a ? b : a)) : null;
+    // Pricing rises with face value, so the cheapest and dearest faces give the price range.
+    const { min, max } = minMax(faces);
+    const price = productPricer(product.currency);
     return toSummary(product, min === null ? null : price(min), max === null ? null : price(max));
   });
   return { items, total: rows[0]?.total ?? (q.page > 1 ? await countOnly() : 0), page: q.page, pageSize: q.pageSize, tokens };

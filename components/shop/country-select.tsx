@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import type { Country } from "@/lib/catalog";
 import { COUNTRY_COOKIE } from "./country-cookie";
+import { CountryOptions } from "./country-options";
 
 /** Picks the country to shop for; remembered for a year in a cookie the server reads. */
 export function CountrySelect({ countries, value }: { countries: Country[]; value?: string }) {
@@ -27,12 +28,7 @@ export function CountrySelect({ countries, value }: { countries: Country[]; valu
         }}
         className="h-10 rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm"
       >
-        <option value="">All countries</option>
-        {countries.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
-          </option>
-        ))}
+        <CountryOptions countries={countries} />
       </select>
     </div>
   );

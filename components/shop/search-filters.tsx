@@ -1,4 +1,5 @@
 import { AutoSubmitSelect } from "@/components/ui/auto-submit-select";
+import { CountryOptions } from "./country-options";
 import { KIND_LABELS, PRODUCT_KINDS, type Country, type ProductKind } from "@/lib/catalog";
 
 type Props = { q: string; kind?: ProductKind; country?: string; countries: Country[] };
@@ -40,12 +41,7 @@ export function SearchFilters({ q, kind, country, countries }: Props) {
           Country
         </label>
         <AutoSubmitSelect id="filter-country" name="country" defaultValue={country ?? ""} className={selectClass}>
-          <option value="">All countries</option>
-          {countries.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
-            </option>
-          ))}
+          <CountryOptions countries={countries} />
         </AutoSubmitSelect>
       </div>
       <button type="submit" className="h-10 rounded-xl bg-slate-900 px-4 text-sm font-semibold text-white hover:bg-slate-700">

@@ -12,6 +12,12 @@ describe("parseConfig", () => {
       networkMode: "devnet",
       priceMarginBps: 0,
       seedDemoCatalog: true,
+      sessionSecret: undefined,
+      facilitatorUrl: undefined,
+      facilitatorEvmPrivateKey: undefined,
+      facilitatorSolanaPrivateKey: undefined,
+      payTo: { evm: undefined, solana: undefined },
+      rpcUrls: { base: undefined, arbitrum: undefined, polygon: undefined, solana: undefined },
     });
   });
 

@@ -9,6 +9,11 @@ const port = z.coerce
 
 const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
+const optionalUrl = z.preprocess(
+  emptyAsUndefined,
+  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+);
+
 /** The environment this app reads, with defaults. Every variable the app uses is named here and nowhere else. */
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
@@ -40,6 +45,30 @@ export const envSchema = z.object({
       .max(5000, "must be between 0 and 5000 basis points")
       .default(0),
   ),
+  /** Secret for session tokens (at least 32 characters); generated under DATA_DIR when unset. */
+  SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  /** A remote x402 facilitator; the in-process one is used when unset. */
+  FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  /** Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own). */
+  FACILITATOR_EVM_PRIVATE_KEY: z.preprocess(
+    emptyAsUndefined,
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key").optional(),
+  ),
+  FACILITATOR_SOLANA_PRIVATE_KEY: z.preprocess(
+    emptyAsUndefined,
+    z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, "must be a base58 64-byte Solana secret key").optional(),
+  ),
+  /** Where payments go on testnet/mainnet (devnet generates its own wallets). */
+  PAY_TO_EVM: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x EVM address").optional()),
+  PAY_TO_SOLANA: z.preprocess(
+    emptyAsUndefined,
+    z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana address").optional(),
+  ),
+  /** RPC overrides per network of the mode. */
+  RPC_URL_BASE: optionalUrl,
+  RPC_URL_ARBITRUM: optionalUrl,
+  RPC_URL_POLYGON: optionalUrl,
+  RPC_URL_SOLANA: optionalUrl,
   SEED_DEMO_CATALOG: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
@@ -57,6 +86,12 @@ export type Config = {
   priceMarginBps: number;
   /** Seed the demo catalog and test products into an empty database at first start. */
   seedDemoCatalog: boolean;
+  sessionSecret: string | undefined;
+  facilitatorUrl: string | undefined;
+  facilitatorEvmPrivateKey: `0x${string}` | undefined;
+  facilitatorSolanaPrivateKey: string | undefined;
+  payTo: { evm: `0x${string}` | undefined; solana: string | undefined };
+  rpcUrls: { base?: string; arbitrum?: string; polygon?: string; solana?: string };
 };
 
 export class ConfigError extends Error {
@@ -92,10 +127,16 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
+    sessionSecret: e.SESSION_SECRET,
+    facilitatorUrl: e.FACILITATOR_URL,
+    facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
+    facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,
+    payTo: { evm: e.PAY_TO_EVM as `0x${string}` | undefined, solana: e.PAY_TO_SOLANA },
+    rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA },
   };
 }
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "SESSION_SECRET", "FACILITATOR_EVM_PRIVATE_KEY", "FACILITATOR_SOLANA_PRIVATE_KEY"]);
 
 let cached: Config | undefined;
 

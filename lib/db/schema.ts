@@ -92,3 +92,17 @@ export const settings = pgTable("settings", {
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Sign-in nonces this server issued: each may be used once, before it expires. */
+export const siwxNonces = pgTable(
+  "siwx_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    /** The wallet that used it (CAIP-10: `<chainId>:<address>`). */
+    usedBy: text("used_by"),
+  },
+  (t) => [index("siwx_nonces_expires_idx").on(t.expiresAt)],
+);

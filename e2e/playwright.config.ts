@@ -31,9 +31,12 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: "x402/**", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    // The wallet-paid API with the official x402 client packages: no browser.
+    { name: "x402-api", testMatch: "x402/**/*.spec.ts" },
     {
       name: "phone",
+      testIgnore: "x402/**",
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     ...(postgres

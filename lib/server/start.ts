@@ -1,19 +1,22 @@
 import { config, ConfigError } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
+import { getPayments } from "@/lib/payments/payments";
+import { onShutdown } from "./shutdown";
 
-/** Start-up of a server process: configuration, database, and a clean close on shutdown. */
+/**
+ * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
+ * clean stop on shutdown. Anything wrong stops the process with a message that names it.
+ */
 export async function startServer(): Promise<void> {
   try {
     const c = config();
     const started = Date.now();
     const database = await getDatabase();
+    onShutdown(() => database.close());
+    const payments = await getPayments();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     console.log(`[storefront] ${c.networkMode} mode, database: ${where}, ready in ${Date.now() - started} ms`);
-    const close = (signal: NodeJS.Signals) => {
-      database.close().finally(() => process.kill(process.pid, signal));
-    };
-    process.once("SIGINT", close);
-    process.once("SIGTERM", close);
+    for (const n of payments.networks) console.log(`[storefront]   ${n.name.padEnd(20)} ${n.network.padEnd(52)} ${n.rpcUrl}`);
   } catch (err) {
     console.error(`[storefront] cannot start: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

@@ -1,0 +1,20 @@
+import { config } from "@/lib/config";
+import { getDevnet } from "@/lib/devnet";
+import { faucet } from "@/lib/devnet/faucet";
+import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { errorResponse } from "@/lib/http/with-x402-fee";
+
+export const dynamic = "force-dynamic";
+
+/** Devnet only: mints test USDC. Body `{network, address, amount}`, amount in USDC, at most 10000. */
+export async function POST(req: Request) {
+  if (config().networkMode !== "devnet") return jsonResponse({ code: "NOT_FOUND", message: "Not found" }, { status: 404 });
+  try {
+    const body: unknown = await req.json().catch(() => {
+      throw new ApiError(400, "INVALID_JSON", "The body must be JSON: {\"network\", \"address\", \"amount\"}");
+    });
+    return jsonResponse(await faucet(await getDevnet(), body));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,11 @@
+import { jsonResponse } from "@/lib/http/api-error";
+import { withX402Fee } from "@/lib/http/with-x402-fee";
+import { productDetailResponse, requireSlug } from "@/lib/http/x402-product";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withX402Fee(
+  "productDetail",
+  async (req, { origin }) => jsonResponse(await productDetailResponse(new URL(req.url), origin)),
+  (req) => void requireSlug(new URL(req.url)),
+);

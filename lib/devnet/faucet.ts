@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { parseMinorUnits } from "@/lib/catalog/currency";
+import { USDC_DECIMALS } from "@/lib/catalog/pricing";
+import { ApiError, invalidParams } from "@/lib/http/api-error";
+import type { PaymentNetwork } from "@/lib/payments/networks";
+import { FAUCET_MAX_USDC } from "./chains";
+import type { Devnet } from "./start-devnet";
+
+const faucetBody = z.object({
+  network: z.string().min(1, "is required"),
+  address: z.string().min(1, "is required").max(100),
+  amount: z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, `must be a decimal string of USDC, at most ${FAUCET_MAX_USDC}`),
+});
+
+function validAddress(n: PaymentNetwork, address: string): boolean {
+  return n.kind === "evm" ? /^0x[0-9a-fA-F]{40}$/.test(address) : /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address);
+}
+
+/** Mints devnet USDC to a wallet: `{network, address, amount}` with amount in USDC (at most 10000). */
+export async function faucet(devnet: Devnet, body: unknown) {
+  const parsed = faucetBody.safeParse(body);
+  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  const { network, address, amount } = parsed.data;
+  const n = devnet.networks.find((x) => x.network === network);
+  if (!n) throw new ApiError(400, "UNKNOWN_NETWORK", `network must be one of ${devnet.networks.map((x) => x.network).join(", ")}`, { field: "network" });
+  if (!validAddress(n, address)) throw new ApiError(400, "INVALID_ADDRESS", `address is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { field: "address" });
+  const atomic = parseMinorUnits(amount, USDC_DECIMALS);
+  if (atomic === undefined || atomic <= 0n || atomic > BigInt(FAUCET_MAX_USDC) * 10n ** BigInt(USDC_DECIMALS)) {
+    throw new ApiError(400, "INVALID_AMOUNT", `amount must be more than 0 and at most ${FAUCET_MAX_USDC} USDC`, { field: "amount" });
+  }
+  const transaction = await devnet.mint(network, address, atomic);
+  const balance = await devnet.balance(network, address);
+  return { network, address, minted: amount, transaction, balance: balance.toString() };
+}

@@ -1,0 +1,29 @@
+import { config } from "@/lib/config";
+import { onShutdown } from "@/lib/server/shutdown";
+import { startDevnet, type Devnet } from "./start-devnet";
+
+export type { Devnet } from "./start-devnet";
+export { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS, FAUCET_MAX_USDC } from "./chains";
+
+const globalForDevnet = globalThis as typeof globalThis & { __storefrontDevnet?: Promise<Devnet> };
+
+/**
+ * The process's local chains (devnet mode only), started once: also across `next dev` reloads, and stopped
+ * when the process exits.
+ */
+export function getDevnet(): Promise<Devnet> {
+  const c = config();
+  if (c.networkMode !== "devnet") return Promise.reject(new Error("The local chains run in devnet mode only"));
+  if (!globalForDevnet.__storefrontDevnet) {
+    const starting = startDevnet(c.dataDir);
+    globalForDevnet.__storefrontDevnet = starting;
+    starting.then(
+      // A graceful stop lets anvil dump its state first.
+      (devnet) => onShutdown(() => devnet.stop()),
+      () => {
+        if (globalForDevnet.__storefrontDevnet === starting) globalForDevnet.__storefrontDevnet = undefined;
+      },
+    );
+  }
+  return globalForDevnet.__storefrontDevnet;
+}

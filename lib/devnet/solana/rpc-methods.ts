@@ -1,0 +1,223 @@
+import { getBase58Decoder, getBase58Encoder, isAddress } from "@solana/kit";
+import { RpcError, SLOTS_PER_EPOCH, type LedgerAccount, type SolanaLedger } from "./ledger";
+import { decodeMintAccount, decodeTokenAccount, parsedTokenData, uiTokenAmount } from "./spl-token";
+
+export type RpcMethod = (params: unknown[]) => unknown;
+
+/** What getVersion reports: a version that clients parse, for a litesvm-backed facade. */
+const API_VERSION = "2.2.0";
+const RENT_EPOCH_EXEMPT = 18_446_744_073_709_551_615n;
+const MAX_MULTIPLE_ACCOUNTS = 100;
+const MAX_SIGNATURE_STATUSES = 256;
+
+const base58 = getBase58Decoder();
+const fromBase58 = getBase58Encoder();
+
+/** The Solana JSON-RPC methods this local chain answers. */
+export function createRpcMethods(ledger: SolanaLedger, genesisHash: string): Record<string, RpcMethod> {
+  const context = () => ({ apiVersion: API_VERSION, slot: ledger.slot() });
+  const mintOf = (mint: string) => decodeMintAccount(ledger.getAccount(mint));
+
+  const encodeAccount = (account: LedgerAccount | null, config: Record<string, unknown>, defaultEncoding: string) => {
+    if (!account) return null;
+    const encoding = optionalString(config.encoding, "encoding") ?? defaultEncoding;
+    const slice = dataSlice(config.dataSlice, account.data);
+    const common = {
+      executable: account.executable,
+      lamports: account.lamports,
+      owner: account.owner,
+      rentEpoch: RENT_EPOCH_EXEMPT,
+      space: BigInt(account.data.length),
+    };
+    switch (encoding) {
+      case "base64":
+        return { ...common, data: [Buffer.from(slice).toString("base64"), "base64"] };
+      case "base58":
+      case "binary": {
+        if (slice.length > 128) {
+          throw new RpcError(-32602, "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.");
+        }
+        const text = base58.decode(slice);
+        return { ...common, data: encoding === "binary" ? text : [text, "base58"] };
+      }
+      case "jsonParsed": {
+        const parsed = config.dataSlice === undefined ? parsedTokenData(account, mintOf) : null;
+        return { ...common, data: parsed ?? [Buffer.from(slice).toString("base64"), "base64"] };
+      }
+      default:
+        throw new RpcError(-32602, `Invalid params: encoding ${encoding} is not supported by this local chain`);
+    }
+  };
+
+  const transactionBytes = (params: unknown[], config: Record<string, unknown>) => {
+    const text = requireString(params[0], "transaction");
+    const encoding = optionalString(config.encoding, "encoding") ?? "base58";
+    if (encoding === "base64") return new Uint8Array(Buffer.from(text, "base64"));
+    if (encoding === "base58") return bytesFromBase58(text);
+    throw new RpcError(-32602, `Invalid params: unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
+  };
+
+  return {
+    getHealth: () => "ok",
+    getVersion: () => ({ "solana-core": API_VERSION, "feature-set": 0 }),
+    getGenesisHash: () => genesisHash,
+    getSlot: () => ledger.slot(),
+    getBlockHeight: () => ledger.blockHeight(),
+    getTransactionCount: () => ledger.transactionCountSoFar(),
+    getEpochInfo: () => {
+      const slot = ledger.slot();
+      return {
+        absoluteSlot: slot,
+        blockHeight: ledger.blockHeight(),
+        epoch: slot / SLOTS_PER_EPOCH,
+        slotIndex: slot % SLOTS_PER_EPOCH,
+        slotsInEpoch: SLOTS_PER_EPOCH,
+        transactionCount: ledger.transactionCountSoFar(),
+      };
+    },
+    getRecentPrioritizationFees: () => [],
+
+    getLatestBlockhash: () => {
+      const { blockhash, lastValidBlockHeight, slot } = ledger.latestBlockhash();
+      return { context: { apiVersion: API_VERSION, slot }, value: { blockhash, lastValidBlockHeight } };
+    },
+    isBlockhashValid: (params) => ({
+      context: context(),
+      value: ledger.isBlockhashValid(requireString(params[0], "blockhash")),
+    }),
+    getFeeForMessage: (params) => {
+      const message = ledger.decodeMessage(new Uint8Array(Buffer.from(requireString(params[0], "message"), "base64")));
+      return {
+        context: context(),
+        value: ledger.isBlockhashValid(message.lifetimeToken) ? ledger.feeForMessage(message) : null,
+      };
+    },
+
+    getAccountInfo: (params) => {
+      const address = requireAddress(params[0]);
+      return { context: context(), value: encodeAccount(ledger.getAccount(address), config(params[1]), "binary") };
+    },
+    getMultipleAccounts: (params) => {
+      if (!Array.isArray(params[0])) throw new RpcError(-32602, "Invalid params: expected an array of addresses");
+      if (params[0].length > MAX_MULTIPLE_ACCOUNTS) {
+        throw new RpcError(-32602, `Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
+      }
+      const cfg = config(params[1]);
+      const addresses = params[0].map(requireAddress);
+      return {
+        context: context(),
+        value: addresses.map((address) => encodeAccount(ledger.getAccount(address), cfg, "base64")),
+      };
+    },
+    getBalance: (params) => ({
+      context: context(),
+      value: ledger.getAccount(requireAddress(params[0]))?.lamports ?? 0n,
+    }),
+    getMinimumBalanceForRentExemption: (params) => {
+      const length = params[0] ?? 0;
+      if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) {
+        throw new RpcError(-32602, "Invalid params: data length must be a non-negative integer");
+      }
+      return ledger.minimumBalanceForRentExemption(BigInt(length));
+    },
+    getTokenAccountBalance: (params) => {
+      const account = ledger.getAccount(requireAddress(params[0]));
+      if (!account) throw new RpcError(-32602, "Invalid param: could not find account");
+      const token = decodeTokenAccount(account);
+      if (!token) throw new RpcError(-32602, "Invalid param: not a Token account");
+      const mint = mintOf(token.mint);
+      if (!mint) throw new RpcError(-32602, "Invalid param: could not find mint");
+      return { context: context(), value: uiTokenAmount(token.amount, mint.decimals) };
+    },
+    getTokenSupply: (params) => {
+      const mint = mintOf(requireAddress(params[0]));
+      if (!mint) throw new RpcError(-32602, "Invalid param: not a Token mint");
+      return { context: context(), value: uiTokenAmount(mint.supply, mint.decimals) };
+    },
+
+    simulateTransaction: (params) => {
+      const cfg = config(params[1]);
+      const accountsConfig = cfg.accounts === undefined || cfg.accounts === null ? undefined : config(cfg.accounts);
+      const addresses = accountsConfig ? requireArray(accountsConfig.addresses, "accounts.addresses").map(requireAddress) : undefined;
+      const value = ledger.simulateTransaction(transactionBytes(params, cfg), {
+        sigVerify: cfg.sigVerify === true,
+        replaceRecentBlockhash: cfg.replaceRecentBlockhash === true,
+        innerInstructions: cfg.innerInstructions === true,
+        accounts: addresses,
+      });
+      return {
+        context: context(),
+        value: {
+          ...value,
+          accounts: value.accounts?.map((account) => encodeAccount(account, accountsConfig ?? {}, "base64")) ?? null,
+        },
+      };
+    },
+    sendTransaction: (params) => {
+      const cfg = config(params[1]);
+      return ledger.sendTransaction(transactionBytes(params, cfg), { preflight: cfg.skipPreflight !== true });
+    },
+    getSignatureStatuses: (params) => {
+      const signatures = requireArray(params[0], "signatures");
+      if (signatures.length > MAX_SIGNATURE_STATUSES) {
+        throw new RpcError(-32602, `Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`);
+      }
+      return {
+        context: context(),
+        value: signatures.map((s) => {
+          const status = ledger.signatureStatus(requireString(s, "signature"));
+          if (!status) return null;
+          return {
+            slot: status.slot,
+            confirmations: null,
+            err: status.err,
+            status: status.err === null ? { Ok: null } : { Err: status.err },
+            confirmationStatus: "finalized",
+          };
+        }),
+      };
+    },
+  };
+}
+
+function config(v: unknown): Record<string, unknown> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== "object" || Array.isArray(v)) throw new RpcError(-32602, "Invalid params: expected a configuration object");
+  return v as Record<string, unknown>;
+}
+
+function requireString(v: unknown, name: string): string {
+  if (typeof v !== "string") throw new RpcError(-32602, `Invalid params: ${name} must be a string`);
+  return v;
+}
+
+function optionalString(v: unknown, name: string): string | undefined {
+  return v === undefined || v === null ? undefined : requireString(v, name);
+}
+
+function requireArray(v: unknown, name: string): unknown[] {
+  if (!Array.isArray(v)) throw new RpcError(-32602, `Invalid params: ${name} must be an array`);
+  return v;
+}
+
+function requireAddress(v: unknown): string {
+  if (typeof v !== "string" || !isAddress(v)) throw new RpcError(-32602, "Invalid param: Invalid");
+  return v;
+}
+
+function bytesFromBase58(text: string): Uint8Array {
+  try {
+    return new Uint8Array(fromBase58.encode(text));
+  } catch {
+    throw new RpcError(-32602, "invalid transaction: invalid base58 encoding");
+  }
+}
+
+function dataSlice(v: unknown, data: Uint8Array): Uint8Array {
+  if (v === undefined || v === null) return data;
+  const { offset, length } = config(v);
+  if (typeof offset !== "number" || typeof length !== "number" || offset < 0 || length < 0) {
+    throw new RpcError(-32602, "Invalid params: dataSlice needs a non-negative offset and length");
+  }
+  return data.subarray(offset, offset + length);
+}

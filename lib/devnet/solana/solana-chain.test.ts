@@ -1,0 +1,326 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, it, expect, afterAll } from "vitest";
+import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import {
+  address,
+  appendTransactionMessageInstructions,
+  compileTransactionMessage,
+  createSolanaRpc,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase58Decoder,
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageEncoder,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Signature,
+  type TransactionMessageBytesBase64,
+} from "@solana/kit";
+import { x402Client } from "@x402/core/client";
+import { x402Facilitator } from "@x402/core/facilitator";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { ExactSvmScheme as StockExactSvmClientScheme } from "@x402/svm/exact/client";
+import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/facilitator";
+import {
+  LOCALNET_GENESIS_HASH,
+  LOCALNET_SOLANA_NETWORK,
+  LocalnetExactSvmServerScheme,
+  localnetExactSvmClient,
+  localnetFacilitatorSvmSigner,
+  startSolanaChain,
+  type SolanaDevChain,
+} from "@/lib/devnet/solana";
+
+const REAL_CLUSTERS = [
+  "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+  "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+  "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
+];
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function start(opts: Parameters<typeof startSolanaChain>[0] = {}): Promise<SolanaDevChain> {
+  const chain = await startSolanaChain(opts);
+  cleanups.push(() => chain.stop());
+  return chain;
+}
+
+async function rawRpc(chain: SolanaDevChain, body: string) {
+  const res = await fetch(chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+  return { status: res.status, json: (await res.json()) as unknown };
+}
+
+async function usdcAta(chain: SolanaDevChain, owner: string) {
+  const [ata] = await findAssociatedTokenPda({
+    owner: address(owner),
+    mint: address(chain.usdc.mint),
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  return ata;
+}
+
+describe("local Solana chain", () => {
+  it("has a CAIP-2 id of its own, derived from its genesis hash", async () => {
+    const genesis = getBase58Decoder().decode(createHash("sha256").update("x402-storefront-localnet").digest());
+    expect(LOCALNET_GENESIS_HASH).toBe(genesis);
+    expect(LOCALNET_SOLANA_NETWORK).toBe(`solana:${genesis.slice(0, 32)}`);
+    expect(REAL_CLUSTERS).not.toContain(LOCALNET_SOLANA_NETWORK);
+
+    const chain = await start();
+    expect(chain.network).toBe(LOCALNET_SOLANA_NETWORK);
+    expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    expect(await rpc.getGenesisHash().send()).toBe(genesis);
+    expect(await rpc.getHealth().send()).toBe("ok");
+  });
+
+  it("mints USDC from the faucet and reports the balance over JSON-RPC", async () => {
+    const chain = await start();
+    const wallet = await generateKeyPairSigner();
+    const rpc = createSolanaRpc(chain.rpcUrl);
+
+    const signature = await chain.mintUsdc(wallet.address, 1_500_000n);
+    await chain.mintUsdc(wallet.address, 250_000n);
+    const ata = await usdcAta(chain, wallet.address);
+    const balance = await rpc.getTokenAccountBalance(ata).send();
+    expect(balance.value).toMatchObject({ amount: "1750000", decimals: 6, uiAmountString: "1.75" });
+    expect(await chain.usdcBalance(wallet.address)).toBe(1_750_000n);
+
+    const [status] = (await rpc.getSignatureStatuses([signature as Signature]).send()).value;
+    expect(status).toMatchObject({ err: null, confirmationStatus: "finalized" });
+
+    const mintInfo = await rpc.getAccountInfo(address(chain.usdc.mint), { encoding: "base64" }).send();
+    expect(mintInfo.value?.owner).toBe(TOKEN_PROGRAM_ADDRESS);
+    expect(mintInfo.context.slot).toBeTypeOf("bigint");
+    const parsed = await rpc.getAccountInfo(ata, { encoding: "jsonParsed" }).send();
+    expect(parsed.value?.data).toMatchObject({ parsed: { type: "account", info: { owner: wallet.address } } });
+
+    chain.airdrop(wallet.address, 2_000_000_000n);
+    expect((await rpc.getBalance(wallet.address).send()).value).toBe(2_000_000_000n);
+    const { value: blockhash } = await rpc.getLatestBlockhash().send();
+    expect((await rpc.isBlockhashValid(blockhash.blockhash).send()).value).toBe(true);
+    expect(blockhash.lastValidBlockHeight).toBeGreaterThan(await rpc.getBlockHeight().send());
+  });
+
+  it("answers JSON-RPC errors and batches", async () => {
+    const chain = await start();
+    expect((await rawRpc(chain, `{"jsonrpc":"2.0","id":1,"method":"noSuchMethod","params":[]}`)).json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32601, message: "Method not found" },
+    });
+    expect((await rawRpc(chain, `{"jsonrpc":"2.0","id":1,"method":`)).json).toMatchObject({
+      id: null,
+      error: { code: -32700 },
+    });
+    const batch = await rawRpc(
+      chain,
+      `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getBalance","params":["nope"]}]`,
+    );
+    expect(batch.json).toMatchObject([
+      { id: 1, result: expect.any(Number) },
+      { id: 2, error: { code: -32602 } },
+    ]);
+    const sent = await rawRpc(chain, `{"jsonrpc":"2.0","id":3,"method":"sendTransaction","params":["AQID",{"encoding":"base64"}]}`);
+    expect(sent.json).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining("invalid transaction") } });
+
+    const foreign = await fetch(chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://example.com" },
+      body: `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`,
+    });
+    expect(foreign.status).toBe(403);
+  });
+
+  it("rejects a failing transaction at preflight, and lands it with an error status when preflight is skipped", async () => {
+    const [owner, to] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    const chain = await start({ feePayers: [owner.address], tokenOwners: [to.address] });
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    await chain.mintUsdc(owner.address, 10n);
+    const [ataOwner, ataTo] = [await usdcAta(chain, owner.address), await usdcAta(chain, to.address)];
+    const { value: lifetime } = await rpc.getLatestBlockhash().send();
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(owner, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            getTransferCheckedInstruction({
+              source: ataOwner,
+              mint: address(chain.usdc.mint),
+              destination: ataTo,
+              authority: owner,
+              amount: 11n, // one more than the owner has
+              decimals: 6,
+            }),
+          ],
+          m,
+        ),
+    );
+    const transaction = await signTransactionMessageWithSigners(message);
+    const wire = getBase64EncodedWireTransaction(transaction);
+
+    const messageBase64 = Buffer.from(getCompiledTransactionMessageEncoder().encode(compileTransactionMessage(message))).toString(
+      "base64",
+    ) as TransactionMessageBytesBase64;
+    expect((await rpc.getFeeForMessage(messageBase64).send()).value).toBe(5_000n);
+
+    const simulated = await rpc.simulateTransaction(wire, { encoding: "base64" }).send();
+    expect(simulated.value.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+
+    await expect(rpc.sendTransaction(wire, { encoding: "base64" }).send()).rejects.toThrow();
+    const before = (await rpc.getBalance(owner.address).send()).value;
+    expect(before).toBe(100_000_000_000n);
+
+    const signature = await rpc.sendTransaction(wire, { encoding: "base64", skipPreflight: true }).send();
+    expect(signature).toBe(getSignatureFromTransaction(transaction));
+    const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
+    expect(status?.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+    expect((await rpc.getBalance(owner.address).send()).value).toBe(before - 5_000n);
+    expect(await chain.usdcBalance(owner.address)).toBe(10n);
+  });
+
+  it("verifies and settles an x402 exact payment with the official client and facilitator", async () => {
+    const [payTo, feePayer, payer, stranger] = await Promise.all([
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+    ]);
+    const chain = await start({ feePayers: [feePayer.address], tokenOwners: [payTo.address, stranger.address] });
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    expect((await rpc.getBalance(feePayer.address).send()).value).toBe(100_000_000_000n);
+    expect((await rpc.getAccountInfo(await usdcAta(chain, payTo.address), { encoding: "base64" }).send()).value).not.toBeNull();
+    await chain.mintUsdc(payer.address, 5_000n);
+
+    const facilitator = new x402Facilitator().register(
+      chain.network,
+      new ExactSvmFacilitatorScheme(localnetFacilitatorSvmSigner(feePayer, chain)),
+    );
+    const client = new x402Client().register(chain.network, localnetExactSvmClient(payer, chain));
+    const requirementsFor = (over: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
+      scheme: "exact",
+      network: chain.network as PaymentRequirements["network"],
+      amount: "2000",
+      asset: chain.usdc.mint,
+      payTo: payTo.address,
+      maxTimeoutSeconds: 60,
+      extra: { feePayer: feePayer.address },
+      ...over,
+    });
+    const pay = (requirements: PaymentRequirements): Promise<PaymentPayload> =>
+      client.createPaymentPayload({
+        x402Version: 2,
+        resource: { url: "http://localhost/api/test" },
+        accepts: [requirements],
+      } as PaymentRequired);
+
+    // The stock client refuses a network id it does not know, hence the adapter.
+    await expect(
+      new StockExactSvmClientScheme(payer, { rpcUrl: chain.rpcUrl }).createPaymentPayload(2, requirementsFor()),
+    ).rejects.toThrow(/Unsupported SVM network/);
+
+    const requirements = requirementsFor();
+    const payload = await pay(requirements);
+    expect(payload.accepted).toEqual(requirements);
+
+    const verified = await facilitator.verify(payload, requirements);
+    expect(verified).toMatchObject({ isValid: true, payer: payer.address });
+
+    const settled = await facilitator.settle(payload, requirements);
+    expect(settled).toMatchObject({ success: true, network: chain.network, payer: payer.address });
+    expect(settled.transaction).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    const [status] = (await rpc.getSignatureStatuses([settled.transaction as Signature]).send()).value;
+    expect(status).toMatchObject({ err: null, confirmationStatus: "finalized" });
+    expect(await chain.usdcBalance(payTo.address)).toBe(2_000n);
+    expect(await chain.usdcBalance(payer.address)).toBe(3_000n);
+
+    const again = await facilitator.settle(payload, requirements);
+    expect(again.success).toBe(false);
+    expect(await chain.usdcBalance(payTo.address)).toBe(2_000n);
+
+    // The chain itself refuses a replay of the settled transaction, too.
+    const fullySigned = await localnetFacilitatorSvmSigner(feePayer, chain).signTransaction(
+      (payload.payload as { transaction: string }).transaction,
+      feePayer.address,
+      chain.network,
+    );
+    const replay = await rawRpc(
+      chain,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sendTransaction",
+        params: [fullySigned, { encoding: "base64", skipPreflight: true }],
+      }),
+    );
+    expect(replay.json).toMatchObject({ error: { code: -32002, message: expect.stringContaining("AlreadyProcessed") } });
+
+    // More than the payer holds.
+    const tooMuch = requirementsFor({ amount: "5000" });
+    const overVerify = await facilitator.verify(await pay(tooMuch), tooMuch);
+    expect(overVerify.isValid).toBe(false);
+
+    // Paid to someone else than the payTo of the requirements.
+    const elsewhere = await pay(requirementsFor({ payTo: stranger.address }));
+    const wrongPayTo = await facilitator.verify(elsewhere, requirements);
+    expect(wrongPayTo).toMatchObject({ isValid: false });
+    expect(wrongPayTo.invalidReason).toMatch(/recipient/i);
+    expect((await facilitator.settle(elsewhere, requirements)).success).toBe(false);
+
+    expect(await chain.usdcBalance(payTo.address)).toBe(2_000n);
+    expect(await chain.usdcBalance(stranger.address)).toBe(0n);
+    expect(await chain.usdcBalance(payer.address)).toBe(3_000n);
+  });
+
+  it("gives the resource server the local USDC's decimals and $ prices", async () => {
+    const chain = await start();
+    const server = new LocalnetExactSvmServerScheme(chain);
+    expect(server.getAssetDecimals(chain.usdc.mint, chain.network as PaymentRequirements["network"])).toBe(6);
+    expect(await server.parsePrice("$0.002", chain.network as PaymentRequirements["network"])).toEqual({
+      amount: "2000",
+      asset: chain.usdc.mint,
+      extra: {},
+    });
+  });
+
+  it("keeps its mint and balances across a restart with a state file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "solana-devnet-"));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const stateFile = path.join(dir, "nested", "solana.json");
+    const wallet = await generateKeyPairSigner();
+    const gas = await generateKeyPairSigner();
+
+    const first = await start({ stateFile });
+    await first.mintUsdc(wallet.address, 1_234n);
+    first.airdrop(gas.address, 5_000_000_000n);
+    await first.stop();
+    const saved = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { mint: { address: string } };
+    expect(saved.mint.address).toBe(first.usdc.mint);
+    expect(fs.readdirSync(path.dirname(stateFile))).toEqual(["solana.json"]);
+
+    const second = await start({ stateFile });
+    expect(second.usdc.mint).toBe(first.usdc.mint);
+    expect(await second.usdcBalance(wallet.address)).toBe(1_234n);
+    const rpc = createSolanaRpc(second.rpcUrl);
+    expect((await rpc.getTokenAccountBalance(await usdcAta(second, wallet.address)).send()).value.amount).toBe("1234");
+    expect((await rpc.getBalance(gas.address).send()).value).toBe(5_000_000_000n);
+    // The mint authority came back too: the faucet still works.
+    await second.mintUsdc(wallet.address, 1_000n);
+    expect(await second.usdcBalance(wallet.address)).toBe(2_234n);
+    await second.stop();
+
+    const third = await start({ stateFile });
+    expect(await third.usdcBalance(wallet.address)).toBe(2_234n);
+  });
+});

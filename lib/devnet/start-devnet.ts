@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/payments/networks";
+import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "./chains";
+import { startEvmChain, mintUsdc as mintEvmUsdc, usdcBalance as evmUsdcBalance, type EvmDevChain } from "./evm";
+import { loadDevnetKeys, type DevnetKeys } from "./keys";
+import { startSolanaChain, type SolanaDevChain } from "./solana";
+
+export type Devnet = {
+  networks: PaymentNetwork[];
+  keys: DevnetKeys;
+  /** Mints devnet USDC (atomic units) to an address on a network (creating its Solana token account). */
+  mint(network: string, address: string, amountAtomic: bigint): Promise<string>;
+  balance(network: string, address: string): Promise<bigint>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the three local EVM chains and the local Solana chain on loopback, with state kept under
+ * `<dataDir>/devnet` so balances and used authorizations survive a restart.
+ */
+export async function startDevnet(dataDir: string): Promise<Devnet> {
+  const keys = await loadDevnetKeys(dataDir);
+  const stateDir = path.join(dataDir, "devnet");
+  fs.mkdirSync(stateDir, { recursive: true });
+
+  const started: { stop(): Promise<void> }[] = [];
+  try {
+    const evmChains = await Promise.all(
+      DEVNET_EVM_CHAINS.map(async (c) => {
+        const chain = await startEvmChain({
+          chainId: c.chainId,
+          name: c.name,
+          usdcAddress: DEVNET_USDC_ADDRESS,
+          stateFile: path.join(stateDir, `${c.key}.json`),
+          gasWallets: [keys.evmFacilitator.address],
+        });
+        started.push(chain);
+        return { key: c.key, chain };
+      }),
+    );
+    const solana = await startSolanaChain({
+      stateFile: path.join(stateDir, "solana.json"),
+      feePayers: [keys.solanaFacilitator.address],
+      tokenOwners: [keys.solanaPayTo.address],
+    });
+    started.push(solana);
+
+    const networks: PaymentNetwork[] = [
+      ...evmChains.map(({ key, chain }): EvmNetwork => evmNetwork(key, chain, keys.evmPayTo.address)),
+      solanaNetwork(solana, keys.solanaPayTo.address),
+    ];
+    const evmByNetwork = new Map(evmChains.map(({ chain }) => [`eip155:${chain.chainId}`, chain]));
+
+    return {
+      networks,
+      keys,
+      async mint(network, address, amountAtomic) {
+        const evm = evmByNetwork.get(network);
+        if (evm) return mintEvmUsdc(evm.rpcUrl, evm.usdc.address, address as `0x${string}`, amountAtomic);
+        if (network === solana.network) return solana.mintUsdc(address, amountAtomic);
+        throw new Error(`Unknown devnet network ${network}`);
+      },
+      async balance(network, address) {
+        const evm = evmByNetwork.get(network);
+        if (evm) return evmUsdcBalance(evm.rpcUrl, evm.usdc.address, address as `0x${string}`);
+        if (network === solana.network) return solana.usdcBalance(address);
+        throw new Error(`Unknown devnet network ${network}`);
+      },
+      stop: () => stopAll(started),
+    };
+  } catch (err) {
+    await stopAll(started);
+    throw err;
+  }
+}
+
+async function stopAll(chains: { stop(): Promise<void> }[]) {
+  await Promise.allSettled(chains.map((c) => c.stop()));
+}
+
+function evmNetwork(key: "base" | "arbitrum" | "polygon", chain: EvmDevChain, payTo: string): EvmNetwork {
+  return {
+    key,
+    kind: "evm",
+    network: `eip155:${chain.chainId}`,
+    chainId: chain.chainId,
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    payTo,
+    usdc: { address: chain.usdc.address, name: chain.usdc.name, version: chain.usdc.version, decimals: chain.usdc.decimals },
+  };
+}
+
+function solanaNetwork(chain: SolanaDevChain, payTo: string): SolanaNetwork {
+  return {
+    key: "solana",
+    kind: "solana",
+    network: chain.network as `solana:${string}`,
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    payTo,
+    usdc: { mint: chain.usdc.mint, decimals: chain.usdc.decimals },
+  };
+}

@@ -1,0 +1,138 @@
+import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import { verifySessionToken, type Wallet } from "@/lib/identity";
+import { getPayments, type Payments } from "@/lib/payments/payments";
+import { ApiError, jsonResponse } from "./api-error";
+import { decodePaymentHeader, paymentHeader } from "./payment-header";
+import { publicOrigin } from "./origin";
+import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
+
+export type FeeContext = {
+  /** The wallet behind the call: the session token's, or the payer of the fee. */
+  wallet: Wallet | null;
+  /** How the fee was covered. */
+  via: "token" | "payment";
+  origin: string;
+};
+
+type Handler = (req: Request, ctx: FeeContext) => Promise<Response>;
+
+/** Base headers of every /x402 response. */
+export function x402Headers(extra?: HeadersInit): Headers {
+  const h = new Headers(extra);
+  h.set("Access-Control-Allow-Origin", "*");
+  h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  h.set("Cache-Control", "no-store");
+  return h;
+}
+
+function withHeaders(res: Response, extra: Record<string, string>): Response {
+  const headers = x402Headers(res.headers);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+/** A 402: the requirements in PAYMENT-REQUIRED and mirrored in the JSON body, with the reason. */
+export function paymentRequiredResponse(paymentRequired: PaymentRequired, extraHeaders: Record<string, string> = {}): Response {
+  return jsonResponse(paymentRequired, {
+    status: 402,
+    headers: x402Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired), ...extraHeaders }),
+  });
+}
+
+function payerWallet(network: string, payer: string | undefined): Wallet | null {
+  return payer ? { chainId: network, address: payer } : null;
+}
+
+/**
+ * Wraps a route that costs a fixed micro-fee (the table in x402-routes.ts). A valid X-Access-Token skips the fee.
+ * Otherwise: no payment -> 402 with every network of the mode; a paid retry (PAYMENT-SIGNATURE, or X-PAYMENT from
+ * v1 clients) is verified, the handler runs, and the payment is settled only when the handler answered below 400.
+ * Malformed payment -> 400; invalid, replayed or unsettled payment -> 402 with the reason. Never a 500 for input.
+ * `precheck` validates the request first, so that a call with bad parameters costs nothing.
+ */
+export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (req: Request) => void | Promise<void>) {
+  const route = X402_ROUTES[routeId];
+  if (route.fee === null) throw new Error(`${routeId} has no fixed fee`);
+  const fee = route.fee;
+  return async (req: Request): Promise<Response> => {
+    try {
+      // Bad parameters are refused before anyone pays for them.
+      await precheck?.(req);
+      const origin = publicOrigin(req);
+      const token = req.headers.get("x-access-token");
+      let reason = "Payment required";
+      if (token) {
+        const wallet = await verifySessionToken(token);
+        if (wallet) return withHeaders(await handler(req, { wallet, via: "token", origin }), {});
+        reason = "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect";
+      }
+      const payments = await getPayments();
+      const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
+      const requirements = await payments.requirements(fee);
+      const header = paymentHeader(req);
+      if (!header) return paymentRequiredResponse(await required(payments, requirements, resource, reason));
+
+      const payload = decodePaymentHeader(header, requirements);
+      const match = findMatch(payments, requirements, payload);
+      if (!match) {
+        return paymentRequiredResponse(
+          await required(payments, requirements, resource, "No matching payment requirements: pay one of the offered networks with the exact amount"),
+        );
+      }
+      const verified = await payments.server.verifyPayment(payload, match).catch((err: unknown) => ({
+        isValid: false as const,
+        invalidReason: err instanceof Error ? err.message : "verification failed",
+        payer: undefined,
+      }));
+      if (!verified.isValid) {
+        return paymentRequiredResponse(await required(payments, requirements, resource, verified.invalidReason ?? "invalid payment"));
+      }
+      const res = await handler(req, { wallet: payerWallet(match.network, verified.payer), via: "payment", origin });
+      if (res.status >= 400) return withHeaders(res, {});
+
+      const settled = await settle(payments, payload, match);
+      if (!settled.success) {
+        return paymentRequiredResponse(
+          await required(payments, requirements, resource, `Settlement failed: ${settled.errorReason ?? "unknown reason"}`),
+          { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) },
+        );
+      }
+      return withHeaders(res, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+export function errorResponse(err: unknown): Response {
+  if (err instanceof ApiError) return err.toResponse(x402Headers());
+  console.error("[x402] unexpected error", err);
+  return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
+}
+
+function required(payments: Payments, accepts: PaymentRequirements[], resource: PaymentRequired["resource"], error: string) {
+  return payments.server.createPaymentRequiredResponse(accepts, resource, error);
+}
+
+function findMatch(payments: Payments, offered: PaymentRequirements[], payload: PaymentPayload): PaymentRequirements | undefined {
+  const server = payments.server as unknown as {
+    findMatchingRequirements(a: PaymentRequirements[], p: PaymentPayload): PaymentRequirements | undefined;
+  };
+  return server.findMatchingRequirements(offered, payload);
+}
+
+async function settle(payments: Payments, payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+  try {
+    return await payments.server.settlePayment(payload, requirements);
+  } catch (err) {
+    const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
+    return {
+      success: false,
+      errorReason: e.errorReason ?? e.message ?? "settlement failed",
+      transaction: e.transaction ?? "",
+      network: requirements.network,
+      payer: e.payer,
+    } as SettleResponse;
+  }
+}

@@ -1,0 +1,38 @@
+import { usdcToDecimal } from "@/lib/catalog";
+import type { PaymentNetwork } from "@/lib/payments/networks";
+import { nextStep } from "./next-step";
+import { X402_ROUTES } from "./x402-routes";
+
+/** The body of GET /x402/checkout/info: networks, every route with its fee and headers, and the wallet rules. */
+export function checkoutInfo(origin: string, networks: PaymentNetwork[], mode: string) {
+  return {
+    service: "x402 Storefront",
+    version: "1.0.0",
+    network_mode: mode,
+    networks: networks.map((n) => ({
+      network: n.network,
+      name: n.name,
+      asset: n.kind === "evm" ? n.usdc.address : n.usdc.mint,
+      decimals: n.usdc.decimals,
+      pay_to: n.payTo,
+    })),
+    routes: Object.values(X402_ROUTES).map((r) => ({
+      method: r.method,
+      path: r.path,
+      url: new URL(r.path, origin).toString(),
+      fee_usd: r.fee === null ? null : usdcToDecimal(r.fee),
+      fee_atomic: r.fee === null ? null : r.fee.toString(),
+      headers: r.headers,
+      ...("query" in r ? { query: r.query } : {}),
+      description: r.description,
+    })),
+    wallet_rules: [
+      "Your wallet is your identity: no account or API key.",
+      "The wallet that pays an invoice is the only one that sees its codes, orders and eSIMs.",
+      "Prove the wallet with SIGN-IN-WITH-X on a call, or once with POST /x402/connect for an X-Access-Token.",
+      "An X-Access-Token waives micro-fees and repeated signing until it expires; it never pays an invoice.",
+      "Invoice creation takes the paying wallet from the fee's payer, SIGN-IN-WITH-X, or X-Access-Token.",
+    ],
+    next_step: nextStep(origin, "GET", "/x402/gift-cards/search?q=*"),
+  };
+}

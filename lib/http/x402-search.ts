@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
+import { invalidParams, jsonResponse } from "./api-error";
+import { withX402Fee } from "./with-x402-fee";
+import { nextStep } from "./next-step";
+
+export const x402SearchQuery = z.object({
+  q: z.string().max(100, "must be at most 100 characters").optional(),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
+    .optional(),
+  page: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1),
+  limit: z.coerce.number().int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(20),
+});
+
+export function parseSearchQuery(url: URL) {
+  const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "page", "limit"].includes(k)));
+  const parsed = x402SearchQuery.safeParse(raw);
+  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  return parsed.data;
+}
+
+function productEntry(p: ProductSummary, origin: string) {
+  return {
+    slug: p.slug,
+    name: p.name,
+    brand: p.brand,
+    country: p.country,
+    coverage: p.coverage,
+    region: p.region,
+    where: countryLabel(p),
+    currency: p.currency,
+    in_stock: p.inStock,
+    price_from_usd: p.priceFromUsdc === null ? null : usdcToDecimal(p.priceFromUsdc),
+    price_to_usd: p.priceToUsdc === null ? null : usdcToDecimal(p.priceToUsdc),
+    image: new URL(p.image, origin).toString(),
+    next_step: nextStep(origin, "GET", `/x402/products/detail?slug=${encodeURIComponent(p.slug)}`),
+  };
+}
+
+/** The body of the three /x402 search routes. */
+export async function searchResponse(kind: ProductKind, url: URL, origin: string) {
+  const q = parseSearchQuery(url);
+  const result = await search({ q: q.q ?? "*", kind, country: q.country, page: q.page, pageSize: q.limit });
+  const products = result.items.map((p) => productEntry(p, origin));
+  const first = products[0];
+  return {
+    query: { q: q.q ?? "*", kind, country: q.country ?? null },
+    total: result.total,
+    page: result.page,
+    limit: result.pageSize,
+    products,
+    ...(products.length === 0
+      ? { hint: "No products match. Try a brand name, a country name, or q=* with a country code to browse." }
+      : {}),
+    next_step: first ? first.next_step : nextStep(origin, "GET", `${url.pathname}?q=*`),
+  };
+}
+
+const SEARCH_ROUTES = { gift_card: "giftCardSearch", esim: "esimSearch", topup: "topupSearch" } as const;
+
+/** The GET handler of one of the three search routes. */
+export function x402SearchRoute(kind: ProductKind) {
+  return withX402Fee(
+    SEARCH_ROUTES[kind],
+    async (req, { origin }) => jsonResponse(await searchResponse(kind, new URL(req.url), origin)),
+    (req) => void parseSearchQuery(new URL(req.url)),
+  );
+}

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { siwxNonces } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { deleteStaleNonces, maybeDeleteStaleNonces } from "./nonce-cleanup";
+
+const HOUR = 60 * 60 * 1000;
+let database: Database;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+
+async function seed(now: number) {
+  await database.db.delete(siwxNonces);
+  await database.db.insert(siwxNonces).values([
+    { nonce: "stale0001", issuedAt: new Date(now - 49 * HOUR), expiresAt: new Date(now - 48 * HOUR) },
+    { nonce: "recent0001", issuedAt: new Date(now - 2 * HOUR), expiresAt: new Date(now - HOUR) },
+    { nonce: "live000001", issuedAt: new Date(now), expiresAt: new Date(now + HOUR) },
+  ]);
+}
+const left = async () => (await database.db.select({ nonce: siwxNonces.nonce }).from(siwxNonces)).map((r) => r.nonce).sort();
+
+describe(`nonce cleanup on ${testDriver}`, () => {
+  it("deletes nonces expired more than a day ago and keeps recent ones (so late replays still read 'replayed')", async () => {
+    const now = Date.now();
+    await seed(now);
+    await deleteStaleNonces(database.db, new Date(now));
+    expect(await left()).toEqual(["live000001", "recent0001"]);
+  });
+
+  it("runs only on the chance it is given", async () => {
+    const now = Date.now();
+    await seed(now);
+    await maybeDeleteStaleNonces(database.db, 1 / 50, () => 0.5);
+    expect(await left()).toHaveLength(3);
+    await maybeDeleteStaleNonces(database.db, 1 / 50, () => 0.001);
+    expect(await left()).toEqual(["live000001", "recent0001"]);
+  });
+});

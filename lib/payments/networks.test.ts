@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
+import { missingPaymentSettings, publicNetworks } from "./networks";
+
+describe("network tables", () => {
+  it("needs nothing in devnet mode", () => {
+    expect(missingPaymentSettings(parseConfig({}))).toEqual([]);
+  });
+
+  it("names what a testnet or mainnet configuration lacks", () => {
+    const missing = missingPaymentSettings(parseConfig({ NETWORK_MODE: "mainnet" }));
+    expect(missing.join("\n")).toMatch(/PUBLIC_ORIGIN/);
+    expect(missing.join("\n")).toMatch(/PAY_TO_EVM/);
+    expect(missing.join("\n")).toMatch(/PAY_TO_SOLANA/);
+    expect(missing.join("\n")).toMatch(/FACILITATOR_URL, or FACILITATOR_EVM_PRIVATE_KEY/);
+    const remote = parseConfig({
+      NETWORK_MODE: "testnet",
+      PUBLIC_ORIGIN: "https://shop.example.com",
+      PAY_TO_EVM: "0x000000000000000000000000000000000000dEaD",
+      PAY_TO_SOLANA: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+      FACILITATOR_URL: "https://facilitator.example.com",
+    });
+    expect(missingPaymentSettings(remote)).toEqual([]);
+  });
+
+  it("lists the real networks with their USDC domains, RPC overrides and payTo", () => {
+    const c = parseConfig({
+      NETWORK_MODE: "mainnet",
+      PAY_TO_EVM: "0x000000000000000000000000000000000000dEaD",
+      PAY_TO_SOLANA: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+      RPC_URL_POLYGON: "https://polygon.example.com",
+    });
+    const nets = publicNetworks(c);
+    expect(nets.map((n) => n.network)).toEqual(["eip155:8453", "eip155:42161", "eip155:137", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"]);
+    expect(nets.find((n) => n.key === "polygon")?.rpcUrl).toBe("https://polygon.example.com");
+    expect(nets.every((n) => n.payTo)).toBe(true);
+    const testnet = publicNetworks({ ...c, networkMode: "testnet" });
+    const baseSepolia = testnet.find((n) => n.key === "base");
+    expect(baseSepolia?.kind === "evm" && baseSepolia.usdc).toMatchObject({ name: "USDC", version: "2" });
+    expect(testnet.map((n) => n.key)).toEqual(["base", "arbitrum", "solana"]);
+  });
+});

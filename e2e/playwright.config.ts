@@ -4,6 +4,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 // With TEST_DATABASE_URL (CI), the browse flow runs once more against a shop on a fresh PostgreSQL database.
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
+// E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
+const external = process.env.E2E_BASE_URL;
 
 const server = (port: number, mode: string) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
@@ -26,7 +28,7 @@ export default defineConfig({
   reporter: [["list"]],
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: external ?? `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: "off",
   },
@@ -39,7 +41,7 @@ export default defineConfig({
       testIgnore: "x402/**",
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
-    ...(postgres
+    ...(postgres && !external
       ? [
           {
             name: "desktop-postgres",
@@ -50,5 +52,5 @@ export default defineConfig({
       : []),
   ],
   // The production build on a fresh, empty database: the demo catalog is seeded at start, as for a new user.
-  webServer: [server(PORT, "pglite"), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
+  webServer: external ? [] : [server(PORT, "pglite"), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
 });

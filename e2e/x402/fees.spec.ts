@@ -80,6 +80,13 @@ test("a v1 client's X-PAYMENT header is accepted", async ({ baseURL }) => {
   expect(res.status).toBe(200);
   expect(((await res.json()) as { packages: unknown[] }).packages.length).toBeGreaterThan(0);
   expect(res.headers.get("payment-response")).toBeTruthy();
+
+  // And in the v1 payload shape: {x402Version: 1, scheme, network, payload}.
+  const again = await client.createPaymentPayload(required);
+  const v1 = { x402Version: 1, scheme: "exact", network: n.network, payload: again.payload };
+  const res1 = await fetch(`${baseURL}/x402/products/detail?slug=amazon-us`, { headers: { "X-PAYMENT": Buffer.from(JSON.stringify(v1)).toString("base64") } });
+  expect(res1.status).toBe(200);
+  expect(await evmUsdcBalance(n, buyer.account.address)).toBe(5_000_000n - 2000n);
 });
 
 test("malformed payment headers answer 400, never 500", async ({ baseURL }) => {

@@ -197,6 +197,7 @@ export class SolanaLedger {
     this.syncClock();
     if (opts.preflight) {
       const simulated = this.simulate(transaction, { sigverify: true });
+      if (simulated.err === "SignatureFailure") throw new RpcError(-32003, "Transaction signature verification failure");
       if (simulated.err !== null) throw preflightError(simulated.err, simulated.logs);
     }
     let result: TransactionMetadata | FailedTransactionMetadata;

@@ -188,6 +188,17 @@ describe("local Solana chain", () => {
     expect(status?.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
     expect((await rpc.getBalance(owner.address).send()).value).toBe(before - 5_000n);
     expect(await chain.usdcBalance(owner.address)).toBe(10n);
+
+    // A blockhash the chain never issued (or one older than 150 slots) is refused, as on a cluster.
+    const stale = await signTransactionMessageWithSigners(
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: getBase58Decoder().decode(new Uint8Array(32).fill(7)) as typeof lifetime.blockhash, lastValidBlockHeight: 0n },
+        message,
+      ),
+    );
+    await expect(
+      rpc.sendTransaction(getBase64EncodedWireTransaction(stale), { encoding: "base64", skipPreflight: true }).send(),
+    ).rejects.toThrow(/BlockhashNotFound/);
   });
 
   it("verifies and settles an x402 exact payment with the official client and facilitator", async () => {
@@ -210,7 +221,7 @@ describe("local Solana chain", () => {
     const client = new x402Client().register(chain.network, localnetExactSvmClient(payer, chain));
     const requirementsFor = (over: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
       scheme: "exact",
-      network: chain.network as PaymentRequirements["network"],
+      network: chain.network,
       amount: "2000",
       asset: chain.usdc.mint,
       payTo: payTo.address,
@@ -286,8 +297,8 @@ describe("local Solana chain", () => {
   it("gives the resource server the local USDC's decimals and $ prices", async () => {
     const chain = await start();
     const server = new LocalnetExactSvmServerScheme(chain);
-    expect(server.getAssetDecimals(chain.usdc.mint, chain.network as PaymentRequirements["network"])).toBe(6);
-    expect(await server.parsePrice("$0.002", chain.network as PaymentRequirements["network"])).toEqual({
+    expect(server.getAssetDecimals(chain.usdc.mint, chain.network)).toBe(6);
+    expect(await server.parsePrice("$0.002", chain.network)).toEqual({
       amount: "2000",
       asset: chain.usdc.mint,
       extra: {},

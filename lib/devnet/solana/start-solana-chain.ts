@@ -33,7 +33,7 @@ import { readStateFile, StateWriter, type SolanaChainState, type StoredAccount }
 
 export type SolanaDevChain = {
   /** CAIP-2, "solana:<first 32 chars of the genesis hash>"; not a real cluster's. */
-  network: string;
+  network: `solana:${string}`;
   name: string;
   /** JSON-RPC endpoint on 127.0.0.1. */
   rpcUrl: string;

@@ -5,6 +5,7 @@ import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
 import { config, ConfigError, type Config } from "@/lib/config";
 import { getDevnet } from "@/lib/devnet";
+import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
 import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "./networks";
 
@@ -42,6 +43,10 @@ async function createPayments(c: Config): Promise<Payments> {
   }
   const server = new x402ResourceServer(facilitator);
   server.register("eip155:*", new ExactEvmServerScheme());
+  for (const n of networks) {
+    // The local Solana chain's USDC is no mint the stock scheme knows.
+    if (c.networkMode === "devnet" && n.kind === "solana") server.register(n.network, new LocalnetExactSvmServerScheme(n));
+  }
   server.register("solana:*", new ExactSvmServerScheme());
   await server.initialize();
 

@@ -1,0 +1,48 @@
+// Starts the production build (`next start`) on a free port and a fresh data folder, for the benchmarks.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export async function startShop(): Promise<{ baseURL: string; stop(): Promise<void> }> {
+  if (!fs.existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first.");
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    stdio: "ignore",
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(baseURL)).ok) break;
+      } catch {}
+      if (i > 300 || server.exitCode !== null) throw new Error("the shop did not start");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { baseURL, stop };
+}

@@ -9,7 +9,25 @@ import type { Product, ProductSummary } from "./types";
 
 type ProductRow = typeof products.$inferSelect;
 
-export function toSummary(row: Pick<ProductRow, keyof ProductRow>, from: bigint | null, to: bigint | null): ProductSummary {
+/** The columns a product summary is made of: lists select only these. */
+export const summaryColumns = {
+  id: products.id,
+  name: products.name,
+  kind: products.kind,
+  brand: products.brand,
+  country: products.country,
+  coverage: products.coverage,
+  region: products.region,
+  currency: products.currency,
+  image: products.image,
+  inStock: products.inStock,
+  rangeMinMinor: products.rangeMinMinor,
+  rangeMaxMinor: products.rangeMaxMinor,
+};
+
+type SummaryRow = Pick<ProductRow, "id" | "name" | "kind" | "brand" | "country" | "coverage" | "region" | "currency" | "image" | "inStock">;
+
+export function toSummary(row: SummaryRow, from: bigint | null, to: bigint | null): ProductSummary {
   return {
     slug: row.id,
     name: row.name,

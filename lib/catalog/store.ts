@@ -42,6 +42,7 @@ function toRows(p: ValidProductInput) {
     rangeMinMinor: p.range ? minor(p.range.min) : null,
     rangeMaxMinor: p.range ? minor(p.range.max) : null,
     rangeStepMinor: p.range ? minor(p.range.step) : null,
+    titleKey: normalizeText(`${p.name} ${p.brand}`),
     searchText: buildSearchText({ ...p, coverage }),
     updatedAt: new Date(),
   };

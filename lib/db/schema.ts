@@ -50,6 +50,8 @@ export const products = pgTable(
     rangeMinMinor: bigint("range_min_minor", { mode: "bigint" }),
     rangeMaxMinor: bigint("range_max_minor", { mode: "bigint" }),
     rangeStepMinor: bigint("range_step_minor", { mode: "bigint" }),
+    /** Name and brand, normalized: the short text that typo-tolerant matching compares words against. */
+    titleKey: text("title_key").notNull().default(""),
     /** Normalized words the search matches: name, brand, categories, country and region names, kind. */
     searchText: text("search_text").notNull(),
     searchVector: tsvector("search_vector")
@@ -62,7 +64,7 @@ export const products = pgTable(
     index("products_kind_idx").on(t.kind, t.isTest),
     index("products_coverage_idx").using("gin", t.coverage),
     index("products_brand_key_idx").on(t.brandKey),
-    index("products_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    index("products_title_trgm_idx").using("gin", t.titleKey.op("gin_trgm_ops")),
     index("products_search_vector_idx").using("gin", t.searchVector),
     index("products_popularity_idx").on(t.popularity),
   ],

@@ -4,7 +4,6 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "x402 Storefront: gift cards, eSIMs and top-ups for USDC", template: "%s · x402 Storefront" },
   description: "Buy gift cards, travel eSIMs and mobile top-ups for 180+ brands and pay in USDC from your wallet.",
-  icons: { icon: "/favicon.svg" },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#2775ca" };

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import solc from "solc";
 
-const CONTRACTS = ["DevUSDC", "Multicall3"] as const;
+const CONTRACTS = ["DevUSDC", "Multicall3", "TestSmartWallet"] as const;
 const dir = path.join(process.cwd(), "lib", "devnet", "contracts");
 const out = path.join(dir, "artifacts.json");
 

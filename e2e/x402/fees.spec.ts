@@ -124,3 +124,11 @@ test("bad parameters are refused before any payment", async ({ baseURL }) => {
     expect(((await res.json()) as { code: string }).code).toBe(code);
   }
 });
+
+test("browsers may call the API cross-origin with x402 headers", async ({ baseURL }) => {
+  const res = await fetch(`${baseURL}/x402/gift-cards/search`, { method: "OPTIONS", headers: { Origin: "https://agent.example", "Access-Control-Request-Headers": "payment-signature" } });
+  expect(res.status).toBe(204);
+  expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  expect(res.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");
+  expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
+});

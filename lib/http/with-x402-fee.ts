@@ -136,3 +136,15 @@ async function settle(payments: Payments, payload: PaymentPayload, requirements:
     } as SettleResponse;
   }
 }
+
+/** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */
+export function x402Preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: x402Headers({
+      "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+      "Access-Control-Allow-Headers": "Content-Type, PAYMENT-SIGNATURE, X-PAYMENT, X-Access-Token, SIGN-IN-WITH-X, X-Service-Affiliate-Id",
+      "Access-Control-Max-Age": "86400",
+    }),
+  });
+}

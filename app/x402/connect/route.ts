@@ -1,3 +1,4 @@
+import { x402Preflight } from "@/lib/http/with-x402-fee";
 import { issueSessionToken, walletId } from "@/lib/identity";
 import { jsonResponse } from "@/lib/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
@@ -20,3 +21,5 @@ export const POST = withWallet(
   },
   { acceptToken: false },
 );
+
+export const OPTIONS = x402Preflight;

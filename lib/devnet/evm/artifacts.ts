@@ -20,3 +20,12 @@ export const DEV_USDC_BALANCES_SLOT = 0n;
 
 /** The EIP-712 domain and token facts of DevUSDC, as x402 requirements carry them in `extra`. */
 export const DEV_USDC_TOKEN = { name: "USD Coin", version: "2", decimals: 6 } as const;
+
+/**
+ * TestSmartWallet (tests only): an EIP-1271 contract wallet whose `isValidSignature` accepts its owner's ECDSA
+ * signatures. No constructor: place it with `anvil_setCode`, then set the owner in storage slot
+ * TEST_SMART_WALLET_OWNER_SLOT with `anvil_setStorageAt`.
+ */
+export const TEST_SMART_WALLET_ABI = artifacts.TestSmartWallet.abi as Abi;
+export const TEST_SMART_WALLET_RUNTIME_CODE = artifacts.TestSmartWallet.deployedBytecode as Hex;
+export const TEST_SMART_WALLET_OWNER_SLOT = 0n;

@@ -1,5 +1,8 @@
+import { x402Preflight } from "@/lib/http/with-x402-fee";
 import { x402SearchRoute } from "@/lib/http/x402-search";
 
 export const dynamic = "force-dynamic";
 
 export const GET = x402SearchRoute("esim");
+
+export const OPTIONS = x402Preflight;

@@ -1,3 +1,4 @@
+import { x402Preflight } from "@/lib/http/with-x402-fee";
 import { z } from "zod";
 import { invalidParams, jsonResponse } from "@/lib/http/api-error";
 import { withWallet } from "@/lib/http/with-wallet";
@@ -26,3 +27,5 @@ export const GET = withWallet(
   },
   { precheck: (req) => void parse(req) },
 );
+
+export const OPTIONS = x402Preflight;

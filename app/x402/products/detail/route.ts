@@ -1,5 +1,5 @@
 import { jsonResponse } from "@/lib/http/api-error";
-import { withX402Fee } from "@/lib/http/with-x402-fee";
+import { withX402Fee, x402Preflight } from "@/lib/http/with-x402-fee";
 import { productDetailResponse, requireSlug } from "@/lib/http/x402-product";
 
 export const dynamic = "force-dynamic";
@@ -9,3 +9,5 @@ export const GET = withX402Fee(
   async (req, { origin }) => jsonResponse(await productDetailResponse(new URL(req.url), origin)),
   (req) => void requireSlug(new URL(req.url)),
 );
+
+export const OPTIONS = x402Preflight;

@@ -13,6 +13,7 @@ describe("parseConfig", () => {
       priceMarginBps: 0,
       seedDemoCatalog: true,
       sessionSecret: undefined,
+      invoiceTtlMinutes: 15,
       facilitatorUrl: undefined,
       facilitatorEvmPrivateKey: undefined,
       facilitatorSolanaPrivateKey: undefined,

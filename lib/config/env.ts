@@ -69,6 +69,15 @@ export const envSchema = z.object({
   RPC_URL_ARBITRUM: optionalUrl,
   RPC_URL_POLYGON: optionalUrl,
   RPC_URL_SOLANA: optionalUrl,
+  INVOICE_TTL_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of minutes" })
+      .int("must be a whole number of minutes")
+      .min(1, "must be 1 to 1440 minutes")
+      .max(1440, "must be 1 to 1440 minutes")
+      .default(15),
+  ),
   SEED_DEMO_CATALOG: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
@@ -87,6 +96,8 @@ export type Config = {
   /** Seed the demo catalog and test products into an empty database at first start. */
   seedDemoCatalog: boolean;
   sessionSecret: string | undefined;
+  /** How long an invoice's locked price may be paid. */
+  invoiceTtlMinutes: number;
   facilitatorUrl: string | undefined;
   facilitatorEvmPrivateKey: `0x${string}` | undefined;
   facilitatorSolanaPrivateKey: string | undefined;
@@ -128,6 +139,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     priceMarginBps: e.PRICE_MARGIN_BPS,
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
     sessionSecret: e.SESSION_SECRET,
+    invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,

@@ -108,3 +108,68 @@ export const siwxNonces = pgTable(
   },
   (t) => [index("siwx_nonces_expires_idx").on(t.expiresAt)],
 );
+
+export const invoiceStatus = pgEnum("invoice_status", ["unpaid", "paid", "fulfilling", "complete", "expired", "denied", "payment_error"]);
+export const orderStatus = pgEnum("order_status", ["created", "processing", "delivered", "failed", "refunded"]);
+
+/** Affiliates whose public codes may be sent in X-Service-Affiliate-Id. */
+export const affiliates = pgTable("affiliates", {
+  /** The public code: 6-16 letters and digits, case-sensitive. */
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A cart with a locked USDC price, paid once by one wallet. */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    status: invoiceStatus("status").notNull().default("unpaid"),
+    /** The paying wallet, chain-free (`eip155:0xChecksummed` or `solana:<address>`): only it sees codes. */
+    payer: text("payer").notNull(),
+    /** The locked price in USDC atomic units: exactly what payment must settle. */
+    priceUsdc: bigint("price_usdc", { mode: "bigint" }).notNull(),
+    affiliateId: text("affiliate_id").references(() => affiliates.id),
+    source: text("source").notNull().default("x402"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    deliveryStatus: text("delivery_status").notNull().default("pending"),
+    errorCode: text("error_code"),
+    paymentNetwork: text("payment_network"),
+    paymentTx: text("payment_tx"),
+    paymentPayer: text("payment_payer"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [index("invoices_payer_idx").on(t.payer, t.createdAt), index("invoices_status_expiry_idx").on(t.status, t.expiresAt)],
+);
+
+/** One item of an invoice: one product package for one recipient. Product facts are copied, so history survives catalog edits. */
+export const orders = pgTable(
+  "orders",
+  {
+    id: text("id").primaryKey(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    productId: text("product_id").notNull(),
+    productName: text("product_name").notNull(),
+    productKind: productKind("product_kind").notNull(),
+    packageValue: text("package_value").notNull(),
+    faceValueMinor: bigint("face_value_minor", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull(),
+    priceUsdc: bigint("price_usdc", { mode: "bigint" }).notNull(),
+    recipient: text("recipient"),
+    status: orderStatus("status").notNull().default("created"),
+    errorCode: text("error_code"),
+    /** Codes, PINs, links, eSIM activation: shown only to the paying wallet. */
+    redemption: jsonb("redemption"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [index("orders_invoice_idx").on(t.invoiceId, t.position)],
+);

@@ -1,0 +1,57 @@
+import { usdcToDecimal } from "@/lib/catalog";
+import { config } from "@/lib/config";
+import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
+import type { Wallet } from "@/lib/identity";
+import { getPayments } from "@/lib/payments/payments";
+import { ApiError, invalidParams } from "./api-error";
+import { nextStep } from "./next-step";
+
+/** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
+export async function readCreateBody(req: Request) {
+  let json: unknown;
+  try {
+    json = await req.clone().json();
+  } catch {
+    throw new ApiError(400, "INVALID_JSON", 'The body must be JSON: {"items": [{"product_id", "package_value", "refill_input"?}]}');
+  }
+  const parsed = createInvoiceBody.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const missing = issue && (issue.code === "invalid_type" || issue.message === "is required");
+    const tooMany = issue?.code === "too_big" && issue.path.length === 1;
+    if (tooMany) throw new ApiError(400, "TOO_MANY_ITEMS", `items: ${issue.message}`, { field: "items" });
+    throw invalidParams(parsed.error.issues, missing ? "MISSING_FIELD" : "INVALID_PARAMETER");
+  }
+  return parsed.data;
+}
+
+/** POST /x402/invoice/create: quotes the cart, locks the price for the paying wallet, points at invoice/pay. */
+export async function createInvoiceResponse(req: Request, payer: Wallet | null, origin: string) {
+  const body = await readCreateBody(req);
+  if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
+  try {
+    const invoice = await createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id") });
+    const { networks } = await getPayments();
+    return {
+      invoice_id: invoice.id,
+      price_usdc: usdcToDecimal(invoice.priceUsdc),
+      price_usd: usdcToDecimal(invoice.priceUsdc),
+      price_usdc_atomic: invoice.priceUsdc.toString(),
+      networks: networks.map((n) => ({ network: n.network, name: n.name })),
+      expires_in_minutes: config().invoiceTtlMinutes,
+      expires_at: invoice.expiresAt.toISOString(),
+      items: invoice.items.map((i) => ({
+        order_id: i.orderId,
+        product_id: i.productId,
+        name: i.productName,
+        package_value: i.packageValue,
+        price_usdc: usdcToDecimal(i.priceUsdc),
+        ...(i.recipient ? { refill_input: i.recipient } : {}),
+      })),
+      next_step: nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
+    };
+  } catch (err) {
+    if (err instanceof InvoiceError) throw new ApiError(400, err.code, err.message, err.details);
+    throw err;
+  }
+}

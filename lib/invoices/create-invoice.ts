@@ -1,0 +1,99 @@
+import { eq } from "drizzle-orm";
+import { getProduct, type Product } from "@/lib/catalog";
+import { config } from "@/lib/config";
+import { getDb, type Db } from "@/lib/db";
+import { affiliates, invoices, orders } from "@/lib/db/schema";
+import { walletOwnerKey, type Wallet } from "@/lib/identity";
+import { MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
+import { newId } from "./ids";
+import { InvoiceError } from "./invoice-error";
+import { validateRecipient } from "./recipient";
+import { resolvePackage } from "./resolve-package";
+
+export type CreatedInvoice = {
+  id: string;
+  priceUsdc: bigint;
+  expiresAt: Date;
+  items: { orderId: string; productId: string; productName: string; packageValue: string; priceUsdc: bigint; recipient: string | null }[];
+};
+
+const AFFILIATE_CODE = /^[A-Za-z0-9]{6,16}$/;
+
+/** The affiliate a code names, when it is well-formed and known; anything else is ignored, never refused. */
+async function knownAffiliate(db: Db, code: string | null | undefined): Promise<string | null> {
+  if (!code || !AFFILIATE_CODE.test(code)) return null;
+  const [row] = await db.select({ id: affiliates.id }).from(affiliates).where(eq(affiliates.id, code));
+  return row?.id ?? null;
+}
+
+/**
+ * Quotes a cart and locks its price on a new unpaid invoice for the paying wallet: every item is checked
+ * against the catalog (product, package, stock, recipient), and the invoice and its orders are written together.
+ */
+export async function createInvoice(
+  input: { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date },
+  db?: Db,
+): Promise<CreatedInvoice> {
+  db ??= await getDb();
+  const payer = walletOwnerKey(input.payer);
+  if (!payer) throw new InvoiceError("MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
+
+  const products = new Map<string, Product>();
+  for (const slug of new Set(input.items.map((i) => i.product_id))) {
+    const p = await getProduct(slug, db);
+    if (p) products.set(slug, p);
+  }
+
+  const lines = input.items.map((item, i) => {
+    const field = `items.${i}`;
+    const product = products.get(item.product_id);
+    if (!product) throw new InvoiceError("UNKNOWN_PRODUCT", `${field}.product_id: no product has the slug ${JSON.stringify(item.product_id)}`, { field: `${field}.product_id` });
+    if (!product.inStock) throw new InvoiceError("OUT_OF_STOCK", `${field}: ${product.name} is out of stock`, { field: `${field}.product_id` });
+    const pkg = resolvePackage(product, item.package_value, `${field}.package_value`);
+    const recipient = validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? null;
+    return { product, pkg, recipient };
+  });
+
+  const priceUsdc = lines.reduce((sum, l) => sum + l.pkg.priceUsdc, 0n);
+  if (priceUsdc < MIN_INVOICE_USDC) throw new InvoiceError("AMOUNT_TOO_SMALL", "An invoice must come to at least 0.01 USDC");
+  if (priceUsdc > MAX_INVOICE_USDC) {
+    throw new InvoiceError("AMOUNT_TOO_LARGE", `This cart comes to more than 1000 USDC, the most one invoice can take: split it`);
+  }
+
+  const now = input.now ?? new Date();
+  const id = newId("inv");
+  const expiresAt = new Date(now.getTime() + config().invoiceTtlMinutes * 60_000);
+  const affiliateId = await knownAffiliate(db, input.affiliateCode);
+  const orderRows = lines.map((l, position) => ({
+    id: newId("ord"),
+    invoiceId: id,
+    position,
+    productId: l.product.slug,
+    productName: l.product.name,
+    productKind: l.product.kind,
+    packageValue: l.pkg.value,
+    faceValueMinor: l.pkg.faceValueMinor,
+    currency: l.product.currency,
+    priceUsdc: l.pkg.priceUsdc,
+    recipient: l.recipient,
+  }));
+
+  await db.transaction(async (tx) => {
+    await tx.insert(invoices).values({ id, payer, priceUsdc, affiliateId, expiresAt, createdAt: now, updatedAt: now });
+    await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
+  });
+
+  return {
+    id,
+    priceUsdc,
+    expiresAt,
+    items: orderRows.map((o) => ({
+      orderId: o.id,
+      productId: o.productId,
+      productName: o.productName,
+      packageValue: o.packageValue,
+      priceUsdc: o.priceUsdc,
+      recipient: o.recipient,
+    })),
+  };
+}

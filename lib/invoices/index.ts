@@ -1,0 +1,4 @@
+export { createInvoice, type CreatedInvoice } from "./create-invoice";
+export { createInvoiceBody, MAX_ITEMS, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
+export { InvoiceError } from "./invoice-error";
+export { newId, isInvoiceId } from "./ids";

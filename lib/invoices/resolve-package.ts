@@ -1,0 +1,38 @@
+import { parsePackageId, type Product } from "@/lib/catalog";
+import { currencyExponent, parseMinorUnits, formatMinorUnits } from "@/lib/catalog/currency";
+import { productPricer } from "@/lib/catalog/product-pricer";
+import { InvoiceError } from "./invoice-error";
+
+export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc: bigint };
+
+/**
+ * The package an item names: a package value exactly as product detail gives it, the `<product_id><&><value>`
+ * package id form, or an amount within the product's open range.
+ */
+export function resolvePackage(product: Product, packageValue: string, field: string): ResolvedPackage {
+  let value = packageValue;
+  const asId = parsePackageId(packageValue);
+  if (asId) {
+    if (asId.productId !== product.slug) {
+      throw new InvoiceError("UNKNOWN_PACKAGE", `${field}: the package id names ${asId.productId}, not ${product.slug}`, { field });
+    }
+    value = asId.value;
+  }
+  const pkg = product.packages.find((p) => p.value === value);
+  if (pkg) return { value: pkg.value, faceValueMinor: pkg.faceValueMinor, priceUsdc: pkg.priceUsdc };
+  if (product.range) {
+    const exponent = currencyExponent(product.currency) ?? 2;
+    const minor = parseMinorUnits(value, exponent);
+    const { minMinor, maxMinor, stepMinor } = product.range;
+    if (minor !== undefined && minor >= minMinor && minor <= maxMinor && (minor - minMinor) % stepMinor === 0n) {
+      return { value: formatMinorUnits(minor, exponent), faceValueMinor: minor, priceUsdc: productPricer(product.currency)(minor) };
+    }
+  }
+  const offered = product.packages.map((p) => p.value);
+  const range = product.range ? ` or an amount from ${product.range.min} to ${product.range.max} ${product.currency} in steps of ${product.range.step}` : "";
+  throw new InvoiceError(
+    "UNKNOWN_PACKAGE",
+    `${field}: ${JSON.stringify(packageValue)} is not a package of ${product.slug}. Use one of ${offered.map((v) => JSON.stringify(v)).join(", ") || "none"}${range}`,
+    { field, packages: offered },
+  );
+}

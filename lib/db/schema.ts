@@ -138,6 +138,9 @@ export const invoices = pgTable(
     paymentNetwork: text("payment_network"),
     paymentTx: text("payment_tx"),
     paymentPayer: text("payment_payer"),
+    /** A payment being settled holds the invoice: no second settlement can start meanwhile. */
+    paymentClaim: text("payment_claim"),
+    paymentClaimUntil: timestamp("payment_claim_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -167,9 +170,18 @@ export const orders = pgTable(
     errorCode: text("error_code"),
     /** Codes, PINs, links, eSIM activation: shown only to the paying wallet. */
     redemption: jsonb("redemption"),
+    // The order is its own fulfilment job: due from `run_at` (set when the invoice is paid), claimed by a worker
+    // until `locked_until`, retried with backoff.
+    runAt: timestamp("run_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** The refund of a failed order: amount in USDC atomic units and its transaction, when paid back. */
+    refundUsdc: bigint("refund_usdc", { mode: "bigint" }),
+    refundTx: text("refund_tx"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
-  (t) => [index("orders_invoice_idx").on(t.invoiceId, t.position)],
+  (t) => [index("orders_invoice_idx").on(t.invoiceId, t.position), index("orders_due_idx").on(t.status, t.runAt)],
 );

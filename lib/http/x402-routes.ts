@@ -9,6 +9,8 @@ export const X402_ROUTES = {
   topupSearch: { method: "GET", path: "/x402/topups/search", fee: 2000n, headers: ["PAYMENT-SIGNATURE", "X-Access-Token"], query: ["q", "country"], description: "Search mobile top-ups." },
   productDetail: { method: "GET", path: "/x402/products/detail", fee: 1000n, headers: ["PAYMENT-SIGNATURE", "X-Access-Token"], query: ["slug"], description: "Packages, recipient requirements and a suggested invoice line." },
   invoiceCreate: { method: "POST", path: "/x402/invoice/create", fee: 2000n, headers: ["PAYMENT-SIGNATURE", "X-Access-Token", "SIGN-IN-WITH-X", "X-Service-Affiliate-Id"], description: "Quote a cart and lock its USDC price." },
+  invoicePay: { method: "POST", path: "/x402/invoice/pay", fee: null, headers: ["PAYMENT-SIGNATURE"], description: "Pay an invoice: its locked price, 0.01 to 1000 USDC." },
+  invoiceStatus: { method: "GET", path: "/x402/invoice/status", fee: 1000n, headers: ["PAYMENT-SIGNATURE", "X-Access-Token", "SIGN-IN-WITH-X"], query: ["invoice_id"], description: "Fulfilment status; codes for the paying wallet." },
   connect: { method: "POST", path: "/x402/connect", fee: null, headers: ["SIGN-IN-WITH-X"], description: "Turn one SIWX signature into a session token." },
   myOrders: { method: "GET", path: "/x402/my/orders", fee: null, headers: ["X-Access-Token", "SIGN-IN-WITH-X"], query: ["start", "limit"], description: "Orders of the signed-in wallet." },
   myEsims: { method: "GET", path: "/x402/my/esims", fee: null, headers: ["X-Access-Token", "SIGN-IN-WITH-X"], description: "eSIMs of the signed-in wallet." },

@@ -1,0 +1,150 @@
+import { expect, test } from "@playwright/test";
+import { x402Client } from "@x402/core/client";
+import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, faucet, isEvm, type DevnetNetwork } from "./devnet-client";
+
+test.describe.configure({ mode: "serial" });
+
+let evm: DevnetNetwork;
+test.beforeAll(async ({ baseURL }) => {
+  evm = (await devnetNetworks(baseURL!)).filter(isEvm)[0]!;
+});
+
+async function signIn(baseURL: string, account: PrivateKeyAccount): Promise<string> {
+  const url = `${baseURL}/x402/connect`;
+  const ext = decodeRequired(await fetch(url, { method: "POST" })).extensions![SIGN_IN_WITH_X] as SIWxExtension;
+  const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
+  const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, account, url));
+  return ((await (await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string }).token;
+}
+
+async function createInvoice(baseURL: string, token: string, items: unknown[]) {
+  const res = await fetch(`${baseURL}/x402/invoice/create`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Access-Token": token },
+    body: JSON.stringify({ items }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { invoice_id: string; price_usdc_atomic: string };
+}
+
+const payBody = (id: string) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: id }) });
+
+async function status(baseURL: string, id: string, token: string) {
+  const res = await fetch(`${baseURL}/x402/invoice/status?invoice_id=${id}`, { headers: { "X-Access-Token": token } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { status: string; redemption_info?: Record<string, unknown>[]; orders: { status: string }[] } };
+}
+
+test("the buyer pays the locked price once; paying again answers 409 and moves no money", async ({ baseURL }) => {
+  const buyer = await evmBuyer(baseURL!, evm, "100");
+  const token = await signIn(baseURL!, buyer.account);
+  const invoice = await createInvoice(baseURL!, token, [{ product_id: "test-gift-card-code", package_value: "20" }]);
+
+  const unpaid = await fetch(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id));
+  expect(unpaid.status).toBe(402);
+  const required = decodeRequired(unpaid);
+  expect(required.accepts.every((a) => a.amount === "20000000")).toBe(true);
+  expect(required.accepts).toHaveLength(4);
+  const payTo = required.accepts.find((a) => a.network === evm.network)!.payTo;
+  const before = await evmUsdcBalance(evm, payTo);
+
+  // A session token never pays an invoice.
+  const withToken = await fetch(`${baseURL}/x402/invoice/pay`, { ...payBody(invoice.invoice_id), headers: { "Content-Type": "application/json", "X-Access-Token": token } });
+  expect(withToken.status).toBe(402);
+
+  const res = await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id));
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { accepted: boolean; next_step: { url: string } };
+  expect(body.accepted).toBe(true);
+  expect(body.next_step.url).toBe(`${baseURL}/x402/invoice/status?invoice_id=${invoice.invoice_id}`);
+  expect(decodePaymentResponseHeader(res.headers.get("payment-response")!)).toMatchObject({ success: true, payer: buyer.account.address });
+  expect(await evmUsdcBalance(evm, payTo)).toBe(before + 20_000_000n);
+  expect(await evmUsdcBalance(evm, buyer.account.address)).toBe(80_000_000n);
+
+  const again = await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id));
+  expect(again.status).toBe(409);
+  expect(((await again.json()) as { code: string }).code).toBe("INVOICE_NOT_PAYABLE");
+  expect(await evmUsdcBalance(evm, payTo)).toBe(before + 20_000_000n);
+
+  const s = await status(baseURL!, invoice.invoice_id, token);
+  expect(s.status).toBe(200);
+  expect(["paid", "fulfilling", "complete"]).toContain(s.body.status);
+});
+
+test("twelve wallets paying one invoice at once: one settlement, one wallet charged, no 500", async ({ baseURL }) => {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const token = await signIn(baseURL!, owner);
+  const invoice = await createInvoice(baseURL!, token, [{ product_id: "test-gift-card-code", package_value: "10" }]);
+  const required = decodeRequired(await fetch(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id)));
+  const payTo = required.accepts.find((a) => a.network === evm.network)!.payTo;
+  const before = await evmUsdcBalance(evm, payTo);
+
+  const payers = Array.from({ length: 12 }, () => privateKeyToAccount(generatePrivateKey()));
+  await Promise.all(payers.map((p) => faucet(baseURL!, evm.network, p.address, "20")));
+  const headers = await Promise.all(
+    payers.map(async (p) => {
+      const client = new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(p)).setSpendControls({ allowedAssets: true });
+      return encodePaymentSignatureHeader(await client.createPaymentPayload({ ...required, accepts: required.accepts.filter((a) => a.network === evm.network) }));
+    }),
+  );
+  const results = await Promise.all(
+    headers.map((h) => fetch(`${baseURL}/x402/invoice/pay`, { ...payBody(invoice.invoice_id), headers: { "Content-Type": "application/json", "PAYMENT-SIGNATURE": h } })),
+  );
+  const codes = results.map((r) => r.status);
+  expect(codes.filter((c) => c === 200)).toHaveLength(1);
+  expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+  expect(await evmUsdcBalance(evm, payTo)).toBe(before + 10_000_000n);
+  const balances = await Promise.all(payers.map((p) => evmUsdcBalance(evm, p.address)));
+  expect(balances.filter((b) => b === 10_000_000n)).toHaveLength(1);
+  expect(balances.filter((b) => b === 20_000_000n)).toHaveLength(11);
+});
+
+test("pay refuses what is not a payable invoice with the documented statuses", async ({ baseURL }) => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${baseURL}/x402/invoice/pay`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+  expect((await post("{}")).status).toBe(400);
+  expect((await post("nope")).status).toBe(400);
+  expect((await post(JSON.stringify({ invoice_id: "inv_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).status).toBe(404);
+  expect((await post(JSON.stringify({ invoice_id: "whatever" }))).status).toBe(404);
+  const token = await signIn(baseURL!, privateKeyToAccount(generatePrivateKey()));
+  const invoice = await createInvoice(baseURL!, token, [{ product_id: "test-gift-card-code", package_value: "10" }]);
+  const garbage = await post(JSON.stringify({ invoice_id: invoice.invoice_id }), { "PAYMENT-SIGNATURE": "%%%" });
+  expect(garbage.status).toBe(400);
+  const other = Buffer.from(JSON.stringify({ x402Version: 1, scheme: "exact", network: "avalanche", payload: {} })).toString("base64");
+  expect((await post(JSON.stringify({ invoice_id: invoice.invoice_id }), { "X-PAYMENT": other })).status).toBe(400);
+});
+
+test("status: a fee-paying stranger sees no codes, another wallet's token gets 403, the payer gets the codes", async ({ baseURL }) => {
+  const buyer = await evmBuyer(baseURL!, evm, "50");
+  const token = await signIn(baseURL!, buyer.account);
+  const invoice = await createInvoice(baseURL!, token, [
+    { product_id: "test-gift-card-code", package_value: "10" },
+    { product_id: "test-gift-card-code-fail", package_value: "10" },
+  ]);
+  expect((await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id))).status).toBe(200);
+
+  let s = await status(baseURL!, invoice.invoice_id, token);
+  for (let i = 0; i < 50 && s.body.status !== "complete"; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    s = await status(baseURL!, invoice.invoice_id, token);
+  }
+  expect(s.body).toMatchObject({ status: "complete", delivery_status: "partially_delivered" });
+  expect(s.body.error_code).toBeTruthy();
+  expect(s.body.redemption_info).toHaveLength(1);
+  expect(s.body.redemption_info![0]).toHaveProperty("code");
+
+  const stranger = await evmBuyer(baseURL!, evm, "1");
+  const seen = await stranger.pay(`${baseURL}/x402/invoice/status?invoice_id=${invoice.invoice_id}`);
+  expect(seen.status).toBe(200);
+  const strangerView = (await seen.json()) as Record<string, unknown>;
+  expect(strangerView.status).toBe("complete");
+  expect(strangerView.redemption_info).toBeUndefined();
+
+  const otherToken = await signIn(baseURL!, privateKeyToAccount(generatePrivateKey()));
+  expect((await status(baseURL!, invoice.invoice_id, otherToken)).status).toBe(403);
+  expect((await fetch(`${baseURL}/x402/invoice/status`, { headers: { "X-Access-Token": token } })).status).toBe(400);
+  expect((await fetch(`${baseURL}/x402/invoice/status?invoice_id=inv_01JZZZZZZZZZZZZZZZZZZZZZZZ`, { headers: { "X-Access-Token": token } })).status).toBe(404);
+});

@@ -1,0 +1,108 @@
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { encodePaymentResponseHeader } from "@x402/core/http";
+import { usdcToDecimal } from "@/lib/catalog";
+import { getDb } from "@/lib/db";
+import { claimForPayment, getInvoice, isInvoiceId, markPaid, payability, releaseClaim } from "@/lib/invoices";
+import { getPayments } from "@/lib/payments/payments";
+import { ApiError, jsonResponse } from "./api-error";
+import { nextStep } from "./next-step";
+import { publicOrigin } from "./origin";
+import { decodePaymentHeader, paymentHeader } from "./payment-header";
+import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
+
+const REFUSALS = {
+  not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
+  expired: () => new ApiError(404, "INVOICE_EXPIRED", "This invoice has expired: create a new one from the same cart."),
+  not_payable: (status?: string) =>
+    new ApiError(409, "INVOICE_NOT_PAYABLE", `This invoice is ${status ?? "not payable"}: poll GET /x402/invoice/status instead of paying again.`, status ? { status } : {}),
+  busy: () => new ApiError(409, "PAYMENT_IN_PROGRESS", "Another payment of this invoice is being settled: poll GET /x402/invoice/status."),
+};
+
+async function readInvoiceId(req: Request): Promise<string> {
+  let json: unknown;
+  try {
+    json = await req.clone().json();
+  } catch {
+    throw new ApiError(400, "INVALID_JSON", 'The body must be JSON: {"invoice_id": "inv_..."}');
+  }
+  const id = typeof json === "object" && json !== null && "invoice_id" in json ? json.invoice_id : undefined;
+  if (typeof id !== "string" || id.trim() === "") throw new ApiError(400, "MISSING_FIELD", "invoice_id is required", { field: "invoice_id" });
+  return id.trim();
+}
+
+/** Settlement failures that may still land on chain: the invoice stays held until the claim runs out. */
+const maybeBroadcast = (s: SettleResponse) => Boolean(s.transaction) || /pending|timeout/i.test(s.errorReason ?? "");
+
+/**
+ * POST /x402/invoice/pay: 402 with the invoice's locked price on every network; the paid retry is verified, the
+ * invoice claimed (one payment at a time), settled, and marked paid in one conditional update. A session token never
+ * pays an invoice.
+ */
+export async function payInvoice(req: Request, kick?: () => void): Promise<Response> {
+  try {
+    const id = await readInvoiceId(req);
+    const origin = publicOrigin(req);
+    const db = await getDb();
+    const inv = isInvoiceId(id) ? await getInvoice(db, id) : undefined;
+    const refused = payability(inv);
+    if (refused) throw REFUSALS[refused](inv?.status);
+    const invoice = inv!;
+
+    const payments = await getPayments();
+    const requirements = await payments.requirements(invoice.priceUsdc);
+    const resource = {
+      url: `${origin}/x402/invoice/pay`,
+      description: `Invoice ${invoice.id}: ${usdcToDecimal(invoice.priceUsdc)} USDC`,
+      mimeType: "application/json",
+    };
+    const required = (error: string) => payments.server.createPaymentRequiredResponse(requirements, resource, error);
+    const header = paymentHeader(req);
+    if (!header) return paymentRequiredResponse(await required("Payment required"));
+
+    const payload = decodePaymentHeader(header, requirements);
+    if (!requirements.some((r) => r.network === payload.accepted.network && r.scheme === payload.accepted.scheme)) {
+      throw new ApiError(400, "UNSUPPORTED_NETWORK", `Pay with the exact scheme on one of: ${requirements.map((r) => r.network).join(", ")}`);
+    }
+    const match = (payments.server as unknown as { findMatchingRequirements(a: PaymentRequirements[], p: PaymentPayload): PaymentRequirements | undefined }).findMatchingRequirements(requirements, payload);
+    if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`));
+    const verified = await payments.server.verifyPayment(payload, match).catch((err: unknown) => ({
+      isValid: false as const,
+      invalidReason: err instanceof Error ? err.message : "verification failed",
+      payer: undefined,
+    }));
+    if (!verified.isValid) return paymentRequiredResponse(await required(verified.invalidReason ?? "invalid payment"));
+
+    const claimed = await claimForPayment(db, invoice.id);
+    if ("refused" in claimed) throw REFUSALS[claimed.refused]((await getInvoice(db, invoice.id))?.status);
+
+    let settled: SettleResponse;
+    try {
+      settled = await payments.server.settlePayment(payload, match);
+    } catch (err) {
+      const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
+      settled = { success: false, errorReason: e.errorReason ?? e.message ?? "settlement failed", transaction: e.transaction ?? "", network: match.network, payer: e.payer } as SettleResponse;
+    }
+    if (!settled.success) {
+      if (!maybeBroadcast(settled)) await releaseClaim(db, invoice.id, claimed.claim);
+      return paymentRequiredResponse(await required(`Settlement failed: ${settled.errorReason ?? "unknown reason"}`), {
+        "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled),
+      });
+    }
+    const recorded = await markPaid(db, invoice.id, claimed.claim, { network: settled.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer });
+    if (!recorded) console.error(`[x402] settled ${settled.transaction} for ${invoice.id} but lost its claim`);
+    kick?.();
+    return jsonResponse(
+      {
+        accepted: true,
+        invoice_id: invoice.id,
+        message: `Payment of ${usdcToDecimal(invoice.priceUsdc)} USDC settled on ${settled.network}. Your order is being fulfilled: poll the status route.`,
+        transaction: settled.transaction,
+        network: settled.network,
+        next_step: nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`),
+      },
+      { headers: x402Headers({ "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) }) },
+    );
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

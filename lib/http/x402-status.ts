@@ -1,0 +1,69 @@
+import { usdcToDecimal } from "@/lib/catalog";
+import { getDb } from "@/lib/db";
+import { walletOwnerKey, type Wallet } from "@/lib/identity";
+import { getInvoiceWithOrders, isInvoiceId, visibleStatus, type InvoiceWithOrders } from "@/lib/invoices";
+import { ApiError } from "./api-error";
+import { nextStep } from "./next-step";
+
+export function requireInvoiceId(url: URL): string {
+  const id = url.searchParams.get("invoice_id")?.trim();
+  if (!id) throw new ApiError(400, "MISSING_FIELD", "invoice_id is required: GET /x402/invoice/status?invoice_id=inv_...", { field: "invoice_id" });
+  return id;
+}
+
+/** Invoices store the payer chain-free: one EVM key is one wallet on every EVM chain. */
+const isPayer = (viewer: Wallet, payerKey: string) => walletOwnerKey(viewer) === payerKey;
+
+function body({ invoice, orders }: InvoiceWithOrders, origin: string, showCodes: boolean) {
+  const status = visibleStatus(invoice);
+  const final = status === "complete";
+  const codes = showCodes && final;
+  const redemption = codes
+    ? orders
+        .filter((o) => o.status === "delivered" && o.redemption)
+        .map((o) => ({ order_id: o.id, product_id: o.productId, package_value: o.packageValue, ...(o.redemption as Record<string, unknown>) }))
+    : undefined;
+  return {
+    invoice_id: invoice.id,
+    status,
+    delivery_status: invoice.deliveryStatus,
+    ...(invoice.errorCode ? { error_code: invoice.errorCode } : {}),
+    price_usdc: usdcToDecimal(invoice.priceUsdc),
+    created_at: invoice.createdAt.toISOString(),
+    expires_at: invoice.expiresAt.toISOString(),
+    paid_at: invoice.paidAt?.toISOString() ?? null,
+    completed_at: invoice.completedAt?.toISOString() ?? null,
+    payment: invoice.paymentTx ? { network: invoice.paymentNetwork, transaction: invoice.paymentTx, payer: invoice.paymentPayer } : null,
+    orders: orders.map((o) => ({
+      order_id: o.id,
+      product_id: o.productId,
+      name: o.productName,
+      package_value: o.packageValue,
+      price_usdc: usdcToDecimal(o.priceUsdc),
+      status: o.status,
+      ...(o.errorCode ? { error_code: o.errorCode } : {}),
+      delivered_at: o.deliveredAt?.toISOString() ?? null,
+      ...(o.refundUsdc !== null ? { refund: { amount_usdc: usdcToDecimal(o.refundUsdc), transaction: o.refundTx } } : {}),
+      codes_available: o.status === "delivered" && o.redemption !== null,
+    })),
+    ...(redemption ? { redemption_info: redemption } : {}),
+    ...(status === "unpaid" ? { next_step: nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }) } : {}),
+    ...(status === "paid" || status === "fulfilling" ? { next_step: nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`) } : {}),
+  };
+}
+
+/**
+ * GET /x402/invoice/status. Anyone who pays the fee sees the status; the paying wallet (SIWX or token) also sees the
+ * codes once the invoice is complete; another proven wallet gets 403.
+ */
+export async function invoiceStatusResponse(url: URL, origin: string, viewer: { wallet: Wallet; proven: boolean } | null) {
+  const id = requireInvoiceId(url);
+  const found = isInvoiceId(id) ? await getInvoiceWithOrders(await getDb(), id) : undefined;
+  if (!found) throw new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id.");
+  let showCodes = false;
+  if (viewer?.proven) {
+    if (!isPayer(viewer.wallet, found.invoice.payer)) throw new ApiError(403, "NOT_THE_PAYER", "This wallet did not pay this invoice.");
+    showCodes = true;
+  }
+  return body(found, origin, showCodes);
+}

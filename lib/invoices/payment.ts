@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { invoices, orders } from "@/lib/db/schema";
+
+/** How long a payment being settled holds its invoice. Longer than any settlement takes (receipt wait 30 s). */
+const CLAIM_MS = 2 * 60_000;
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+  return row;
+}
+
+/** Why an invoice cannot take a payment now, or null when it can. */
+export function payability(inv: InvoiceRow | undefined, now = new Date()): "not_found" | "expired" | "not_payable" | null {
+  if (!inv) return "not_found";
+  if (inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now)) return "expired";
+  if (inv.status !== "unpaid") return "not_payable";
+  return null;
+}
+
+/**
+ * Takes the invoice for one payment's settlement, in one conditional update: an unpaid, unexpired invoice that no
+ * other payment holds. Nothing else changes, so a payment that then fails to settle leaves no trace. Returns the
+ * claim, or why not.
+ */
+export async function claimForPayment(db: Db, id: string, now = new Date()): Promise<{ claim: string } | { refused: "not_found" | "expired" | "not_payable" | "busy" }> {
+  const claim = randomUUID();
+  const taken = await db
+    .update(invoices)
+    .set({ paymentClaim: claim, paymentClaimUntil: new Date(now.getTime() + CLAIM_MS) })
+    .where(
+      and(
+        eq(invoices.id, id),
+        eq(invoices.status, "unpaid"),
+        gt(invoices.expiresAt, now),
+        or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
+      ),
+    )
+    .returning({ id: invoices.id });
+  if (taken.length > 0) return { claim };
+  return { refused: payability(await getInvoice(db, id), now) ?? "busy" };
+}
+
+/** Gives the invoice back after a payment that did not settle. */
+export async function releaseClaim(db: Db, id: string, claim: string): Promise<void> {
+  await db
+    .update(invoices)
+    .set({ paymentClaim: null, paymentClaimUntil: null })
+    .where(and(eq(invoices.id, id), eq(invoices.paymentClaim, claim)));
+}
+
+/**
+ * Records the settled payment: unpaid -> paid under this claim, and makes every order of the invoice due for
+ * fulfilment, in one transaction. Returns false when the claim was no longer held (then nothing changed).
+ */
+export async function markPaid(
+  db: Db,
+  id: string,
+  claim: string,
+  settlement: { network: string; transaction: string; payer: string | undefined },
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const paid = await tx
+      .update(invoices)
+      .set({
+        status: "paid",
+        paidAt: now,
+        updatedAt: now,
+        paymentNetwork: settlement.network,
+        paymentTx: settlement.transaction,
+        paymentPayer: settlement.payer ?? null,
+        paymentClaim: null,
+        paymentClaimUntil: null,
+      })
+      .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), eq(invoices.paymentClaim, claim)))
+      .returning({ id: invoices.id });
+    if (paid.length === 0) return false;
+    await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, id));
+    return true;
+  });
+}
+
+/** Marks unpaid invoices past their expiry as expired (no payment holds them). Returns how many. */
+export async function expireInvoices(db: Db, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(invoices)
+    .set({ status: "expired", updatedAt: now })
+    .where(
+      and(
+        eq(invoices.status, "unpaid"),
+        sql`${invoices.expiresAt} <= ${now}`,
+        or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
+      ),
+    )
+    .returning({ id: invoices.id });
+  return rows.length;
+}

@@ -16,6 +16,6 @@ export async function getInvoiceWithOrders(db: Db, id: string): Promise<InvoiceW
 }
 
 /** The status clients see: an unpaid invoice past its expiry is expired even before the sweeper marks it. */
-export function visibleStatus(inv: InvoiceRow, now = new Date()): InvoiceRow["status"] {
+export function visibleStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): InvoiceRow["status"] {
   return inv.status === "unpaid" && inv.expiresAt <= now ? "expired" : inv.status;
 }

@@ -2,8 +2,8 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
-import { claimForPayment, getInvoice, isInvoiceId, markPaid, payability, releaseClaim } from "@/lib/invoices";
-import { getPayments } from "@/lib/payments/payments";
+import { claimForPayment, getInvoice, isInvoiceId, markPaid, payability, recordPendingSettlement, releaseClaim } from "@/lib/invoices";
+import { getPayments, MAX_TIMEOUT_SECONDS } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { nextStep } from "./next-step";
 import { publicOrigin } from "./origin";
@@ -30,8 +30,8 @@ async function readInvoiceId(req: Request): Promise<string> {
   return id.trim();
 }
 
-/** Settlement failures that may still land on chain: the invoice stays held until the claim runs out. */
-const maybeBroadcast = (s: SettleResponse) => Boolean(s.transaction) || /pending|timeout/i.test(s.errorReason ?? "");
+/** A settlement failure that names a transaction and says it is pending or timed out may still land on chain. */
+const maybeBroadcast = (s: SettleResponse) => /pending|timeout|timed out/i.test(s.errorReason ?? "");
 
 /**
  * POST /x402/invoice/pay: 402 with the invoice's locked price on every network; the paid retry is verified, the
@@ -83,7 +83,12 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
       settled = { success: false, errorReason: e.errorReason ?? e.message ?? "settlement failed", transaction: e.transaction ?? "", network: match.network, payer: e.payer } as SettleResponse;
     }
     if (!settled.success) {
-      if (!maybeBroadcast(settled)) await releaseClaim(db, invoice.id, claimed.claim);
+      if (maybeBroadcast(settled) && settled.transaction) {
+        // It may still land: hold the invoice until the chain tells (see reconcilePendingPayments).
+        await recordPendingSettlement(db, invoice.id, claimed.claim, { network: match.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer }, (MAX_TIMEOUT_SECONDS + 60) * 1000);
+      } else {
+        await releaseClaim(db, invoice.id, claimed.claim);
+      }
       return paymentRequiredResponse(await required(`Settlement failed: ${settled.errorReason ?? "unknown reason"}`), {
         "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled),
       });

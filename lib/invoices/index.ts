@@ -5,3 +5,4 @@ export { newId, isInvoiceId } from "./ids";
 export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expireInvoices, type InvoiceRow } from "./payment";
 export { getInvoiceWithOrders, visibleStatus, type InvoiceWithOrders, type OrderRow } from "./status";
 export { listWalletOrders, type WalletOrder } from "./wallet-orders";
+export { recordPendingSettlement, reconcilePendingPayments } from "./reconcile";

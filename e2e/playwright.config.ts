@@ -34,8 +34,9 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", testIgnore: "x402/**", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
-    // The wallet-paid API with the official x402 client packages: no browser.
-    { name: "x402-api", testMatch: "x402/**/*.spec.ts" },
+    // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
+    // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
+    { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
     {
       name: "phone",
       testIgnore: "x402/**",

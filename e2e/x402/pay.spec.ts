@@ -148,3 +148,70 @@ test("status: a fee-paying stranger sees no codes, another wallet's token gets 4
   expect((await fetch(`${baseURL}/x402/invoice/status`, { headers: { "X-Access-Token": token } })).status).toBe(400);
   expect((await fetch(`${baseURL}/x402/invoice/status?invoice_id=inv_01JZZZZZZZZZZZZZZZZZZZZZZZ`, { headers: { "X-Access-Token": token } })).status).toBe(404);
 });
+
+const luhnValid = (digits: string) =>
+  digits
+    .split("")
+    .reverse()
+    .map(Number)
+    .reduce((sum, d, i) => sum + (i % 2 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
+
+async function waitComplete(baseURL: string, id: string, token: string) {
+  let s = await status(baseURL, id, token);
+  for (let i = 0; i < 75 && s.body.status !== "complete"; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    s = await status(baseURL, id, token);
+  }
+  return s.body;
+}
+
+test("an eSIM purchase appears in my/esims with a valid ICCID, and in my/orders", async ({ baseURL }) => {
+  const buyer = await evmBuyer(baseURL!, evm, "30");
+  const token = await signIn(baseURL!, buyer.account);
+  const invoice = await createInvoice(baseURL!, token, [{ product_id: "test-esim-product", package_value: "3GB, 30 Days" }]);
+  expect((await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id))).status).toBe(200);
+  const done = await waitComplete(baseURL!, invoice.invoice_id, token);
+  expect(done).toMatchObject({ status: "complete", delivery_status: "all_delivered" });
+  expect(done.redemption_info![0]).toMatchObject({ barcode_format: "QRCODE" });
+  expect(String(done.redemption_info![0]!.barcode_value)).toMatch(/^LPA:1\$/);
+
+  const esims = (await (await fetch(`${baseURL}/x402/my/esims`, { headers: { "X-Access-Token": token } })).json()) as {
+    esims: { iccid: string; product_id: string; topup_options_url: string; bundles: { value: string; active: boolean }[] }[];
+  };
+  expect(esims.esims).toHaveLength(1);
+  const esim = esims.esims[0]!;
+  expect(esim.iccid).toMatch(/^89\d{17,18}$/);
+  expect(luhnValid(esim.iccid)).toBe(true);
+  expect(esim).toMatchObject({ product_id: "test-esim-product", topup_options_url: `${baseURL}/x402/products/detail?slug=test-esim-product` });
+  expect(esim.bundles[0]).toMatchObject({ value: "3GB, 30 Days", active: true });
+
+  const mine = (await (await fetch(`${baseURL}/x402/my/orders?limit=10`, { headers: { "X-Access-Token": token } })).json()) as {
+    orders: { invoice_id: string; status: string; codes_available: boolean }[];
+    total: number;
+  };
+  expect(mine.total).toBe(1);
+  expect(mine.orders[0]).toMatchObject({ invoice_id: invoice.invoice_id, status: "delivered", codes_available: true });
+});
+
+test("a failed order is refunded on chain to the payer", async ({ baseURL }) => {
+  const buyer = await evmBuyer(baseURL!, evm, "30");
+  const token = await signIn(baseURL!, buyer.account);
+  const invoice = await createInvoice(baseURL!, token, [
+    { product_id: "test-gift-card-code", package_value: "10" },
+    { product_id: "test-phone-refill-fail", package_value: "10", refill_input: "+14155550134" },
+  ]);
+  expect((await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id))).status).toBe(200);
+  expect(await evmUsdcBalance(evm, buyer.account.address)).toBe(10_000_000n);
+  const done = await waitComplete(baseURL!, invoice.invoice_id, token);
+  expect(done).toMatchObject({ status: "complete", delivery_status: "partially_delivered", error_code: "PARTIAL_FULFILMENT" });
+  let refunded = false;
+  for (let i = 0; i < 50 && !refunded; i++) {
+    refunded = (await evmUsdcBalance(evm, buyer.account.address)) === 20_000_000n;
+    if (!refunded) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(refunded).toBe(true);
+  const after = await status(baseURL!, invoice.invoice_id, token);
+  const failed = after.body.orders.find((o) => o.status === "refunded") as unknown as { refund: { amount_usdc: string; transaction: string } };
+  expect(failed.refund.amount_usdc).toBe("10");
+  expect(failed.refund.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+});

@@ -47,3 +47,42 @@ test("paying on Solana with the official client settles exactly the fee to payTo
   expect(replay.status).toBe(402);
   expect(await tokenBalance(sol.rpcUrl, mint, payTo)).toBe(before + 2000n);
 });
+
+test("the whole agent flow on Solana: search, detail, create, pay, status, codes", async ({ baseURL }) => {
+  const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;
+  const payer = await generateKeyPairSigner();
+  await faucet(baseURL!, sol.network, payer.address, "25");
+  const client = new x402Client()
+    .register(sol.network as `${string}:${string}`, new ExactSvmScheme(payer, { rpcUrl: sol.rpcUrl }))
+    .setSpendControls({ allowedAssets: true });
+  const pay = wrapFetchWithPayment(fetch, client);
+
+  const search = (await (await pay(`${baseURL}/x402/gift-cards/search?q=steam&country=US`)).json()) as { products: { slug: string }[] };
+  expect(search.products[0]?.slug).toBe("steam-us");
+  const detail = (await (await pay(`${baseURL}/x402/products/detail?slug=test-gift-card-code`)).json()) as { next_step: { url: string; body: unknown } };
+  expect(detail.next_step.url).toBe(`${baseURL}/x402/invoice/create`);
+  const created = await pay(detail.next_step.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(detail.next_step.body) });
+  expect(created.status).toBe(200);
+  const invoice = (await created.json()) as { invoice_id: string; price_usdc: string; next_step: { url: string; body: unknown } };
+  expect(invoice.price_usdc).toBe("10");
+  const paid = await pay(invoice.next_step.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(invoice.next_step.body) });
+  expect(paid.status).toBe(200);
+  // Fees: 0.002 search + 0.001 detail + 0.002 create, then the invoice's 10.
+  expect(await tokenBalance(sol.rpcUrl, (sol.usdc as { mint: string }).mint, payer.address)).toBe(25_000_000n - 5000n - 10_000_000n);
+
+  // The payer proves its wallet with SIWX on the status route and reads its codes.
+  const { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X } = await import("@x402/extensions/sign-in-with-x");
+  const statusUrl = `${baseURL}/x402/invoice/status?invoice_id=${invoice.invoice_id}`;
+  let body: { status: string; redemption_info?: { code?: string }[] } = { status: "" };
+  for (let i = 0; i < 75 && body.status !== "complete"; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 200));
+    const challenge = await fetch(`${baseURL}/x402/connect`, { method: "POST" });
+    const ext = decodeRequired(challenge).extensions![SIGN_IN_WITH_X] as import("@x402/extensions/sign-in-with-x").SIWxExtension;
+    const chain = ext.supportedChains.find((c) => c.chainId.startsWith("solana:"))!;
+    const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, payer as never, `${baseURL}/x402/connect`));
+    const token = ((await (await fetch(`${baseURL}/x402/connect`, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string }).token;
+    body = (await (await fetch(statusUrl, { headers: { "X-Access-Token": token } })).json()) as typeof body;
+  }
+  expect(body.status).toBe("complete");
+  expect(body.redemption_info?.[0]?.code).toMatch(/\S{8,}/);
+});

@@ -1,6 +1,7 @@
 import { config, ConfigError } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { getPayments } from "@/lib/payments/payments";
+import { startBackgroundWork } from "./background";
 import { onShutdown } from "./shutdown";
 
 /**
@@ -14,6 +15,7 @@ export async function startServer(): Promise<void> {
     const database = await getDatabase();
     onShutdown(() => database.close());
     const payments = await getPayments();
+    await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     console.log(`[storefront] ${c.networkMode} mode, database: ${where}, ready in ${Date.now() - started} ms`);
     for (const n of payments.networks) console.log(`[storefront]   ${n.name.padEnd(20)} ${n.network.padEnd(52)} ${n.rpcUrl}`);

@@ -1,0 +1,82 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { invoices, orders, productPackages, products } from "@/lib/db/schema";
+import type { OrderToFulfil } from "./providers/types";
+
+/**
+ * An order this worker holds until `lockedUntil`. `attempts` (after the claim's increment) identifies the claim:
+ * a later claim of the same order has a higher count, so a worker whose claim lapsed cannot overwrite its successor.
+ */
+export type ClaimedOrder = OrderToFulfil & { attempts: number; lockedUntil: Date };
+
+/** How long a claim holds an order: far longer than a delivery may take (see PROVIDER_TIMEOUT_MS). */
+export const DEFAULT_LOCK_MS = 2 * 60_000;
+
+/**
+ * Claims up to `limit` due orders: pending or processing, due (`run_at <= now`; null until the invoice is paid), and
+ * not held by a live claim. `FOR UPDATE SKIP LOCKED` lets concurrent workers take disjoint sets without waiting; a
+ * claim whose worker died lapses at `locked_until` and the order is taken again. The invoices of the claimed orders
+ * move from `paid` to `fulfilling` in the same transaction.
+ */
+export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: number; now?: Date }): Promise<ClaimedOrder[]> {
+  const now = opts.now ?? new Date();
+  const lockedUntil = new Date(now.getTime() + (opts.lockMs ?? DEFAULT_LOCK_MS));
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(
+        and(
+          inArray(orders.status, ["created", "processing"]),
+          lte(orders.runAt, now),
+          or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(orders.runAt))
+      .limit(opts.limit)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+    const ids = due.map((d) => d.id);
+
+    const claimed = await tx
+      .update(orders)
+      .set({ status: "processing", lockedUntil, attempts: sql`${orders.attempts} + 1`, updatedAt: now })
+      .where(inArray(orders.id, ids))
+      .returning({ id: orders.id, invoiceId: orders.invoiceId, attempts: orders.attempts });
+
+    // Sorted, so that concurrent claims lock shared invoices in the same order.
+    const invoiceIds = [...new Set(claimed.map((c) => c.invoiceId))].sort();
+    await tx
+      .update(invoices)
+      .set({ status: "fulfilling", deliveryStatus: "delivering", updatedAt: now })
+      .where(and(inArray(invoices.id, invoiceIds), eq(invoices.status, "paid")));
+
+    const rows = await tx
+      .select({
+        id: orders.id,
+        invoiceId: orders.invoiceId,
+        productId: orders.productId,
+        productName: orders.productName,
+        kind: orders.productKind,
+        packageValue: orders.packageValue,
+        faceValueMinor: orders.faceValueMinor,
+        currency: orders.currency,
+        recipient: orders.recipient,
+        createdAt: orders.createdAt,
+        attempts: orders.attempts,
+        brand: products.brand,
+        country: products.country,
+        recipientType: products.recipientType,
+        redemptionInstructions: products.redemptionInstructions,
+        dataMb: productPackages.dataMb,
+        validityDays: productPackages.validityDays,
+      })
+      .from(orders)
+      // Left joins: an order outlives its product's removal from the catalog and must still be fulfilled.
+      .leftJoin(products, eq(products.id, orders.productId))
+      .leftJoin(productPackages, and(eq(productPackages.productId, orders.productId), eq(productPackages.value, orders.packageValue)))
+      .where(inArray(orders.id, ids))
+      .orderBy(asc(orders.invoiceId), asc(orders.position));
+    return rows.map((r) => ({ ...r, lockedUntil }));
+  });
+}

@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { generateKeyPairSigner } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { orders } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
+import type { Wallet } from "@/lib/identity";
+import { createInvoice } from "@/lib/invoices";
+import { devnetPayout } from "./devnet-payout";
+import { drainDue } from "./engine";
+import { createDemoProvider } from "./providers/demo";
+import { refundFailedOrders } from "./refund";
+import { payInvoice } from "./testing";
+
+let database: Database;
+let devnet: Devnet;
+let dataDir: string;
+const demo = createDemoProvider("devnet refund test key");
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fulfilment-devnet-"));
+  [database, devnet] = await Promise.all([openTestDatabase((db) => seedCatalogOnce(db, true)), startDevnet(dataDir)]);
+  // The shop's takings, as if earlier payments had arrived.
+  for (const n of devnet.networks) await devnet.mint(n.network, n.payTo, 1_000_000_000n);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([database?.close(), devnet?.stop()]);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A paid invoice with one order that fails (10 USDC) and one that is delivered, fulfilled; returns its id. */
+async function partlyFailedInvoice(wallet: Wallet): Promise<string> {
+  const inv = await createInvoice(
+    { items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }, { product_id: "test-gift-card-code", package_value: "20" }], payer: wallet },
+    database.db,
+  );
+  await payInvoice(database.db, inv.id, { network: wallet.chainId, payer: wallet.address });
+  await drainDue(database.db, { provider: demo });
+  return inv.id;
+}
+
+describe(`devnet refunds on ${testDriver}`, () => {
+  it("pays a failed order back in USDC on the EVM chain the invoice was paid on", async () => {
+    const base = devnet.networks.find((n) => n.key === "base")!;
+    const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const shopBefore = await devnet.balance(base.network, base.payTo);
+
+    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet));
+    expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
+    expect(await devnet.balance(base.network, base.payTo)).toBe(shopBefore - 10_000_000n);
+    const [failed] = await database.db.select().from(orders).where(eq(orders.productId, "test-gift-card-code-fail"));
+    expect(failed).toMatchObject({ status: "refunded", refundUsdc: 10_000_000n, refundTx: refund!.tx });
+  });
+
+  it("pays back on Solana, creating the payer's token account", async () => {
+    const solana = devnet.networks.find((n) => n.kind === "solana")!;
+    const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    const id = await partlyFailedInvoice(wallet);
+
+    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet));
+    expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n });
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
+  });
+
+  it("refuses a payout to a network the devnet does not have, leaving the refund due", async () => {
+    const wallet = { chainId: "eip155:8453", address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    await expect(refundFailedOrders(database.db, id, devnetPayout(devnet))).rejects.toThrow(/no network eip155:8453/);
+    const rows = await database.db.select().from(orders).where(eq(orders.invoiceId, id));
+    expect(rows.find((o) => o.status === "failed")?.lastError).toMatch(/^refund: /);
+  });
+});

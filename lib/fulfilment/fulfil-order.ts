@@ -1,0 +1,75 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { orders } from "@/lib/db/schema";
+import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
+import type { ClaimedOrder } from "./claim";
+import type { Delivery, FulfilmentProvider } from "./providers/types";
+import { rollUpInvoice } from "./roll-up-invoice";
+
+/** How long a provider may take before the attempt counts as a transient failure; well inside the claim's lock. */
+export const PROVIDER_TIMEOUT_MS = 30_000;
+
+/** What became of a claimed order: `retry` = back to due later; `lost` = the claim had lapsed and was taken over. */
+export type FulfilOutcome = "delivered" | "failed" | "retry" | "lost";
+
+export type FulfilOptions = {
+  /** The time written as the outcome's; the real time after the provider answers when not given. */
+  now?: Date;
+  maxAttempts?: number;
+  timeoutMs?: number;
+};
+
+/**
+ * Runs the provider for a claimed order and records the outcome in one conditional update (only while this claim
+ * still holds the order), then rolls up its invoice. A thrown error or a timeout is transient: the order becomes due
+ * again after an exponential backoff, until `maxAttempts`, after which it fails with RETRIES_EXHAUSTED.
+ */
+export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: FulfilmentProvider, opts: FulfilOptions = {}): Promise<FulfilOutcome> {
+  let result: Delivery | { error: string };
+  try {
+    result = await withTimeout(provider.deliver(order), opts.timeoutMs ?? PROVIDER_TIMEOUT_MS);
+  } catch (err) {
+    result = { error: err instanceof Error ? err.message : String(err) };
+  }
+  const now = opts.now ?? new Date();
+  const maxAttempts = opts.maxAttempts ?? MAX_ATTEMPTS;
+
+  let outcome: Exclude<FulfilOutcome, "lost">;
+  let set: Partial<typeof orders.$inferInsert>;
+  if ("error" in result) {
+    if (order.attempts >= maxAttempts) {
+      outcome = "failed";
+      set = { status: "failed", errorCode: "RETRIES_EXHAUSTED", lastError: clip(result.error) };
+    } else {
+      // Still `processing`: the order has been started and will be taken again when due.
+      outcome = "retry";
+      set = { runAt: new Date(now.getTime() + retryDelayMs(order.attempts)), lastError: clip(result.error) };
+    }
+  } else if (result.failed) {
+    outcome = "failed";
+    set = { status: "failed", errorCode: result.errorCode, lastError: clip(result.message) };
+  } else {
+    outcome = "delivered";
+    set = { status: "delivered", redemption: result.redemption, deliveredAt: now, errorCode: null, lastError: null };
+  }
+
+  const written = await db
+    .update(orders)
+    .set({ ...set, lockedUntil: null, updatedAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
+    .returning({ id: orders.id });
+  if (written.length === 0) return "lost";
+  if (outcome !== "retry") await rollUpInvoice(db, order.invoiceId, now);
+  return outcome;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the provider did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Provider messages are stored for the operator; a runaway one must not bloat the row. */
+const clip = (s: string) => (s.length > 500 ? `${s.slice(0, 497)}...` : s);

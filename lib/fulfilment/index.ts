@@ -1,0 +1,21 @@
+export {
+  claimDueOrders,
+  drainDue,
+  fulfilOrder,
+  rollUpInvoice,
+  rollUpFinishedInvoices,
+  DEFAULT_LOCK_MS,
+  PROVIDER_TIMEOUT_MS,
+  type ClaimedOrder,
+  type DrainOptions,
+  type DrainResult,
+  type FulfilOptions,
+  type FulfilOutcome,
+} from "./engine";
+export { rollUp, type RollUp, type DeliveryStatus, type InvoiceErrorCode, type OrderStatus } from "./roll-up";
+export { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
+export { refundFailedOrders, refundDue, type Payout, type Refund } from "./refund";
+export { startWorker, kickWorker, type Worker, type WorkerOptions } from "./worker";
+export { providerFor } from "./providers/provider-for";
+export { createDemoProvider, demoProvider } from "./providers/demo";
+export type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./providers/types";

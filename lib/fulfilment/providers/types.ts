@@ -1,0 +1,67 @@
+import type { ProductKind, RecipientType } from "@/lib/catalog";
+
+/**
+ * What the paying wallet receives for one order. Stored as the order's `redemption` (jsonb) and shown as is by the
+ * status routes, so its keys are the API's (snake_case) and every value is JSON.
+ */
+export type Redemption = {
+  code?: string;
+  pin?: string;
+  link?: string;
+  instructions?: string;
+  /** Free text that fits no other field ("NGN 1,000 airtime sent to +234…"). */
+  other?: string;
+  /** `YYYY-MM-DD`. */
+  expiration_date?: string;
+  /** Labelled values a client can list without knowing them (SM-DP+ address, recipient e-mail, …). */
+  extra_fields: Record<string, string>;
+  barcode_format?: "QRCODE";
+  /** What the QR code encodes: an eSIM's LPA activation string. */
+  barcode_value?: string;
+  iccid?: string;
+  esim?: {
+    iccid: string;
+    /** `LPA:1$<smdp>$<matching id>`. */
+    lpa: string;
+    smdp: string;
+    matching_id: string;
+    /** data_mb null = unlimited. */
+    bundle: { value: string; data_mb: number | null; validity_days: number | null };
+  };
+  topup?: { phone_number: string; operator: string; reference: string };
+};
+
+/**
+ * One order as a provider sees it: the facts copied onto the order at checkout, plus the catalog facts a provider
+ * needs (brand, instructions, bundle size). Catalog facts are null when the product has since left the catalog.
+ */
+export type OrderToFulfil = {
+  id: string;
+  invoiceId: string;
+  productId: string;
+  productName: string;
+  kind: ProductKind;
+  packageValue: string;
+  faceValueMinor: bigint;
+  currency: string;
+  /** E.164 phone number or e-mail address, as validated at checkout. */
+  recipient: string | null;
+  createdAt: Date;
+  brand: string | null;
+  country: string | null;
+  recipientType: RecipientType | null;
+  redemptionInstructions: string | null;
+  dataMb: number | null;
+  validityDays: number | null;
+};
+
+/** A provider's answer. A thrown error is neither: it means "try again later" (retried with backoff). */
+export type Delivery =
+  | { failed: false; redemption: Redemption }
+  /** Permanent: the order will never be delivered (it is refunded). */
+  | { failed: true; errorCode: string; message: string };
+
+export interface FulfilmentProvider {
+  /** Must be idempotent per order id: after a crash the same order may be asked for again. */
+  deliver(order: OrderToFulfil): Promise<Delivery>;
+}

@@ -1,0 +1,121 @@
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { invoices, orders } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Wallet } from "@/lib/identity";
+import { createInvoice, type CartItem } from "@/lib/invoices";
+import { drainDue } from "./engine";
+import { createDemoProvider } from "./providers/demo";
+import { refundDue, refundFailedOrders, type Payout } from "./refund";
+import { payInvoice, TEST_PAYMENT } from "./testing";
+
+let database: Database;
+const payer: Wallet = { chainId: "eip155:84530402", address: TEST_PAYMENT.payer };
+const demo = createDemoProvider("refund test key");
+
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+});
+afterAll(() => database?.close());
+
+const item = (product_id: string, package_value: string, refill_input?: string): CartItem => ({ product_id, package_value, ...(refill_input ? { refill_input } : {}) });
+
+async function fulfilledInvoice(items: CartItem[], payment?: { network: string; payer: string }): Promise<string> {
+  const inv = await createInvoice({ items, payer }, database.db);
+  await payInvoice(database.db, inv.id, payment);
+  await drainDue(database.db, { provider: demo });
+  return inv.id;
+}
+
+const orderRows = (invoiceId: string) => database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
+
+/** A payout that records its calls; `fail` makes the next call throw. */
+function fakePayout() {
+  const calls: { to: { network: string; payer: string }; amount: bigint }[] = [];
+  let failNext = false;
+  const payout: Payout = async (to, amount) => {
+    if (failNext) {
+      failNext = false;
+      throw new Error("RPC unreachable");
+    }
+    calls.push({ to, amount });
+    return `0xrefund${calls.length}`;
+  };
+  return { payout, calls, failOnce: () => (failNext = true) };
+}
+
+describe(`refunds on ${testDriver}`, () => {
+  it("refunds a partially fulfilled invoice's failed order with exactly one payout of its price", async () => {
+    const id = await fulfilledInvoice([item("test-gift-card-code", "10"), item("test-gift-card-code-fail", "20")]);
+    const { payout, calls } = fakePayout();
+
+    expect(await refundFailedOrders(database.db, id, payout)).toEqual({ invoiceId: id, orders: 1, amountUsdc: 20_000_000n, tx: "0xrefund1" });
+    expect(calls).toEqual([{ to: TEST_PAYMENT, amount: 20_000_000n }]);
+    const [delivered, refunded] = await orderRows(id);
+    expect(delivered).toMatchObject({ status: "delivered", refundUsdc: null, refundTx: null });
+    expect(refunded).toMatchObject({ status: "refunded", errorCode: "PROVIDER_REJECTED", refundUsdc: 20_000_000n, refundTx: "0xrefund1", lockedUntil: null });
+    // The invoice keeps its final status: a refunded order counts as failed.
+    const [inv] = await database.db.select().from(invoices).where(eq(invoices.id, id));
+    expect(inv).toMatchObject({ status: "complete", deliveryStatus: "partially_delivered", errorCode: "PARTIAL_FULFILMENT" });
+
+    // Nothing is paid twice.
+    expect(await refundFailedOrders(database.db, id, payout)).toBeNull();
+    expect(await refundDue(database.db, payout)).toEqual([]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("sums an invoice's failed orders into one payout and records it on each", async () => {
+    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10"), item("test-phone-refill-fail", "50", "+14155550134")]);
+    const { payout, calls } = fakePayout();
+    const refunds = await refundDue(database.db, payout);
+    expect(refunds).toEqual([{ invoiceId: id, orders: 2, amountUsdc: 60_000_000n, tx: "0xrefund1" }]);
+    expect(calls).toEqual([{ to: TEST_PAYMENT, amount: 60_000_000n }]);
+    expect((await orderRows(id)).map((o) => [o.status, o.refundUsdc, o.refundTx])).toEqual([
+      ["refunded", 10_000_000n, "0xrefund1"],
+      ["refunded", 50_000_000n, "0xrefund1"],
+    ]);
+  });
+
+  it("pays back on the network and to the address the payment came from", async () => {
+    const solana = { network: "solana:LocaLnet1111111111111111111111111", payer: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" };
+    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10")], solana);
+    const { payout, calls } = fakePayout();
+    await refundFailedOrders(database.db, id, payout);
+    expect(calls).toEqual([{ to: solana, amount: 10_000_000n }]);
+  });
+
+  it("keeps a refund whose payout failed, with the error, and tries again after a minute", async () => {
+    const now = new Date();
+    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "20")]);
+    const { payout, calls, failOnce } = fakePayout();
+    failOnce();
+    await expect(refundFailedOrders(database.db, id, payout, { now })).rejects.toThrow("RPC unreachable");
+    const [o] = await orderRows(id);
+    expect(o).toMatchObject({ status: "failed", refundTx: null, lastError: "refund: RPC unreachable" });
+    expect(o!.lockedUntil).toEqual(new Date(now.getTime() + 60_000));
+
+    expect(await refundDue(database.db, payout, { now: new Date(now.getTime() + 30_000) })).toEqual([]);
+    expect(await refundDue(database.db, payout, { now: new Date(now.getTime() + 60_001) })).toMatchObject([{ invoiceId: id, amountUsdc: 20_000_000n }]);
+    expect(calls).toHaveLength(1);
+    expect((await orderRows(id))[0]).toMatchObject({ status: "refunded", refundUsdc: 20_000_000n });
+  });
+
+  it("never refunds an order that was delivered, or an invoice that was not paid", async () => {
+    const id = await fulfilledInvoice([item("test-gift-card-code", "10")]);
+    const unpaid = await createInvoice({ items: [item("test-gift-card-code-fail", "10")], payer }, database.db);
+    const { payout, calls } = fakePayout();
+    expect(await refundFailedOrders(database.db, id, payout)).toBeNull();
+    expect(await refundFailedOrders(database.db, unpaid.id, payout)).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it("lets only one of two concurrent refunds of the same invoice pay", async () => {
+    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10")]);
+    const { payout, calls } = fakePayout();
+    const results = await Promise.all([refundFailedOrders(database.db, id, payout), refundFailedOrders(database.db, id, payout)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(calls).toHaveLength(1);
+  });
+});

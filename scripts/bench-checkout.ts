@@ -2,19 +2,13 @@
 //  - time from payment to codes: POST /x402/invoice/pay (settled) until the status route shows the codes (p50/p95);
 //  - invoice-create throughput with a session token, a few concurrent clients.
 // `npm run build && npm run bench:checkout` (or E2E_BASE_URL=http://localhost:3000 to measure a running shop).
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startShop } from "./shop-server";
+import { devnetBuyer, percentile as pct } from "./x402-buyer";
 
 const PURCHASES = 20;
 const CREATE_SECONDS = 5;
 const CREATE_CLIENTS = 8;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const json = { "Content-Type": "application/json" };
 
 async function main() {
@@ -22,17 +16,9 @@ async function main() {
   const shop = external ? { baseURL: external, stop: async () => {} } : await startShop();
   try {
     const base = shop.baseURL;
-    const { networks } = (await (await fetch(`${base}/api/dev/devnet`)).json()) as { networks: { network: string }[] };
-    const evm = networks.find((n) => n.network.startsWith("eip155:"))!;
-    const account = privateKeyToAccount(generatePrivateKey());
-    await fetch(`${base}/api/dev/faucet`, { method: "POST", headers: json, body: JSON.stringify({ network: evm.network, address: account.address, amount: "1000" }) });
-    const pay = wrapFetchWithPayment(fetch, new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true }));
-
-    const challenge = await fetch(`${base}/x402/connect`, { method: "POST" });
-    const ext = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!).extensions![SIGN_IN_WITH_X] as SIWxExtension;
-    const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
-    const siwx = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, account, `${base}/x402/connect`));
-    const { token } = (await (await fetch(`${base}/x402/connect`, { method: "POST", headers: { "SIGN-IN-WITH-X": siwx } })).json()) as { token: string };
+    const buyer = await devnetBuyer(base, "1000");
+    const { pay } = buyer;
+    const token = await buyer.signIn();
     const auth = { ...json, "X-Access-Token": token };
     const cart = JSON.stringify({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] });
 

@@ -2,35 +2,21 @@
 //  - latency of a paid micro-fee call: the 402, then the paid retry with verification and on-chain settlement (p50/p95);
 //  - throughput of token-authenticated search (no payment), with a few concurrent clients.
 // `npm run build && npm run bench:x402` (or E2E_BASE_URL=http://localhost:3000 to measure a running shop).
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
-import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startShop } from "./shop-server";
+import { devnetBuyer, percentile as pct } from "./x402-buyer";
 
 const PAID_CALLS = 40;
 const SEARCH_SECONDS = 5;
 const SEARCH_CLIENTS = 8;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main() {
   const external = process.env.E2E_BASE_URL;
   const shop = external ? { baseURL: external, stop: async () => {} } : await startShop();
   try {
     const base = shop.baseURL;
-    const { networks } = (await (await fetch(`${base}/api/dev/devnet`)).json()) as { networks: { network: string }[] };
-    const evm = networks.find((n) => n.network.startsWith("eip155:"))!;
-    const account = privateKeyToAccount(generatePrivateKey());
-    await fetch(`${base}/api/dev/faucet`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ network: evm.network, address: account.address, amount: "10" }),
-    });
-    const client = new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true });
-    const pay = wrapFetchWithPayment(fetch, client);
+    const buyer = await devnetBuyer(base, "10");
+    const { pay } = buyer;
 
     const times: number[] = [];
     for (let i = 0; i < PAID_CALLS + 3; i++) {
@@ -41,14 +27,10 @@ async function main() {
       if (i >= 3) times.push(performance.now() - t); // the first calls warm up the route
     }
     times.sort((a, b) => a - b);
-    console.log(`paid micro-fee call (402 + paid retry + settlement on ${evm.network}), ${PAID_CALLS} calls:`);
+    console.log(`paid micro-fee call (402 + paid retry + settlement on ${buyer.network}), ${PAID_CALLS} calls:`);
     console.log(`  p50 ${pct(times, 50).toFixed(1)} ms   p95 ${pct(times, 95).toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms`);
 
-    const challenge = await fetch(`${base}/x402/connect`, { method: "POST" });
-    const ext = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!).extensions![SIGN_IN_WITH_X] as SIWxExtension;
-    const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
-    const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, account, `${base}/x402/connect`));
-    const { token } = (await (await fetch(`${base}/x402/connect`, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string };
+    const token = await buyer.signIn();
 
     const queries = ["steam", "amazon", "japan", "netflix", "google play", "uber", "europe", "playstation"];
     let done = 0;

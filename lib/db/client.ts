@@ -38,8 +38,9 @@ const MIGRATION_LOCK_KEY = 402_2026;
 export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => Promise<void>): Promise<Database> {
   if (options.driver === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const end = poolCloser(pool);
     const client = await pool.connect().catch(async (err: Error) => {
-      await pool.end();
+      await end();
       throw new Error(`Cannot connect to the PostgreSQL server in DATABASE_URL: ${err.message}`, { cause: err });
     });
     try {
@@ -52,12 +53,12 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
       }
     } catch (err) {
       client.release();
-      await pool.end();
+      await end();
       throw err;
     }
     client.release();
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return { db, driver: "postgres", close: () => pool.end() };
+    return { db, driver: "postgres", close: end };
   }
 
   let release: (() => void) | undefined;
@@ -89,4 +90,27 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
 export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * Ends a pool once: resolves when every connection is closed (`pool.end()` alone resolves while sockets are still
+ * closing). An idle connection that the server ends (restart, failover, admin) is logged rather than crashing the
+ * process; the pool replaces it on the next query.
+ */
+function poolCloser(pool: pg.Pool): () => Promise<void> {
+  const open = new Set<pg.PoolClient>();
+  pool.on("connect", (client) => {
+    open.add(client);
+    client.once("end", () => open.delete(client));
+  });
+  pool.on("error", (err) => console.error("PostgreSQL connection lost:", err.message));
+  let ending: Promise<void> | undefined;
+  return () => {
+    ending ??= (async () => {
+      const closed = [...open].map((c) => new Promise<void>((resolve) => c.once("end", () => resolve())));
+      await pool.end();
+      await Promise.all(closed);
+    })();
+    return ending;
+  };
 }

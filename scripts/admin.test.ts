@@ -84,3 +84,50 @@ describe("npm run admin -- catalog import", () => {
     expect(await admin(["catalog", "launch"], dir)).toMatchObject({ code: 2, out: expect.stringContaining("Unknown command") });
   });
 });
+
+describe("npm run admin -- stock", () => {
+  it("imports codes for a package, reports bad rows, and shows the levels", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
+    dirs.push(dir);
+    const catalog = path.join(dir, "catalog.json");
+    fs.writeFileSync(catalog, JSON.stringify([{ ...products[1], country: "NL" }]));
+    expect(await admin(["catalog", "import", catalog], dir)).toMatchObject({ code: 0 });
+
+    const file = path.join(dir, "codes.csv");
+    fs.writeFileSync(file, "code,pin\nAAAA-1111,12\nBBBB-2222,34\nAAAA-1111,56\n");
+    const first = await admin(["stock", "import", "--product", "broken", "--package", "10", file], dir);
+    expect(first.out).toContain("line 4: the same code as line 2");
+    expect(first.out).toContain("3 row(s) read: imported 2 code(s) for broken 10, 0 already in stock, 1 rejected.");
+    expect(first.code).toBe(1);
+    fs.writeFileSync(file, "CCCC-3333\nAAAA-1111\n");
+    expect(await admin(["stock", "import", "--product", "broken", "--package", "10", file], dir)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining("imported 1 code(s) for broken 10, 1 already in stock, 0 rejected."),
+    });
+
+    const levels = await admin(["stock", "levels"], dir);
+    expect(levels.code).toBe(0);
+    expect(levels.out.split("\n").slice(0, 2).map((l) => l.split(/\s+/))).toEqual([
+      ["product", "package", "available", "reserved", "sold"],
+      ["broken", "10", "3", "0", "0"],
+    ]);
+    expect(JSON.parse((await admin(["stock", "levels", "--json", "--product", "broken"], dir)).out)).toEqual([
+      { productId: "broken", productName: "Broken", packageValue: "10", available: 3, reserved: 0, sold: 0 },
+    ]);
+  });
+
+  it("names what is wrong: a missing option, an unknown package", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
+    dirs.push(dir);
+    const catalog = path.join(dir, "catalog.json");
+    fs.writeFileSync(catalog, JSON.stringify([{ ...products[1], country: "NL" }]));
+    await admin(["catalog", "import", catalog], dir);
+    const file = path.join(dir, "codes.csv");
+    fs.writeFileSync(file, "AAAA\n");
+    expect(await admin(["stock", "import", "--product", "broken", file], dir)).toMatchObject({ code: 2, out: expect.stringContaining("needs --product, --package and a FILE") });
+    expect(await admin(["stock", "import", "--product", "broken", "--package", "25", file], dir)).toMatchObject({
+      code: 2,
+      out: expect.stringContaining('"25" is not a package of broken: its packages are "10"'),
+    });
+  });
+});

@@ -7,6 +7,8 @@ import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows
 import { openDatabase } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
 import { defaultOpenOptions } from "@/lib/db";
+import { StockError, StockFileError } from "@/lib/inventory";
+import { STOCK_HELP, stockCommand } from "./admin-stock";
 
 const HELP = `Usage: npm run admin -- <command>
 
@@ -15,6 +17,7 @@ Commands:
       Adds or replaces products (by slug) from a JSON or CSV file. Rows that fail validation are
       reported and skipped; the valid rows are imported in one transaction.
       With the embedded database, stop the shop server first: PGlite opens in one process at a time.
+${STOCK_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server.`;
 
@@ -62,6 +65,7 @@ async function catalogImport(args: string[]): Promise<number> {
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === "catalog" && command === "import") return catalogImport(rest);
+  if (group === "stock") return stockCommand(command, rest);
   if (!group || group === "help" || group === "--help") {
     console.log(HELP);
     return 0;
@@ -73,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof DataDirLockedError || err instanceof ConfigError || err instanceof ImportFormatError) {
+    if (err instanceof DataDirLockedError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
       console.error(err.message);
     } else if ((err as NodeJS.ErrnoException).code === "ENOENT") {
       console.error(`File not found: ${(err as NodeJS.ErrnoException).path}`);

@@ -8,7 +8,7 @@ import { tableFxSource } from "@/lib/catalog/fx";
 import { formatUsd, formatUsdc, priceUsdc } from "@/lib/catalog/pricing";
 import type { RecipientType } from "@/lib/catalog/product-input";
 
-export type PickerPackage = { value: string; label: string; detail?: string; priceUsdc: string };
+export type PickerPackage = { value: string; label: string; detail?: string; priceUsdc: string; soldOut?: boolean };
 export type PickerRange = {
   min: string;
   max: string;
@@ -52,7 +52,7 @@ function recipientError(type: RecipientType, value: string, prefixes: string[]):
 
 export function PackagePicker({ product, packages, range }: Props) {
   const id = useId();
-  const [selected, setSelected] = useState<string | undefined>(packages[0]?.value);
+  const [selected, setSelected] = useState<string | undefined>((packages.find((p) => !p.soldOut) ?? packages[0])?.value);
   const [amount, setAmount] = useState(range?.min ?? "");
   const [useRange, setUseRange] = useState(packages.length === 0);
   const [quantity, setQuantity] = useState(1);
@@ -68,7 +68,7 @@ export function PackagePicker({ product, packages, range }: Props) {
   function submit(e: React.FormEvent) {
     e.preventDefault();
     setTouched(true);
-    if (!product.inStock || unitPrice === undefined || recipientProblem || ranged?.error) return;
+    if (!product.inStock || unitPrice === undefined || recipientProblem || ranged?.error || (!ranged && pkg?.soldOut)) return;
     const value = ranged ? amount.trim() : (pkg?.value ?? "");
     const result = addToCart({
       productId: product.slug,
@@ -91,12 +91,13 @@ export function PackagePicker({ product, packages, range }: Props) {
             {packages.map((p) => (
               <label
                 key={p.value}
-                className="flex cursor-pointer flex-col rounded-xl border border-slate-300 bg-white p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:ring-2 has-[:checked]:ring-brand-600/30 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
+                className="flex cursor-pointer flex-col rounded-xl border border-slate-300 bg-white p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:ring-2 has-[:checked]:ring-brand-600/30 has-[:disabled]:cursor-not-allowed has-[:disabled]:bg-slate-100 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
               >
                 <input
                   type="radio"
                   name={`${id}-package`}
                   value={p.value}
+                  disabled={p.soldOut}
                   checked={!useRange && selected === p.value}
                   onChange={() => {
                     setSelected(p.value);
@@ -107,7 +108,7 @@ export function PackagePicker({ product, packages, range }: Props) {
                 <span className="font-semibold text-slate-900">{p.label}</span>
                 {p.detail && <span className="text-xs text-slate-600">{p.detail}</span>}
                 <span className="mt-1 text-slate-800">{formatUsd(BigInt(p.priceUsdc))}</span>
-                <span className="text-xs text-slate-600">{formatUsdc(BigInt(p.priceUsdc))}</span>
+                <span className="text-xs text-slate-600">{p.soldOut ? "Sold out" : formatUsdc(BigInt(p.priceUsdc))}</span>
               </label>
             ))}
           </div>

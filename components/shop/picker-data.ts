@@ -13,6 +13,7 @@ export function pickerPackages(product: Product): PickerPackage[] {
       label: bundle ? p.value : formatFaceValue(p.faceValueMinor, product.currency),
       detail: bundle ? undefined : product.currency === "USD" ? undefined : `${product.currency} face value`,
       priceUsdc: p.priceUsdc.toString(),
+      soldOut: p.stock === 0,
     };
   });
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { productPackages, products } from "@/lib/db/schema";
+import { inventoryCodes, productPackages, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
@@ -20,7 +20,9 @@ export const summaryColumns = {
   region: products.region,
   currency: products.currency,
   image: products.image,
-  inStock: products.inStock,
+  // Qualified by hand: drizzle leaves single-table columns bare, and a bare "id" in the subquery is the code's.
+  inStock: sql<boolean>`("products"."in_stock" AND ("products"."supplier" = 'demo' OR EXISTS (
+    SELECT 1 FROM inventory_codes ic WHERE ic.product_id = "products"."id" AND ic.order_id IS NULL)))`,
   rangeMinMinor: products.rangeMinMinor,
   rangeMaxMinor: products.rangeMaxMinor,
 };
@@ -54,6 +56,7 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
     .from(productPackages)
     .where(eq(productPackages.productId, slug))
     .orderBy(asc(productPackages.position));
+  const stock = row.supplier === "inventory" ? await freeCodesByPackage(db, slug) : null;
   const exponent = currencyExponent(row.currency) ?? 2;
   const price = productPricer(row.currency);
   const packages = pkgs.map((p) => ({
@@ -64,6 +67,7 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
     priceUsdc: price(p.faceValueMinor),
     dataMb: p.dataMb,
     validityDays: p.validityDays,
+    stock: stock ? (stock.get(p.value) ?? 0) : null,
   }));
   const range =
     row.rangeMinMinor !== null && row.rangeMaxMinor !== null && row.rangeStepMinor !== null
@@ -79,18 +83,30 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
         }
       : null;
   const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
+  const inStock = row.inStock && (stock === null || packages.some((p) => (p.stock ?? 0) > 0));
   return {
-    ...toSummary(row, min, max),
+    ...toSummary({ ...row, inStock }, min, max),
     categories: row.categories,
     description: row.description,
     redemptionInstructions: row.redemptionInstructions,
     recipientType: row.recipientType,
     phonePrefixes: row.phonePrefixes,
     isTest: row.isTest,
+    supplier: row.supplier,
     packages,
     range,
     createdAt: row.createdAt,
   };
+}
+
+/** Codes free to sell per package of an inventory product. */
+async function freeCodesByPackage(db: Db, productId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ value: inventoryCodes.packageValue, n: sql<number>`count(*)::int` })
+    .from(inventoryCodes)
+    .where(and(eq(inventoryCodes.productId, productId), isNull(inventoryCodes.orderId)))
+    .groupBy(inventoryCodes.packageValue);
+  return new Map(rows.map((r) => [r.value, Number(r.n)]));
 }
 
 /** Slugs that look like `slug`, best first: for "did you mean" on a 404. */

@@ -27,6 +27,8 @@ export type ProductPackage = {
   priceUsdc: bigint;
   dataMb: number | null;
   validityDays: number | null;
+  /** Codes left for an inventory product's package (0 = sold out); null when the supplier issues codes on demand. */
+  stock: number | null;
 };
 
 export type ProductRange = {
@@ -47,6 +49,8 @@ export type Product = ProductSummary & {
   recipientType: RecipientType;
   phonePrefixes: string[];
   isTest: boolean;
+  /** Who fulfils orders: `demo` issues codes on demand, `inventory` sells codes the operator imported. */
+  supplier: "demo" | "inventory";
   packages: ProductPackage[];
   range: ProductRange | null;
   createdAt: Date;

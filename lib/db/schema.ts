@@ -11,12 +11,15 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const productKind = pgEnum("product_kind", ["gift_card", "esim", "topup"]);
 export const recipientType = pgEnum("recipient_type", ["none", "phone_number", "email"]);
+/** Who fulfils a product's orders: the demo supplier, or codes the operator imported (`inventory_codes`). */
+export const supplier = pgEnum("supplier", ["demo", "inventory"]);
 
 export const products = pgTable(
   "products",
@@ -43,6 +46,8 @@ export const products = pgTable(
     /** Number prefixes (E.164, with +) served by a top-up operator. */
     phonePrefixes: text("phone_prefixes").array().notNull().default(sql`'{}'::text[]`),
     inStock: boolean("in_stock").notNull().default(true),
+    /** Set to `inventory` by the first stock import; a catalog import leaves it alone. */
+    supplier: supplier("supplier").notNull().default("demo"),
     isTest: boolean("is_test").notNull().default(false),
     /** Higher sells more; orders featured lists and breaks ranking ties. */
     popularity: integer("popularity").notNull().default(0),
@@ -166,6 +171,8 @@ export const orders = pgTable(
     currency: text("currency").notNull(),
     priceUsdc: bigint("price_usdc", { mode: "bigint" }).notNull(),
     recipient: text("recipient"),
+    /** The product's supplier when the order was placed: an inventory order holds one reserved code. */
+    supplier: supplier("supplier").notNull().default("demo"),
     status: orderStatus("status").notNull().default("created"),
     errorCode: text("error_code"),
     /** Codes, PINs, links, eSIM activation: shown only to the paying wallet. */
@@ -184,4 +191,35 @@ export const orders = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (t) => [index("orders_invoice_idx").on(t.invoiceId, t.position), index("orders_due_idx").on(t.status, t.runAt)],
+);
+
+/**
+ * Codes the operator imported for a product package. Available while `order_id` is null; an unpaid invoice's order
+ * reserves one (released when the invoice expires); delivery marks it `sold_at`. A code is never given to two orders:
+ * `order_id` is unique, and a reservation takes a free row under `FOR UPDATE SKIP LOCKED`.
+ */
+export const inventoryCodes = pgTable(
+  "inventory_codes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    packageValue: text("package_value").notNull(),
+    code: text("code").notNull(),
+    pin: text("pin"),
+    /** `YYYY-MM-DD`, when the card itself expires. */
+    expirationDate: text("expiration_date"),
+    /** The import that brought it (file name and time), for the operator. */
+    batch: text("batch").notNull(),
+    importedAt: timestamp("imported_at", { withTimezone: true }).notNull().defaultNow(),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    reservedAt: timestamp("reserved_at", { withTimezone: true }),
+    soldAt: timestamp("sold_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("inventory_codes_code_idx").on(t.productId, t.packageValue, t.code),
+    uniqueIndex("inventory_codes_order_idx").on(t.orderId),
+    index("inventory_codes_free_idx").on(t.productId, t.packageValue, t.id).where(sql`${t.orderId} IS NULL`),
+  ],
 );

@@ -62,6 +62,7 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
         faceValueMinor: orders.faceValueMinor,
         currency: orders.currency,
         recipient: orders.recipient,
+        supplier: orders.supplier,
         createdAt: orders.createdAt,
         attempts: orders.attempts,
         brand: products.brand,

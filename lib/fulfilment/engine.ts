@@ -40,7 +40,7 @@ export async function drainDue(db: Db, opts: DrainOptions = {}): Promise<DrainRe
     if (batch.length === 0) break;
     result.claimed += batch.length;
     const outcomes = await Promise.allSettled(
-      batch.map(async (order) => fulfilOrder(db, order, opts.provider ?? providerFor(order), { now: opts.now, maxAttempts: opts.maxAttempts })),
+      batch.map(async (order) => fulfilOrder(db, order, opts.provider ?? providerFor(order, db), { now: opts.now, maxAttempts: opts.maxAttempts })),
     );
     for (const o of outcomes) {
       if (o.status === "fulfilled") result[o.value]++;

@@ -39,9 +39,10 @@ export async function productDetailResponse(url: URL, origin: string) {
     price_usd: usdcToDecimal(pkg.priceUsdc),
     price_usdc: usdcToDecimal(pkg.priceUsdc),
     price_usdc_atomic: pkg.priceUsdc.toString(),
+    in_stock: p.inStock && pkg.stock !== 0,
     ...(pkg.dataMb !== null || pkg.validityDays !== null ? { data_mb: pkg.dataMb, validity_days: pkg.validityDays } : {}),
   }));
-  const first = p.packages[0]?.value ?? p.range?.min;
+  const first = (p.packages.find((pkg) => pkg.stock !== 0) ?? p.packages[0])?.value ?? p.range?.min;
   const example = exampleRecipient(p);
   const lineItem = first === undefined ? null : { product_id: p.slug, package_value: first, ...(example ? { refill_input: example } : {}) };
   return {

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { affiliates, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
+import { reserveCode } from "@/lib/inventory";
 import { MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "./ids";
 import { InvoiceError } from "./invoice-error";
@@ -76,11 +77,20 @@ export async function createInvoice(
     currency: l.product.currency,
     priceUsdc: l.pkg.priceUsdc,
     recipient: l.recipient,
+    supplier: l.product.supplier,
   }));
 
   await db.transaction(async (tx) => {
     await tx.insert(invoices).values({ id, payer, priceUsdc, affiliateId, expiresAt, createdAt: now, updatedAt: now });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
+    // Each inventory item holds its own code until the invoice is paid or expires; a cart that cannot be
+    // served in full is refused whole (the transaction rolls back every reservation).
+    for (const [i, o] of orderRows.entries()) {
+      if (o.supplier !== "inventory") continue;
+      if (!(await reserveCode(tx as unknown as Db, o, now))) {
+        throw new InvoiceError("OUT_OF_STOCK", `items.${i}: ${o.productName} ${o.packageValue} is sold out`, { field: `items.${i}.package_value` });
+      }
+    }
   });
 
   return {

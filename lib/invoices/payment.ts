@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { releaseCodes } from "@/lib/inventory";
 
 /** How long a payment being settled holds its invoice. Longer than any settlement takes (receipt wait 30 s). */
 const CLAIM_MS = 2 * 60_000;
@@ -84,18 +85,24 @@ export async function markPaid(
   });
 }
 
-/** Marks unpaid invoices past their expiry as expired (no payment holds them). Returns how many. */
+/**
+ * Marks unpaid invoices past their expiry as expired (no payment holds them) and frees the stock their orders
+ * reserved, in one transaction. Returns how many invoices expired.
+ */
 export async function expireInvoices(db: Db, now = new Date()): Promise<number> {
-  const rows = await db
-    .update(invoices)
-    .set({ status: "expired", updatedAt: now })
-    .where(
-      and(
-        eq(invoices.status, "unpaid"),
-        sql`${invoices.expiresAt} <= ${now}`,
-        or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
-      ),
-    )
-    .returning({ id: invoices.id });
-  return rows.length;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(invoices)
+      .set({ status: "expired", updatedAt: now })
+      .where(
+        and(
+          eq(invoices.status, "unpaid"),
+          sql`${invoices.expiresAt} <= ${now}`,
+          or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
+        ),
+      )
+      .returning({ id: invoices.id });
+    await releaseCodes(tx as unknown as Db, rows.map((r) => r.id));
+    return rows.length;
+  });
 }

@@ -3,6 +3,7 @@ import { createDemoProvider, demoProvider } from "./demo";
 import { parseBundle } from "./esim-bundle";
 import { isLuhnValid, luhnCheckDigit } from "./luhn";
 import { providerFor } from "./provider-for";
+import type { Db } from "@/lib/db";
 import type { Delivery, OrderToFulfil, Redemption } from "./types";
 
 const provider = createDemoProvider("test key");
@@ -19,6 +20,7 @@ function order(over: Partial<OrderToFulfil>): OrderToFulfil {
     faceValueMinor: 1000n,
     currency: "USD",
     recipient: null,
+    supplier: "demo",
     createdAt,
     brand: "Test Products",
     country: "US",
@@ -131,10 +133,10 @@ describe("demo provider: top-ups", () => {
 });
 
 describe("the process's provider", () => {
-  it("is the demo provider for every order, keyed from the session secret rather than a constant", async () => {
+  it("is the demo provider for demo orders, keyed from the session secret rather than a constant", async () => {
     vi.stubEnv("SESSION_SECRET", "a session secret of at least 32 characters");
     try {
-      expect(providerFor(order({}))).toBe(demoProvider());
+      expect(providerFor(order({}), {} as Db)).toBe(demoProvider());
       const r = await delivered(order({}), demoProvider());
       expect(r.code).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
       expect(r.code).not.toBe((await delivered(order({}))).code);

@@ -1,11 +1,14 @@
+import type { Db } from "@/lib/db";
 import { demoProvider } from "./demo";
+import { createInventoryProvider } from "./inventory";
 import type { FulfilmentProvider, OrderToFulfil } from "./types";
 
-/**
- * Which supplier fulfils an order. Every product is the demo supplier's for now; the inventory provider (codes the
- * operator imported per product and package) slots in here by product, and an upstream supplier after it.
- */
-export function providerFor(order: OrderToFulfil): FulfilmentProvider {
-  void order;
-  return demoProvider();
+/** Which supplier fulfils an order: the one its product had when the order was placed. */
+export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
+  switch (order.supplier) {
+    case "inventory":
+      return createInventoryProvider(db);
+    case "demo":
+      return demoProvider();
+  }
 }

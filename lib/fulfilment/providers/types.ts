@@ -46,6 +46,8 @@ export type OrderToFulfil = {
   currency: string;
   /** E.164 phone number or e-mail address, as validated at checkout. */
   recipient: string | null;
+  /** Who fulfils it, fixed when the order was placed. */
+  supplier: "demo" | "inventory";
   createdAt: Date;
   brand: string | null;
   country: string | null;

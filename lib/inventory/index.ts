@@ -1,0 +1,12 @@
+export { parseStockFile, StockFileError, type RejectedStockRow, type StockCode, type StockFileRow } from "./stock-file";
+export {
+  codeOfOrder,
+  importStock,
+  releaseCodes,
+  reserveCode,
+  sellCode,
+  stockLevels,
+  StockError,
+  type StockImportReport,
+  type StockLevel,
+} from "./stock";

@@ -165,7 +165,7 @@ async function waitComplete(baseURL: string, id: string, token: string) {
   return s.body;
 }
 
-test("an eSIM purchase appears in my/esims with a valid ICCID, and in my/orders", async ({ baseURL }) => {
+test("an eSIM purchase appears in my/esims with a valid ICCID, takes a top-up, and shows in my/orders", async ({ baseURL }) => {
   const buyer = await evmBuyer(baseURL!, evm, "30");
   const token = await signIn(baseURL!, buyer.account);
   const invoice = await createInvoice(baseURL!, token, [{ product_id: "test-esim-product", package_value: "3GB, 30 Days" }]);
@@ -175,22 +175,38 @@ test("an eSIM purchase appears in my/esims with a valid ICCID, and in my/orders"
   expect(done.redemption_info![0]).toMatchObject({ barcode_format: "QRCODE" });
   expect(String(done.redemption_info![0]!.barcode_value)).toMatch(/^LPA:1\$/);
 
-  const esims = (await (await fetch(`${baseURL}/x402/my/esims`, { headers: { "X-Access-Token": token } })).json()) as {
-    esims: { iccid: string; product_id: string; topup_options_url: string; bundles: { value: string; active: boolean }[] }[];
-  };
+  type Esims = { esims: { iccid: string; product_id: string; topup_options_url: string; bundles: { value: string; order_id: string }[] }[] };
+  const myEsims = async () => (await (await fetch(`${baseURL}/x402/my/esims`, { headers: { "X-Access-Token": token } })).json()) as Esims;
+  const esims = await myEsims();
   expect(esims.esims).toHaveLength(1);
   const esim = esims.esims[0]!;
   expect(esim.iccid).toMatch(/^89\d{17,18}$/);
   expect(luhnValid(esim.iccid)).toBe(true);
-  expect(esim).toMatchObject({ product_id: "test-esim-product", topup_options_url: `${baseURL}/x402/products/detail?slug=test-esim-product` });
-  expect(esim.bundles[0]).toMatchObject({ value: "3GB, 30 Days", active: true });
+  expect(esim).toMatchObject({ product_id: "test-esim-product", topup_options_url: `${baseURL}/x402/products/detail?slug=test-esim-product&iccid=${esim.iccid}` });
+  expect(esim.bundles).toEqual([expect.objectContaining({ value: "3GB, 30 Days" })]);
+
+  // Top it up: the options URL offers the product's packages with a line item for this eSIM.
+  const options = (await (await fetch(esim.topup_options_url, { headers: { "X-Access-Token": token } })).json()) as {
+    suggested_line_item: { product_id: string; package_value: string; refill_input: string };
+  };
+  expect(options.suggested_line_item).toMatchObject({ product_id: "test-esim-product", refill_input: esim.iccid });
+  const topup = await createInvoice(baseURL!, token, [{ ...options.suggested_line_item, package_value: "1GB, 7 Days" }]);
+  expect((await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(topup.invoice_id))).status).toBe(200);
+  const added = await waitComplete(baseURL!, topup.invoice_id, token);
+  expect(added).toMatchObject({ status: "complete", delivery_status: "all_delivered" });
+  expect(added.redemption_info![0]).toMatchObject({ iccid: esim.iccid });
+  expect(added.redemption_info![0]!.barcode_value).toBeUndefined();
+  const after = await myEsims();
+  expect(after.esims).toHaveLength(1);
+  expect(after.esims[0]!.bundles.map((b) => b.value)).toEqual(["3GB, 30 Days", "1GB, 7 Days"]);
 
   const mine = (await (await fetch(`${baseURL}/x402/my/orders?limit=10`, { headers: { "X-Access-Token": token } })).json()) as {
     orders: { invoice_id: string; status: string; codes_available: boolean }[];
     total: number;
   };
-  expect(mine.total).toBe(1);
-  expect(mine.orders[0]).toMatchObject({ invoice_id: invoice.invoice_id, status: "delivered", codes_available: true });
+  expect(mine.total).toBe(2);
+  expect(mine.orders.map((o) => o.invoice_id)).toEqual([topup.invoice_id, invoice.invoice_id]);
+  expect(mine.orders[1]).toMatchObject({ invoice_id: invoice.invoice_id, status: "delivered", codes_available: true });
 });
 
 test("a failed order is refunded on chain to the payer", async ({ baseURL }) => {

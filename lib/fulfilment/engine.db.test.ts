@@ -88,8 +88,10 @@ describe(`fulfilment engine on ${testDriver}`, () => {
     const e = esim!.redemption as Redemption;
     expect(isLuhnValid(e.iccid!)).toBe(true);
     expect(e.iccid).toMatch(/^89\d{17,18}$/);
-    expect(e).toMatchObject({ barcode_format: "QRCODE", barcode_value: e.esim!.lpa });
-    expect(e.esim!.lpa).toBe(`LPA:1$${e.esim!.smdp}$${e.esim!.matching_id}`);
+    const profile = e.esim!;
+    if ("topup" in profile) throw new Error("a new eSIM was expected, not a top-up");
+    expect(e).toMatchObject({ barcode_format: "QRCODE", barcode_value: profile.lpa });
+    expect(profile.lpa).toBe(`LPA:1$${profile.smdp}$${profile.matching_id}`);
     expect(e.esim!.bundle).toEqual({ value: "3GB, 30 Days", data_mb: 3072, validity_days: 30 });
     expect((topup!.redemption as Redemption).topup).toMatchObject({ phone_number: "+14155550134", operator: "Test Products" });
     expect(await invoiceRow(id)).toMatchObject({ status: "complete", deliveryStatus: "all_delivered" });

@@ -9,6 +9,24 @@ export function requireSlug(url: URL): string {
   return slug;
 }
 
+/** The optional `iccid` of an eSIM to top up: the packages are then offered for that eSIM. */
+export function optionalIccid(url: URL): string | undefined {
+  const iccid = url.searchParams.get("iccid")?.trim();
+  if (!iccid) return undefined;
+  if (!/^89\d{17,18}$/.test(iccid)) {
+    throw new ApiError(400, "INVALID_PARAMETER", "iccid: an eSIM's ICCID is 19 or 20 digits starting 89", { field: "iccid" });
+  }
+  return iccid;
+}
+
+/** Validates the query before any fee is charged. */
+export function checkDetailQuery(url: URL): void {
+  requireSlug(url);
+  optionalIccid(url);
+}
+
+const ESIM_TOPUP_HELP = "To add a bundle to an eSIM the paying wallet holds, give its ICCID as refill_input (see GET /x402/my/esims); leave refill_input out to buy a new eSIM.";
+
 const RECIPIENT_HELP = {
   none: null,
   phone_number: "The phone number to top up, in international E.164 format (+ and country code), at most 100 characters.",
@@ -24,6 +42,7 @@ function exampleRecipient(p: Product): string | undefined {
 /** The body of GET /x402/products/detail: packages as invoice creation takes them, and the next call. */
 export async function productDetailResponse(url: URL, origin: string) {
   const slug = requireSlug(url);
+  const iccid = optionalIccid(url);
   const p = await getProduct(slug);
   if (!p) {
     const suggestions = await suggestSlugs(slug);
@@ -43,7 +62,10 @@ export async function productDetailResponse(url: URL, origin: string) {
     ...(pkg.dataMb !== null || pkg.validityDays !== null ? { data_mb: pkg.dataMb, validity_days: pkg.validityDays } : {}),
   }));
   const first = (p.packages.find((pkg) => pkg.stock !== 0) ?? p.packages[0])?.value ?? p.range?.min;
-  const example = exampleRecipient(p);
+  if (iccid && p.kind !== "esim") {
+    throw new ApiError(400, "INVALID_PARAMETER", `iccid: ${p.slug} is not an eSIM, so there is nothing to top up`, { field: "iccid" });
+  }
+  const example = iccid ?? exampleRecipient(p);
   const lineItem = first === undefined ? null : { product_id: p.slug, package_value: first, ...(example ? { refill_input: example } : {}) };
   return {
     product: {
@@ -67,6 +89,7 @@ export async function productDetailResponse(url: URL, origin: string) {
       field: p.recipientType === "none" ? null : "refill_input",
       description: RECIPIENT_HELP[p.recipientType],
       ...(p.phonePrefixes.length ? { phone_prefixes: p.phonePrefixes } : {}),
+      ...(p.kind === "esim" ? { esim_topup: { field: "refill_input", description: ESIM_TOPUP_HELP, ...(iccid ? { iccid } : {}) } } : {}),
     },
     packages,
     range: p.range

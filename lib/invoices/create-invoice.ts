@@ -4,11 +4,13 @@ import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { affiliates, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
+import { isLuhnValid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
 import { MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "./ids";
 import { InvoiceError } from "./invoice-error";
 import { validateRecipient } from "./recipient";
+import { findWalletEsim } from "./wallet-esims";
 import { resolvePackage } from "./resolve-package";
 
 export type CreatedInvoice = {
@@ -25,6 +27,16 @@ async function knownAffiliate(db: Db, code: string | null | undefined): Promise<
   if (!code || !AFFILIATE_CODE.test(code)) return null;
   const [row] = await db.select({ id: affiliates.id }).from(affiliates).where(eq(affiliates.id, code));
   return row?.id ?? null;
+}
+
+/** The ICCID an eSIM item tops up (19 or 20 digits with a valid Luhn check digit), or null for a new eSIM. */
+function esimToTopUp(product: Product, input: string | undefined, field: string): string | null {
+  if (product.kind !== "esim" || input === undefined || input.trim() === "") return null;
+  const iccid = input.replace(/[\s-]/g, "");
+  if (!/^89\d{17,18}$/.test(iccid) || !isLuhnValid(iccid)) {
+    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, { field });
+  }
+  return iccid;
 }
 
 /**
@@ -51,9 +63,21 @@ export async function createInvoice(
     if (!product) throw new InvoiceError("UNKNOWN_PRODUCT", `${field}.product_id: no product has the slug ${JSON.stringify(item.product_id)}`, { field: `${field}.product_id` });
     if (!product.inStock) throw new InvoiceError("OUT_OF_STOCK", `${field}: ${product.name} is out of stock`, { field: `${field}.product_id` });
     const pkg = resolvePackage(product, item.package_value, `${field}.package_value`);
-    const recipient = validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? null;
-    return { product, pkg, recipient };
+    const recipient = validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? esimToTopUp(product, item.refill_input, `${field}.refill_input`);
+    return { product, pkg, recipient, field };
   });
+  // An eSIM item naming an ICCID adds its bundle to that eSIM: one the paying wallet bought, of the same product.
+  for (const l of lines) {
+    if (l.product.kind !== "esim" || !l.recipient) continue;
+    const held = await findWalletEsim(db, payer, l.recipient);
+    if (!held || held.productId !== l.product.slug) {
+      throw new InvoiceError(
+        "INVALID_RECIPIENT",
+        `${l.field}.refill_input: the paying wallet holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave refill_input out to buy a new eSIM.`,
+        { field: `${l.field}.refill_input` },
+      );
+    }
+  }
 
   const priceUsdc = lines.reduce((sum, l) => sum + l.pkg.priceUsdc, 0n);
   if (priceUsdc < MIN_INVOICE_USDC) throw new InvoiceError("AMOUNT_TOO_SMALL", "An invoice must come to at least 0.01 USDC");

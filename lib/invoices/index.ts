@@ -6,4 +6,4 @@ export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expire
 export { getInvoiceWithOrders, visibleStatus, type InvoiceWithOrders, type OrderRow } from "./status";
 export { listWalletOrders, type WalletOrder } from "./wallet-orders";
 export { recordPendingSettlement, reconcilePendingPayments } from "./reconcile";
-export { listWalletEsims, type WalletEsim } from "./wallet-esims";
+export { findWalletEsim, listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";

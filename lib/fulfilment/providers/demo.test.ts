@@ -107,7 +107,15 @@ describe("demo provider: eSIMs", () => {
       matching_id: r.barcode_value!.split("$")[2],
       bundle: { value: "3GB, 30 Days", data_mb: 3072, validity_days: 30 },
     });
-    expect(r.extra_fields).toEqual({ smdp_address: "smdp.esim.example", activation_code: r.esim!.matching_id });
+    expect(r.extra_fields).toEqual({ smdp_address: "smdp.esim.example", activation_code: r.barcode_value!.split("$")[2] });
+  });
+
+  it("adds the bundle to the eSIM an order names by ICCID, with nothing new to install", async () => {
+    const r = await delivered({ ...esim, recipient: "8944501234567890128" });
+    expect(r).toMatchObject({ iccid: "8944501234567890128", extra_fields: { iccid: "8944501234567890128" } });
+    expect(r.esim).toEqual({ iccid: "8944501234567890128", topup: true, bundle: { value: "3GB, 30 Days", data_mb: 3072, validity_days: 30 } });
+    expect(r.barcode_value).toBeUndefined();
+    expect(r.other).toBe("3GB, 30 Days added to the eSIM 8944501234567890128. It is active on that eSIM now: nothing to install.");
   });
 
   it("reads the bundle from the package value when the package has left the catalog", async () => {

@@ -68,13 +68,24 @@ function giftCard(order: OrderToFulfil, r: OrderRandom): Redemption {
 }
 
 function esim(order: OrderToFulfil, r: OrderRandom): Redemption {
+  // The package row gives data and validity; an order whose package has left the catalog reads them from its value.
+  const size = order.validityDays !== null ? { data_mb: order.dataMb, validity_days: order.validityDays } : parseBundle(order.packageValue);
+  if (order.recipient) {
+    // A top-up: the bundle goes onto the eSIM the wallet already has; there is no new profile to install.
+    const iccid = order.recipient;
+    return {
+      ...base(order),
+      other: `${order.packageValue} added to the eSIM ${iccid}. It is active on that eSIM now: nothing to install.`,
+      extra_fields: { iccid },
+      iccid,
+      esim: { iccid, topup: true, bundle: { value: order.packageValue, ...size } },
+    };
+  }
   const account = r.digits("iccid", ICCID_LENGTH - ICCID_PREFIX.length - 1);
   const iccid = ICCID_PREFIX + account + luhnCheckDigit(ICCID_PREFIX + account);
   const raw = r.chars("matching-id", 20, MATCHING_ID_ALPHABET);
   const matchingId = raw.match(/.{5}/g)!.join("-");
   const lpa = `LPA:1$${SMDP_HOST}$${matchingId}`;
-  // The package row gives data and validity; an order whose package has left the catalog reads them from its value.
-  const size = order.validityDays !== null ? { data_mb: order.dataMb, validity_days: order.validityDays } : parseBundle(order.packageValue);
   return {
     ...base(order),
     extra_fields: { smdp_address: SMDP_HOST, activation_code: matchingId },

@@ -19,17 +19,22 @@ export type Redemption = {
   /** What the QR code encodes: an eSIM's LPA activation string. */
   barcode_value?: string;
   iccid?: string;
-  esim?: {
-    iccid: string;
-    /** `LPA:1$<smdp>$<matching id>`. */
-    lpa: string;
-    smdp: string;
-    matching_id: string;
-    /** data_mb null = unlimited. */
-    bundle: { value: string; data_mb: number | null; validity_days: number | null };
-  };
+  /** A new eSIM profile (with its activation), or a bundle added to an eSIM the wallet holds (`topup`, no activation). */
+  esim?:
+    | {
+        iccid: string;
+        /** `LPA:1$<smdp>$<matching id>`. */
+        lpa: string;
+        smdp: string;
+        matching_id: string;
+        /** data_mb null = unlimited. */
+        bundle: EsimBundle;
+      }
+    | { iccid: string; topup: true; bundle: EsimBundle };
   topup?: { phone_number: string; operator: string; reference: string };
 };
+
+export type EsimBundle = { value: string; data_mb: number | null; validity_days: number | null };
 
 /**
  * One order as a provider sees it: the facts copied onto the order at checkout, plus the catalog facts a provider
@@ -44,7 +49,7 @@ export type OrderToFulfil = {
   packageValue: string;
   faceValueMinor: bigint;
   currency: string;
-  /** E.164 phone number or e-mail address, as validated at checkout. */
+  /** E.164 phone number, e-mail address, or (eSIM top-ups) the ICCID of the eSIM to add to, as validated at checkout. */
   recipient: string | null;
   /** Who fulfils it, fixed when the order was placed. */
   supplier: "demo" | "inventory";

@@ -4,11 +4,24 @@ import { nextStep } from "@/lib/http/next-step";
 import { withWallet } from "@/lib/http/with-wallet";
 import { x402Preflight } from "@/lib/http/with-x402-fee";
 import { walletId, walletOwnerKey } from "@/lib/identity";
-import { listWalletEsims } from "@/lib/invoices";
+import { listWalletEsims, type WalletEsimBundle } from "@/lib/invoices";
 
 export const dynamic = "force-dynamic";
 
-/** The signed-in wallet's eSIMs with their active bundles, and where to find top-up packages for each. */
+const active = (b: WalletEsimBundle, now: number) => !b.expiresAt || b.expiresAt.getTime() > now;
+const bundleJson = (b: WalletEsimBundle) => ({
+  value: b.value,
+  data_mb: b.dataMb,
+  validity_days: b.validityDays,
+  order_id: b.orderId,
+  activated_at: b.activatedAt?.toISOString() ?? null,
+  expires_at: b.expiresAt?.toISOString() ?? null,
+});
+
+/**
+ * The signed-in wallet's eSIMs with their active bundles (expired ones apart), and where to find the packages that
+ * top each one up.
+ */
 export const GET = withWallet("myEsims", async (_req, { wallet, origin }) => {
   const key = walletOwnerKey(wallet);
   const esims = key ? await listWalletEsims(await getDb(), key) : [];
@@ -22,17 +35,9 @@ export const GET = withWallet("myEsims", async (_req, { wallet, origin }) => {
       order_id: e.orderId,
       invoice_id: e.invoiceId,
       lpa: e.lpa,
-      bundles: [
-        {
-          value: e.bundle.value,
-          data_mb: e.bundle.dataMb,
-          validity_days: e.bundle.validityDays,
-          activated_at: e.bundle.activatedAt?.toISOString() ?? null,
-          expires_at: e.bundle.expiresAt?.toISOString() ?? null,
-          active: !e.bundle.expiresAt || e.bundle.expiresAt.getTime() > now,
-        },
-      ],
-      topup_options_url: nextStep(origin, "GET", `/x402/products/detail?slug=${encodeURIComponent(e.productId)}`).url,
+      bundles: e.bundles.filter((b) => active(b, now)).map(bundleJson),
+      past_bundles: e.bundles.filter((b) => !active(b, now)).map(bundleJson),
+      topup_options_url: nextStep(origin, "GET", `/x402/products/detail?slug=${encodeURIComponent(e.productId)}&iccid=${e.iccid}`).url,
     })),
   });
 });

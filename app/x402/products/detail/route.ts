@@ -1,13 +1,13 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { withX402Fee, x402Preflight } from "@/lib/http/with-x402-fee";
-import { productDetailResponse, requireSlug } from "@/lib/http/x402-product";
+import { checkDetailQuery, productDetailResponse } from "@/lib/http/x402-product";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withX402Fee(
   "productDetail",
   async (req, { origin }) => jsonResponse(await productDetailResponse(new URL(req.url), origin)),
-  (req) => void requireSlug(new URL(req.url)),
+  (req) => checkDetailQuery(new URL(req.url)),
 );
 
 export const OPTIONS = x402Preflight;

@@ -8,6 +8,7 @@ import { openDatabase } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
 import { defaultOpenOptions } from "@/lib/db";
 import { StockError, StockFileError } from "@/lib/inventory";
+import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
 
 const HELP = `Usage: npm run admin -- <command>
@@ -18,6 +19,7 @@ Commands:
       reported and skipped; the valid rows are imported in one transaction.
       With the embedded database, stop the shop server first: PGlite opens in one process at a time.
 ${STOCK_HELP}
+${REFUNDS_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server.`;
 
@@ -66,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === "catalog" && command === "import") return catalogImport(rest);
   if (group === "stock") return stockCommand(command, rest);
+  if (group === "refunds") return refundsCommand(command, rest);
   if (!group || group === "help" || group === "--help") {
     console.log(HELP);
     return 0;

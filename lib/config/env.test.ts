@@ -17,6 +17,8 @@ describe("parseConfig", () => {
       facilitatorUrl: undefined,
       facilitatorEvmPrivateKey: undefined,
       facilitatorSolanaPrivateKey: undefined,
+      refundEvmPrivateKey: undefined,
+      refundSolanaPrivateKey: undefined,
       payTo: { evm: undefined, solana: undefined },
       rpcUrls: { base: undefined, arbitrum: undefined, polygon: undefined, solana: undefined },
     });
@@ -66,4 +68,35 @@ describe("parseConfig", () => {
     expect(message).toMatch(/PUBLIC_ORIGIN: must be an http\(s\) origin/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT: must be between 1 and 65535/);
   });
+
+  it("reads the refund keys, and names a malformed one without echoing it", () => {
+    const evm = `0x${"ab".repeat(32)}`;
+    const solana = "4".repeat(88);
+    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: evm, REFUND_SOLANA_PRIVATE_KEY: solana })).toMatchObject({ refundEvmPrivateKey: evm, refundSolanaPrivateKey: solana });
+    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: " ", REFUND_SOLANA_PRIVATE_KEY: "" })).toMatchObject({ refundEvmPrivateKey: undefined, refundSolanaPrivateKey: undefined });
+
+    const badEvm = "0x1234secret";
+    expect(() => parseConfig({ REFUND_EVM_PRIVATE_KEY: badEvm })).toThrow(ConfigError);
+    expect(() => parseConfig({ REFUND_EVM_PRIVATE_KEY: badEvm })).toThrow(/REFUND_EVM_PRIVATE_KEY: must be a 0x-prefixed 32-byte hex private key/);
+    expect(() => parseConfig({ REFUND_EVM_PRIVATE_KEY: "ab".repeat(32) })).toThrow(/REFUND_EVM_PRIVATE_KEY/);
+    const badSolana = `0O${"4".repeat(86)}`; // 0 and O are not base58
+    expect(() => parseConfig({ REFUND_SOLANA_PRIVATE_KEY: badSolana })).toThrow(/REFUND_SOLANA_PRIVATE_KEY: must be a base58 64-byte Solana secret key/);
+    expect(() => parseConfig({ REFUND_SOLANA_PRIVATE_KEY: evm })).toThrow(/REFUND_SOLANA_PRIVATE_KEY/);
+    // A key is a secret: the message names the variable but never repeats its value.
+    for (const [variable, value] of [["REFUND_EVM_PRIVATE_KEY", badEvm], ["REFUND_SOLANA_PRIVATE_KEY", badSolana]] as const) {
+      const err = configError({ [variable]: value });
+      expect(err.issues.map((i) => i.variable)).toEqual([variable]);
+      expect(err.message).not.toContain(value);
+    }
+  });
 });
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(Object.keys(env))}`);
+}

@@ -14,6 +14,16 @@ const optionalUrl = z.preprocess(
   z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
 );
 
+const optionalEvmPrivateKey = z.preprocess(
+  emptyAsUndefined,
+  z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key").optional(),
+);
+
+const optionalSolanaSecretKey = z.preprocess(
+  emptyAsUndefined,
+  z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, "must be a base58 64-byte Solana secret key").optional(),
+);
+
 /** The environment this app reads, with defaults. Every variable the app uses is named here and nowhere else. */
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
@@ -50,14 +60,11 @@ export const envSchema = z.object({
   /** A remote x402 facilitator; the in-process one is used when unset. */
   FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
   /** Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own). */
-  FACILITATOR_EVM_PRIVATE_KEY: z.preprocess(
-    emptyAsUndefined,
-    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key").optional(),
-  ),
-  FACILITATOR_SOLANA_PRIVATE_KEY: z.preprocess(
-    emptyAsUndefined,
-    z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, "must be a base58 64-byte Solana secret key").optional(),
-  ),
+  FACILITATOR_EVM_PRIVATE_KEY: optionalEvmPrivateKey,
+  FACILITATOR_SOLANA_PRIVATE_KEY: optionalSolanaSecretKey,
+  /** Refund wallets on testnet/mainnet: failed orders are paid back from them (they hold USDC and pay their own gas). */
+  REFUND_EVM_PRIVATE_KEY: optionalEvmPrivateKey,
+  REFUND_SOLANA_PRIVATE_KEY: optionalSolanaSecretKey,
   /** Where payments go on testnet/mainnet (devnet generates its own wallets). */
   PAY_TO_EVM: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x EVM address").optional()),
   PAY_TO_SOLANA: z.preprocess(
@@ -101,6 +108,9 @@ export type Config = {
   facilitatorUrl: string | undefined;
   facilitatorEvmPrivateKey: `0x${string}` | undefined;
   facilitatorSolanaPrivateKey: string | undefined;
+  /** The refund wallets (testnet/mainnet): without one, refunds on that chain family wait for the operator. */
+  refundEvmPrivateKey: `0x${string}` | undefined;
+  refundSolanaPrivateKey: string | undefined;
   payTo: { evm: `0x${string}` | undefined; solana: string | undefined };
   rpcUrls: { base?: string; arbitrum?: string; polygon?: string; solana?: string };
 };
@@ -143,12 +153,21 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,
+    refundEvmPrivateKey: e.REFUND_EVM_PRIVATE_KEY as `0x${string}` | undefined,
+    refundSolanaPrivateKey: e.REFUND_SOLANA_PRIVATE_KEY,
     payTo: { evm: e.PAY_TO_EVM as `0x${string}` | undefined, solana: e.PAY_TO_SOLANA },
     rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA },
   };
 }
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "SESSION_SECRET", "FACILITATOR_EVM_PRIVATE_KEY", "FACILITATOR_SOLANA_PRIVATE_KEY"]);
+const SECRET_VARIABLES = new Set([
+  "DATABASE_URL",
+  "SESSION_SECRET",
+  "FACILITATOR_EVM_PRIVATE_KEY",
+  "FACILITATOR_SOLANA_PRIVATE_KEY",
+  "REFUND_EVM_PRIVATE_KEY",
+  "REFUND_SOLANA_PRIVATE_KEY",
+]);
 
 let cached: Config | undefined;
 

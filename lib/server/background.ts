@@ -1,10 +1,14 @@
-import { config } from "@/lib/config";
+import { privateKeyToAccount } from "viem/accounts";
+import { config, ConfigError, type Config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { getDevnet } from "@/lib/devnet";
-import { startWorker } from "@/lib/fulfilment";
+import { startWorker, type Payout } from "@/lib/fulfilment";
+import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
 import { expireInvoices, reconcilePendingPayments } from "@/lib/invoices";
 import { checkTransaction } from "@/lib/payments/check-transaction";
+import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
+import { publicNetworks } from "@/lib/payments/networks";
 import { getPayments } from "@/lib/payments/payments";
 import { onShutdown } from "./shutdown";
 
@@ -15,10 +19,7 @@ const MAINTENANCE_MS = 10_000;
  * and invoice upkeep (expire unpaid invoices, settle the fate of payments whose settlement timed out).
  */
 export async function startBackgroundWork(): Promise<void> {
-  const c = config();
-  // On the devnet refunds are real USDC transfers back to the payer; elsewhere they wait for the operator.
-  const payout = c.networkMode === "devnet" ? devnetPayout(await getDevnet()) : undefined;
-  const worker = startWorker(getDb, { payout });
+  const worker = startWorker(getDb, { payout: await refundPayout(config()) });
 
   const { networks } = await getPayments();
   const check = async (network: string, tx: string) => {
@@ -46,4 +47,25 @@ export async function startBackgroundWork(): Promise<void> {
     clearInterval(upkeep);
     await worker.stop();
   });
+}
+
+/**
+ * How failed orders are paid back: on the devnet from the payTo wallet; on testnet/mainnet from the refund wallets
+ * that are configured (a refund on a chain family without one stays due, with the reason); without any, not at all:
+ * refunds wait for the operator (`npm run admin -- refunds list`).
+ */
+async function refundPayout(c: Config): Promise<Payout | undefined> {
+  if (c.networkMode === "devnet") return devnetPayout(await getDevnet());
+  const evmKey = c.refundEvmPrivateKey ? privateKeyToAccount(c.refundEvmPrivateKey) : undefined;
+  const solanaKey = c.refundSolanaPrivateKey
+    ? await solanaSignerFromSecret(c.refundSolanaPrivateKey).catch(() => {
+        throw new ConfigError([{ variable: "REFUND_SOLANA_PRIVATE_KEY", message: "is not a Solana key pair (64 bytes: secret and public key)" }]);
+      })
+    : undefined;
+  if (!evmKey && !solanaKey) {
+    console.log("[refunds] no refund key is set: refunds wait for the operator (npm run admin -- refunds list)");
+    return undefined;
+  }
+  console.log(`[refunds] paid automatically from ${[evmKey && `${evmKey.address} (EVM)`, solanaKey && `${solanaKey.address} (Solana)`].filter(Boolean).join(" and ")}`);
+  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey });
 }

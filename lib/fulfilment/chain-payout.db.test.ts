@@ -1,0 +1,165 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  AccountRole,
+  address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type KeyPairSigner,
+} from "@solana/kit";
+import { eq } from "drizzle-orm";
+import { createPublicClient, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { orders } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { anvilRpc } from "@/lib/devnet/evm/rpc";
+import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
+import type { Wallet } from "@/lib/identity";
+import { createInvoice } from "@/lib/invoices";
+import type { EvmNetwork, SolanaNetwork } from "@/lib/payments/networks";
+import { chainPayout } from "./chain-payout";
+import { drainDue } from "./engine";
+import { createDemoProvider } from "./providers/demo";
+import { refundFailedOrders } from "./refund";
+import { payInvoice } from "./testing";
+
+let database: Database;
+let devnet: Devnet;
+let dataDir: string;
+let base: EvmNetwork;
+let solana: SolanaNetwork;
+const demo = createDemoProvider("chain refund test key");
+/** The refund wallets, generated here: not the devnet's payTo or gas wallets. */
+const refundEvm = privateKeyToAccount(generatePrivateKey());
+let refundSolana: KeyPairSigner;
+
+const REFUND_FLOAT = 100_000_000n;
+const SOL = 1_000_000_000n;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fulfilment-chain-"));
+  [database, devnet, refundSolana] = await Promise.all([openTestDatabase((db) => seedCatalogOnce(db, true)), startDevnet(dataDir), generateKeyPairSigner()]);
+  base = devnet.networks.find((n): n is EvmNetwork => n.key === "base")!;
+  solana = devnet.networks.find((n): n is SolanaNetwork => n.kind === "solana")!;
+  // The refund wallets' float and gas, as an operator would fund them.
+  await devnet.mint(base.network, refundEvm.address, REFUND_FLOAT);
+  await anvilRpc(base.rpcUrl, "anvil_setBalance", [refundEvm.address, `0x${(10n ** 18n).toString(16)}`]);
+  await devnet.mint(solana.network, refundSolana.address, REFUND_FLOAT);
+  await sendSol(solana.rpcUrl, devnet.keys.solanaFacilitator, refundSolana.address, SOL);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([database?.close(), devnet?.stop()]);
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A System Program transfer of SOL from a funded devnet wallet. */
+async function sendSol(rpcUrl: string, from: KeyPairSigner, to: Address, lamports: bigint): Promise<void> {
+  const data = new Uint8Array(12);
+  const view = new DataView(data.buffer);
+  view.setUint32(0, 2, true); // SystemInstruction::Transfer
+  view.setBigUint64(4, lamports, true);
+  const transfer = {
+    programAddress: address("11111111111111111111111111111111"),
+    accounts: [
+      { address: from.address, role: AccountRole.WRITABLE_SIGNER, signer: from },
+      { address: to, role: AccountRole.WRITABLE },
+    ],
+    data,
+  };
+  const rpc = createSolanaRpc(rpcUrl);
+  const { value: lifetime } = await rpc.getLatestBlockhash().send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(from, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions([transfer], m),
+  );
+  const tx = await signTransactionMessageWithSigners(message);
+  await rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: "base64" }).send();
+}
+
+/** A paid invoice with one order that fails (10 USDC) and one that is delivered, fulfilled; returns its id. */
+async function partlyFailedInvoice(wallet: Wallet): Promise<string> {
+  const inv = await createInvoice(
+    { items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }, { product_id: "test-gift-card-code", package_value: "20" }], payer: wallet },
+    database.db,
+  );
+  await payInvoice(database.db, inv.id, { network: wallet.chainId, payer: wallet.address });
+  await drainDue(database.db, { provider: demo });
+  return inv.id;
+}
+
+const failedOrder = async (invoiceId: string) =>
+  (await database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId))).find((o) => o.productId === "test-gift-card-code-fail")!;
+
+describe(`refunds from a refund wallet on ${testDriver}`, () => {
+  it("pays a failed order back in USDC on an EVM chain, from the refund wallet, which pays its own gas", async () => {
+    const payout = chainPayout({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const shopBefore = await devnet.balance(base.network, base.payTo);
+    const client = createPublicClient({ transport: http(base.rpcUrl) });
+    const gasBefore = await client.getBalance({ address: refundEvm.address });
+
+    const refund = await refundFailedOrders(database.db, id, payout);
+    expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
+    expect(await devnet.balance(base.network, refundEvm.address)).toBe(REFUND_FLOAT - 10_000_000n);
+    expect(await devnet.balance(base.network, base.payTo)).toBe(shopBefore);
+    expect(await client.getBalance({ address: refundEvm.address })).toBeLessThan(gasBefore);
+    const receipt = await client.getTransactionReceipt({ hash: refund!.tx as `0x${string}` });
+    expect(receipt).toMatchObject({ status: "success", from: refundEvm.address.toLowerCase() });
+    expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundUsdc: 10_000_000n, refundTx: refund!.tx });
+  });
+
+  it("pays back on Solana, the refund wallet paying the fee and the payer's new token account", async () => {
+    const payout = chainPayout({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const rpc = createSolanaRpc(solana.rpcUrl);
+    const lamports = async (a: Address) => (await rpc.getBalance(a).send()).value;
+    const [solBefore, gasWalletBefore] = await Promise.all([lamports(refundSolana.address), lamports(devnet.keys.solanaFacilitator.address)]);
+
+    const refund = await refundFailedOrders(database.db, id, payout);
+    expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/) });
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
+    expect(await devnet.balance(solana.network, refundSolana.address)).toBe(REFUND_FLOAT - 10_000_000n);
+    expect(await lamports(refundSolana.address)).toBeLessThan(solBefore);
+    expect(await lamports(devnet.keys.solanaFacilitator.address)).toBe(gasWalletBefore);
+    const [status] = (await rpc.getSignatureStatuses([refund!.tx as Parameters<typeof rpc.getSignatureStatuses>[0][number]]).send()).value;
+    expect(status).toMatchObject({ err: null });
+    expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: refund!.tx });
+  });
+
+  it("refuses a network whose family has no refund key, leaving the refund due with the reason", async () => {
+    const evmOnly = chainPayout({ networks: devnet.networks, evmKey: refundEvm });
+    const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    const id = await partlyFailedInvoice(wallet);
+    await expect(refundFailedOrders(database.db, id, evmOnly)).rejects.toThrow(`no refund key for ${solana.network}`);
+    expect(await failedOrder(id)).toMatchObject({ status: "failed", refundTx: null, lastError: expect.stringMatching(/^refund: no refund key for solana:/) });
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(0n);
+
+    const solanaOnly = chainPayout({ networks: devnet.networks, solanaKey: refundSolana });
+    await expect(solanaOnly({ network: base.network, payer: wallet.address }, 1n)).rejects.toThrow(`no refund key for ${base.network}`);
+  });
+
+  it("sends nothing when the refund wallet is short of USDC", async () => {
+    const empty = privateKeyToAccount(generatePrivateKey());
+    await anvilRpc(base.rpcUrl, "anvil_setBalance", [empty.address, `0x${(10n ** 18n).toString(16)}`]);
+    const payer = privateKeyToAccount(generatePrivateKey()).address;
+    await expect(chainPayout({ networks: devnet.networks, evmKey: empty })({ network: base.network, payer }, 10_000_000n)).rejects.toThrow(/^The refund transfer on eip155:\d+ could not be sent: .*transfer amount exceeds balance$/);
+    expect(await devnet.balance(base.network, payer)).toBe(0n);
+  });
+});

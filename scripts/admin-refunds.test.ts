@@ -1,0 +1,74 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import { openDatabase } from "@/lib/db/client";
+import { drainDue } from "@/lib/fulfilment";
+import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
+import { payInvoice, TEST_PAYMENT } from "@/lib/fulfilment/testing";
+import { createInvoice } from "@/lib/invoices";
+
+const run = promisify(execFile);
+let dir: string;
+let invoiceId: string;
+
+async function admin(args: string[]): Promise<{ code: number; out: string }> {
+  const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "" };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-refunds-"));
+  // A paid invoice whose 10 USDC order failed, in the embedded database the command opens.
+  const database = await openDatabase({ driver: "pglite", dataDir: dir }, (db) => seedCatalogOnce(db, true));
+  try {
+    const payer = { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer };
+    const items = [
+      { product_id: "test-gift-card-code-fail", package_value: "10" },
+      { product_id: "test-gift-card-code", package_value: "20" },
+    ];
+    const inv = await createInvoice({ items, payer }, database.db);
+    await payInvoice(database.db, inv.id);
+    await drainDue(database.db, { provider: createDemoProvider("admin refunds test key") });
+    invoiceId = inv.id;
+  } finally {
+    await database.close();
+  }
+});
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm run admin -- refunds", () => {
+  it("lists the refund due, records one paid by hand, then lists none", async () => {
+    const listed = await admin(["refunds", "list"]);
+    expect(listed.code).toBe(0);
+    const [header, row] = listed.out.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(header).toEqual(["invoice", "network", "to", "orders", "usdc", "since", "last error"]);
+    expect(row!.slice(0, 5)).toEqual([invoiceId, TEST_PAYMENT.network, TEST_PAYMENT.payer, "1", "10.000000"]);
+    expect(JSON.parse((await admin(["refunds", "list", "--json"])).out)).toMatchObject([
+      { invoiceId, network: TEST_PAYMENT.network, paymentPayer: TEST_PAYMENT.payer, orders: 1, amountUsdc: "10000000" },
+    ]);
+
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", "0x1234"])).toMatchObject({ code: 1, out: expect.stringContaining("is not an EVM transaction hash") });
+    const tx = `0x${"d5".repeat(32)}`;
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({ code: 0, out: expect.stringContaining(`Marked 1 order(s) of ${invoiceId} refunded by ${tx}.`) });
+    expect(await admin(["refunds", "list"])).toMatchObject({ code: 0, out: "No refund is due.\n" });
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({ code: 1, out: expect.stringContaining("has no refund due") });
+  });
+
+  it("explains its usage", async () => {
+    expect(await admin(["refunds", "mark-paid", invoiceId])).toMatchObject({ code: 2, out: expect.stringContaining("needs an INVOICE_ID and --tx") });
+    expect(await admin(["refunds", "pay"])).toMatchObject({ code: 2, out: expect.stringContaining("Unknown refunds command: pay") });
+    expect((await admin(["help"])).out).toContain("refunds mark-paid INVOICE_ID --tx TX");
+  });
+});

@@ -1,0 +1,81 @@
+// `npm run admin -- refunds ...`: refunds of failed orders that are due, and refunds the operator paid by hand.
+import { parseArgs } from "node:util";
+import { defaultOpenOptions } from "@/lib/db";
+import { openDatabase } from "@/lib/db/client";
+import { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "@/lib/fulfilment";
+import { USDC_DECIMALS } from "@/lib/payments/networks";
+
+export const REFUNDS_HELP = `  refunds list [--json]
+      Refunds due: paid invoices whose failed orders were not paid back yet, with the network, the address
+      to pay, the amount in USDC and the last error. With REFUND_EVM_PRIVATE_KEY / REFUND_SOLANA_PRIVATE_KEY
+      set, the server pays these itself (and keeps trying); without, they wait for you.
+  refunds mark-paid INVOICE_ID --tx TX
+      Records a refund you paid by hand: the invoice's failed orders become refunded with that transaction
+      (a 0x hash on EVM networks, a signature on Solana).`;
+
+/** Runs a `refunds` command; returns the exit code (1 when the refund cannot be recorded, 2 for a usage error). */
+export async function refundsCommand(command: string | undefined, args: string[]): Promise<number> {
+  if (command === "list") return list(args);
+  if (command === "mark-paid") return markPaid(args);
+  console.error(`Unknown refunds command: ${command ?? "(none)"}\n\n${REFUNDS_HELP}`);
+  return 2;
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false } } });
+  const database = await openDatabase(defaultOpenOptions("admin refunds list"));
+  try {
+    const due = await listRefundsDue(database.db);
+    if (values.json) console.log(JSON.stringify(due, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2));
+    else console.log(due.length === 0 ? "No refund is due." : table(due));
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function markPaid(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { tx: { type: "string" } } });
+  const invoiceId = positionals[0];
+  if (!invoiceId || !values.tx || positionals.length > 1) {
+    console.error(`refunds mark-paid needs an INVOICE_ID and --tx.\n\n${REFUNDS_HELP}`);
+    return 2;
+  }
+  const database = await openDatabase(defaultOpenOptions("admin refunds mark-paid"));
+  try {
+    const marked = await markRefundPaid(database.db, invoiceId, values.tx);
+    console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${values.tx.trim()}.`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof RefundError)) throw err;
+    console.error(err.message);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+/** "10.000000": an amount in USDC atomic units with all its decimals. */
+function usdc(atomic: bigint): string {
+  const unit = 10n ** BigInt(USDC_DECIMALS);
+  return `${atomic / unit}.${(atomic % unit).toString().padStart(USDC_DECIMALS, "0")}`;
+}
+
+function table(rows: RefundDue[]): string {
+  const header = ["invoice", "network", "to", "orders", "usdc", "since", "last error"];
+  const cells = rows.map((r) => [
+    r.invoiceId,
+    r.network ?? "",
+    r.paymentPayer ?? r.payer,
+    String(r.orders),
+    usdc(r.amountUsdc),
+    r.since.toISOString(),
+    (r.lastError ?? "").replace(/\s+/g, " ").slice(0, 200),
+  ]);
+  const all = [header, ...cells];
+  const widths = header.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
+  const numeric = new Set([3, 4]);
+  return all
+    .map((c) => c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  "))
+    .join("\n");
+}

@@ -32,9 +32,9 @@ test("home -> search steam -> product page -> add to cart", async ({ page }) => 
 
   await page.getByRole("link", { name: "View cart" }).click();
   await expect(page.getByRole("heading", { name: "Your cart" })).toBeVisible();
-  await expect(page.locator("main li")).toHaveCount(1);
+  await expect(page.getByRole("list", { name: "Cart items" }).getByRole("listitem")).toHaveCount(1);
   await page.reload();
-  await expect(page.locator("main li")).toHaveCount(1);
+  await expect(page.getByRole("list", { name: "Cart items" }).getByRole("listitem")).toHaveCount(1);
   await page.getByRole("button", { name: /Remove/ }).click();
   await expect(page.getByText("Your cart is empty.")).toBeVisible();
 });

@@ -33,13 +33,20 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: "x402/**", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
+    // Browser checkouts pay the same payTo wallets as the API tests, so they run after them.
+    {
+      name: "checkout",
+      testMatch: "checkout/**/*.spec.ts",
+      dependencies: ["x402-api"],
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
+    },
     {
       name: "phone",
-      testIgnore: "x402/**",
+      testIgnore: ["x402/**", "checkout/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     ...(postgres && !external

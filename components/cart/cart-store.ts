@@ -92,3 +92,8 @@ export function setQuantity(index: number, quantity: number): AddResult {
   write(lines.map((l, i) => (i === index ? { ...l, quantity } : l)));
   return { ok: true };
 }
+
+/** Empties the cart: once its invoice is paid. */
+export function clearCart() {
+  write([]);
+}

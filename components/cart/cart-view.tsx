@@ -21,7 +21,7 @@ export function CartView() {
   const count = itemCount(lines);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-      <ul className="flex flex-col gap-3">
+      <ul aria-label="Cart items" className="flex flex-col gap-3">
         {lines.map((l, i) => (
           <li key={`${l.productId}|${l.packageValue}|${l.recipient ?? ""}`} className="flex gap-3 rounded-2xl bg-white p-3 shadow-sm ring-1 ring-slate-200">
             <Image src={l.image} alt="" width={96} height={60} unoptimized className="h-15 w-24 shrink-0 rounded-lg bg-slate-100" />

@@ -25,7 +25,10 @@ export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
             <SearchForm id="header-search" />
           </div>
         )}
-        <div className="ml-auto md:ml-0">
+        <div className="ml-auto flex items-center gap-3 md:ml-0">
+          <Link href="/account/orders" className="text-sm font-medium text-slate-700 hover:text-brand-700">
+            Orders
+          </Link>
           <CartLink />
         </div>
       </div>

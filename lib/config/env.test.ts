@@ -12,6 +12,7 @@ describe("parseConfig", () => {
       networkMode: "devnet",
       priceMarginBps: 0,
       seedDemoCatalog: true,
+      walletConnectProjectId: undefined,
       sessionSecret: undefined,
       invoiceTtlMinutes: 15,
       facilitatorUrl: undefined,
@@ -46,6 +47,11 @@ describe("parseConfig", () => {
       priceMarginBps: 250,
       seedDemoCatalog: false,
     });
+  });
+
+  it("reads a WalletConnect project id, and refuses one of the wrong shape", () => {
+    expect(parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "0123456789abcdef0123456789ABCDEF" }).walletConnectProjectId).toBe("0123456789abcdef0123456789ABCDEF");
+    expect(() => parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "my-project" })).toThrow(/NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID/);
   });
 
   it("treats empty values as unset", () => {

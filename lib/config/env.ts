@@ -89,6 +89,8 @@ export const envSchema = z.object({
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
   ),
+  /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
+  NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[0-9a-f]{32}$/i, "must be a 32-character hex project id").optional()),
 });
 
 export type Config = {
@@ -102,6 +104,7 @@ export type Config = {
   priceMarginBps: number;
   /** Seed the demo catalog and test products into an empty database at first start. */
   seedDemoCatalog: boolean;
+  walletConnectProjectId: string | undefined;
   sessionSecret: string | undefined;
   /** How long an invoice's locked price may be paid. */
   invoiceTtlMinutes: number;
@@ -148,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
+    walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     sessionSecret: e.SESSION_SECRET,
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     facilitatorUrl: e.FACILITATOR_URL,

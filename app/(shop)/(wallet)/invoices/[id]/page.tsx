@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { InvoiceView } from "@/components/checkout/invoice-view";
+import { isInvoiceId } from "@/lib/invoices/ids";
+
+export const metadata: Metadata = { title: "Invoice", robots: { index: false } };
+
+export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!isInvoiceId(id)) notFound();
+  return (
+    <div className="flex flex-col gap-5">
+      <h1 className="text-2xl font-bold text-slate-900">
+        Invoice <span className="font-mono text-lg text-slate-700">{id}</span>
+      </h1>
+      <InvoiceView id={id} />
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useCart, type CartLine } from "@/components/cart/cart-store";
+import { ConnectWallet } from "@/components/wallet/connect-wallet";
+import { useSession } from "@/components/wallet/session";
+import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { explainError } from "./explain-error";
+import { createInvoice, type CartItem } from "./shop-api";
+
+/** The cart as invoice items: one item per unit, as the API takes them. */
+export function cartItems(lines: CartLine[]): CartItem[] {
+  return lines.flatMap((l) =>
+    Array.from({ length: l.quantity }, () => ({ product_id: l.productId, package_value: l.packageValue, ...(l.recipient ? { refill_input: l.recipient } : {}) })),
+  );
+}
+
+function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children: React.ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      <span
+        aria-hidden="true"
+        className={`flex size-7 shrink-0 items-center justify-center rounded-full text-sm font-bold ${done ? "bg-emerald-600 text-white" : "bg-slate-200 text-slate-800"}`}
+      >
+        {done ? "✓" : n}
+      </span>
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <h3 className="font-semibold text-slate-900">
+          {title}
+          {done && <span className="sr-only"> (done)</span>}
+        </h3>
+        {children}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Checkout from the cart: connect a wallet, sign in once (SIWX, the token is kept for the tab), then lock the cart's
+ * price on an invoice and go pay it. The cart stays until the invoice is paid.
+ */
+export function CheckoutPanel() {
+  const lines = useCart();
+  const wallet = useShopWallet();
+  const { session, signIn } = useSession(wallet);
+  const router = useRouter();
+  const [busy, setBusy] = useState<"sign-in" | "invoice" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (lines.length === 0) return null;
+
+  async function run(kind: "sign-in" | "invoice", work: () => Promise<void>) {
+    setBusy(kind);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(explainError(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const checkout = () =>
+    run("invoice", async () => {
+      const token = session?.token ?? (await signIn()).token;
+      const invoice = await createInvoice(token, cartItems(lines));
+      router.push(`/invoices/${invoice.invoice_id}`);
+    });
+
+  return (
+    <section aria-labelledby="checkout-heading" className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
+      <h2 id="checkout-heading" className="text-lg font-bold text-slate-900">
+        Checkout
+      </h2>
+      <ol className="flex flex-col gap-4">
+        <Step n={1} title="Connect a wallet" done={wallet !== null}>
+          <ConnectWallet wallet={wallet} />
+        </Step>
+        <Step n={2} title="Sign in with your wallet" done={session !== null}>
+          <p className="text-sm text-slate-700">One signature proves the wallet is yours; it costs nothing. Only this wallet will see your codes.</p>
+          {wallet && !session && (
+            <button
+              type="button"
+              disabled={busy !== null}
+              onClick={() => run("sign-in", async () => void (await signIn()))}
+              className="h-11 w-fit rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50 disabled:opacity-60"
+            >
+              {busy === "sign-in" ? "Waiting for your wallet…" : "Sign in"}
+            </button>
+          )}
+        </Step>
+        <Step n={3} title="Lock the price and pay" done={false}>
+          <p className="text-sm text-slate-700">The invoice holds this price for a few minutes while you pay in USDC.</p>
+          <button
+            type="button"
+            disabled={!wallet || busy !== null}
+            onClick={checkout}
+            className="h-11 w-full rounded-xl bg-brand-600 px-6 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400 sm:w-fit"
+          >
+            {busy === "invoice" ? "Creating your invoice…" : "Continue to payment"}
+          </button>
+        </Step>
+      </ol>
+      <p role="alert" aria-live="assertive" className="text-sm font-medium text-red-700 empty:hidden">
+        {error}
+      </p>
+    </section>
+  );
+}

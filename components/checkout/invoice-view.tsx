@@ -1,0 +1,303 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { parseUnits } from "viem";
+import { clearCart, useCart } from "@/components/cart/cart-store";
+import { ConnectWallet } from "@/components/wallet/connect-wallet";
+import { useSession } from "@/components/wallet/session";
+import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { useWalletSetup } from "@/components/wallet/wallet-providers";
+import { cartItems } from "./checkout-panel";
+import { explainError } from "./explain-error";
+import { RedemptionCard } from "./redemption-card";
+import { createInvoice, invoiceStatus, payInvoice, ShopApiError, type InvoiceStatus } from "./shop-api";
+
+const FINAL = new Set(["complete", "expired", "denied", "payment_error"]);
+
+function useCountdown(until: string | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return until ? Math.max(0, Math.floor((new Date(until).getTime() - now) / 1000)) : null;
+}
+
+const PROGRESS = [
+  { key: "unpaid", label: "Awaiting payment" },
+  { key: "paid", label: "Paid" },
+  { key: "fulfilling", label: "Delivering" },
+  { key: "complete", label: "Done" },
+] as const;
+
+function Progress({ status }: { status: InvoiceStatus["status"] }) {
+  const at = PROGRESS.findIndex((p) => p.key === status);
+  return (
+    <ol className="grid grid-cols-4 gap-1 text-center text-xs font-medium sm:text-sm" aria-label="Progress">
+      {PROGRESS.map((p, i) => (
+        <li
+          key={p.key}
+          aria-current={i === at ? "step" : undefined}
+          className={`rounded-lg px-1 py-2 ${i < at || status === "complete" ? "bg-emerald-100 text-emerald-900" : i === at ? "bg-brand-100 text-brand-900 ring-2 ring-brand-600" : "bg-slate-100 text-slate-600"}`}
+        >
+          {p.label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** An invoice: pay it (network choice, wallet signature), then watch it until the codes arrive. */
+export function InvoiceView({ id }: { id: string }) {
+  const setup = useWalletSetup();
+  const wallet = useShopWallet();
+  const { session, signIn } = useSession(wallet);
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const lines = useCart();
+  const [network, setNetwork] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const token = session?.token;
+  const query = useQuery({
+    queryKey: ["invoice", id, token],
+    queryFn: () => invoiceStatus(token!, id),
+    enabled: Boolean(token),
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 2000),
+    retry: (count, err) => !(err instanceof ShopApiError && [403, 404].includes(err.status)) && count < 2,
+  });
+  const invoice = query.data;
+  const secondsLeft = useCountdown(invoice?.status === "unpaid" ? invoice.expires_at : undefined);
+
+  const networks = [
+    ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc })),
+    ...(setup.solana ? [{ network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint }] : []),
+  ].filter((n) => !wallet || n.family === wallet.family);
+  const chosen = networks.find((n) => n.network === network) ?? networks[0];
+
+  async function run(label: string, work: () => Promise<void>) {
+    setBusy(label);
+    setError(null);
+    setNotice(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(explainError(err));
+      await queryClient.invalidateQueries({ queryKey: ["invoice", id] });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const pay = () =>
+    run("pay", async () => {
+      if (!wallet || !invoice || !chosen) return;
+      const scheme = await wallet.paymentScheme(chosen.network);
+      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: parseUnits(invoice.price_usdc, 6), scheme });
+      clearCart();
+      await queryClient.invalidateQueries({ queryKey: ["invoice", id] });
+    });
+
+  const fund = () =>
+    run("fund", async () => {
+      if (!wallet || !invoice || !chosen) return;
+      const amount = String(Math.ceil(Number(invoice.price_usdc)) + 5);
+      const res = await fetch("/api/dev/faucet", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ network: chosen.network, address: wallet.address, amount }),
+      });
+      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? "The faucet refused.");
+      setNotice(`${amount} test USDC sent to your wallet on ${chosen.name}.`);
+    });
+
+  const recreate = () =>
+    run("recreate", async () => {
+      if (!token) return;
+      const next = await createInvoice(token, cartItems(lines));
+      router.push(`/invoices/${next.invoice_id}`);
+    });
+
+  if (!wallet || !token) {
+    return (
+      <div className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
+        <p className="text-slate-700">Connect the wallet that created this invoice and sign in to see it.</p>
+        <ConnectWallet wallet={wallet} />
+        {wallet && (
+          <button
+            type="button"
+            onClick={() => run("sign-in", async () => void (await signIn()))}
+            disabled={busy !== null}
+            className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+          >
+            {busy === "sign-in" ? "Waiting for your wallet…" : "Sign in"}
+          </button>
+        )}
+        <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+          {error}
+        </p>
+      </div>
+    );
+  }
+
+  if (query.error) {
+    const err = query.error;
+    const text =
+      err instanceof ShopApiError && err.status === 403
+        ? "This invoice belongs to another wallet: only the wallet that created it can see it."
+        : err instanceof ShopApiError && err.status === 404
+          ? "No invoice has this number."
+          : explainError(err);
+    return (
+      <div className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        <p role="alert" className="font-medium text-slate-900">
+          {text}
+        </p>
+        <ConnectWallet wallet={wallet} />
+      </div>
+    );
+  }
+  if (!invoice) return <p className="text-slate-700" role="status">Loading the invoice…</p>;
+
+  const partial = invoice.orders.filter((o) => o.status === "failed" || o.status === "refunded");
+  return (
+    <div className="flex flex-col gap-5">
+      <Progress status={invoice.status} />
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <section aria-labelledby="items-heading" className="flex h-fit flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
+          <h2 id="items-heading" className="text-lg font-bold text-slate-900">
+            Items
+          </h2>
+          <ul className="flex flex-col divide-y divide-slate-200">
+            {invoice.orders.map((o) => (
+              <li key={o.order_id} className="flex justify-between gap-3 py-2 text-sm">
+                <span className="text-slate-900">
+                  {o.name} · {o.package_value}
+                </span>
+                <span className="shrink-0 text-slate-700">
+                  {o.price_usdc} USDC · <span className="font-medium">{o.status}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+          <p className="flex justify-between text-lg font-bold text-slate-900">
+            <span>Total</span>
+            <span>{invoice.price_usdc} USDC</span>
+          </p>
+        </section>
+
+        <section aria-labelledby="pay-heading" className="flex h-fit flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
+          <h2 id="pay-heading" className="text-lg font-bold text-slate-900">
+            {invoice.status === "unpaid" ? "Pay" : "Payment"}
+          </h2>
+          <ConnectWallet wallet={wallet} />
+          {invoice.status === "unpaid" && secondsLeft !== null && (
+            <>
+              <p className="text-sm text-slate-700" role="timer" aria-live="off">
+                Price locked for{" "}
+                <span className="font-semibold text-slate-900">
+                  {Math.floor(secondsLeft / 60)}:{String(secondsLeft % 60).padStart(2, "0")}
+                </span>
+              </p>
+              <fieldset>
+                <legend className="mb-2 text-sm font-semibold text-slate-900">Network</legend>
+                <div className="flex flex-wrap gap-2">
+                  {networks.map((n) => (
+                    <label
+                      key={n.network}
+                      className="flex cursor-pointer items-center gap-2 rounded-xl border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
+                    >
+                      <input type="radio" name="network" value={n.network} checked={chosen?.network === n.network} onChange={() => setNetwork(n.network)} />
+                      {n.name}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <button
+                type="button"
+                onClick={pay}
+                disabled={busy !== null || !chosen || secondsLeft === 0}
+                className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+              >
+                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${invoice.price_usdc} USDC`}
+              </button>
+              {setup.mode === "devnet" && (
+                <button
+                  type="button"
+                  onClick={fund}
+                  disabled={busy !== null || !chosen}
+                  className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+                >
+                  {busy === "fund" ? "Minting…" : "Get test USDC"}
+                </button>
+              )}
+            </>
+          )}
+          {invoice.status === "expired" && (
+            <div className="flex flex-col gap-2">
+              <p className="text-slate-800">This invoice expired before it was paid; nothing was charged.</p>
+              {lines.length > 0 ? (
+                <button type="button" onClick={recreate} disabled={busy !== null} className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700">
+                  {busy === "recreate" ? "Creating…" : "New invoice from my cart"}
+                </button>
+              ) : (
+                <Link href="/" className="font-semibold text-brand-700 hover:underline">
+                  Back to the shop
+                </Link>
+              )}
+            </div>
+          )}
+          {invoice.payment && (
+            <p className="break-all text-sm text-slate-700">
+              Paid on {networkName(setup, invoice.payment.network)}: <code>{invoice.payment.transaction}</code>
+            </p>
+          )}
+          {(invoice.status === "paid" || invoice.status === "fulfilling") && (
+            <p role="status" className="text-slate-800">
+              Payment received. Your codes are on their way…
+            </p>
+          )}
+          <p role="status" className="text-sm font-medium text-emerald-800 empty:hidden">
+            {notice}
+          </p>
+          <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+            {error}
+          </p>
+        </section>
+      </div>
+
+      {invoice.status === "complete" && (
+        <section aria-labelledby="codes-heading" className="flex flex-col gap-3">
+          <h2 id="codes-heading" className="text-xl font-bold text-slate-900">
+            Your codes
+          </h2>
+          {partial.length > 0 && (
+            <div role="note" className="rounded-xl bg-amber-50 p-4 text-sm text-amber-950 ring-1 ring-amber-200">
+              {partial.length === invoice.orders.length ? "No item could be delivered." : "Some items could not be delivered."}{" "}
+              {partial.map((o) => (
+                <span key={o.order_id} className="block">
+                  {o.name} · {o.package_value}:{" "}
+                  {o.refund?.transaction ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).` : "a refund of its price is on its way to your wallet."}
+                </span>
+              ))}
+            </div>
+          )}
+          <div className="grid gap-3 md:grid-cols-2">
+            {(invoice.redemption_info ?? []).map((r) => (
+              <RedemptionCard key={r.order_id} redemption={r} name={invoice.orders.find((o) => o.order_id === r.order_id)?.name ?? r.product_id} />
+            ))}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function networkName(setup: ReturnType<typeof useWalletSetup>, network: string): string {
+  return setup.evm.find((n) => n.network === network)?.name ?? (setup.solana?.network === network ? setup.solana.name : network);
+}

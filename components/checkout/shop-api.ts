@@ -1,0 +1,163 @@
+"use client";
+
+import { x402Client } from "@x402/core/client";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { SchemeNetworkClient } from "@x402/core/types";
+import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension, type SIWxSigner } from "@x402/extensions/sign-in-with-x";
+import { wrapFetchWithPayment } from "@x402/fetch";
+
+/** A refusal from the shop's API, with its documented code. */
+export class ShopApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ShopApiError";
+  }
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  const body = (await res.json().catch(() => null)) as (Record<string, unknown> & { code?: string; message?: string; error?: string }) | null;
+  if (!res.ok) {
+    throw new ShopApiError(res.status, body?.code ?? body?.error ?? `HTTP_${res.status}`, body?.message ?? `The shop answered ${res.status}.`);
+  }
+  return body as T;
+}
+
+export type Session = { token: string; expiresAt: number };
+
+/**
+ * Signs in at `POST /x402/connect` with one SIGN-IN-WITH-X signature: the server's challenge (domain, nonce) comes in
+ * the first answer, the wallet signs it, and the second call returns a session token for `X-Access-Token`.
+ */
+export async function signIn(signer: SIWxSigner, family: "eip155" | "solana", chainId?: string): Promise<Session> {
+  const url = new URL("/x402/connect", window.location.origin).toString();
+  const challenge = await fetch(url, { method: "POST" });
+  const header = challenge.headers.get("PAYMENT-REQUIRED");
+  if (!header) throw new ShopApiError(challenge.status, "NO_CHALLENGE", "The shop sent no sign-in challenge.");
+  const ext = decodePaymentRequiredHeader(header).extensions?.[SIGN_IN_WITH_X] as SIWxExtension | undefined;
+  const chains = ext?.supportedChains ?? [];
+  const chain = chains.find((c) => c.chainId === chainId) ?? chains.find((c) => c.chainId.startsWith(`${family}:`));
+  if (!ext || !chain) throw new ShopApiError(400, "UNSUPPORTED_WALLET", `The shop does not accept sign-in from ${family === "solana" ? "Solana" : "EVM"} wallets here.`);
+  const payload = await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, signer, url);
+  const res = await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": encodeSIWxHeader(payload) } });
+  const body = await answer<{ token: string; expires_in: number }>(res);
+  return { token: body.token, expiresAt: Date.now() + body.expires_in * 1000 };
+}
+
+export type CartItem = { product_id: string; package_value: string; refill_input?: string };
+
+export type CreatedInvoice = {
+  invoice_id: string;
+  price_usdc: string;
+  price_usdc_atomic: string;
+  networks: { network: string; name: string }[];
+  expires_at: string;
+};
+
+export async function createInvoice(token: string, items: CartItem[]): Promise<CreatedInvoice> {
+  const res = await fetch("/x402/invoice/create", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Access-Token": token },
+    body: JSON.stringify({ items }),
+  });
+  return answer<CreatedInvoice>(res);
+}
+
+export type InvoiceStatus = {
+  invoice_id: string;
+  status: "unpaid" | "paid" | "fulfilling" | "complete" | "expired" | "denied" | "payment_error";
+  delivery_status: string;
+  error_code?: string;
+  price_usdc: string;
+  expires_at: string;
+  paid_at: string | null;
+  payment: { network: string; transaction: string; payer: string } | null;
+  orders: {
+    order_id: string;
+    product_id: string;
+    name: string;
+    package_value: string;
+    price_usdc: string;
+    status: string;
+    error_code?: string;
+    refund?: { amount_usdc: string; transaction: string | null };
+  }[];
+  redemption_info?: Redemption[];
+};
+
+export type Redemption = {
+  order_id: string;
+  product_id: string;
+  package_value: string;
+  code?: string;
+  pin?: string;
+  link?: string;
+  instructions?: string;
+  other?: string;
+  expiration_date?: string;
+  extra_fields: Record<string, string>;
+  barcode_format?: "QRCODE";
+  barcode_value?: string;
+  iccid?: string;
+};
+
+export async function invoiceStatus(token: string, invoiceId: string): Promise<InvoiceStatus> {
+  const res = await fetch(`/x402/invoice/status?invoice_id=${encodeURIComponent(invoiceId)}`, { headers: { "X-Access-Token": token }, cache: "no-store" });
+  return answer<InvoiceStatus>(res);
+}
+
+/**
+ * Pays an invoice with the browser's x402 client: the 402 of `POST /x402/invoice/pay` names the locked amount on every
+ * network; only the chosen one is registered, and the client refuses to sign more than the invoice's price.
+ */
+export async function payInvoice(opts: { invoiceId: string; network: string; asset: string; amountAtomic: bigint; scheme: SchemeNetworkClient }) {
+  const client = new x402Client()
+    .register(opts.network as `${string}:${string}`, opts.scheme)
+    .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: opts.network as `${string}:${string}`, asset: opts.asset, maxAmountPerPayment: opts.amountAtomic.toString() }] });
+  const pay = wrapFetchWithPayment(fetch, client);
+  const res = await pay("/x402/invoice/pay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: opts.invoiceId }) });
+  return answer<{ accepted: boolean; message: string }>(res);
+}
+
+export type MyOrders = {
+  orders: {
+    order_id: string;
+    invoice_id: string;
+    invoice_status: string;
+    product_id: string;
+    name: string;
+    kind: string;
+    package_value: string;
+    price_usdc: string;
+    status: string;
+    created_at: string;
+    codes_available: boolean;
+  }[];
+  total: number;
+  start: number;
+  limit: number;
+};
+
+export async function myOrders(token: string, start: number, limit = 10): Promise<MyOrders> {
+  return answer<MyOrders>(await fetch(`/x402/my/orders?start=${start}&limit=${limit}`, { headers: { "X-Access-Token": token }, cache: "no-store" }));
+}
+
+export type MyEsims = {
+  esims: {
+    iccid: string;
+    product_id: string;
+    name: string;
+    lpa: string;
+    invoice_id: string;
+    topup_options_url: string;
+    bundles: { value: string; data_mb: number | null; validity_days: number | null; expires_at: string | null }[];
+    past_bundles: { value: string }[];
+  }[];
+};
+
+export async function myEsims(token: string): Promise<MyEsims> {
+  return answer<MyEsims>(await fetch("/x402/my/esims", { headers: { "X-Access-Token": token }, cache: "no-store" }));
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { useSolanaWalletDialog } from "./solana-wallet-dialog";
+import { useWalletSetup } from "./wallet-providers";
+import type { ShopWallet } from "./use-shop-wallet";
+
+export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+
+/** Connect an EVM wallet (RainbowKit) or a Solana wallet (wallet adapter); once connected, who and a way out. */
+export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
+  const setup = useWalletSetup();
+  const { openConnectModal } = useConnectModal();
+  const openSolana = useSolanaWalletDialog();
+  if (wallet) {
+    return (
+      <div className="flex flex-wrap items-center gap-3 text-sm text-slate-800">
+        <span>
+          Connected: <span className="font-semibold">{wallet.name}</span>{" "}
+          <code className="rounded bg-slate-100 px-1.5 py-0.5" title={wallet.address}>
+            {shortAddress(wallet.address)}
+          </code>{" "}
+          ({wallet.family === "solana" ? "Solana" : "EVM"})
+        </span>
+        <button type="button" onClick={wallet.disconnect} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+          Disconnect
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-wrap gap-2">
+      <button
+        type="button"
+        onClick={() => openConnectModal?.()}
+        className="h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
+      >
+        Connect EVM wallet
+      </button>
+      {setup.solana && (
+        <button
+          type="button"
+          onClick={openSolana}
+          className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+        >
+          Connect Solana wallet
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import "@rainbow-me/rainbowkit/styles.css";
+import { connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
+import { injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
+import { ConnectionProvider, WalletProvider } from "@solana/wallet-adapter-react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createContext, useContext, useState } from "react";
+import { defineChain, http, type Chain } from "viem";
+import { createConfig, WagmiProvider } from "wagmi";
+import type { WalletSetup } from "@/lib/payments/wallet-setup";
+import { SolanaWalletDialogProvider } from "./solana-wallet-dialog";
+
+const SetupContext = createContext<WalletSetup | null>(null);
+
+/** The deployment's networks, as the server described them. */
+export function useWalletSetup(): WalletSetup {
+  const setup = useContext(SetupContext);
+  if (!setup) throw new Error("useWalletSetup outside <WalletProviders>");
+  return setup;
+}
+
+export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
+  const chains = setup.evm.map((n) =>
+    defineChain({
+      id: n.chainId,
+      name: n.name,
+      nativeCurrency: n.key === "polygon" ? { name: "POL", symbol: "POL", decimals: 18 } : { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [n.rpcUrl] } },
+      ...(n.explorerTx ? { blockExplorers: { default: { name: "Explorer", url: new URL(n.explorerTx).origin } } } : {}),
+      testnet: setup.mode !== "mainnet",
+    }),
+  );
+  if (chains.length === 0) throw new Error("No EVM network is configured");
+  return chains as unknown as [Chain, ...Chain[]];
+}
+
+function makeWagmiConfig(setup: WalletSetup) {
+  const chains = evmChains(setup);
+  const projectId = setup.walletConnectProjectId;
+  // Injected and EIP-6963 wallets always; WalletConnect-based ones only when a project id is configured.
+  const connectors = connectorsForWallets(
+    [{ groupName: "Wallets", wallets: projectId ? [injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet] : [injectedWallet] }],
+    { appName: "x402 Storefront", projectId: projectId ?? "none" },
+  );
+  return createConfig({
+    chains,
+    connectors,
+    transports: Object.fromEntries(chains.map((c) => [c.id, http(c.rpcUrls.default.http[0])])),
+    ssr: true,
+  });
+}
+
+/**
+ * The wallet stack (wagmi + RainbowKit for EVM, the Solana wallet adapter, TanStack Query), for the cart, checkout,
+ * invoice and account pages only: the browse pages never load it.
+ */
+export function WalletProviders({ setup, children }: { setup: WalletSetup; children: React.ReactNode }) {
+  const [wagmiConfig] = useState(() => makeWagmiConfig(setup));
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  return (
+    <SetupContext.Provider value={setup}>
+      <WagmiProvider config={wagmiConfig}>
+        <QueryClientProvider client={queryClient}>
+          <RainbowKitProvider modalSize="compact">
+            <ConnectionProvider endpoint={setup.solana?.rpcUrl ?? "http://127.0.0.1:8899"}>
+              <WalletProvider wallets={[]} autoConnect>
+                <SolanaWalletDialogProvider>{children}</SolanaWalletDialogProvider>
+              </WalletProvider>
+            </ConnectionProvider>
+          </RainbowKitProvider>
+        </QueryClientProvider>
+      </WagmiProvider>
+    </SetupContext.Provider>
+  );
+}

@@ -1,0 +1,76 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect, test } from "../fixtures";
+import { devnetNetworks, evmUsdcBalance, isEvm } from "../x402/devnet-client";
+import { installEvmTestWallet } from "../wallets/evm-test-wallet";
+
+// x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load.
+test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/] });
+
+async function evmChains(baseURL: string) {
+  const networks = (await devnetNetworks(baseURL)).filter(isEvm);
+  return { networks, rpc: Object.fromEntries(networks.map((n) => [Number(n.network.split(":")[1]), n.rpcUrl])) as Record<number, string> };
+}
+
+test("a shopper buys a gift card with an injected EVM wallet and reads the code on the invoice page", async ({ page, baseURL }) => {
+  const { networks, rpc } = await evmChains(baseURL!);
+  const base = networks[0]!;
+  const wallet = await installEvmTestWallet(page, privateKeyToAccount(generatePrivateKey()), rpc, Number(base.network.split(":")[1]));
+
+  await page.goto("/products/test-gift-card-code");
+  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status")).toContainText("Added 1 ×");
+  await page.goto("/cart");
+  await page.screenshot({ path: "test-results/checkout-1-cart.png", fullPage: true });
+
+  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await expect(page.getByText(/Connected: .*Test Wallet/)).toBeVisible();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+  expect(wallet.calls).toContain("personal_sign");
+
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+  await expect(page.getByRole("timer")).toContainText(/Price locked for \d+:\d\d/);
+  await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeVisible();
+  await page.screenshot({ path: "test-results/checkout-2-invoice.png", fullPage: true });
+
+  // Paying without USDC is refused by the facilitator, and explained; the invoice stays payable.
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
+
+  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
+  expect(wallet.calls).toContain("eth_signTypedData_v4");
+  expect(await evmUsdcBalance(base, wallet.account.address)).toBe(5_000_000n);
+  await expect(page.locator("output").first()).toHaveText(/^[A-Z0-9-]{8,}$/);
+  await expect(page.getByRole("listitem").filter({ hasText: "Done" })).toHaveAttribute("aria-current", "step");
+  await page.screenshot({ path: "test-results/checkout-3-codes.png", fullPage: true });
+
+  // The cart was emptied by the payment.
+  await page.goto("/cart");
+  await expect(page.getByText("Your cart is empty.")).toBeVisible();
+});
+
+test("a rejected signature is explained and nothing is paid; the invoice can still be paid", async ({ page, baseURL }) => {
+  const { networks, rpc } = await evmChains(baseURL!);
+  const base = networks[0]!;
+  const wallet = await installEvmTestWallet(page, privateKeyToAccount(generatePrivateKey()), rpc, Number(base.network.split(":")[1]));
+  await page.goto("/products/test-gift-card-code");
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await page.goto("/cart");
+  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/invoices\//);
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(/test USDC sent/)).toBeVisible();
+
+  wallet.rejectNextSignature();
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("You declined the request in your wallet");
+  expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
+  await expect(page.getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+});

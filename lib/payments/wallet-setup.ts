@@ -1,0 +1,29 @@
+import { config } from "@/lib/config";
+import { getPayments } from "./payments";
+
+/**
+ * What the browser's wallet stack needs to know about the networks of this deployment: sent from the server to the
+ * wallet pages as props (the devnet's RPC ports are only known at run time). Serializable, no secrets.
+ */
+export type WalletSetup = {
+  mode: "devnet" | "testnet" | "mainnet";
+  evm: { key: string; network: `eip155:${number}`; chainId: number; name: string; rpcUrl: string; usdc: `0x${string}`; explorerTx?: string }[];
+  solana: { network: `solana:${string}`; name: string; rpcUrl: string; mint: string; explorerTx?: string } | null;
+  /** WalletConnect appears in the connect dialog only with a project id. */
+  walletConnectProjectId: string | null;
+};
+
+export async function walletSetup(): Promise<WalletSetup> {
+  const { networks } = await getPayments();
+  const tx = (n: { explorerTx?: (h: string) => string }) => (n.explorerTx ? { explorerTx: n.explorerTx("{tx}") } : {});
+  const solana = networks.find((n) => n.kind === "solana");
+  const c = config();
+  return {
+    mode: c.networkMode,
+    evm: networks.flatMap((n) =>
+      n.kind === "evm" ? [{ key: n.key, network: n.network, chainId: n.chainId, name: n.name, rpcUrl: n.rpcUrl, usdc: n.usdc.address, ...tx(n) }] : [],
+    ),
+    solana: solana && solana.kind === "solana" ? { network: solana.network, name: solana.name, rpcUrl: solana.rpcUrl, mint: solana.usdc.mint, ...tx(solana) } : null,
+    walletConnectProjectId: c.walletConnectProjectId ?? null,
+  };
+}

@@ -67,6 +67,8 @@ test("filters narrow by kind and country and keep the query", async ({ page }) =
   await expect(page).toHaveURL(/kind=esim/);
   await expect(page).toHaveURL(/q=japan/);
   await expect(page.locator("main ul li").first()).toContainText("eSIM");
+  // The form submitted as a full page load: the select submits on change only once the new page is hydrated.
+  await page.waitForLoadState("networkidle");
   await page.getByLabel("Country", { exact: true }).selectOption("JP");
   await expect(page).toHaveURL(/country=JP/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("in Japan");

@@ -1,45 +1,24 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { openDatabase } from "@/lib/db/client";
-import { drainDue } from "@/lib/fulfilment";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { payInvoice, TEST_PAYMENT } from "@/lib/fulfilment/testing";
-import { createInvoice } from "@/lib/invoices";
+import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
+import { runAdmin } from "./testing";
 
-const run = promisify(execFile);
 let dir: string;
 let invoiceId: string;
 
-async function admin(args: string[]): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: "" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
+const admin = (args: string[]) => runAdmin(args, dir);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-refunds-"));
   // A paid invoice whose 10 USDC order failed, in the embedded database the command opens.
   const database = await openDatabase({ driver: "pglite", dataDir: dir }, (db) => seedCatalogOnce(db, true));
   try {
-    const payer = { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer };
-    const items = [
-      { product_id: "test-gift-card-code-fail", package_value: "10" },
-      { product_id: "test-gift-card-code", package_value: "20" },
-    ];
-    const inv = await createInvoice({ items, payer }, database.db);
-    await payInvoice(database.db, inv.id);
-    await drainDue(database.db, { provider: createDemoProvider("admin refunds test key") });
-    invoiceId = inv.id;
+    invoiceId = await partlyFailedInvoice(database.db, TEST_PAYER, createDemoProvider("admin refunds test key"));
   } finally {
     await database.close();
   }

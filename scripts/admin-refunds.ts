@@ -1,7 +1,6 @@
 // `npm run admin -- refunds ...`: refunds of failed orders that are due, and refunds the operator paid by hand.
 import { parseArgs } from "node:util";
-import { defaultOpenOptions } from "@/lib/db";
-import { openDatabase } from "@/lib/db/client";
+import { withDatabase } from "@/lib/db";
 import { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "@/lib/fulfilment";
 import { USDC_DECIMALS } from "@/lib/payments/networks";
 
@@ -23,15 +22,10 @@ export async function refundsCommand(command: string | undefined, args: string[]
 
 async function list(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false } } });
-  const database = await openDatabase(defaultOpenOptions("admin refunds list"));
-  try {
-    const due = await listRefundsDue(database.db);
-    if (values.json) console.log(JSON.stringify(due, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2));
-    else console.log(due.length === 0 ? "No refund is due." : table(due));
-    return 0;
-  } finally {
-    await database.close();
-  }
+  const due = await withDatabase("admin refunds list", listRefundsDue);
+  if (values.json) console.log(JSON.stringify(due, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2));
+  else console.log(due.length === 0 ? "No refund is due." : table(due));
+  return 0;
 }
 
 async function markPaid(args: string[]): Promise<number> {
@@ -41,17 +35,15 @@ async function markPaid(args: string[]): Promise<number> {
     console.error(`refunds mark-paid needs an INVOICE_ID and --tx.\n\n${REFUNDS_HELP}`);
     return 2;
   }
-  const database = await openDatabase(defaultOpenOptions("admin refunds mark-paid"));
+  const tx = values.tx;
   try {
-    const marked = await markRefundPaid(database.db, invoiceId, values.tx);
-    console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${values.tx.trim()}.`);
+    const marked = await withDatabase("admin refunds mark-paid", (db) => markRefundPaid(db, invoiceId, tx));
+    console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${tx.trim()}.`);
     return 0;
   } catch (err) {
     if (!(err instanceof RefundError)) throw err;
     console.error(err.message);
     return 1;
-  } finally {
-    await database.close();
   }
 }
 

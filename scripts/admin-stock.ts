@@ -2,8 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultOpenOptions } from "@/lib/db";
-import { openDatabase } from "@/lib/db/client";
+import { withDatabase } from "@/lib/db";
 import { importStock, parseStockFile, stockLevels, type StockLevel } from "@/lib/inventory";
 
 export const STOCK_HELP = `  stock import --product SLUG --package VALUE FILE.csv [--dry-run]
@@ -39,35 +38,21 @@ async function stockImport(args: string[]): Promise<number> {
     console.log(`${rows.length + rejected.length} row(s) read: ${rows.length} code(s) would be imported, ${rejected.length} rejected.`);
     return rejected.length > 0 ? 1 : 0;
   }
-  const database = await openDatabase(defaultOpenOptions("admin stock import"));
-  try {
-    const report = await importStock(database.db, {
-      productId: values.product,
-      packageValue: values.package,
-      codes: rows,
-      batch: `${path.basename(file)} ${new Date().toISOString()}`,
-    });
-    console.log(
-      `${rows.length + rejected.length} row(s) read: imported ${report.imported} code(s) for ${report.productId} ${report.packageValue}, ` +
-        `${report.alreadyStocked} already in stock, ${rejected.length} rejected.`,
-    );
-    return rejected.length > 0 ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  const input = { productId: values.product, packageValue: values.package, codes: rows, batch: `${path.basename(file)} ${new Date().toISOString()}` };
+  const report = await withDatabase("admin stock import", (db) => importStock(db, input));
+  console.log(
+    `${rows.length + rejected.length} row(s) read: imported ${report.imported} code(s) for ${report.productId} ${report.packageValue}, ` +
+      `${report.alreadyStocked} already in stock, ${rejected.length} rejected.`,
+  );
+  return rejected.length > 0 ? 1 : 0;
 }
 
 async function levels(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { product: { type: "string" }, json: { type: "boolean", default: false } } });
-  const database = await openDatabase(defaultOpenOptions("admin stock levels"));
-  try {
-    const rows = await stockLevels(database.db, values.product);
-    if (values.json) console.log(JSON.stringify(rows, null, 2));
-    else console.log(rows.length === 0 ? "No product is sold from stock yet: see `stock import`." : table(rows));
-    return 0;
-  } finally {
-    await database.close();
-  }
+  const rows = await withDatabase("admin stock levels", (db) => stockLevels(db, values.product));
+  if (values.json) console.log(JSON.stringify(rows, null, 2));
+  else console.log(rows.length === 0 ? "No product is sold from stock yet: see `stock import`." : table(rows));
+  return 0;
 }
 
 function table(rows: StockLevel[]): string {

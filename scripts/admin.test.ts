@@ -1,28 +1,18 @@
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/db/client";
+import { runAdmin } from "./testing";
 
-const run = promisify(execFile);
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-async function admin(args: string[], dataDir: string): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
+const admin = runAdmin;
 
 const products = [
   {

@@ -4,9 +4,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError } from "@/lib/config";
 import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
-import { openDatabase } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
-import { defaultOpenOptions } from "@/lib/db";
+import { withDatabase } from "@/lib/db";
 import { StockError, StockFileError } from "@/lib/inventory";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
@@ -54,14 +53,9 @@ async function catalogImport(args: string[]): Promise<number> {
     printReport({ imported: valid.length, rejected, total: rows.length }, true);
     return rejected.length > 0 ? 1 : 0;
   }
-  const database = await openDatabase(defaultOpenOptions("admin catalog import"));
-  try {
-    const report = await importCatalog(database.db, rows);
-    printReport(report, false);
-    return report.rejected.length > 0 ? 1 : 0;
-  } finally {
-    await database.close();
-  }
+  const report = await withDatabase("admin catalog import", (db) => importCatalog(db, rows));
+  printReport(report, false);
+  return report.rejected.length > 0 ? 1 : 0;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -4,53 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
-import { useSession } from "@/components/wallet/session";
-import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { SignedIn } from "@/components/wallet/signed-in";
 import { explainError } from "./explain-error";
 import { myEsims, myOrders } from "./shop-api";
 
 const PAGE = 10;
-
-/** Connect and sign in first; then the page's content for that wallet's session token. */
-function SignedIn({ children }: { children: (token: string) => React.ReactNode }) {
-  const wallet = useShopWallet();
-  const { session, signIn } = useSession(wallet);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (wallet && session) {
-    return (
-      <div className="flex flex-col gap-4">
-        <ConnectWallet wallet={wallet} />
-        {children(session.token)}
-      </div>
-    );
-  }
-  return (
-    <div className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
-      <p className="text-slate-700">Connect your wallet and sign in to see what it bought.</p>
-      <ConnectWallet wallet={wallet} />
-      {wallet && (
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            setError(null);
-            signIn()
-              .catch((err: unknown) => setError(explainError(err)))
-              .finally(() => setBusy(false));
-          }}
-          className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-        >
-          {busy ? "Waiting for your wallet…" : "Sign in"}
-        </button>
-      )}
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-        {error}
-      </p>
-    </div>
-  );
-}
 
 function OrdersList({ token }: { token: string }) {
   const [start, setStart] = useState(0);
@@ -146,10 +104,26 @@ function EsimsList({ token }: { token: string }) {
   );
 }
 
+const PROMPT = "Connect your wallet and sign in to see what it bought.";
+
+/** The connected wallet, and what the account page lists for it. */
+function Account({ list }: { list: (token: string) => React.ReactNode }) {
+  return (
+    <SignedIn prompt={PROMPT}>
+      {(token, wallet) => (
+        <div className="flex flex-col gap-4">
+          <ConnectWallet wallet={wallet} />
+          {list(token)}
+        </div>
+      )}
+    </SignedIn>
+  );
+}
+
 export function AccountOrders() {
-  return <SignedIn>{(token) => <OrdersList token={token} />}</SignedIn>;
+  return <Account list={(token) => <OrdersList token={token} />} />;
 }
 
 export function AccountEsims() {
-  return <SignedIn>{(token) => <EsimsList token={token} />}</SignedIn>;
+  return <Account list={(token) => <EsimsList token={token} />} />;
 }

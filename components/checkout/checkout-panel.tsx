@@ -1,13 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { useCart, type CartLine } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
-import { explainError } from "./explain-error";
 import { createInvoice, type CartItem } from "./shop-api";
+import { useAction } from "./use-action";
 
 /** The cart as invoice items: one item per unit, as the API takes them. */
 export function cartItems(lines: CartLine[]): CartItem[] {
@@ -45,21 +44,8 @@ export function CheckoutPanel() {
   const wallet = useShopWallet();
   const { session, signIn } = useSession(wallet);
   const router = useRouter();
-  const [busy, setBusy] = useState<"sign-in" | "invoice" | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction<"sign-in" | "invoice">();
   if (lines.length === 0) return null;
-
-  async function run(kind: "sign-in" | "invoice", work: () => Promise<void>) {
-    setBusy(kind);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      setError(explainError(err));
-    } finally {
-      setBusy(null);
-    }
-  }
 
   const checkout = () =>
     run("invoice", async () => {
@@ -83,7 +69,7 @@ export function CheckoutPanel() {
             <button
               type="button"
               disabled={busy !== null}
-              onClick={() => run("sign-in", async () => void (await signIn()))}
+              onClick={() => run("sign-in", signIn)}
               className="h-11 w-fit rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50 disabled:opacity-60"
             >
               {busy === "sign-in" ? "Waiting for your wallet…" : "Sign in"}

@@ -3,17 +3,19 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { parseUnits } from "viem";
 import { clearCart, useCart } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
-import { useSession } from "@/components/wallet/session";
-import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { SignedIn } from "@/components/wallet/signed-in";
+import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
+import { USDC_DECIMALS } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { RedemptionCard } from "./redemption-card";
 import { createInvoice, invoiceStatus, payInvoice, ShopApiError, type InvoiceStatus } from "./shop-api";
+import { useAction } from "./use-action";
 
 const FINAL = new Set(["complete", "expired", "denied", "payment_error"]);
 
@@ -52,22 +54,27 @@ function Progress({ status }: { status: InvoiceStatus["status"] }) {
 
 /** An invoice: pay it (network choice, wallet signature), then watch it until the codes arrive. */
 export function InvoiceView({ id }: { id: string }) {
+  return (
+    <SignedIn prompt="Connect the wallet that created this invoice and sign in to see it.">
+      {(token, wallet) => <Invoice id={id} token={token} wallet={wallet} />}
+    </SignedIn>
+  );
+}
+
+function Invoice({ id, token, wallet }: { id: string; token: string; wallet: ShopWallet }) {
   const setup = useWalletSetup();
-  const wallet = useShopWallet();
-  const { session, signIn } = useSession(wallet);
   const queryClient = useQueryClient();
   const router = useRouter();
   const lines = useCart();
   const [network, setNetwork] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // After any action, read the invoice again: a failed payment may still have moved it (or it expired meanwhile).
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: ["invoice", id] }), [queryClient, id]);
+  const { busy, error, run } = useAction<"pay" | "fund" | "recreate">(refresh);
 
-  const token = session?.token;
   const query = useQuery({
     queryKey: ["invoice", id, token],
-    queryFn: () => invoiceStatus(token!, id),
-    enabled: Boolean(token),
+    queryFn: () => invoiceStatus(token, id),
     refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 2000),
     retry: (count, err) => !(err instanceof ShopApiError && [403, 404].includes(err.status)) && count < 2,
   });
@@ -76,36 +83,23 @@ export function InvoiceView({ id }: { id: string }) {
 
   const networks = [
     ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc })),
-    ...(setup.solana ? [{ network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint }] : []),
-  ].filter((n) => !wallet || n.family === wallet.family);
+    { network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint },
+  ].filter((n) => n.family === wallet.family);
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
-
-  async function run(label: string, work: () => Promise<void>) {
-    setBusy(label);
-    setError(null);
-    setNotice(null);
-    try {
-      await work();
-    } catch (err) {
-      setError(explainError(err));
-      await queryClient.invalidateQueries({ queryKey: ["invoice", id] });
-    } finally {
-      setBusy(null);
-    }
-  }
 
   const pay = () =>
     run("pay", async () => {
-      if (!wallet || !invoice || !chosen) return;
+      setNotice(null);
+      if (!invoice || !chosen) return;
       const scheme = await wallet.paymentScheme(chosen.network);
-      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: parseUnits(invoice.price_usdc, 6), scheme });
+      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: parseUnits(invoice.price_usdc, USDC_DECIMALS), scheme });
       clearCart();
-      await queryClient.invalidateQueries({ queryKey: ["invoice", id] });
     });
 
   const fund = () =>
     run("fund", async () => {
-      if (!wallet || !invoice || !chosen) return;
+      setNotice(null);
+      if (!invoice || !chosen) return;
       const amount = String(Math.ceil(Number(invoice.price_usdc)) + 5);
       const res = await fetch("/api/dev/faucet", {
         method: "POST",
@@ -118,32 +112,9 @@ export function InvoiceView({ id }: { id: string }) {
 
   const recreate = () =>
     run("recreate", async () => {
-      if (!token) return;
       const next = await createInvoice(token, cartItems(lines));
       router.push(`/invoices/${next.invoice_id}`);
     });
-
-  if (!wallet || !token) {
-    return (
-      <div className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
-        <p className="text-slate-700">Connect the wallet that created this invoice and sign in to see it.</p>
-        <ConnectWallet wallet={wallet} />
-        {wallet && (
-          <button
-            type="button"
-            onClick={() => run("sign-in", async () => void (await signIn()))}
-            disabled={busy !== null}
-            className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-          >
-            {busy === "sign-in" ? "Waiting for your wallet…" : "Sign in"}
-          </button>
-        )}
-        <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
-          {error}
-        </p>
-      </div>
-    );
-  }
 
   if (query.error) {
     const err = query.error;
@@ -299,5 +270,5 @@ export function InvoiceView({ id }: { id: string }) {
 }
 
 function networkName(setup: ReturnType<typeof useWalletSetup>, network: string): string {
-  return setup.evm.find((n) => n.network === network)?.name ?? (setup.solana?.network === network ? setup.solana.name : network);
+  return setup.evm.find((n) => n.network === network)?.name ?? (setup.solana.network === network ? setup.solana.name : network);
 }

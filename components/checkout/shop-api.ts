@@ -5,6 +5,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { SchemeNetworkClient } from "@x402/core/types";
 import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension, type SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import { wrapFetchWithPayment } from "@x402/fetch";
+import type { Redemption as DeliveredRedemption } from "@/lib/fulfilment/providers/types";
 
 /** A refusal from the shop's API, with its documented code. */
 export class ShopApiError extends Error {
@@ -88,21 +89,8 @@ export type InvoiceStatus = {
   redemption_info?: Redemption[];
 };
 
-export type Redemption = {
-  order_id: string;
-  product_id: string;
-  package_value: string;
-  code?: string;
-  pin?: string;
-  link?: string;
-  instructions?: string;
-  other?: string;
-  expiration_date?: string;
-  extra_fields: Record<string, string>;
-  barcode_format?: "QRCODE";
-  barcode_value?: string;
-  iccid?: string;
-};
+/** What the status route reveals per delivered order: the order's redemption, named by order and package. */
+export type Redemption = DeliveredRedemption & { order_id: string; product_id: string; package_value: string };
 
 export async function invoiceStatus(token: string, invoiceId: string): Promise<InvoiceStatus> {
   const res = await fetch(`/x402/invoice/status?invoice_id=${encodeURIComponent(invoiceId)}`, { headers: { "X-Access-Token": token }, cache: "no-store" });

@@ -2,14 +2,12 @@
 
 import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { useSolanaWalletDialog } from "./solana-wallet-dialog";
-import { useWalletSetup } from "./wallet-providers";
 import type { ShopWallet } from "./use-shop-wallet";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
 /** Connect an EVM wallet (RainbowKit) or a Solana wallet (wallet adapter); once connected, who and a way out. */
 export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
-  const setup = useWalletSetup();
   const { openConnectModal } = useConnectModal();
   const openSolana = useSolanaWalletDialog();
   if (wallet) {
@@ -37,15 +35,13 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
       >
         Connect EVM wallet
       </button>
-      {setup.solana && (
-        <button
-          type="button"
-          onClick={openSolana}
-          className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
-        >
-          Connect Solana wallet
-        </button>
-      )}
+      <button
+        type="button"
+        onClick={openSolana}
+        className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+      >
+        Connect Solana wallet
+      </button>
     </div>
   );
 }

@@ -8,25 +8,24 @@ import type { ShopWallet } from "./use-shop-wallet";
 const PREFIX = "storefront.session.";
 const listeners = new Set<() => void>();
 
-function read(walletId: string): Session | null {
-  try {
-    const raw = window.sessionStorage.getItem(PREFIX + walletId);
-    const s = raw ? (JSON.parse(raw) as Session) : null;
-    // A minute of slack: a token about to expire would fail mid-checkout.
-    return s && s.expiresAt - 60_000 > Date.now() ? s : null;
-  } catch {
-    return null;
-  }
-}
-
 const cache = new Map<string, { raw: string | null; session: Session | null }>();
+
+/** The stored session, parsed once per stored value (a stable object for React), or null once it is about to expire. */
 function snapshot(walletId: string): Session | null {
   const raw = window.sessionStorage.getItem(PREFIX + walletId);
-  const hit = cache.get(walletId);
-  if (hit && hit.raw === raw) return hit.session;
-  const session = read(walletId);
-  cache.set(walletId, { raw, session });
-  return session;
+  let hit = cache.get(walletId);
+  if (!hit || hit.raw !== raw) {
+    let session: Session | null = null;
+    try {
+      session = raw ? (JSON.parse(raw) as Session) : null;
+    } catch {
+      session = null;
+    }
+    hit = { raw, session };
+    cache.set(walletId, hit);
+  }
+  // A minute of slack: a token about to expire would fail mid-checkout.
+  return hit.session && hit.session.expiresAt - 60_000 > Date.now() ? hit.session : null;
 }
 
 function subscribe(listener: () => void) {
@@ -34,8 +33,9 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-export function forgetSession(walletId: string) {
-  window.sessionStorage.removeItem(PREFIX + walletId);
+/** Drops every session of this tab: the shop refused a token (401), so the next step asks for a signature again. */
+export function forgetSessions() {
+  for (const key of Object.keys(window.sessionStorage)) if (key.startsWith(PREFIX)) window.sessionStorage.removeItem(key);
   listeners.forEach((l) => l());
 }
 

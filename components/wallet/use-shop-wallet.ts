@@ -71,7 +71,7 @@ export function useShopWallet(): ShopWallet | null {
         name: solana.wallet?.adapter.name ?? "Solana wallet",
         siwxSigner: { publicKey: address, signMessage },
         async paymentScheme() {
-          return new ExactSvmScheme(walletAdapterSigner(address, signTransaction), setup.solana ? { rpcUrl: setup.solana.rpcUrl } : undefined);
+          return new ExactSvmScheme(walletAdapterSigner(address, signTransaction), { rpcUrl: setup.solana.rpcUrl });
         },
         disconnect: () => void solana.disconnect(),
       };

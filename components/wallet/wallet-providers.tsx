@@ -4,11 +4,13 @@ import "@rainbow-me/rainbowkit/styles.css";
 import { connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
 import { injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
 import { ConnectionProvider, WalletProvider } from "@solana/wallet-adapter-react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createContext, useContext, useState } from "react";
 import { defineChain, http, type Chain } from "viem";
 import { createConfig, WagmiProvider } from "wagmi";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
+import { ShopApiError } from "@/components/checkout/shop-api";
+import { forgetSessions } from "./session";
 import { SolanaWalletDialogProvider } from "./solana-wallet-dialog";
 
 const SetupContext = createContext<WalletSetup | null>(null);
@@ -57,13 +59,20 @@ function makeWagmiConfig(setup: WalletSetup) {
  */
 export function WalletProviders({ setup, children }: { setup: WalletSetup; children: React.ReactNode }) {
   const [wagmiConfig] = useState(() => makeWagmiConfig(setup));
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        // A refused session token (401) is dropped, so the page asks for a new signature.
+        queryCache: new QueryCache({ onError: (err) => void (err instanceof ShopApiError && err.status === 401 && forgetSessions()) }),
+        defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+      }),
+  );
   return (
     <SetupContext.Provider value={setup}>
       <WagmiProvider config={wagmiConfig}>
         <QueryClientProvider client={queryClient}>
           <RainbowKitProvider modalSize="compact">
-            <ConnectionProvider endpoint={setup.solana?.rpcUrl ?? "http://127.0.0.1:8899"}>
+            <ConnectionProvider endpoint={setup.solana.rpcUrl}>
               <WalletProvider wallets={[]} autoConnect>
                 <SolanaWalletDialogProvider>{children}</SolanaWalletDialogProvider>
               </WalletProvider>

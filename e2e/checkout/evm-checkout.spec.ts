@@ -37,6 +37,11 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   await page.screenshot({ path: "test-results/checkout-2-invoice.png", fullPage: true });
 
   // Paying without USDC is refused by the facilitator, and explained; the invoice stays payable.
+  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("The payment was not accepted");
+  await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeEnabled();
+  await expect(page.getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+
   await page.getByRole("button", { name: "Get test USDC" }).click();
   await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);

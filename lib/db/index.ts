@@ -35,3 +35,13 @@ export function getDatabase(): Promise<Database> {
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }
+
+/** Opens the database for one operator command (migrated, not seeded), runs `work` on it, and closes it. */
+export async function withDatabase<T>(role: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase(defaultOpenOptions(role));
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}

@@ -27,13 +27,11 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice } from "@/lib/invoices";
 import type { EvmNetwork, SolanaNetwork } from "@/lib/payments/networks";
 import { chainPayout } from "./chain-payout";
-import { drainDue } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { refundFailedOrders } from "./refund";
-import { payInvoice } from "./testing";
+import { partlyFailedInvoice as partlyFailed } from "./testing";
 
 let database: Database;
 let devnet: Devnet;
@@ -90,16 +88,7 @@ async function sendSol(rpcUrl: string, from: KeyPairSigner, to: Address, lamport
   await rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: "base64" }).send();
 }
 
-/** A paid invoice with one order that fails (10 USDC) and one that is delivered, fulfilled; returns its id. */
-async function partlyFailedInvoice(wallet: Wallet): Promise<string> {
-  const inv = await createInvoice(
-    { items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }, { product_id: "test-gift-card-code", package_value: "20" }], payer: wallet },
-    database.db,
-  );
-  await payInvoice(database.db, inv.id, { network: wallet.chainId, payer: wallet.address });
-  await drainDue(database.db, { provider: demo });
-  return inv.id;
-}
+const partlyFailedInvoice = (wallet: Wallet) => partlyFailed(database.db, wallet, demo);
 
 const failedOrder = async (invoiceId: string) =>
   (await database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId))).find((o) => o.productId === "test-gift-card-code-fail")!;

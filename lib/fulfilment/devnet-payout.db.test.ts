@@ -11,12 +11,10 @@ import { orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice } from "@/lib/invoices";
 import { devnetPayout } from "./devnet-payout";
-import { drainDue } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { refundFailedOrders } from "./refund";
-import { payInvoice } from "./testing";
+import { partlyFailedInvoice as partlyFailed } from "./testing";
 
 let database: Database;
 let devnet: Devnet;
@@ -34,16 +32,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A paid invoice with one order that fails (10 USDC) and one that is delivered, fulfilled; returns its id. */
-async function partlyFailedInvoice(wallet: Wallet): Promise<string> {
-  const inv = await createInvoice(
-    { items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }, { product_id: "test-gift-card-code", package_value: "20" }], payer: wallet },
-    database.db,
-  );
-  await payInvoice(database.db, inv.id, { network: wallet.chainId, payer: wallet.address });
-  await drainDue(database.db, { provider: demo });
-  return inv.id;
-}
+const partlyFailedInvoice = (wallet: Wallet) => partlyFailed(database.db, wallet, demo);
 
 describe(`devnet refunds on ${testDriver}`, () => {
   it("pays a failed order back in USDC on the EVM chain the invoice was paid on", async () => {

@@ -6,10 +6,9 @@ import { invoices, orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
-import { drainDue } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue, refundFailedOrders, type Payout } from "./refund";
-import { payInvoice, TEST_PAYMENT } from "./testing";
+import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: TEST_PAYMENT.payer };
@@ -20,14 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const item = (product_id: string, package_value: string, refill_input?: string): CartItem => ({ product_id, package_value, ...(refill_input ? { refill_input } : {}) });
-
-async function fulfilledInvoice(items: CartItem[], payment?: { network: string; payer: string }): Promise<string> {
-  const inv = await createInvoice({ items, payer }, database.db);
-  await payInvoice(database.db, inv.id, payment);
-  await drainDue(database.db, { provider: demo });
-  return inv.id;
-}
+const fulfilledInvoice = (items: CartItem[], payment?: { network: string; payer: string }) =>
+  fulfilledInvoiceIn(database.db, { items, payer, payment, provider: demo });
 
 const orderRows = (invoiceId: string) => database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
 

@@ -7,11 +7,10 @@ import { orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
-import { drainDue } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue } from "./refund";
 import { listRefundsDue, markRefundPaid, RefundError } from "./refunds-due";
-import { payInvoice, TEST_PAYMENT } from "./testing";
+import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
 
 let database: Database;
 const payer: Wallet = { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer };
@@ -30,14 +29,8 @@ beforeEach(async () => {
   await database.db.update(orders).set({ status: "refunded", refundTx: "0xsettled" }).where(eq(orders.status, "failed"));
 });
 
-const item = (product_id: string, package_value: string, refill_input?: string): CartItem => ({ product_id, package_value, ...(refill_input ? { refill_input } : {}) });
-
-async function fulfilledInvoice(items: CartItem[], payment?: { network: string; payer: string }): Promise<string> {
-  const inv = await createInvoice({ items, payer }, database.db);
-  await payInvoice(database.db, inv.id, payment);
-  await drainDue(database.db, { provider: demo });
-  return inv.id;
-}
+const fulfilledInvoice = (items: CartItem[], payment?: { network: string; payer: string }) =>
+  fulfilledInvoiceIn(database.db, { items, payer, payment, provider: demo });
 
 const orderRows = (invoiceId: string) => database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
 

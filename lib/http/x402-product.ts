@@ -1,4 +1,5 @@
 import { getProduct, suggestSlugs, usdcToDecimal, type Product } from "@/lib/catalog";
+import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { ApiError } from "./api-error";
 import { nextStep } from "./next-step";
 
@@ -13,8 +14,8 @@ export function requireSlug(url: URL): string {
 export function optionalIccid(url: URL): string | undefined {
   const iccid = url.searchParams.get("iccid")?.trim();
   if (!iccid) return undefined;
-  if (!/^89\d{17,18}$/.test(iccid)) {
-    throw new ApiError(400, "INVALID_PARAMETER", "iccid: an eSIM's ICCID is 19 or 20 digits starting 89", { field: "iccid" });
+  if (!isIccid(iccid)) {
+    throw new ApiError(400, "INVALID_PARAMETER", "iccid: an eSIM's ICCID is 19 or 20 digits starting 89, with a valid check digit", { field: "iccid" });
   }
   return iccid;
 }

@@ -1,6 +1,5 @@
 export { parseStockFile, StockFileError, type RejectedStockRow, type StockCode, type StockFileRow } from "./stock-file";
 export {
-  codeOfOrder,
   importStock,
   releaseCodes,
   reserveCode,

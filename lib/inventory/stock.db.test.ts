@@ -10,12 +10,18 @@ import { payInvoice } from "@/lib/fulfilment/testing";
 import { createInventoryProvider } from "@/lib/fulfilment/providers/inventory";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, expireInvoices, InvoiceError } from "@/lib/invoices";
-import { codeOfOrder, importStock, StockError, stockLevels } from "./stock";
+import { importStock, StockError, stockLevels } from "./stock";
 
 // One product per test group, so that the groups do not share stock.
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };
 const codes = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ code: `${prefix}-${String(i + 1).padStart(4, "0")}`, pin: `${1000 + i}`, expirationDate: "2028-06-30" }));
+
+/** The code an order holds, and whether it was sold. */
+async function codeOfOrder(db: Database["db"], orderId: string): Promise<{ code: string; soldAt: Date | null } | null> {
+  const [row] = await db.select({ code: inventoryCodes.code, soldAt: inventoryCodes.soldAt }).from(inventoryCodes).where(eq(inventoryCodes.orderId, orderId));
+  return row ?? null;
+}
 
 beforeAll(async () => {
   database = await openTestDatabase((db) => seedCatalogOnce(db, true));

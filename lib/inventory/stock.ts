@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getProduct, parsePackageId } from "@/lib/catalog";
 import type { Db } from "@/lib/db";
 import { queryRows } from "@/lib/db/client";
@@ -143,14 +143,4 @@ export async function sellCode(db: Db, order: { id: string; productId: string; p
   let [sold] = await sell();
   if (!sold && (await db.transaction((tx) => reserveCode(tx as unknown as Db, order, now)))) [sold] = await sell();
   return sold ?? null;
-}
-
-/** The code sold to an order, if any (for tests and the operator). */
-export async function codeOfOrder(db: Db, orderId: string): Promise<{ code: string; soldAt: Date | null } | null> {
-  const [row] = await db
-    .select({ code: inventoryCodes.code, soldAt: inventoryCodes.soldAt })
-    .from(inventoryCodes)
-    .where(eq(inventoryCodes.orderId, orderId))
-    .orderBy(asc(inventoryCodes.id));
-  return row ?? null;
 }

@@ -4,13 +4,13 @@ import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { affiliates, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { isLuhnValid } from "@/lib/fulfilment/providers/luhn";
+import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
 import { MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "./ids";
 import { InvoiceError } from "./invoice-error";
 import { validateRecipient } from "./recipient";
-import { findWalletEsim } from "./wallet-esims";
+import { listWalletEsims } from "./wallet-esims";
 import { resolvePackage } from "./resolve-package";
 
 export type CreatedInvoice = {
@@ -33,7 +33,7 @@ async function knownAffiliate(db: Db, code: string | null | undefined): Promise<
 function esimToTopUp(product: Product, input: string | undefined, field: string): string | null {
   if (product.kind !== "esim" || input === undefined || input.trim() === "") return null;
   const iccid = input.replace(/[\s-]/g, "");
-  if (!/^89\d{17,18}$/.test(iccid) || !isLuhnValid(iccid)) {
+  if (!isIccid(iccid)) {
     throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, { field });
   }
   return iccid;
@@ -67,10 +67,10 @@ export async function createInvoice(
     return { product, pkg, recipient, field };
   });
   // An eSIM item naming an ICCID adds its bundle to that eSIM: one the paying wallet bought, of the same product.
-  for (const l of lines) {
-    if (l.product.kind !== "esim" || !l.recipient) continue;
-    const held = await findWalletEsim(db, payer, l.recipient);
-    if (!held || held.productId !== l.product.slug) {
+  const topUps = lines.filter((l) => l.product.kind === "esim" && l.recipient);
+  const held = topUps.length > 0 ? new Map((await listWalletEsims(db, payer)).map((e) => [e.iccid, e.productId])) : new Map<string, string>();
+  for (const l of topUps) {
+    if (held.get(l.recipient!) !== l.product.slug) {
       throw new InvoiceError(
         "INVALID_RECIPIENT",
         `${l.field}.refill_input: the paying wallet holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave refill_input out to buy a new eSIM.`,

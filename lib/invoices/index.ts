@@ -6,4 +6,4 @@ export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expire
 export { getInvoiceWithOrders, visibleStatus, type InvoiceWithOrders, type OrderRow } from "./status";
 export { listWalletOrders, type WalletOrder } from "./wallet-orders";
 export { recordPendingSettlement, reconcilePendingPayments } from "./reconcile";
-export { findWalletEsim, listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";
+export { listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";

@@ -58,8 +58,3 @@ export async function listWalletEsims(db: Db, payerKey: string): Promise<WalletE
   for (const t of topups) byIccid.get(t.iccid)?.bundles.push(t.bundle);
   return [...byIccid.values()].reverse();
 }
-
-/** The wallet's eSIM with this ICCID, when it holds one. */
-export async function findWalletEsim(db: Db, payerKey: string, iccid: string): Promise<WalletEsim | undefined> {
-  return (await listWalletEsims(db, payerKey)).find((e) => e.iccid === iccid);
-}

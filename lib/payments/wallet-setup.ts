@@ -8,7 +8,7 @@ import { getPayments } from "./payments";
 export type WalletSetup = {
   mode: "devnet" | "testnet" | "mainnet";
   evm: { key: string; network: `eip155:${number}`; chainId: number; name: string; rpcUrl: string; usdc: `0x${string}`; explorerTx?: string }[];
-  solana: { network: `solana:${string}`; name: string; rpcUrl: string; mint: string; explorerTx?: string } | null;
+  solana: { network: `solana:${string}`; name: string; rpcUrl: string; mint: string; explorerTx?: string };
   /** WalletConnect appears in the connect dialog only with a project id. */
   walletConnectProjectId: string | null;
 };
@@ -17,13 +17,15 @@ export async function walletSetup(): Promise<WalletSetup> {
   const { networks } = await getPayments();
   const tx = (n: { explorerTx?: (h: string) => string }) => (n.explorerTx ? { explorerTx: n.explorerTx("{tx}") } : {});
   const solana = networks.find((n) => n.kind === "solana");
+  // Every network mode has Solana (see lib/payments/networks.ts).
+  if (solana?.kind !== "solana") throw new Error("No Solana network is configured");
   const c = config();
   return {
     mode: c.networkMode,
     evm: networks.flatMap((n) =>
       n.kind === "evm" ? [{ key: n.key, network: n.network, chainId: n.chainId, name: n.name, rpcUrl: n.rpcUrl, usdc: n.usdc.address, ...tx(n) }] : [],
     ),
-    solana: solana && solana.kind === "solana" ? { network: solana.network, name: solana.name, rpcUrl: solana.rpcUrl, mint: solana.usdc.mint, ...tx(solana) } : null,
+    solana: { network: solana.network, name: solana.name, rpcUrl: solana.rpcUrl, mint: solana.usdc.mint, ...tx(solana) },
     walletConnectProjectId: c.walletConnectProjectId ?? null,
   };
 }

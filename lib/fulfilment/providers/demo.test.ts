@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createDemoProvider, demoProvider } from "./demo";
 import { parseBundle } from "./esim-bundle";
-import { isLuhnValid, luhnCheckDigit } from "./luhn";
+import { isIccid, isLuhnValid, luhnCheckDigit } from "./luhn";
 import { providerFor } from "./provider-for";
 import type { Db } from "@/lib/db";
 import type { Delivery, OrderToFulfil, Redemption } from "./types";
@@ -159,6 +159,15 @@ describe("helpers", () => {
     expect(luhnCheckDigit("7992739871")).toBe("3");
     expect(isLuhnValid("79927398713")).toBe(true);
     expect(isLuhnValid("79927398710")).toBe(false);
+  });
+
+  it("recognizes ICCIDs: 19 or 20 digits starting 89 with a valid check digit", () => {
+    const payload = "894450123456789012";
+    expect(isIccid(payload + luhnCheckDigit(payload))).toBe(true);
+    expect(isIccid(`${payload}0${luhnCheckDigit(`${payload}0`)}`)).toBe(true);
+    expect(isIccid(payload + ((Number(luhnCheckDigit(payload)) + 1) % 10))).toBe(false);
+    expect(isIccid(`79${payload.slice(2)}${luhnCheckDigit(`79${payload.slice(2)}`)}`)).toBe(false);
+    expect(isIccid("79927398713")).toBe(false);
   });
 
   it("parses eSIM bundle values", () => {

@@ -17,3 +17,8 @@ export function luhnCheckDigit(digits: string): string {
 export function isLuhnValid(digits: string): boolean {
   return /^\d{2,}$/.test(digits) && luhnCheckDigit(digits.slice(0, -1)) === digits.slice(-1);
 }
+
+/** An eSIM's ICCID: 19 or 20 digits starting 89 (telecom), ending with a valid Luhn check digit. */
+export function isIccid(s: string): boolean {
+  return /^89\d{17,18}$/.test(s) && isLuhnValid(s);
+}

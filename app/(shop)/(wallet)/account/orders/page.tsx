@@ -1,20 +1,13 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AccountPage } from "@/components/checkout/account-page";
 import { AccountOrders } from "@/components/checkout/account-views";
 
 export const metadata: Metadata = { title: "Your orders", robots: { index: false } };
 
 export default function AccountOrdersPage() {
   return (
-    <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="text-2xl font-bold text-slate-900">Your orders</h1>
-        <nav aria-label="Account" className="flex gap-4 text-sm font-semibold">
-          <Link href="/account/orders" className="text-brand-700 hover:underline">Orders</Link>
-          <Link href="/account/esims" className="text-brand-700 hover:underline">eSIMs</Link>
-        </nav>
-      </div>
+    <AccountPage title="Your orders">
       <AccountOrders />
-    </div>
+    </AccountPage>
   );
 }

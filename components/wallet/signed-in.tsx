@@ -1,0 +1,36 @@
+"use client";
+
+import { useAction } from "@/components/checkout/use-action";
+import { ConnectWallet } from "./connect-wallet";
+import { useSession } from "./session";
+import { useShopWallet, type ShopWallet } from "./use-shop-wallet";
+
+/**
+ * Shows its children once a wallet is connected and signed in (SIWX, a session token for the tab); until then, the
+ * way there: connect, then one signature.
+ */
+export function SignedIn({ prompt, children }: { prompt: string; children: (token: string, wallet: ShopWallet) => React.ReactNode }) {
+  const wallet = useShopWallet();
+  const { session, signIn } = useSession(wallet);
+  const { busy, error, run } = useAction<"sign-in">();
+  if (wallet && session) return children(session.token, wallet);
+  return (
+    <div className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
+      <p className="text-slate-700">{prompt}</p>
+      <ConnectWallet wallet={wallet} />
+      {wallet && (
+        <button
+          type="button"
+          disabled={busy !== null}
+          onClick={() => run("sign-in", signIn)}
+          className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          {busy ? "Waiting for your wallet…" : "Sign in"}
+        </button>
+      )}
+      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+        {error}
+      </p>
+    </div>
+  );
+}

@@ -20,8 +20,11 @@ export function SolanaWalletDialogProvider({ children }: { children: React.React
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<WalletName | null>(null);
+  // The list is drawn only while open: the wallets a browser has are unknown when the page is rendered on the server.
+  const [isOpen, setOpen] = useState(false);
   const open = useCallback(() => {
     setError(null);
+    setOpen(true);
     ref.current?.showModal();
   }, []);
 
@@ -41,13 +44,14 @@ export function SolanaWalletDialogProvider({ children }: { children: React.React
       <dialog
         ref={ref}
         aria-labelledby="solana-wallets-title"
+        onClose={() => setOpen(false)}
         className="m-auto w-[min(24rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-xl backdrop:bg-slate-900/50"
       >
         <div className="flex flex-col gap-3 p-5">
           <h2 id="solana-wallets-title" className="text-lg font-bold text-slate-900">
             Connect a Solana wallet
           </h2>
-          {installed.length === 0 ? (
+          {!isOpen ? null : installed.length === 0 ? (
             <p className="text-sm text-slate-700">No Solana wallet was found in this browser. Install one (Phantom, Solflare, Backpack) and reload the page.</p>
           ) : (
             <ul className="flex flex-col gap-2">

@@ -3,6 +3,7 @@
 import "@rainbow-me/rainbowkit/styles.css";
 import { connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
 import { injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
+import { WalletNotReadyError, type WalletError } from "@solana/wallet-adapter-base";
 import { ConnectionProvider, WalletProvider } from "@solana/wallet-adapter-react";
 import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createContext, useContext, useState } from "react";
@@ -54,6 +55,14 @@ function makeWagmiConfig(setup: WalletSetup) {
 }
 
 /**
+ * The wallet adapter logs every wallet error to the console by default. Each action that can fail (connect, sign,
+ * pay) explains its own failure on the page; only a failed automatic reconnection has nobody to tell.
+ */
+function quietWalletError(error: WalletError) {
+  if (error instanceof WalletNotReadyError || error.name === "WalletConnectionError") console.warn("The Solana wallet did not reconnect:", error.message);
+}
+
+/**
  * The wallet stack (wagmi + RainbowKit for EVM, the Solana wallet adapter, TanStack Query), for the cart, checkout,
  * invoice and account pages only: the browse pages never load it.
  */
@@ -73,7 +82,7 @@ export function WalletProviders({ setup, children }: { setup: WalletSetup; child
         <QueryClientProvider client={queryClient}>
           <RainbowKitProvider modalSize="compact">
             <ConnectionProvider endpoint={setup.solana.rpcUrl}>
-              <WalletProvider wallets={[]} autoConnect>
+              <WalletProvider wallets={[]} autoConnect onError={quietWalletError}>
                 <SolanaWalletDialogProvider>{children}</SolanaWalletDialogProvider>
               </WalletProvider>
             </ConnectionProvider>

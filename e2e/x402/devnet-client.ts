@@ -3,6 +3,8 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { address, createSolanaRpc } from "@solana/kit";
 import { createPublicClient, erc20Abi, http, type Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 
@@ -38,6 +40,13 @@ export async function evmUsdcBalance(n: DevnetNetwork, owner: string): Promise<b
   if (!isEvm(n)) throw new Error("not an EVM network");
   const client = createPublicClient({ transport: http(n.rpcUrl) });
   return client.readContract({ address: n.usdc.address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
+}
+
+/** An SPL token balance (devnet USDC) of an owner, from its associated token account. */
+export async function tokenBalance(rpcUrl: string, mint: string, owner: string): Promise<bigint> {
+  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const res = await createSolanaRpc(rpcUrl).getTokenAccountBalance(ata).send();
+  return BigInt(res.value.amount);
 }
 
 /** A fresh EVM buyer with devnet USDC, and a fetch that pays on one network with the official x402 client. */

@@ -1,17 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { address, createSolanaRpc, generateKeyPairSigner } from "@solana/kit";
+import { generateKeyPairSigner } from "@solana/kit";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import { decodeRequired, devnetNetworks, faucet } from "./devnet-client";
-
-async function tokenBalance(rpcUrl: string, mint: string, owner: string): Promise<bigint> {
-  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const res = await createSolanaRpc(rpcUrl).getTokenAccountBalance(ata).send();
-  return BigInt(res.value.amount);
-}
+import { decodeRequired, devnetNetworks, faucet, tokenBalance } from "./devnet-client";
 
 test("paying on Solana with the official client settles exactly the fee to payTo", async ({ baseURL }) => {
   const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;

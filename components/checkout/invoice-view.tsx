@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
-import { parseUnits } from "viem";
+import { formatUnits, parseUnits } from "viem";
 import { clearCart, useCart } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { SignedIn } from "@/components/wallet/signed-in";
@@ -16,6 +16,7 @@ import { explainError } from "./explain-error";
 import { RedemptionCard } from "./redemption-card";
 import { createInvoice, invoiceStatus, payInvoice, ShopApiError, type InvoiceStatus } from "./shop-api";
 import { useAction } from "./use-action";
+import { useUsdcBalance, type PayNetwork } from "./usdc-balance";
 
 const FINAL = new Set(["complete", "expired", "denied", "payment_error"]);
 
@@ -27,6 +28,15 @@ function useCountdown(until: string | undefined): number | null {
   }, []);
   return until ? Math.max(0, Math.floor((new Date(until).getTime() - now) / 1000)) : null;
 }
+
+/** An order's state in the shopper's words. */
+const ORDER_STATUS: Record<string, string> = {
+  created: "awaiting payment",
+  processing: "delivering",
+  delivered: "delivered",
+  failed: "not delivered",
+  refunded: "refunded",
+};
 
 const PROGRESS = [
   { key: "unpaid", label: "Awaiting payment" },
@@ -69,7 +79,10 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
   const [network, setNetwork] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // After any action, read the invoice again: a failed payment may still have moved it (or it expired meanwhile).
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: ["invoice", id] }), [queryClient, id]);
+  const refresh = useCallback(
+    () => Promise.all([queryClient.invalidateQueries({ queryKey: ["invoice", id] }), queryClient.invalidateQueries({ queryKey: ["usdc-balance"] })]),
+    [queryClient, id],
+  );
   const { busy, error, run } = useAction<"pay" | "fund" | "recreate">(refresh);
 
   const query = useQuery({
@@ -81,18 +94,21 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
   const invoice = query.data;
   const secondsLeft = useCountdown(invoice?.status === "unpaid" ? invoice.expires_at : undefined);
 
-  const networks = [
-    ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc })),
-    { network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint },
+  const networks: PayNetwork[] = [
+    ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc, rpcUrl: n.rpcUrl })),
+    { network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint, rpcUrl: setup.solana.rpcUrl },
   ].filter((n) => n.family === wallet.family);
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
+  const balance = useUsdcBalance(invoice?.status === "unpaid" ? chosen : undefined, wallet.address);
+  const price = invoice ? parseUnits(invoice.price_usdc, USDC_DECIMALS) : undefined;
+  const shortOfUsdc = balance !== undefined && price !== undefined && balance < price;
 
   const pay = () =>
     run("pay", async () => {
       setNotice(null);
       if (!invoice || !chosen) return;
       const scheme = await wallet.paymentScheme(chosen.network);
-      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: parseUnits(invoice.price_usdc, USDC_DECIMALS), scheme });
+      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: price!, scheme });
       clearCart();
     });
 
@@ -151,7 +167,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                   {o.name} · {o.package_value}
                 </span>
                 <span className="shrink-0 text-slate-700">
-                  {o.price_usdc} USDC · <span className="font-medium">{o.status}</span>
+                  {o.price_usdc} USDC · <span className="font-medium">{ORDER_STATUS[o.status] ?? o.status}</span>
                 </span>
               </li>
             ))}
@@ -189,10 +205,18 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                   ))}
                 </div>
               </fieldset>
+              {balance !== undefined && chosen && (
+                <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
+                  {shortOfUsdc
+                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC and the invoice needs ${invoice.price_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
+                    : `This wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC on ${chosen.name}.`}
+                </p>
+              )}
               <button
                 type="button"
                 onClick={pay}
-                disabled={busy !== null || !chosen || secondsLeft === 0}
+                aria-describedby={balance !== undefined ? "balance-note" : undefined}
+                disabled={busy !== null || !chosen || secondsLeft === 0 || shortOfUsdc}
                 className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
               >
                 {busy === "pay" ? "Confirm in your wallet…" : `Pay ${invoice.price_usdc} USDC`}

@@ -24,6 +24,8 @@ type Props = {
   product: { slug: string; name: string; image: string; recipientType: RecipientType; phonePrefixes: string[]; inStock: boolean };
   packages: PickerPackage[];
   range: PickerRange | null;
+  /** An eSIM of the shopper's to add this bundle to (from a "Top up this eSIM" link), instead of a new eSIM. */
+  topupIccid?: string;
 };
 
 function rangePrice(range: PickerRange, amount: string): { price?: bigint; error?: string } {
@@ -50,7 +52,7 @@ function recipientError(type: RecipientType, value: string, prefixes: string[]):
   return undefined;
 }
 
-export function PackagePicker({ product, packages, range }: Props) {
+export function PackagePicker({ product, packages, range, topupIccid }: Props) {
   const id = useId();
   const [selected, setSelected] = useState<string | undefined>((packages.find((p) => !p.soldOut) ?? packages[0])?.value);
   const [amount, setAmount] = useState(range?.min ?? "");
@@ -58,6 +60,7 @@ export function PackagePicker({ product, packages, range }: Props) {
   const [quantity, setQuantity] = useState(1);
   const [recipient, setRecipient] = useState("");
   const [touched, setTouched] = useState(false);
+  const [topup, setTopup] = useState(topupIccid);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   const ranged = useRange && range ? rangePrice(range, amount) : undefined;
@@ -74,16 +77,32 @@ export function PackagePicker({ product, packages, range }: Props) {
       productId: product.slug,
       packageValue: value,
       quantity,
-      recipient: product.recipientType === "none" ? undefined : recipient.trim().replace(/[\s().-]/g, product.recipientType === "phone_number" ? "" : " "),
+      recipient: topup ?? (product.recipientType === "none" ? undefined : recipient.trim().replace(/[\s().-]/g, product.recipientType === "phone_number" ? "" : " ")),
       name: product.name,
       image: product.image,
       unitPriceUsdc: unitPrice.toString(),
     });
-    setStatus(result.ok ? { ok: true, text: `Added ${quantity} × ${product.name} (${value}) to your cart.` } : { ok: false, text: result.reason });
+    setStatus(
+      result.ok
+        ? { ok: true, text: `Added ${quantity} × ${product.name} (${value})${topup ? " as a top-up" : ""} to your cart.` }
+        : { ok: false, text: result.reason },
+    );
   }
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-5" noValidate>
+      {topup && (
+        <div role="note" className="flex flex-col gap-2 rounded-xl bg-brand-50 p-3 text-sm text-slate-800 ring-1 ring-brand-200">
+          <p>
+            <span className="font-semibold text-slate-900">Top-up for your eSIM</span>{" "}
+            <code className="break-all rounded bg-white px-1.5 py-0.5">{topup}</code>. The bundle is added to that eSIM: nothing new to install. Pay with
+            the wallet that bought it.
+          </p>
+          <button type="button" onClick={() => setTopup(undefined)} className="w-fit font-semibold text-brand-700 underline-offset-2 hover:underline">
+            Buy a new eSIM instead
+          </button>
+        </div>
+      )}
       {packages.length > 0 && (
         <fieldset>
           <legend className="mb-2 text-sm font-semibold text-slate-900">Choose an amount</legend>

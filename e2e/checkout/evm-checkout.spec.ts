@@ -36,15 +36,15 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeVisible();
   await page.screenshot({ path: "test-results/checkout-2-invoice.png", fullPage: true });
 
-  // Paying without USDC is refused by the facilitator, and explained; the invoice stays payable.
-  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
-  await expect(page.getByRole("main").getByRole("alert")).toContainText("The payment was not accepted");
-  await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeEnabled();
+  // The wallet holds no USDC yet: the page says so before anything is signed, and points to the faucet.
+  await expect(page.getByText(`Not enough USDC on ${base.name}: this wallet holds 0 USDC and the invoice needs 10.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeDisabled();
   await expect(page.getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
 
   await page.getByRole("button", { name: "Get test USDC" }).click();
   await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
+  await expect(page.getByText(`This wallet holds 15 USDC on ${base.name}.`)).toBeVisible();
 
   await page.getByRole("button", { name: "Pay 10 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });

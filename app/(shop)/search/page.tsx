@@ -29,7 +29,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const { q, kind, country, page } = readParams(await searchParams);
   const [result, countries] = await Promise.all([search({ q, kind, country, page, pageSize: 24 }), listCountries()]);
   const where = country ? (countryName(country) ?? country) : undefined;
-  const what = kind ? KIND_LABELS[kind].many.toLowerCase() : "products";
+  // "gift cards", "top-ups", but "eSIMs": only the first letter is lowered.
+  const many = kind ? KIND_LABELS[kind].many : "products";
+  const what = many.charAt(0).toLowerCase() + many.slice(1);
   const hrefFor = (changes: Partial<{ q: string; kind: string; country: string; page: number }>) => {
     const next = new URLSearchParams();
     const merged = { q, kind, country, page: undefined as number | undefined, ...changes };

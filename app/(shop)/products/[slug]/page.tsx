@@ -6,20 +6,24 @@ import { PackagePicker } from "@/components/shop/package-picker";
 import { PriceRange } from "@/components/shop/price-range";
 import { pickerPackages, pickerRange } from "@/components/shop/picker-data";
 import { config } from "@/lib/config";
+import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { countryLabel, countryName, getProduct, KIND_LABELS } from "@/lib/catalog";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ slug: string }> };
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = await getProduct((await params).slug);
   return product ? { title: product.name, description: product.description.slice(0, 160) } : { title: "Product not found" };
 }
 
-export default async function ProductPage({ params }: Props) {
+export default async function ProductPage({ params, searchParams }: Props) {
   const product = await getProduct((await params).slug);
   if (!product) notFound();
+  // "Top up this eSIM" links carry the eSIM's ICCID: the bundle bought here is then added to that eSIM.
+  const { iccid } = await searchParams;
+  const topupIccid = product.kind === "esim" && typeof iccid === "string" && isIccid(iccid) ? iccid : undefined;
   const kind = KIND_LABELS[product.kind];
 
   return (
@@ -88,6 +92,7 @@ export default async function ProductPage({ params }: Props) {
                 phonePrefixes: product.phonePrefixes,
                 inStock: product.inStock,
               }}
+              topupIccid={topupIccid}
               packages={pickerPackages(product)}
               range={pickerRange(product, config().priceMarginBps)}
             />

@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: "Your eSIMs", robots: { index: false 
 
 export default function AccountEsimsPage() {
   return (
-    <AccountPage title="Your eSIMs">
+    <AccountPage title="Your eSIMs" current="esims">
       <AccountEsims />
     </AccountPage>
   );

@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: "Your orders", robots: { index: false
 
 export default function AccountOrdersPage() {
   return (
-    <AccountPage title="Your orders">
+    <AccountPage title="Your orders" current="orders">
       <AccountOrders />
     </AccountPage>
   );

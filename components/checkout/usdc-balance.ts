@@ -1,0 +1,37 @@
+"use client";
+
+import { fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { address, createSolanaRpc } from "@solana/kit";
+import { useQuery } from "@tanstack/react-query";
+import { createPublicClient, erc20Abi, http, type Address } from "viem";
+
+/** A network the invoice can be paid on, with what reading the wallet's USDC there needs. */
+export type PayNetwork = { network: string; name: string; family: "eip155" | "solana"; asset: string; rpcUrl: string };
+
+/** USDC (atomic units) an owner holds on a network: the ERC-20 balance, or the SPL balance of its associated account. */
+export async function readUsdcBalance(net: PayNetwork, owner: string): Promise<bigint> {
+  if (net.family === "eip155") {
+    const client = createPublicClient({ transport: http(net.rpcUrl) });
+    return client.readContract({ address: net.asset as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
+  }
+  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(net.asset), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const account = await fetchMaybeToken(createSolanaRpc(net.rpcUrl), ata);
+  return account.exists ? account.data.amount : 0n;
+}
+
+export const balanceKey = (network: string | undefined, owner: string) => ["usdc-balance", network, owner] as const;
+
+/**
+ * The wallet's USDC on the chosen network, so the shopper learns before signing that it is not enough. Undefined
+ * while unknown (loading, or the chain could not be read: then paying is still allowed and the facilitator decides).
+ */
+export function useUsdcBalance(net: PayNetwork | undefined, owner: string): bigint | undefined {
+  const query = useQuery({
+    queryKey: balanceKey(net?.network, owner),
+    queryFn: () => readUsdcBalance(net!, owner),
+    enabled: net !== undefined,
+    retry: 1,
+    staleTime: 5_000,
+  });
+  return query.data;
+}

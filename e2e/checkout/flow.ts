@@ -1,0 +1,59 @@
+import type { Page } from "@playwright/test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect } from "../fixtures";
+import { devnetNetworks, isEvm } from "../x402/devnet-client";
+import { installEvmTestWallet, type EvmTestWallet } from "../wallets/evm-test-wallet";
+
+/** x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load. */
+export const X402_CHALLENGE_LOGS = /status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/;
+
+/** A fresh injected EVM test wallet in the page, on the first devnet EVM chain. */
+export async function freshEvmWallet(page: Page, baseURL: string): Promise<EvmTestWallet & { network: { network: string; name: string } }> {
+  const networks = (await devnetNetworks(baseURL)).filter(isEvm);
+  const rpc = Object.fromEntries(networks.map((n) => [Number(n.network.split(":")[1]), n.rpcUrl])) as Record<number, string>;
+  const first = networks[0]!;
+  const wallet = await installEvmTestWallet(page, privateKeyToAccount(generatePrivateKey()), rpc, Number(first.network.split(":")[1]));
+  return { ...wallet, network: first };
+}
+
+/** Picks a package on the product page by its visible label, as a shopper taps the tile. */
+export async function pickPackage(page: Page, label: string) {
+  const radio = page.getByRole("radio", { name: new RegExp(`^${label.replace(/[$.]/g, "\\$&")}`) });
+  // Until the page is hydrated a tap does nothing: tap again until the choice holds.
+  await expect(async () => {
+    await page.getByRole("group", { name: "Choose an amount" }).getByText(label, { exact: true }).click();
+    await expect(radio).toBeChecked({ timeout: 1000 });
+  }).toPass();
+}
+
+/** Product page -> cart: one package of a product. */
+export async function addToCart(page: Page, slug: string, packageLabel?: string) {
+  await page.goto(`/products/${slug}`);
+  if (packageLabel) await pickPackage(page, packageLabel);
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
+}
+
+export async function connectEvm(page: Page) {
+  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await expect(page.getByText(/Connected: .*Test Wallet/).first()).toBeVisible();
+}
+
+/** From the cart with a connected wallet: sign in if needed and create the invoice; returns its id. */
+export async function checkoutCart(page: Page): Promise<string> {
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+  return page.url().split("/").pop()!;
+}
+
+/** On an unpaid invoice page: faucet, then pay; waits for the codes. */
+export async function fundAndPay(page: Page) {
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await expect(page.getByText(/^This wallet holds \d+ USDC/)).toBeVisible();
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
+}
+
+export { expectAccessible } from "../a11y";

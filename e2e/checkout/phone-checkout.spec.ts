@@ -1,6 +1,6 @@
 import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
 import { expect, test } from "../fixtures";
-import { addToCart, checkoutCart, connectEvm, freshEvmWallet, fundAndPay, X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, checkoutCart, freshEvmWallet, fundAndPay, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({
   expectedConsoleErrors: [X402_CHALLENGE_LOGS],

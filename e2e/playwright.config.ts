@@ -7,8 +7,9 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
 const external = process.env.E2E_BASE_URL;
 
-const server = (port: number, mode: string) => ({
+const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
+  env,
   url: `http://127.0.0.1:${port}/`,
   cwd: "..",
   timeout: 120_000,
@@ -33,7 +34,7 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
@@ -44,9 +45,19 @@ export default defineConfig({
       dependencies: ["x402-api"],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
+    // Invoices that expire: a shop of its own whose invoices live one minute.
+    ...(!external
+      ? [
+          {
+            name: "checkout-expiry",
+            testMatch: "checkout-expiry/**/*.spec.ts",
+            use: { browserName: "chromium" as const, viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${PORT + 2}` },
+          },
+        ]
+      : []),
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     ...(postgres && !external
@@ -60,5 +71,7 @@ export default defineConfig({
       : []),
   ],
   // The production build on a fresh, empty database: the demo catalog is seeded at start, as for a new user.
-  webServer: external ? [] : [server(PORT, "pglite"), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
+  webServer: external
+    ? []
+    : [server(PORT, "pglite"), server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
 });

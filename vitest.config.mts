@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+        test: { name: "pglite", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], env: { TEST_DB: "pglite" } },
       },
       ...(postgresUrl
         ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], env: { TEST_DB: "postgres" } } }]

@@ -1,8 +1,10 @@
 "use client";
 
 import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
 import { useSolanaWalletDialog } from "./solana-wallet-dialog";
 import type { ShopWallet } from "./use-shop-wallet";
+import { useWalletSetup } from "./wallet-providers";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
@@ -10,6 +12,7 @@ export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…
 export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
   const { openConnectModal } = useConnectModal();
   const openSolana = useSolanaWalletDialog();
+  const devnet = useWalletSetup().mode === "devnet";
   if (wallet) {
     return (
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-800">
@@ -27,21 +30,30 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
     );
   }
   return (
-    <div className="flex flex-wrap gap-2">
-      <button
-        type="button"
-        onClick={() => openConnectModal?.()}
-        className="h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
-      >
-        Connect EVM wallet
-      </button>
-      <button
-        type="button"
-        onClick={openSolana}
-        className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
-      >
-        Connect Solana wallet
-      </button>
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          onClick={() => openConnectModal?.()}
+          className="h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
+        >
+          Connect EVM wallet
+        </button>
+        <button
+          type="button"
+          onClick={openSolana}
+          className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+        >
+          Connect Solana wallet
+        </button>
+      </div>
+      {devnet && (
+        <p className="text-sm text-slate-600">
+          <span className="font-semibold text-slate-800">No wallet extension?</span> This is a devnet: pick{" "}
+          <span className="font-medium text-slate-800">{BURNER_WALLET_NAME}</span> in either list. It is a test wallet kept in this
+          browser, for test USDC only.
+        </p>
+      )}
     </div>
   );
 }

@@ -9,7 +9,7 @@ import type { SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { useMemo } from "react";
 import { useAccount, useConfig } from "wagmi";
-import { getWalletClient, switchChain } from "wagmi/actions";
+import { disconnect, getWalletClient, switchChain } from "wagmi/actions";
 import { useWalletSetup } from "./wallet-providers";
 
 /** The connected wallet as checkout sees it, whichever family it is. */
@@ -57,7 +57,8 @@ export function useShopWallet(): ShopWallet | null {
             signTypedData: (m) => client.signTypedData({ account: address, ...(m as Parameters<typeof client.signTypedData>[0]) }),
           });
         },
-        disconnect: () => evm.connector?.disconnect(),
+        // Through wagmi, so its state follows (connector.disconnect() alone leaves the page connected).
+        disconnect: () => void disconnect(wagmiConfig, { connector: evm.connector }),
       };
     }
     if (solana.connected && solana.publicKey && solana.signMessage && solana.signTransaction) {

@@ -2,17 +2,18 @@
 
 import "@rainbow-me/rainbowkit/styles.css";
 import { connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
-import { injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
 import { WalletNotReadyError, type WalletError } from "@solana/wallet-adapter-base";
 import { ConnectionProvider, WalletProvider } from "@solana/wallet-adapter-react";
 import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createContext, useContext, useState } from "react";
+import { createContext, useContext, useEffect, useState } from "react";
 import { defineChain, http, type Chain } from "viem";
 import { createConfig, WagmiProvider } from "wagmi";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
 import { ShopApiError } from "@/components/checkout/shop-api";
+import { registerSolanaBurner } from "./burner/solana-burner";
 import { forgetSessions } from "./session";
 import { SolanaWalletDialogProvider } from "./solana-wallet-dialog";
+import { evmWalletList } from "./wallet-list";
 
 const SetupContext = createContext<WalletSetup | null>(null);
 
@@ -40,12 +41,7 @@ export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
 
 function makeWagmiConfig(setup: WalletSetup) {
   const chains = evmChains(setup);
-  const projectId = setup.walletConnectProjectId;
-  // Injected and EIP-6963 wallets always; WalletConnect-based ones only when a project id is configured.
-  const connectors = connectorsForWallets(
-    [{ groupName: "Wallets", wallets: projectId ? [injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet] : [injectedWallet] }],
-    { appName: "x402 Storefront", projectId: projectId ?? "none" },
-  );
+  const connectors = connectorsForWallets(evmWalletList(setup), { appName: "x402 Storefront", projectId: setup.walletConnectProjectId ?? "none" });
   return createConfig({
     chains,
     connectors,
@@ -68,6 +64,8 @@ function quietWalletError(error: WalletError) {
  */
 export function WalletProviders({ setup, children }: { setup: WalletSetup; children: React.ReactNode }) {
   const [wagmiConfig] = useState(() => makeWagmiConfig(setup));
+  // After hydration, so that the server's render of the Solana picker matches the first one in the browser.
+  useEffect(() => void registerSolanaBurner(setup), [setup]);
   const [queryClient] = useState(
     () =>
       new QueryClient({

@@ -1,0 +1,115 @@
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { address, createSolanaRpc } from "@solana/kit";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures";
+import { devnetNetworks, evmUsdcBalance, isEvm } from "../x402/devnet-client";
+
+// x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load.
+test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/] });
+
+const BURNER = "Burner wallet (devnet)";
+const BURNER_RE = /Burner wallet \(devnet\)/;
+
+async function solanaUsdcBalance(rpcUrl: string, mint: string, owner: string): Promise<bigint> {
+  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const res = await createSolanaRpc(rpcUrl).getTokenAccountBalance(ata).send();
+  return BigInt(res.value.amount);
+}
+
+/** A $10 gift card in the cart, and the cart page open, with nothing but the page: no wallet was installed. */
+async function cartWithGiftCard(page: Page) {
+  await page.goto("/products/test-gift-card-code");
+  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status")).toContainText("Added 1 ×");
+  await page.goto("/cart");
+  await expect(page.locator("p").filter({ hasText: "No wallet extension?" })).toContainText(`pick ${BURNER} in either list`);
+}
+
+/** The connected wallet's full address, as the page shows it. */
+async function connectedAddress(page: Page): Promise<string> {
+  const connected = page.getByText(/Connected: Burner wallet \(devnet\)/).first();
+  await expect(connected).toBeVisible();
+  return (await connected.locator("code").getAttribute("title"))!;
+}
+
+/** Disconnecting is remembered: the next visit asks to connect again. */
+async function disconnectStays(page: Page) {
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await expect(page.getByRole("button", { name: "Connect EVM wallet" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Connect EVM wallet" })).toBeVisible();
+  await expect(page.getByText(/Connected:/)).toHaveCount(0);
+}
+
+/** From a connected wallet on the cart page to its invoice: one signature to sign in, then the price is locked. */
+async function signInAndOpenInvoice(page: Page) {
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in with your wallet (done)" })).toBeVisible();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+}
+
+/** Mint test USDC to the wallet on the chosen network, pay, and wait for the codes. */
+async function fundAndPay(page: Page, network: string) {
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(`15 test USDC sent to your wallet on ${network}.`)).toBeVisible();
+  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator("output").first()).toHaveText(/^[A-Z0-9-]{8,}$/);
+}
+
+test("a shopper without a wallet extension buys a gift card with the EVM burner wallet", async ({ page, baseURL }) => {
+  const evm = (await devnetNetworks(baseURL!)).filter(isEvm);
+  const base = evm[0]!;
+  await cartWithGiftCard(page);
+
+  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+  const burner = page.getByRole("dialog").getByRole("button", { name: BURNER_RE });
+  await expect(burner).toBeVisible();
+  await page.screenshot({ path: "test-results/burner-1-evm-dialog.png" });
+  await burner.click();
+  const owner = await connectedAddress(page);
+  await expect(page.getByText(/\(EVM\)/)).toBeVisible();
+
+  await signInAndOpenInvoice(page);
+  await expect(page.getByRole("radio")).toHaveCount(evm.length);
+  await expect(page.getByRole("radio", { name: base.name })).toBeChecked();
+  await fundAndPay(page, base.name);
+  expect(await evmUsdcBalance(base, owner)).toBe(5_000_000n);
+
+  // The key stays in the browser: on a new visit the same wallet is back, without a dialog.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible();
+  expect(await connectedAddress(page)).toBe(owner);
+  await disconnectStays(page);
+});
+
+test("a shopper without a wallet extension buys a gift card with the Solana burner wallet", async ({ page, baseURL }) => {
+  const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;
+  if (!("mint" in sol.usdc)) throw new Error("no Solana mint");
+  await cartWithGiftCard(page);
+
+  await page.getByRole("button", { name: "Connect Solana wallet" }).click();
+  const dialog = page.getByRole("dialog", { name: "Connect a Solana wallet" });
+  const burner = dialog.getByRole("button", { name: BURNER });
+  await expect(burner).toBeVisible();
+  await page.screenshot({ path: "test-results/burner-2-solana-dialog.png" });
+  await burner.click();
+  await expect(dialog).toBeHidden();
+  const owner = await connectedAddress(page);
+  await expect(page.getByText(/\(Solana\)/)).toBeVisible();
+
+  await signInAndOpenInvoice(page);
+  // A Solana wallet pays on Solana: the invoice offers that network only, chosen already.
+  await expect(page.getByRole("radio")).toHaveCount(1);
+  await expect(page.getByRole("radio", { name: sol.name })).toBeChecked();
+  await fundAndPay(page, sol.name);
+  expect(await solanaUsdcBalance(sol.rpcUrl, sol.usdc.mint, owner)).toBe(5_000_000n);
+  await page.screenshot({ path: "test-results/burner-3-solana-codes.png", fullPage: true });
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible();
+  expect(await connectedAddress(page)).toBe(owner);
+  await disconnectStays(page);
+});

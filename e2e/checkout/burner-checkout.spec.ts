@@ -1,20 +1,12 @@
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { address, createSolanaRpc } from "@solana/kit";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
-import { devnetNetworks, evmUsdcBalance, isEvm } from "../x402/devnet-client";
+import { devnetNetworks, evmUsdcBalance, isEvm, tokenBalance } from "../x402/devnet-client";
+import { X402_CHALLENGE_LOGS } from "./flow";
 
-// x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load.
-test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/] });
+test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
 const BURNER = "Burner wallet (devnet)";
 const BURNER_RE = /Burner wallet \(devnet\)/;
-
-async function solanaUsdcBalance(rpcUrl: string, mint: string, owner: string): Promise<bigint> {
-  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const res = await createSolanaRpc(rpcUrl).getTokenAccountBalance(ata).send();
-  return BigInt(res.value.amount);
-}
 
 /** A $10 gift card in the cart, and the cart page open, with nothing but the page: no wallet was installed. */
 async function cartWithGiftCard(page: Page) {
@@ -105,7 +97,7 @@ test("a shopper without a wallet extension buys a gift card with the Solana burn
   await expect(page.getByRole("radio")).toHaveCount(1);
   await expect(page.getByRole("radio", { name: sol.name })).toBeChecked();
   await fundAndPay(page, sol.name);
-  expect(await solanaUsdcBalance(sol.rpcUrl, sol.usdc.mint, owner)).toBe(5_000_000n);
+  expect(await tokenBalance(sol.rpcUrl, sol.usdc.mint, owner)).toBe(5_000_000n);
   await page.screenshot({ path: "test-results/burner-3-solana-codes.png", fullPage: true });
 
   await page.reload();

@@ -1,10 +1,10 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test } from "../fixtures";
+import { X402_CHALLENGE_LOGS } from "./flow";
 import { devnetNetworks, evmUsdcBalance, isEvm } from "../x402/devnet-client";
 import { installEvmTestWallet } from "../wallets/evm-test-wallet";
 
-// x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load.
-test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/] });
+test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
 async function evmChains(baseURL: string) {
   const networks = (await devnetNetworks(baseURL)).filter(isEvm);

@@ -1,10 +1,10 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { expect, test } from "../fixtures";
+import { X402_CHALLENGE_LOGS } from "./flow";
 import { devnetNetworks, tokenBalance } from "../x402/devnet-client";
 import { installSolanaTestWallet } from "../wallets/solana-test-wallet";
 
-// x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load.
-test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/] });
+test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
 test("a shopper buys a gift card with a Wallet Standard Solana wallet, from the shop to the code", async ({ page, baseURL }) => {
   const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;

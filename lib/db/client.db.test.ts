@@ -30,7 +30,23 @@ describe(`migrations on ${testDriver}`, () => {
         database.db,
         sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
       );
-      expect(tables.map((r) => r.table_name)).toEqual(["affiliates", "inventory_codes", "invoices", "orders", "product_packages", "products", "settings", "siwx_nonces"]);
+      expect(tables.map((r) => r.table_name)).toEqual([
+        "affiliates",
+        "idempotency_keys",
+        "inventory_codes",
+        "invoices",
+        "ledger_entries",
+        "merchant_credentials",
+        "merchants",
+        "orders",
+        "product_packages",
+        "products",
+        "settings",
+        "siwx_nonces",
+        "webhook_attempts",
+        "webhook_deliveries",
+        "webhook_endpoints",
+      ]);
       expect(await queryRows(database.db, sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`)).toHaveLength(1);
       expect(prepared).toBe(1);
     } finally {

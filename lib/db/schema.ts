@@ -150,8 +150,17 @@ export const invoices = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** Merchant API invoices: the merchant, how it pays (`balance`, `usdc_base`, …), its price in USD cents, and where its final state is sent. */
+    merchantId: text("merchant_id").references(() => merchants.id, { onDelete: "restrict" }),
+    paymentMethod: text("payment_method"),
+    priceCents: bigint("price_cents", { mode: "bigint" }),
+    webhookUrl: text("webhook_url"),
   },
-  (t) => [index("invoices_payer_idx").on(t.payer, t.createdAt), index("invoices_status_expiry_idx").on(t.status, t.expiresAt)],
+  (t) => [
+    index("invoices_payer_idx").on(t.payer, t.createdAt),
+    index("invoices_status_expiry_idx").on(t.status, t.expiresAt),
+    index("invoices_merchant_idx").on(t.merchantId, t.createdAt, t.id).where(sql`${t.merchantId} IS NOT NULL`),
+  ],
 );
 
 /** One item of an invoice: one product package for one recipient. Product facts are copied, so history survives catalog edits. */
@@ -186,6 +195,9 @@ export const orders = pgTable(
     /** The refund of a failed order: amount in USDC atomic units and its transaction, when paid back. */
     refundUsdc: bigint("refund_usdc", { mode: "bigint" }),
     refundTx: text("refund_tx"),
+    /** Merchant API orders: the price in USD cents (what the balance paid), and the refund to the balance, if any. */
+    priceCents: bigint("price_cents", { mode: "bigint" }),
+    refundCents: bigint("refund_cents", { mode: "bigint" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
@@ -222,4 +234,168 @@ export const inventoryCodes = pgTable(
     uniqueIndex("inventory_codes_order_idx").on(t.orderId),
     index("inventory_codes_free_idx").on(t.productId, t.packageValue, t.id).where(sql`${t.orderId} IS NULL`),
   ],
+);
+
+export const merchantStatus = pgEnum("merchant_status", ["active", "suspended"]);
+
+/** A merchant of the merchant API (`/api/v2`) and the dashboard. */
+export const merchants = pgTable("merchants", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  status: merchantStatus("status").notNull().default("active"),
+  /** Without API access, every authenticated API call answers 403. */
+  apiAccess: boolean("api_access").notNull().default(true),
+  /**
+   * The balance in USD cents: the sum of the ledger, kept here so that a debit is one conditional update
+   * (`balance_cents >= price`) in the transaction that appends its ledger entry. Never negative.
+   */
+  balanceCents: bigint("balance_cents", { mode: "bigint" }).notNull().default(sql`0`),
+  /** The Standard Webhooks signing secret (`whsec_…`); during a rotation the previous one signs too, until `previous_until`. */
+  webhookSecret: text("webhook_secret").notNull(),
+  webhookSecretPrevious: text("webhook_secret_previous"),
+  webhookSecretPreviousUntil: timestamp("webhook_secret_previous_until", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const credentialKind = pgEnum("credential_kind", ["business", "personal"]);
+
+/**
+ * API credentials. Business: `api_id` (public, here `public_id`) + `api_secret` over HTTP Basic. Personal: a token over
+ * HTTP Bearer, `<public_id>.<secret>`. Only the SHA-256 of the secret is kept (secrets are 256-bit random: a slow hash
+ * adds nothing), compared in constant time.
+ */
+export const merchantCredentials = pgTable(
+  "merchant_credentials",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    kind: credentialKind("kind").notNull(),
+    name: text("name").notNull(),
+    publicId: text("public_id").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("merchant_credentials_public_idx").on(t.publicId), index("merchant_credentials_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+
+export const ledgerKind = pgEnum("ledger_kind", ["credit", "debit", "refund"]);
+
+/** The merchant's balance history, append-only: credits (top-ups), debits (invoices paid), refunds (failed orders). */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "restrict" }),
+    kind: ledgerKind("kind").notNull(),
+    /** Positive; the kind says which way it moves the balance. */
+    amountCents: bigint("amount_cents", { mode: "bigint" }).notNull(),
+    /** The balance right after this entry. */
+    balanceAfterCents: bigint("balance_after_cents", { mode: "bigint" }).notNull(),
+    invoiceId: text("invoice_id").references(() => invoices.id, { onDelete: "restrict" }),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    /** What it was: "Admin credit", a payment's transaction, … */
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("ledger_entries_merchant_idx").on(t.merchantId, t.id),
+    // One refund per order, whatever retries happen.
+    uniqueIndex("ledger_entries_refund_idx").on(t.orderId).where(sql`${t.kind} = 'refund'`),
+  ],
+);
+
+/** The first answer to a creation request sent with an `Idempotency-Key`, replayed for the same key and body. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** Method and path, and the SHA-256 of the body: the same key with another request is refused. */
+    endpoint: text("endpoint").notNull(),
+    requestHash: text("request_hash").notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);
+
+/**
+ * Webhook messages (the outbox): written in the transaction that makes an invoice final, sent by a worker with the
+ * same `webhook-id` (`id`) on every attempt, retried with backoff until delivered or given up.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    invoiceId: text("invoice_id").references(() => invoices.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    eventType: text("event_type").notNull(),
+    payload: jsonb("payload").notNull(),
+    /** When the event happened (the invoice became final), as opposed to when each attempt was sent. */
+    eventAt: timestamp("event_at", { withTimezone: true }).notNull(),
+    status: webhookDeliveryStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_merchant_idx").on(t.merchantId, t.createdAt),
+    index("webhook_deliveries_invoice_idx").on(t.invoiceId),
+  ],
+);
+
+/** Every attempt to send a webhook message: where, when, and what came back. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    url: text("url").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    /** Null when no HTTP answer came (timeout, refused connection, blocked address). */
+    statusCode: integer("status_code"),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+);
+
+/** A merchant's webhook URL, disabled after it answered 410 or kept failing, until the merchant re-enables it. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    disabledReason: text("disabled_reason"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.url] })],
 );

@@ -7,6 +7,7 @@ import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows
 import { DataDirLockedError } from "@/lib/db/lock";
 import { withDatabase } from "@/lib/db";
 import { StockError, StockFileError } from "@/lib/inventory";
+import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
 
@@ -19,6 +20,7 @@ Commands:
       With the embedded database, stop the shop server first: PGlite opens in one process at a time.
 ${STOCK_HELP}
 ${REFUNDS_HELP}
+${MERCHANT_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server.`;
 
@@ -63,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
   if (group === "catalog" && command === "import") return catalogImport(rest);
   if (group === "stock") return stockCommand(command, rest);
   if (group === "refunds") return refundsCommand(command, rest);
+  if (group === "merchant") return merchantCommand(command, rest);
   if (!group || group === "help" || group === "--help") {
     console.log(HELP);
     return 0;

@@ -57,6 +57,8 @@ export const envSchema = z.object({
   ),
   /** Secret for session tokens (at least 32 characters); generated under DATA_DIR when unset. */
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
+  ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(24, "must be at least 24 characters").optional()),
   /** A remote x402 facilitator; the in-process one is used when unset. */
   FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
   /** Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own). */
@@ -106,6 +108,7 @@ export type Config = {
   seedDemoCatalog: boolean;
   walletConnectProjectId: string | undefined;
   sessionSecret: string | undefined;
+  adminToken: string | undefined;
   /** How long an invoice's locked price may be paid. */
   invoiceTtlMinutes: number;
   facilitatorUrl: string | undefined;
@@ -153,6 +156,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     sessionSecret: e.SESSION_SECRET,
+    adminToken: e.ADMIN_TOKEN,
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
@@ -167,6 +171,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
   "SESSION_SECRET",
+  "ADMIN_TOKEN",
   "FACILITATOR_EVM_PRIVATE_KEY",
   "FACILITATOR_SOLANA_PRIVATE_KEY",
   "REFUND_EVM_PRIVATE_KEY",

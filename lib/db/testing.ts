@@ -34,3 +34,16 @@ export async function openTestDatabase(prepare?: (db: Db) => Promise<void>): Pro
 
 /** Which database the tests of this run use, for test names. */
 export const testDriver = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+
+/**
+ * Makes a test database the process's database (what `getDb()` returns), so route handlers can be called directly in
+ * tests. Returns a function that puts the previous one back.
+ */
+export function useAsProcessDatabase(database: Database): () => void {
+  const g = globalThis as typeof globalThis & { __storefrontDb?: Promise<Database> };
+  const previous = g.__storefrontDb;
+  g.__storefrontDb = Promise.resolve(database);
+  return () => {
+    g.__storefrontDb = previous;
+  };
+}

@@ -1,5 +1,6 @@
 import { config, ConfigError } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
+import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
 import { onShutdown } from "./shutdown";
@@ -19,6 +20,9 @@ export async function startServer(): Promise<void> {
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     console.log(`[storefront] ${c.networkMode} mode, database: ${where}, ready in ${Date.now() - started} ms`);
     for (const n of payments.networks) console.log(`[storefront]   ${n.name.padEnd(20)} ${n.network.padEnd(52)} ${n.rpcUrl}`);
+    const admin = adminToken(c);
+    if (!admin) console.log("[storefront] admin API (/api/admin) disabled: set ADMIN_TOKEN to enable it");
+    else if (!c.adminToken) console.log(`[storefront] admin token (devnet, kept in ${c.dataDir}/secrets/admin-token): ${admin}`);
   } catch (err) {
     console.error(`[storefront] cannot start: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as creditMerchant } from "@/app/api/admin/merchants/[id]/credit/route";
+import { POST as createMerchantRoute } from "@/app/api/admin/merchants/route";
+import { GET as balance } from "@/app/api/v2/accounts/balance/route";
+import { GET as ping } from "@/app/api/v2/ping/route";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { basicAuth, bearerAuth, callRoute } from "./testing";
+
+const ADMIN = "adm_test_token_for_the_admin_api_0123456789";
+let database: Database;
+let restore: () => void;
+beforeAll(async () => {
+  process.env.ADMIN_TOKEN = ADMIN;
+  database = await openTestDatabase();
+  restore = useAsProcessDatabase(database);
+});
+afterAll(async () => {
+  restore?.();
+  await database?.close();
+});
+
+const admin = { Authorization: `Bearer ${ADMIN}` };
+type Created = { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };
+
+async function newMerchant(body: unknown = { name: "Shop", credit_usd: 100 }): Promise<Created> {
+  const res = await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body });
+  expect(res.status).toBe(201);
+  return res.body as unknown as Created;
+}
+
+describe(`admin API and account routes on ${testDriver}`, () => {
+  it("creates a merchant with the admin token; its credentials answer ping and balance", async () => {
+    const m = await newMerchant({ name: "Acme", credit_usd: "100.50" });
+    expect(Object.keys(m).sort()).toEqual(["api_id", "api_secret", "api_token", "merchant_id", "webhook_secret"]);
+
+    const viaBasic = await callRoute(ping, "/api/v2/ping", { headers: basicAuth(m.api_id, m.api_secret) });
+    expect(viaBasic).toMatchObject({ status: 200, body: { meta: { _endpoint: "/ping" }, message: "pong", data: { message: "pong" } } });
+    const viaBearer = await callRoute(balance, "/api/v2/accounts/balance", { headers: bearerAuth(m.api_token) });
+    expect(viaBearer).toMatchObject({ status: 200, body: { meta: { _endpoint: "/accounts/balance" }, data: { balance: 10_050, currency: "USD" } } });
+
+    const credited = await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, { headers: admin, body: { amount_usd: 20 }, params: { id: m.merchant_id } });
+    expect(credited).toMatchObject({ status: 200, body: { merchant_id: m.merchant_id, balance: 12_050, currency: "USD" } });
+    expect((await callRoute(balance, "/api/v2/accounts/balance", { headers: bearerAuth(m.api_token) })).body.data).toEqual({ balance: 12_050, currency: "USD" });
+  });
+
+  it("refuses the admin API without the token, and bad admin input with a clear error", async () => {
+    expect((await callRoute(createMerchantRoute, "/api/admin/merchants", { body: { name: "X" } })).status).toBe(401);
+    expect((await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: { Authorization: "Bearer wrong" }, body: { name: "X" } })).status).toBe(401);
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: {} })).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: "{not json" })).toMatchObject({ status: 400, body: { error_code: "parse_error" } });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: -5 } })).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: "1.234" } })).toMatchObject({ status: 400 });
+    const unknown = "mer_01AAAAAAAAAAAAAAAAAAAAAAAA";
+    expect(await callRoute(creditMerchant, `/api/admin/merchants/${unknown}/credit`, { headers: admin, body: { amount_usd: 5 }, params: { id: unknown } })).toMatchObject({ status: 404 });
+    const m = await newMerchant();
+    expect(await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, { headers: admin, body: { amount_usd: 0 }, params: { id: m.merchant_id } })).toMatchObject({ status: 400 });
+  });
+
+  it("answers 401 in the API's envelope for wrong credentials and the wrong scheme", async () => {
+    const m = await newMerchant();
+    for (const headers of [{}, { Authorization: "Basic" }, basicAuth(m.api_id, "sk_nope"), { Authorization: `Bearer ${m.api_secret}` }, basicAuth(...(m.api_token.split(".") as [string, string]))]) {
+      const res = await callRoute(ping, "/api/v2/ping", { headers });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ meta: { _endpoint: "/ping" }, error_code: "unauthorized" });
+      expect(res.headers.get("www-authenticate")).toContain("Basic");
+    }
+  });
+});

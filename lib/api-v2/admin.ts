@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { getDb, type Db } from "@/lib/db";
+import { jsonResponse } from "@/lib/http/api-error";
+import { isAdmin } from "@/lib/merchants/admin-token";
+
+/** A USD amount as the operator types it (`100`, `12.5`), to integer cents; at most 1,000,000 USD at once. */
+export const usdAmount = z
+  .union([z.number(), z.string()])
+  .transform((v) => String(v).trim())
+  .refine((v) => /^\d{1,7}(\.\d{1,2})?$/.test(v), "must be a USD amount like 100 or 12.50")
+  .transform((v) => {
+    const [whole, frac = ""] = v.split(".");
+    return BigInt(whole!) * 100n + BigInt(frac.padEnd(2, "0"));
+  })
+  .refine((c) => c <= 100_000_000n, "must be at most 1000000");
+
+const adminError = (status: number, code: string, message: string) => jsonResponse({ error_code: code, message }, { status });
+
+/** An operator route: `Authorization: Bearer <ADMIN_TOKEN>`, JSON in and out, errors as `{error_code, message}`. */
+export function adminRoute<P extends Record<string, string>>(handler: (req: Request, ctx: { db: Db; params: P }) => Promise<Response>) {
+  return async (req: Request, next: { params: Promise<P> }): Promise<Response> => {
+    if (!isAdmin(req.headers.get("authorization"))) return adminError(401, "unauthorized", "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>).");
+    try {
+      return await handler(req, { db: await getDb(), params: await next.params });
+    } catch (err) {
+      if (err instanceof z.ZodError) {
+        const issue = err.issues[0];
+        return adminError(400, "invalid_param", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+      }
+      if (err instanceof SyntaxError) return adminError(400, "parse_error", "The body is not valid JSON.");
+      console.error("[api/admin] failed", err);
+      return adminError(500, "internal_error", "Something went wrong.");
+    }
+  };
+}
+
+export async function jsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  return text.trim() === "" ? {} : (JSON.parse(text) as unknown);
+}

@@ -1,0 +1,55 @@
+import { ZodError } from "zod";
+import { getDb, type Db } from "@/lib/db";
+import { publicOrigin } from "@/lib/http/origin";
+import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
+import { V2Error } from "./envelope";
+
+export type MerchantContext = {
+  merchant: Merchant;
+  credential: Credential;
+  db: Db;
+  /** The path under /api/v2, as `meta._endpoint` reports it. */
+  endpoint: string;
+  /** Absolute base of the API (`https://shop.example/api/v2`), for `meta._next` and links. */
+  apiBase: string;
+  params: Record<string, string>;
+};
+
+type Handler = (req: Request, ctx: MerchantContext) => Promise<Response>;
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export const API_PREFIX = "/api/v2";
+
+/**
+ * A merchant API route: authenticates the credential (401/403), runs the handler, and turns every failure into the
+ * API's error envelope. An unexpected error is logged and answered 500 without details.
+ */
+export function merchantRoute(routeId: string, handler: Handler) {
+  return async (req: Request, next: NextContext): Promise<Response> => {
+    const url = new URL(req.url);
+    const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
+    try {
+      const db = await getDb();
+      const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
+      const raw = (await next.params) ?? {};
+      const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
+      return await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params });
+    } catch (err) {
+      return errorResponse(err, endpoint, routeId);
+    }
+  };
+}
+
+export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
+  if (err instanceof V2Error) return err.toResponse(endpoint);
+  if (err instanceof AuthError) {
+    return new V2Error(err.status, err.code, err.message).toResponse(endpoint, err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
+  }
+  if (err instanceof ZodError) {
+    const issue = err.issues[0];
+    const field = issue?.path.map(String).join(".") || "request";
+    return new V2Error(400, "invalid_param", `Invalid parameter ${field}: ${issue?.message ?? "invalid"}`).toResponse(endpoint);
+  }
+  console.error(`[api/v2] ${routeId} failed`, err);
+  return new V2Error(500, "internal_error", "Something went wrong on our side. Try again; if it persists, contact support.").toResponse(endpoint);
+}

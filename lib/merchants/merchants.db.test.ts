@@ -1,0 +1,145 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { ledgerEntries, merchantCredentials } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { authenticate, AuthError, balanceOf, BalanceTooLow, createMerchant, credit, debit, issueCredential, listLedger, refund, revokeCredential, setMerchantAccess } from ".";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
+
+async function refused(header: string | null): Promise<AuthError> {
+  const err = await authenticate(database.db, header).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(AuthError);
+  return err as AuthError;
+}
+
+describe(`merchants and credentials on ${testDriver}`, () => {
+  it("creates a merchant whose secrets are shown once and stored only as hashes", async () => {
+    const m = await createMerchant(database.db, { name: "Acme", creditCents: 10_000n });
+    expect(m.merchant_id).toMatch(/^mer_[0-9A-Z]{26}$/);
+    expect(m.api_id).toMatch(/^ak_[\w-]{16}$/);
+    expect(m.api_secret).toMatch(/^sk_[\w-]{43}$/);
+    expect(m.api_token).toMatch(/^pt_[\w-]{16}\.[\w-]{43}$/);
+    expect(m.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const stored = await database.db.select().from(merchantCredentials).where(eq(merchantCredentials.merchantId, m.merchant_id));
+    expect(stored).toHaveLength(2);
+    for (const c of stored) {
+      expect(c.secretHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(c)).not.toContain(m.api_secret.slice(3));
+      expect(JSON.stringify(c)).not.toContain(m.api_token.split(".")[1]);
+    }
+    expect(await balanceOf(database.db, m.merchant_id)).toBe(10_000n);
+    expect((await listLedger(database.db, m.merchant_id, { limit: 10 })).map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([["credit", 10_000n, 10_000n]]);
+  });
+
+  it("lets in a business key over Basic and a personal token over Bearer, and records the last use", async () => {
+    const m = await createMerchant(database.db, { name: "Both" });
+    const viaBasic = await authenticate(database.db, basic(m.api_id, m.api_secret));
+    expect(viaBasic.merchant.id).toBe(m.merchant_id);
+    expect(viaBasic.credential.kind).toBe("business");
+    const viaBearer = await authenticate(database.db, `Bearer ${m.api_token}`);
+    expect(viaBearer.credential.kind).toBe("personal");
+    const [row] = await database.db.select().from(merchantCredentials).where(eq(merchantCredentials.id, viaBasic.credential.id));
+    expect(row?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it("answers 401 for a missing, malformed, wrong, revoked or expired credential and the wrong scheme, without saying which part was wrong", async () => {
+    const m = await createMerchant(database.db, { name: "Strict" });
+    for (const header of [null, "", "Basic", "Basic !!!", "Basic " + Buffer.from("no-colon").toString("base64"), "Token abc", "Bearer nodot", "Bearer . "]) {
+      expect((await refused(header)).status).toBe(401);
+    }
+    const wrongSecret = await refused(basic(m.api_id, "sk_wrong"));
+    const unknownId = await refused(basic("ak_unknown", m.api_secret));
+    expect([wrongSecret.status, unknownId.status]).toEqual([401, 401]);
+    expect(wrongSecret.message).toBe(unknownId.message);
+    expect((await refused(`Bearer ${m.api_id}.${m.api_secret}`)).message).toMatch(/business key is sent with HTTP Basic/);
+    const [pub, secret] = m.api_token.split(".") as [string, string];
+    expect((await refused(basic(pub, secret))).message).toMatch(/personal token is sent as Bearer/);
+
+    const extra = await issueCredential(database.db, m.merchant_id, "business", "CI key");
+    await authenticate(database.db, basic(extra.api_id!, extra.api_secret!));
+    expect(await revokeCredential(database.db, m.merchant_id, extra.id)).toBe(true);
+    expect(await revokeCredential(database.db, m.merchant_id, extra.id)).toBe(false);
+    expect((await refused(basic(extra.api_id!, extra.api_secret!))).message).toMatch(/revoked/);
+
+    const expiring = await issueCredential(database.db, m.merchant_id, "personal", "Short", new Date(Date.now() - 1000));
+    expect((await refused(`Bearer ${expiring.api_token}`)).message).toMatch(/expired/);
+  });
+
+  it("answers 403 for a suspended account or one without API access", async () => {
+    const m = await createMerchant(database.db, { name: "Paused" });
+    await setMerchantAccess(database.db, m.merchant_id, { apiAccess: false });
+    expect(await refused(basic(m.api_id, m.api_secret))).toMatchObject({ status: 403, message: "This account has no API access." });
+    await setMerchantAccess(database.db, m.merchant_id, { apiAccess: true, status: "suspended" });
+    expect(await refused(`Bearer ${m.api_token}`)).toMatchObject({ status: 403, message: "This account is suspended." });
+  });
+});
+
+describe(`the balance ledger on ${testDriver}`, () => {
+  it("credits, debits and refunds with the running balance; a debit it cannot cover names both amounts", async () => {
+    const { merchant_id } = await createMerchant(database.db, { name: "Ledger" });
+    await credit(database.db, { merchantId: merchant_id, amountCents: 2_500n, note: "Top-up" });
+    const inv = await seedInvoice(merchant_id);
+    await database.db.transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 1_000n, invoiceId: inv.invoiceId }));
+    expect(await balanceOf(database.db, merchant_id)).toBe(1_500n);
+    const err = await database.db.transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 2_000n, invoiceId: inv.invoiceId })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BalanceTooLow);
+    expect((err as BalanceTooLow).message).toBe("Balance too low: this invoice needs 20.00 USD and the balance is 15.00 USD.");
+    expect(await balanceOf(database.db, merchant_id)).toBe(1_500n);
+
+    expect(await database.db.transaction((tx) => refund(tx, { merchantId: merchant_id, amountCents: 1_000n, orderId: inv.orderId }))).not.toBeNull();
+    // A retried refund of the same order changes nothing.
+    expect(await database.db.transaction((tx) => refund(tx, { merchantId: merchant_id, amountCents: 1_000n, orderId: inv.orderId }))).toBeNull();
+    expect(await balanceOf(database.db, merchant_id)).toBe(2_500n);
+    const ledger = await listLedger(database.db, merchant_id, { limit: 10 });
+    expect(ledger.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ["refund", 1_000n, 2_500n],
+      ["debit", 1_000n, 1_500n],
+      ["credit", 2_500n, 2_500n],
+    ]);
+    expect(await listLedger(database.db, merchant_id, { limit: 10, before: ledger[1]!.id })).toHaveLength(1);
+  });
+
+  it("never overdraws: of 50 concurrent debits of $1 against $20, exactly 20 succeed", async () => {
+    const { merchant_id } = await createMerchant(database.db, { name: "Race", creditCents: 2_000n });
+    const inv = await seedInvoice(merchant_id);
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => database.db.transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 100n, invoiceId: inv.invoiceId }))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(20);
+    expect(results.filter((r) => r.status === "rejected" && r.reason instanceof BalanceTooLow)).toHaveLength(30);
+    expect(await balanceOf(database.db, merchant_id)).toBe(0n);
+    // The ledger agrees with the balance: one credit and exactly 20 debits.
+    const entries = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.merchantId, merchant_id));
+    expect(entries.filter((e) => e.kind === "debit")).toHaveLength(20);
+    expect(entries.map((e) => e.balanceAfterCents).sort((a, b) => Number(a - b))[0]).toBe(0n);
+  });
+});
+
+/** An invoice with one order for the merchant, for ledger entries to point at. */
+async function seedInvoice(merchantId: string): Promise<{ invoiceId: string; orderId: string }> {
+  const { invoices, orders } = await import("@/lib/db/schema");
+  const { newId } = await import("@/lib/invoices/ids");
+  const invoiceId = newId("inv");
+  const orderId = newId("ord");
+  await database.db.insert(invoices).values({ id: invoiceId, payer: `merchant:${merchantId}`, priceUsdc: 10_000_000n, expiresAt: new Date(Date.now() + 60_000), merchantId, source: "api" });
+  await database.db.insert(orders).values({
+    id: orderId,
+    invoiceId,
+    position: 0,
+    productId: "test-gift-card-code",
+    productName: "Test",
+    productKind: "gift_card",
+    packageValue: "10",
+    faceValueMinor: 1000n,
+    currency: "USD",
+    priceUsdc: 10_000_000n,
+  });
+  return { invoiceId, orderId };
+}

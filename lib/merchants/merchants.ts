@@ -1,0 +1,146 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { ulid } from "ulid";
+import type { Db } from "@/lib/db";
+import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
+import { hashSecret, newWebhookSecret, randomToken, secretMatches } from "./secrets";
+
+export type Merchant = typeof merchants.$inferSelect;
+export type Credential = typeof merchantCredentials.$inferSelect;
+
+/** What a new merchant receives once: its credentials in clear. Only hashes stay on the server. */
+export type NewMerchant = { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };
+
+export type IssuedCredential = { id: string; kind: Credential["kind"]; name: string; api_id?: string; api_secret?: string; api_token?: string };
+
+const newMerchantId = () => `mer_${ulid()}`;
+const newCredentialId = () => `key_${ulid()}`;
+
+/**
+ * Issues a credential. Business: `api_id` (`ak_…`, public) and `api_secret` (`sk_…`) for HTTP Basic. Personal: one
+ * token `pt_<public id>.<secret>` for HTTP Bearer. The secret part is 32 random bytes; only its hash is stored.
+ */
+export async function issueCredential(
+  db: Db,
+  merchantId: string,
+  kind: Credential["kind"],
+  name: string,
+  expiresAt?: Date,
+): Promise<IssuedCredential> {
+  const id = newCredentialId();
+  const secret = randomToken(kind === "business" ? "sk_" : "", 32);
+  const publicId = randomToken(kind === "business" ? "ak_" : "pt_", 12);
+  await db.insert(merchantCredentials).values({ id, merchantId, kind, name, publicId, secretHash: hashSecret(secret), expiresAt });
+  return kind === "business" ? { id, kind, name, api_id: publicId, api_secret: secret } : { id, kind, name, api_token: `${publicId}.${secret}` };
+}
+
+/** A merchant with a business key pair, a personal token and a webhook secret; `creditCents` starts its balance. */
+export async function createMerchant(db: Db, input: { name: string; creditCents?: bigint }): Promise<NewMerchant> {
+  return db.transaction(async (tx) => {
+    const id = newMerchantId();
+    const webhookSecret = newWebhookSecret();
+    await tx.insert(merchants).values({ id, name: input.name, webhookSecret });
+    const business = await issueCredential(tx, id, "business", "Default business key");
+    const personal = await issueCredential(tx, id, "personal", "Default personal token");
+    if (input.creditCents && input.creditCents > 0n) {
+      await tx.update(merchants).set({ balanceCents: input.creditCents }).where(eq(merchants.id, id));
+      await tx.insert(ledgerEntries).values({ merchantId: id, kind: "credit", amountCents: input.creditCents, balanceAfterCents: input.creditCents, note: "Opening credit" });
+    }
+    return { merchant_id: id, api_id: business.api_id!, api_secret: business.api_secret!, api_token: personal.api_token!, webhook_secret: webhookSecret };
+  });
+}
+
+export async function getMerchant(db: Db, id: string): Promise<Merchant | undefined> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, id));
+  return row;
+}
+
+export async function listCredentials(db: Db, merchantId: string): Promise<Omit<Credential, "secretHash">[]> {
+  const rows = await db.select().from(merchantCredentials).where(eq(merchantCredentials.merchantId, merchantId)).orderBy(desc(merchantCredentials.createdAt));
+  return rows.map(({ secretHash: _hash, ...rest }) => (void _hash, rest));
+}
+
+/** Revokes one of the merchant's credentials; true when it was active. */
+export async function revokeCredential(db: Db, merchantId: string, credentialId: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(merchantCredentials)
+    .set({ revokedAt: now })
+    .where(and(eq(merchantCredentials.id, credentialId), eq(merchantCredentials.merchantId, merchantId), sql`${merchantCredentials.revokedAt} IS NULL`))
+    .returning({ id: merchantCredentials.id });
+  return rows.length > 0;
+}
+
+export async function setMerchantAccess(db: Db, merchantId: string, change: { status?: Merchant["status"]; apiAccess?: boolean }): Promise<boolean> {
+  const rows = await db.update(merchants).set(change).where(eq(merchants.id, merchantId)).returning({ id: merchants.id });
+  return rows.length > 0;
+}
+
+/** Why a request is not let in: 401 (who are you?) or 403 (we know you, but no). The message never says which part of a credential was wrong. */
+export class AuthError extends Error {
+  constructor(
+    readonly status: 401 | 403,
+    readonly code: "unauthorized" | "forbidden",
+    message: string,
+  ) {
+    super(message);
+    this.name = "AuthError";
+  }
+}
+
+const unauthorized = (message: string) => new AuthError(401, "unauthorized", message);
+const WRONG = "Invalid API credentials.";
+
+type Presented = { scheme: "basic"; publicId: string; secret: string } | { scheme: "bearer"; publicId: string; secret: string };
+
+/** Reads `Authorization: Basic base64(api_id:api_secret)` or `Authorization: Bearer pt_….secret`. */
+export function parseAuthorization(header: string | null): Presented {
+  if (!header) throw unauthorized("Missing Authorization header: use HTTP Basic with api_id:api_secret, or Bearer with a personal token.");
+  const match = /^(\S+) +(\S+)$/.exec(header.trim());
+  if (!match) throw unauthorized("Malformed Authorization header.");
+  const scheme = match[1]!.toLowerCase();
+  const value = match[2]!;
+  if (scheme === "basic") {
+    const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(value) ? Buffer.from(value, "base64").toString("utf8") : "";
+    const colon = decoded.indexOf(":");
+    if (colon <= 0 || colon === decoded.length - 1) throw unauthorized("Malformed Basic credentials: expected base64(api_id:api_secret).");
+    return { scheme: "basic", publicId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  }
+  if (scheme === "bearer") {
+    const dot = value.indexOf(".");
+    if (dot <= 0 || dot === value.length - 1) throw unauthorized("Malformed Bearer token.");
+    return { scheme: "bearer", publicId: value.slice(0, dot), secret: value.slice(dot + 1) };
+  }
+  throw unauthorized(`Unsupported authorization scheme "${match[1]}": use Basic or Bearer.`);
+}
+
+/** How often `last_used_at` is written at most, per credential: not one write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The merchant and credential behind an Authorization header, or an AuthError: 401 for a missing, malformed,
+ * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a
+ * suspended merchant or one without API access.
+ */
+export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
+  const presented = parseAuthorization(header);
+  const [row] = await db
+    .select({ credential: merchantCredentials, merchant: merchants })
+    .from(merchantCredentials)
+    .innerJoin(merchants, eq(merchants.id, merchantCredentials.merchantId))
+    .where(eq(merchantCredentials.publicId, presented.publicId));
+  // The hash is compared even for an unknown id, so that timing does not tell which ids exist.
+  const matches = secretMatches(presented.secret, row?.credential.secretHash ?? "0".repeat(64));
+  if (!row || !matches) throw unauthorized(WRONG);
+  const { credential, merchant } = row;
+  const expected = credential.kind === "business" ? "basic" : "bearer";
+  if (presented.scheme !== expected) {
+    throw unauthorized(credential.kind === "business" ? "A business key is sent with HTTP Basic (api_id:api_secret), not Bearer." : "A personal token is sent as Bearer, not Basic.");
+  }
+  if (credential.revokedAt) throw unauthorized("This credential was revoked.");
+  if (credential.expiresAt && credential.expiresAt <= now) throw unauthorized("This credential has expired.");
+  if (merchant.status === "suspended") throw new AuthError(403, "forbidden", "This account is suspended.");
+  if (!merchant.apiAccess) throw new AuthError(403, "forbidden", "This account has no API access.");
+  if (!credential.lastUsedAt || now.getTime() - credential.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.update(merchantCredentials).set({ lastUsedAt: now }).where(eq(merchantCredentials.id, credential.id));
+  }
+  return { merchant, credential };
+}

@@ -39,7 +39,7 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   // The wallet holds no USDC yet: the page says so before anything is signed, and points to the faucet.
   await expect(page.getByText(`Not enough USDC on ${base.name}: this wallet holds 0 USDC and the invoice needs 10.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeDisabled();
-  await expect(page.getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
 
   await page.getByRole("button", { name: "Get test USDC" }).click();
   await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
@@ -51,7 +51,7 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   expect(wallet.calls).toContain("eth_signTypedData_v4");
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(5_000_000n);
   await expect(page.locator("output").first()).toHaveText(/^[A-Z0-9-]{8,}$/);
-  await expect(page.getByRole("listitem").filter({ hasText: "Done" })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Done" })).toHaveAttribute("aria-current", "step");
   await page.screenshot({ path: "test-results/checkout-3-codes.png", fullPage: true });
 
   // The cart was emptied by the payment.
@@ -77,5 +77,5 @@ test("a rejected signature is explained and nothing is paid; the invoice can sti
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("main").getByRole("alert")).toContainText("You declined the request in your wallet");
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
-  await expect(page.getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
 });

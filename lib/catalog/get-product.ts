@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
 import { inventoryCodes, productPackages, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
@@ -48,15 +48,27 @@ export function toSummary(row: SummaryRow, from: bigint | null, to: bigint | nul
 
 /** The product with its packages and prices, or null when no product has this slug. */
 export async function getProduct(slug: string, db?: Db): Promise<Product | null> {
+  return (await getProducts([slug], db))[0] ?? null;
+}
+
+/**
+ * Products with their packages and prices, in the order of `slugs` (unknown slugs are left out): three queries
+ * whatever the number, for lists that show whole products (the merchant API).
+ */
+export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> {
+  if (slugs.length === 0) return [];
   db ??= await getDb();
-  const [row] = await db.select().from(products).where(eq(products.id, slug));
-  if (!row) return null;
-  const pkgs = await db
-    .select()
-    .from(productPackages)
-    .where(eq(productPackages.productId, slug))
-    .orderBy(asc(productPackages.position));
-  const stock = row.supplier === "inventory" ? await freeCodesByPackage(db, slug) : null;
+  const rows = await db.select().from(products).where(inArray(products.id, slugs));
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const pkgs = await db.select().from(productPackages).where(inArray(productPackages.productId, ids)).orderBy(asc(productPackages.productId), asc(productPackages.position));
+  const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
+  const stock = inventory.length > 0 ? await freeCodesByPackage(db, inventory) : new Map<string, number>();
+  const byId = new Map(rows.map((r) => [r.id, toProduct(r, pkgs.filter((p) => p.productId === r.id), r.supplier === "inventory" ? stock : null)]));
+  return slugs.flatMap((s) => byId.get(s) ?? []);
+}
+
+function toProduct(row: ProductRow, pkgs: (typeof productPackages.$inferSelect)[], stock: Map<string, number> | null): Product {
   const exponent = currencyExponent(row.currency) ?? 2;
   const price = productPricer(row.currency);
   const packages = pkgs.map((p) => ({
@@ -67,7 +79,7 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
     priceUsdc: price(p.faceValueMinor),
     dataMb: p.dataMb,
     validityDays: p.validityDays,
-    stock: stock ? (stock.get(p.value) ?? 0) : null,
+    stock: stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : null,
   }));
   const range =
     row.rangeMinMinor !== null && row.rangeMaxMinor !== null && row.rangeStepMinor !== null
@@ -99,14 +111,16 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
   };
 }
 
-/** Codes free to sell per package of an inventory product. */
-async function freeCodesByPackage(db: Db, productId: string): Promise<Map<string, number>> {
+const stockKey = (productId: string, value: string) => `${productId}\u0000${value}`;
+
+/** Codes free to sell per package of inventory products. */
+async function freeCodesByPackage(db: Db, productIds: string[]): Promise<Map<string, number>> {
   const rows = await db
-    .select({ value: inventoryCodes.packageValue, n: sql<number>`count(*)::int` })
+    .select({ productId: inventoryCodes.productId, value: inventoryCodes.packageValue, n: sql<number>`count(*)::int` })
     .from(inventoryCodes)
-    .where(and(eq(inventoryCodes.productId, productId), isNull(inventoryCodes.orderId)))
-    .groupBy(inventoryCodes.packageValue);
-  return new Map(rows.map((r) => [r.value, Number(r.n)]));
+    .where(and(inArray(inventoryCodes.productId, productIds), isNull(inventoryCodes.orderId)))
+    .groupBy(inventoryCodes.productId, inventoryCodes.packageValue);
+  return new Map(rows.map((r) => [stockKey(r.productId, r.value), Number(r.n)]));
 }
 
 /** Slugs that look like `slug`, best first: for "did you mean" on a 404. */

@@ -1,5 +1,5 @@
 export { search, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
-export { getProduct, suggestSlugs, countryLabel } from "./get-product";
+export { getProduct, getProducts, suggestSlugs, countryLabel } from "./get-product";
 export { listCountries, listPopularBrands, listFeatured, type Country, type BrandSummary } from "./browse";
 export { countryName, isCountryCode } from "./countries";
 export { formatUsd, formatUsdc, formatFaceValue, priceUsdc, usdcToDecimal, USDC_DECIMALS } from "./pricing";

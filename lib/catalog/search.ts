@@ -22,7 +22,11 @@ export const searchQuerySchema = z.object({
     .toUpperCase()
     .regex(/^[A-Z]{2}$/, "country must be an ISO 3166-1 alpha-2 code such as US")
     .optional(),
+  /** A category name, any case ("gaming"). */
+  category: z.string().trim().min(1).max(50).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** Rows to skip, for offset paging (the merchant API's `start`); replaces `page` when given. */
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
   includeTest: z.boolean().default(false),
 });
@@ -54,6 +58,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   if (!q.includeTest) filters.push(eq(products.isTest, false));
   if (q.kind) filters.push(eq(products.kind, q.kind));
   if (q.country) filters.push(sql`${products.coverage} @> ARRAY[${q.country}]::text[]`);
+  if (q.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = lower(${q.category}))`);
   for (const token of tokens) {
     filters.push(
       sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.titleKey})`,
@@ -97,7 +102,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
       .where(filters.length ? and(...filters) : undefined)
       .orderBy(...order)
       .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize);
+      .offset(q.offset ?? (q.page - 1) * q.pageSize);
   };
   const rows = tokens.length > 0 ? await db.transaction((tx) => run(tx as unknown as Db)) : await run(db);
 
@@ -110,11 +115,12 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
     const price = productPricer(product.currency);
     return toSummary(product, min === null ? null : price(min), max === null ? null : price(max));
   });
-  return { items, total: rows[0]?.total ?? (q.page > 1 ? await countOnly() : 0), page: q.page, pageSize: q.pageSize, tokens };
+  const skipped = q.offset ?? (q.page - 1) * q.pageSize;
+  return { items, total: rows[0]?.total ?? (skipped > 0 ? await countOnly() : 0), page: q.page, pageSize: q.pageSize, tokens };
 
   // Past the last page the window count is missing: count separately so paging still knows the total.
   async function countOnly(): Promise<number> {
-    const r = await search({ ...q, page: 1, pageSize: 1 }, db);
+    const r = await search({ ...q, page: 1, offset: undefined, pageSize: 1 }, db);
     return r.total;
   }
 }

@@ -1,0 +1,14 @@
+import { getProduct } from "@/lib/catalog";
+import { notFound, ok } from "@/lib/api-v2/envelope";
+import { merchantProduct } from "@/lib/api-v2/products";
+import { merchantRoute } from "@/lib/api-v2/route";
+import { publicOrigin } from "@/lib/http/origin";
+
+export const dynamic = "force-dynamic";
+
+/** One product with its packages (test products too: they are bought by id). */
+export const GET = merchantRoute("GET /products/{id}", async (req, { db, endpoint, params }) => {
+  const product = await getProduct(params.id ?? "", db);
+  if (!product) throw notFound(`Product ${params.id}`);
+  return ok(endpoint, merchantProduct(product, publicOrigin(req)), { id: product.slug });
+});

@@ -1,0 +1,13 @@
+import { ok } from "@/lib/api-v2/envelope";
+import { listQuery, productPage, readQuery } from "@/lib/api-v2/products";
+import { merchantRoute } from "@/lib/api-v2/route";
+import { publicOrigin } from "@/lib/http/origin";
+
+export const dynamic = "force-dynamic";
+
+/** eSIM products (with their `coverage`), paged like `/products`; `country` matches any covered country. */
+export const GET = merchantRoute("GET /products/esims", async (req, { db, endpoint }) => {
+  const url = new URL(req.url);
+  const page = await productPage(db, url, publicOrigin(req), { ...readQuery(url, listQuery.omit({ type: true })), forceKind: "esim" });
+  return ok(endpoint, page.data, page.meta);
+});

@@ -1,0 +1,153 @@
+import { and, eq, sql } from "drizzle-orm";
+import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { z } from "zod";
+import { countryName, getProducts, search, type Product, type ProductKind } from "@/lib/catalog";
+import type { Db } from "@/lib/db";
+import { products } from "@/lib/db/schema";
+import { invalidParam, missingParam, V2Error } from "./envelope";
+
+/** The merchant API's product types: our `topup` is its `phone_refill`. */
+export const TYPE_OF_KIND: Record<ProductKind, "gift_card" | "phone_refill" | "esim"> = { gift_card: "gift_card", topup: "phone_refill", esim: "esim" };
+const KIND_OF_TYPE = { gift_card: "gift_card", phone_refill: "topup", esim: "esim" } as const satisfies Record<string, ProductKind>;
+
+/** USDC atomic units (6 decimals) to US cents, rounded up: 1 USDC = 1 USD. */
+export const usdcToCents = (atomic: bigint) => (atomic + 9_999n) / 10_000n;
+
+/**
+ * What the merchant pays for a package, in US cents: its USDC price, except test products, which cost nothing
+ * from the balance (so an integration can be tried end to end before funding the account).
+ */
+export const merchantPriceCents = (product: Pick<Product, "isTest">, priceUsdc: bigint) => (product.isTest ? 0n : usdcToCents(priceUsdc));
+
+/** A product in the shape existing clients of the merchant API read. */
+export function merchantProduct(p: Product, origin: string) {
+  const range = p.range;
+  return {
+    id: p.slug,
+    name: p.name,
+    type: TYPE_OF_KIND[p.kind],
+    brand: p.brand,
+    country_code: p.country ?? (p.coverage.length === 1 ? p.coverage[0] : null),
+    country_name: p.country ? countryName(p.country) : (p.region ?? null),
+    currency: p.currency,
+    categories: p.categories,
+    created_time: p.createdAt.toISOString(),
+    recipient_type: p.recipientType,
+    image: new URL(p.image, origin).toString(),
+    in_stock: p.inStock,
+    is_test: p.isTest,
+    description: p.description,
+    redemption_instructions: p.redemptionInstructions,
+    packages: p.packages.map((pk) => ({
+      id: pk.id,
+      package_id: pk.id,
+      value: pk.value,
+      amount: Number(pk.faceValue),
+      price: Number(merchantPriceCents(p, pk.priceUsdc)),
+      in_stock: p.inStock && (pk.stock === null || pk.stock > 0),
+      ...(pk.dataMb !== null || pk.validityDays !== null ? { data_mb: pk.dataMb, validity_days: pk.validityDays } : {}),
+    })),
+    ...(range
+      ? {
+          range: {
+            min: Number(range.min),
+            max: Number(range.max),
+            step: Number(range.step),
+            // US dollars per unit of the product's currency, margin included.
+            price_rate: p.isTest ? 0 : Math.round((Number(range.minPriceUsdc) / 1e6 / Number(range.min)) * 1e6) / 1e6,
+          },
+        }
+      : {}),
+    ...(p.kind === "esim" ? { coverage: p.coverage } : {}),
+  };
+}
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+/** `start`, `limit` (1-50) and the filters of the product lists, from the query string. */
+export const listQuery = z.object({
+  start: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").max(1_000_000).default(0),
+  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+  type: z.enum(["gift_card", "phone_refill", "esim"], { error: "must be gift_card, phone_refill or esim" }).optional(),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as US")
+    .optional(),
+  category: z.string().trim().min(1).max(50, "must be at most 50 characters").optional(),
+  include_test_products: bool.default(false),
+});
+
+export type ListQuery = z.infer<typeof listQuery>;
+
+/** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter. */
+export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) if (v !== "") raw[k] = v;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidParam(String(issue?.path[0] ?? "query"), issue?.message ?? "invalid");
+  }
+  return parsed.data;
+}
+
+/** One page of whole products for a list query (optionally a text search), with `meta` in the clients' shape. */
+export async function productPage(db: Db, url: URL, origin: string, q: ListQuery & { q?: string; forceKind?: ProductKind }) {
+  const kind = q.forceKind ?? (q.type ? KIND_OF_TYPE[q.type] : undefined);
+  const found = await search({ q: q.q, kind, country: q.country, category: q.category, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit }, db);
+  const items = await getProducts(
+    found.items.map((i) => i.slug),
+    db,
+  );
+  const next = q.start + items.length < found.total ? new URL(url) : null;
+  if (next) {
+    next.searchParams.set("start", String(q.start + q.limit));
+    next.searchParams.set("limit", String(q.limit));
+  }
+  return {
+    data: items.map((p) => merchantProduct(p, origin)),
+    meta: {
+      start: q.start,
+      limit: q.limit,
+      count: items.length,
+      total: found.total,
+      include_test_products: String(q.include_test_products),
+      ...(next ? { _next: next.toString() } : {}),
+      ...(items.length === 0 && q.q !== undefined ? { hint: "No product matches. Try a brand (Steam), a country (Japan), or fewer words." } : {}),
+    },
+  };
+}
+
+export const searchText = z
+  .string({ error: "is required" })
+  .trim()
+  .min(1, "must be 1 to 100 characters")
+  .max(100, "must be 1 to 100 characters");
+
+export function requireSearchText(url: URL): string {
+  const q = url.searchParams.get("q");
+  if (q === null) throw missingParam("q");
+  const parsed = searchText.safeParse(q);
+  if (!parsed.success) throw invalidParam("q", parsed.error.issues[0]?.message ?? "invalid");
+  return parsed.data;
+}
+
+/** Operators (top-up products) that serve a phone number, by their number prefixes. */
+export async function operatorsFor(db: Db, e164: string): Promise<{ id: string; name: string; country_code: string | null }[]> {
+  const rows = await db
+    .select({ id: products.id, name: products.name, brand: products.brand, country: products.country })
+    .from(products)
+    .where(and(eq(products.kind, "topup"), eq(products.isTest, false), sql`EXISTS (SELECT 1 FROM unnest(${products.phonePrefixes}) p WHERE ${e164} LIKE p || '%')`))
+    .orderBy(products.name);
+  return rows.map((r) => ({ id: r.id, name: r.brand, country_code: r.country }));
+}
+
+/** A phone number as E.164, or `invalid_phone_number`. */
+export function e164(input: string | null): string {
+  if (input === null || input.trim() === "") throw missingParam("phone_number");
+  const phone = parsePhoneNumberFromString(input.trim());
+  if (!phone || !phone.isValid()) throw new V2Error(400, "invalid_phone_number", "Invalid phone number: use E.164 format, a + and the country code, like +14155550134.");
+  return phone.number;
+}

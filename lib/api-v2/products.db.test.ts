@@ -76,7 +76,7 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
 
     const test = (await get(productDetail, "/api/v2/products/test-gift-card-code", { id: "test-gift-card-code" })).body.data as P;
     expect(test.is_test).toBe(true);
-    expect(test.packages.every((pk) => pk.price === 0)).toBe(true);
+    expect(test.packages.find((pk) => pk.value === "10")?.price).toBe(1000);
     expect(await get(productDetail, "/api/v2/products/nope", { id: "nope" })).toMatchObject({ status: 404, body: { error_code: "not_found", meta: { _endpoint: "/products/nope" } } });
   });
 

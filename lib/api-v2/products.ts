@@ -14,10 +14,11 @@ const KIND_OF_TYPE = { gift_card: "gift_card", phone_refill: "topup", esim: "esi
 export const usdcToCents = (atomic: bigint) => (atomic + 9_999n) / 10_000n;
 
 /**
- * What the merchant pays for a package, in US cents: its USDC price, except test products, which cost nothing
- * from the balance (so an integration can be tried end to end before funding the account).
+ * What the merchant pays for a package, in US cents: its USDC price (1 USDC = 1 USD). Test products cost their
+ * price too, so that a test purchase moves the balance and a failing test product shows its refund, exactly as a
+ * real one would (the admin API credits a new merchant to try them).
  */
-export const merchantPriceCents = (product: Pick<Product, "isTest">, priceUsdc: bigint) => (product.isTest ? 0n : usdcToCents(priceUsdc));
+export const merchantPriceCents = (_product: Pick<Product, "isTest">, priceUsdc: bigint) => usdcToCents(priceUsdc);
 
 /** A product in the shape existing clients of the merchant API read. */
 export function merchantProduct(p: Product, origin: string) {
@@ -54,7 +55,7 @@ export function merchantProduct(p: Product, origin: string) {
             max: Number(range.max),
             step: Number(range.step),
             // US dollars per unit of the product's currency, margin included.
-            price_rate: p.isTest ? 0 : Math.round((Number(range.minPriceUsdc) / 1e6 / Number(range.min)) * 1e6) / 1e6,
+            price_rate: Math.round((Number(range.minPriceUsdc) / 1e6 / Number(range.min)) * 1e6) / 1e6,
           },
         }
       : {}),
@@ -101,7 +102,8 @@ export async function productPage(db: Db, url: URL, origin: string, q: ListQuery
     found.items.map((i) => i.slug),
     db,
   );
-  const next = q.start + items.length < found.total ? new URL(url) : null;
+  // On the public origin (behind a proxy the request's own URL may be an internal one).
+  const next = q.start + items.length < found.total ? new URL(url.pathname + url.search, origin) : null;
   if (next) {
     next.searchParams.set("start", String(q.start + q.limit));
     next.searchParams.set("limit", String(q.limit));

@@ -4,6 +4,7 @@ import { orders } from "@/lib/db/schema";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import type { ClaimedOrder } from "./claim";
 import type { Delivery, FulfilmentProvider } from "./providers/types";
+import { refundOrderToBalance } from "@/lib/merchants/refund-order";
 import { rollUpInvoice } from "./roll-up-invoice";
 
 /** How long a provider may take before the attempt counts as a transient failure; well inside the claim's lock. */
@@ -53,11 +54,17 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
     set = { status: "delivered", redemption: result.redemption, deliveredAt: now, errorCode: null, lastError: null };
   }
 
-  const written = await db
-    .update(orders)
-    .set({ ...set, lockedUntil: null, updatedAt: now })
-    .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
-    .returning({ id: orders.id });
+  // A failed order of a balance-paid merchant invoice is refunded to the balance in the transaction that records
+  // the failure: the invoice never completes with a failed order whose money is still out.
+  const written = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(orders)
+      .set({ ...set, lockedUntil: null, updatedAt: now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
+      .returning({ id: orders.id });
+    if (rows.length > 0 && outcome === "failed") await refundOrderToBalance(tx as unknown as Db, order.id, now);
+    return rows;
+  });
   if (written.length === 0) return "lost";
   if (outcome !== "retry") await rollUpInvoice(db, order.invoiceId, now);
   return outcome;

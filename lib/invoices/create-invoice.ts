@@ -16,8 +16,18 @@ import { resolvePackage } from "./resolve-package";
 export type CreatedInvoice = {
   id: string;
   priceUsdc: bigint;
+  /** Merchant invoices: the price in US cents (what the balance pays). */
+  priceCents: bigint | null;
   expiresAt: Date;
   items: { orderId: string; productId: string; productName: string; packageValue: string; priceUsdc: bigint; recipient: string | null }[];
+};
+
+/** A merchant API invoice: who it is for, how it will be paid, where its final state goes, and what each item costs in cents. */
+export type MerchantTerms = {
+  merchantId: string;
+  paymentMethod: string;
+  webhookUrl: string | null;
+  priceCents: (product: Product, priceUsdc: bigint) => bigint;
 };
 
 const AFFILIATE_CODE = /^[A-Za-z0-9]{6,16}$/;
@@ -44,11 +54,13 @@ function esimToTopUp(product: Product, input: string | undefined, field: string)
  * against the catalog (product, package, stock, recipient), and the invoice and its orders are written together.
  */
 export async function createInvoice(
-  input: { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date },
+  input: { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date } | { items: CartItem[]; merchant: MerchantTerms; now?: Date },
   db?: Db,
 ): Promise<CreatedInvoice> {
   db ??= await getDb();
-  const payer = walletOwnerKey(input.payer);
+  const merchant = "merchant" in input ? input.merchant : null;
+  // Whose invoice it is: a wallet (`eip155:0x…`, `solana:…`) or a merchant (`merchant:mer_…`); eSIM top-ups look there.
+  const payer = merchant ? `merchant:${merchant.merchantId}` : walletOwnerKey((input as { payer: Wallet }).payer);
   if (!payer) throw new InvoiceError("MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
 
   const products = new Map<string, Product>();
@@ -73,7 +85,7 @@ export async function createInvoice(
     if (held.get(l.recipient!) !== l.product.slug) {
       throw new InvoiceError(
         "INVALID_RECIPIENT",
-        `${l.field}.refill_input: the paying wallet holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave refill_input out to buy a new eSIM.`,
+        `${l.field}.refill_input: ${merchant ? "this account" : "the paying wallet"} holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave it out to buy a new eSIM.`,
         { field: `${l.field}.refill_input` },
       );
     }
@@ -88,7 +100,7 @@ export async function createInvoice(
   const now = input.now ?? new Date();
   const id = newId("inv");
   const expiresAt = new Date(now.getTime() + config().invoiceTtlMinutes * 60_000);
-  const affiliateId = await knownAffiliate(db, input.affiliateCode);
+  const affiliateId = "affiliateCode" in input ? await knownAffiliate(db, input.affiliateCode) : null;
   const orderRows = lines.map((l, position) => ({
     id: newId("ord"),
     invoiceId: id,
@@ -102,10 +114,21 @@ export async function createInvoice(
     priceUsdc: l.pkg.priceUsdc,
     recipient: l.recipient,
     supplier: l.product.supplier,
+    priceCents: merchant ? merchant.priceCents(l.product, l.pkg.priceUsdc) : null,
   }));
+  const priceCents = merchant ? orderRows.reduce((sum, o) => sum + (o.priceCents ?? 0n), 0n) : null;
 
   await db.transaction(async (tx) => {
-    await tx.insert(invoices).values({ id, payer, priceUsdc, affiliateId, expiresAt, createdAt: now, updatedAt: now });
+    await tx.insert(invoices).values({
+      id,
+      payer,
+      priceUsdc,
+      affiliateId,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+      ...(merchant ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents } : {}),
+    });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
     // Each inventory item holds its own code until the invoice is paid or expires; a cart that cannot be
     // served in full is refused whole (the transaction rolls back every reservation).
@@ -120,6 +143,7 @@ export async function createInvoice(
   return {
     id,
     priceUsdc,
+    priceCents,
     expiresAt,
     items: orderRows.map((o) => ({
       orderId: o.id,

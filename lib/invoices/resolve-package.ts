@@ -33,6 +33,6 @@ export function resolvePackage(product: Product, packageValue: string, field: st
   throw new InvoiceError(
     "UNKNOWN_PACKAGE",
     `${field}: ${JSON.stringify(packageValue)} is not a package of ${product.slug}. Use one of ${offered.map((v) => JSON.stringify(v)).join(", ") || "none"}${range}`,
-    { field, packages: offered },
+    { field, packages: offered, ...(product.range ? { range: { min: product.range.min, max: product.range.max, step: product.range.step } } : {}) },
   );
 }

@@ -1,0 +1,6 @@
+import { merchantRoute } from "@/lib/api-v2/route";
+import { listOrdersHandler } from "@/lib/merchant-invoices/handlers";
+
+export const dynamic = "force-dynamic";
+
+export const GET = merchantRoute("GET /orders", listOrdersHandler);

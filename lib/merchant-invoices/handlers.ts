@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { readQuery } from "@/lib/api-v2/products";
+import type { MerchantContext } from "@/lib/api-v2/route";
+import { getProducts } from "@/lib/catalog";
+import { kickWorker } from "@/lib/fulfilment";
+import { jsonResponse } from "@/lib/http/api-error";
+import { isInvoiceId } from "@/lib/invoices/ids";
+import { createMerchantInvoice, parseInvoiceRequest } from "./create";
+import { idempotent } from "./idempotency";
+import { payFromBalance } from "./pay";
+import { getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
+import { merchantInvoice, merchantOrder } from "./serialize";
+
+/**
+ * `POST /invoices` and `POST /esims` (eSIM products only): creates the invoice and, with `auto_pay` and the balance,
+ * pays it at once. With an `Idempotency-Key` header the first answer is replayed for the same request.
+ */
+export function createInvoiceHandler(only?: "esim") {
+  return async (req: Request, ctx: MerchantContext): Promise<Response> => {
+    const text = await req.text();
+    const answer = await idempotent(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), { method: "POST", endpoint: ctx.endpoint, body: text }, async () => {
+      const request = parseInvoiceRequest(text);
+      if (only === "esim") {
+        const products = await getProducts([...new Set(request.items.map((i) => i.product_id))], ctx.db);
+        const other = products.find((p) => p.kind !== "esim");
+        if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
+      }
+      const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request);
+      if (request.autoPay && request.paymentMethod === "balance") {
+        try {
+          await payFromBalance(ctx.db, ctx.merchant.id, created.id);
+          kickWorker();
+        } catch (err) {
+          // The invoice exists and stays payable (POST …/pay once funded); the answer says why it is not paid.
+          if (!(err instanceof V2Error)) throw err;
+          return { status: err.status, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, error_code: err.code, message: err.message, ...err.details, invoice_id: created.id } };
+        }
+      }
+      const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, created.id);
+      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, data: merchantInvoice(found!.invoice, found!.orders) } };
+    });
+    return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
+  };
+}
+
+function invoiceId(ctx: MerchantContext): string {
+  const id = ctx.params.id ?? "";
+  if (!isInvoiceId(id)) throw notFound(`Invoice ${id}`);
+  return id;
+}
+
+/** `GET /invoices/{id}` and `GET /esims/invoice/{id}`. */
+export async function getInvoiceHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const id = invoiceId(ctx);
+  const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
+  if (!found) throw notFound(`Invoice ${id}`);
+  return ok(ctx.endpoint, merchantInvoice(found.invoice, found.orders), { id });
+}
+
+/** `POST /invoices/{id}/pay` and `POST /esims/invoice/{id}/pay`: pays from the balance, answers the invoice. */
+export async function payInvoiceHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const id = invoiceId(ctx);
+  await payFromBalance(ctx.db, ctx.merchant.id, id);
+  kickWorker();
+  const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
+  return ok(ctx.endpoint, merchantInvoice(found!.invoice, found!.orders), { id });
+}
+
+const invoiceCursor = z
+  .string()
+  .regex(/^inv_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an invoice id")
+  .optional();
+const listInvoicesQuery = z.object({
+  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+  after: invoiceCursor,
+  before: invoiceCursor,
+});
+
+/** `GET /invoices`: newest first, `after`/`before` an invoice id, `meta._next` to the next older page. */
+export function listInvoicesHandler(kind?: "esim") {
+  return async (req: Request, ctx: MerchantContext): Promise<Response> => {
+    const url = new URL(req.url);
+    const q = readQuery(url, listInvoicesQuery);
+    const rows = await listMerchantInvoices(ctx.db, ctx.merchant.id, { ...q, kind });
+    const last = rows.at(-1);
+    const next = rows.length === q.limit && last ? new URL(url.pathname + url.search, ctx.apiBase) : null;
+    if (next && last) {
+      next.searchParams.delete("before");
+      next.searchParams.set("after", last.invoice.id);
+    }
+    return ok(
+      ctx.endpoint,
+      rows.map((r) => merchantInvoice(r.invoice, r.orders)),
+      { limit: q.limit, count: rows.length, ...(q.after ? { after: q.after } : {}), ...(q.before ? { before: q.before } : {}), ...(next ? { _next: next.toString() } : {}) },
+    );
+  };
+}
+
+const listOrdersQuery = z.object({
+  start: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
+  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+});
+
+/** `GET /orders`: newest first, `start`/`limit`, `meta._next`. */
+export async function listOrdersHandler(req: Request, ctx: MerchantContext): Promise<Response> {
+  const url = new URL(req.url);
+  const q = readQuery(url, listOrdersQuery);
+  const { rows, total } = await listMerchantOrders(ctx.db, ctx.merchant.id, q);
+  const next = q.start + rows.length < total ? new URL(url.pathname + url.search, ctx.apiBase) : null;
+  if (next) {
+    next.searchParams.set("start", String(q.start + q.limit));
+    next.searchParams.set("limit", String(q.limit));
+  }
+  return ok(
+    ctx.endpoint,
+    rows.map((o) => merchantOrder(o)),
+    { start: q.start, limit: q.limit, count: rows.length, total, ...(next ? { _next: next.toString() } : {}) },
+  );
+}
+
+/** `GET /orders/{id}`: the order with its `redemption_info` once delivered. */
+export async function getOrderHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const id = ctx.params.id ?? "";
+  const order = /^ord_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await getMerchantOrder(ctx.db, ctx.merchant.id, id) : null;
+  if (!order) throw notFound(`Order ${id}`);
+  return ok(ctx.endpoint, merchantOrder(order, { redemption: true }), { id });
+}
+
+/** `GET /esims`: the eSIMs the merchant bought, with their bundles. */
+export async function listEsimsHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const esims = await listMerchantEsims(ctx.db, ctx.merchant.id);
+  return ok(
+    ctx.endpoint,
+    esims.map((e) => merchantEsim(e)),
+    { count: esims.length },
+  );
+}
+
+/** `GET /esims/{id}`: one eSIM by its ICCID. */
+export async function getEsimHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const iccid = (ctx.params.id ?? "").replace(/[\s-]/g, "");
+  const esim = (await listMerchantEsims(ctx.db, ctx.merchant.id)).find((e) => e.iccid === iccid);
+  if (!esim) throw notFound(`eSIM ${ctx.params.id}`);
+  return ok(ctx.endpoint, merchantEsim(esim), { id: iccid });
+}

@@ -1,0 +1,49 @@
+import { and, eq } from "drizzle-orm";
+import { V2Error } from "@/lib/api-v2/envelope";
+import type { Db } from "@/lib/db";
+import { invoices, orders } from "@/lib/db/schema";
+import { payability } from "@/lib/invoices/payment";
+import { BalanceTooLow, debit, formatCents } from "@/lib/merchants";
+
+/**
+ * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance
+ * debited (never below zero, whatever runs at the same time), the invoice marked paid and its orders made due for
+ * fulfilment. Refusals: 404 `not_found`, 409 `invoice_not_payable` (expired, already paid, or another method), 402
+ * `balance_too_low` naming both amounts.
+ */
+export async function payFromBalance(db: Db, merchantId: string, invoiceId: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [inv] = await tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)))
+      .for("update");
+    if (!inv) throw new V2Error(404, "not_found", `Invoice ${invoiceId} not found`);
+    if (inv.paymentMethod !== "balance") {
+      throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is paid with ${inv.paymentMethod}, not from the balance.`);
+    }
+    const why = payability(inv, now);
+    if (why === "expired") throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} expired unpaid: create a new one.`);
+    if (why) throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is already paid.`);
+    const price = inv.priceCents ?? 0n;
+    try {
+      const entry = await debit(tx as unknown as Db, { merchantId, amountCents: price, invoiceId, note: `Invoice ${invoiceId}` });
+      await tx
+        .update(invoices)
+        .set({ status: "paid", paidAt: now, updatedAt: now, paymentNetwork: "balance", paymentTx: `ledger:${entry.id}` })
+        .where(eq(invoices.id, invoiceId));
+    } catch (err) {
+      if (err instanceof BalanceTooLow) {
+        throw new V2Error(402, "balance_too_low", err.message, {
+          required: Number(err.requiredCents),
+          available: Number(err.availableCents),
+          currency: "USD",
+        });
+      }
+      throw err;
+    }
+    await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, invoiceId));
+  });
+}
+
+export { formatCents };

@@ -1,0 +1,94 @@
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { invoices, orders } from "@/lib/db/schema";
+import { listWalletEsims, type WalletEsim } from "@/lib/invoices/wallet-esims";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
+
+export async function getMerchantInvoice(db: Db, merchantId: string, id: string): Promise<{ invoice: InvoiceRow; orders: OrderRow[] } | null> {
+  const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId)));
+  if (!invoice) return null;
+  return { invoice, orders: await db.select().from(orders).where(eq(orders.invoiceId, id)).orderBy(asc(orders.position)) };
+}
+
+/**
+ * The merchant's invoices, newest first, by cursor: `after` an id gives the older ones that follow it, `before` an id
+ * the newer ones that precede it (still newest first). Ids are time-ordered (ULID), so the cursor is the id itself.
+ */
+export async function listMerchantInvoices(
+  db: Db,
+  merchantId: string,
+  page: { limit: number; after?: string; before?: string; kind?: "esim" },
+): Promise<{ invoice: InvoiceRow; orders: OrderRow[] }[]> {
+  const filters = [eq(invoices.merchantId, merchantId)];
+  if (page.after) filters.push(lt(invoices.id, page.after));
+  if (page.before) filters.push(gt(invoices.id, page.before));
+  if (page.kind) filters.push(sql`EXISTS (SELECT 1 FROM orders o WHERE o.invoice_id = ${invoices.id} AND o.product_kind = ${page.kind})`);
+  // Paging backwards reads upwards from the cursor, then turns the page round.
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(and(...filters))
+    .orderBy(page.before && !page.after ? asc(invoices.id) : desc(invoices.id))
+    .limit(page.limit);
+  if (page.before && !page.after) rows.reverse();
+  if (rows.length === 0) return [];
+  const items = await db
+    .select()
+    .from(orders)
+    .where(sql`${orders.invoiceId} IN ${rows.map((r) => r.id)}`)
+    .orderBy(asc(orders.position));
+  return rows.map((invoice) => ({ invoice, orders: items.filter((o) => o.invoiceId === invoice.id) }));
+}
+
+/** The merchant's orders, newest first, paged by offset. */
+export async function listMerchantOrders(db: Db, merchantId: string, page: { start: number; limit: number }): Promise<{ rows: OrderRow[]; total: number }> {
+  const rows = await db
+    .select({ order: orders, total: sql<number>`(count(*) OVER ())::int` })
+    .from(orders)
+    .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
+    .where(eq(invoices.merchantId, merchantId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(page.limit)
+    .offset(page.start);
+  return { rows: rows.map((r) => r.order), total: rows[0]?.total ?? 0 };
+}
+
+export async function getMerchantOrder(db: Db, merchantId: string, id: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select({ order: orders })
+    .from(orders)
+    .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
+    .where(and(eq(orders.id, id), eq(invoices.merchantId, merchantId)));
+  return row?.order ?? null;
+}
+
+/** The eSIMs the merchant bought, each with its bundles (the first, and top-ups naming its ICCID). */
+export function listMerchantEsims(db: Db, merchantId: string): Promise<WalletEsim[]> {
+  return listWalletEsims(db, `merchant:${merchantId}`);
+}
+
+/** An eSIM as merchant clients read it: ICCID, activation (LPA, also as the QR value), and its bundles. */
+export function merchantEsim(e: WalletEsim, now = new Date()) {
+  const active = (b: WalletEsim["bundles"][number]) => !b.expiresAt || b.expiresAt > now;
+  return {
+    id: e.iccid,
+    iccid: e.iccid,
+    product: { id: e.productId, name: e.productName },
+    order: { id: e.orderId },
+    invoice: { id: e.invoiceId },
+    lpa: e.lpa,
+    barcode_format: "QRCODE",
+    barcode_value: e.lpa,
+    bundles: e.bundles.map((b) => ({
+      order_id: b.orderId,
+      value: b.value,
+      data_mb: b.dataMb,
+      validity_days: b.validityDays,
+      activated_time: b.activatedAt?.toISOString() ?? null,
+      expires_time: b.expiresAt?.toISOString() ?? null,
+      active: active(b),
+    })),
+  };
+}

@@ -1,0 +1,91 @@
+import type { invoices, orders } from "@/lib/db/schema";
+import type { Redemption } from "@/lib/fulfilment/providers/types";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
+
+/** The spec's final invoice statuses: a client polls until one of these. */
+export const FINAL_STATUSES = ["complete", "denied", "payment_error"] as const;
+
+/**
+ * An invoice's status as merchant clients read it. Every state ends in one of the three final statuses: an invoice
+ * that expired unpaid is `denied` (with `status_reason: "expired"`), so a client polling for a final status stops.
+ */
+export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
+  const expired = inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now);
+  if (expired) return "denied";
+  if (inv.status === "paid" || inv.status === "fulfilling") return "processing";
+  return inv.status;
+}
+
+/**
+ * `payment.status`: clients poll it while it is `unpaid`, `processing` or `payment_confirmed`, so it moves on to
+ * `paid`, `expired`, `denied` or `payment_error` once the invoice is final.
+ */
+export function paymentStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
+  if (inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now)) return "expired";
+  if (inv.status === "unpaid") return "unpaid";
+  if (inv.status === "paid" || inv.status === "fulfilling") return "payment_confirmed";
+  if (inv.status === "complete") return "paid";
+  return inv.status;
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const cents = (v: bigint | null | undefined) => Number(v ?? 0n);
+
+/** An order as merchant clients read it; `redemption_info` only where asked (GET /orders/{id}). */
+export function merchantOrder(o: OrderRow, opts: { image?: string; redemption?: boolean } = {}) {
+  const redemption = o.redemption as Redemption | null;
+  return {
+    id: o.id,
+    status: o.status,
+    product: { id: o.productId, name: o.productName, value: o.packageValue, currency: o.currency, ...(opts.image ? { image: opts.image } : {}) },
+    invoice: { id: o.invoiceId },
+    price: cents(o.priceCents),
+    currency: "USD",
+    created_time: o.createdAt.toISOString(),
+    delivered_time: iso(o.deliveredAt),
+    ...(o.recipient ? { recipient: o.recipient } : {}),
+    ...(o.status === "failed" || o.status === "refunded" ? { error: o.lastError ?? o.errorCode ?? "The order could not be delivered." } : {}),
+    ...(o.status === "refunded" && o.refundCents !== null ? { refund: { amount: cents(o.refundCents), currency: "USD" } } : {}),
+    ...(opts.redemption && o.status === "delivered" && redemption ? { redemption_info: redemptionInfo(redemption) } : {}),
+  };
+}
+
+/** The clients' `redemption_info`: codes, PIN, link, eSIM activation as a QR value, and anything else as extra fields. */
+export function redemptionInfo(r: Redemption) {
+  return {
+    ...(r.code ? { code: r.code } : {}),
+    ...(r.pin ? { pin: r.pin } : {}),
+    ...(r.link ? { link: r.link } : {}),
+    ...(r.instructions ? { instructions: r.instructions } : {}),
+    ...(r.other ? { other: r.other } : {}),
+    ...(r.expiration_date ? { expiration_date: r.expiration_date } : {}),
+    extra_fields: { ...r.extra_fields, ...(r.iccid ? { iccid: r.iccid } : {}) },
+    ...(r.barcode_format ? { barcode_format: r.barcode_format } : {}),
+    ...(r.barcode_value ? { barcode_value: r.barcode_value } : {}),
+  };
+}
+
+/** The full invoice object: what GET /invoices/{id} answers and what the webhook delivers. */
+export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Date()) {
+  const status = merchantStatus(inv, now);
+  return {
+    id: inv.id,
+    status,
+    ...(status === "denied" && paymentStatus(inv, now) === "expired" ? { status_reason: "expired" } : {}),
+    created_time: inv.createdAt.toISOString(),
+    completed_time: iso(inv.completedAt),
+    expires_time: inv.expiresAt.toISOString(),
+    webhook_url: inv.webhookUrl,
+    payment: {
+      method: inv.paymentMethod,
+      currency: "USD",
+      price: cents(inv.priceCents),
+      commission: 0,
+      status: paymentStatus(inv, now),
+      paid_time: iso(inv.paidAt),
+    },
+    orders: items.map((o) => merchantOrder(o)),
+  };
+}

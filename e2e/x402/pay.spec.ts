@@ -226,8 +226,15 @@ test("a failed order is refunded on chain to the payer", async ({ baseURL }) => 
     if (!refunded) await new Promise((r) => setTimeout(r, 200));
   }
   expect(refunded).toBe(true);
-  const after = await status(baseURL!, invoice.invoice_id, token);
-  const failed = after.body.orders.find((o) => o.status === "refunded") as unknown as { refund: { amount_usdc: string; transaction: string } };
+  // The payout lands on chain a moment before the shop records it: wait for the record too.
+  type Refunded = { status: string; refund: { amount_usdc: string; transaction: string } };
+  let failed: Refunded | undefined;
+  for (let i = 0; i < 50 && !failed; i++) {
+    const after = await status(baseURL!, invoice.invoice_id, token);
+    failed = after.body.orders.find((o) => o.status === "refunded") as unknown as Refunded | undefined;
+    if (!failed) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!failed) throw new Error("the refund was paid on chain but never recorded on the order");
   expect(failed.refund.amount_usdc).toBe("10");
   expect(failed.refund.transaction).toMatch(/^0x[0-9a-f]{64}$/);
 });

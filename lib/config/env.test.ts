@@ -8,6 +8,7 @@ describe("parseConfig", () => {
       port: 3000,
       dataDir: "/srv/shop/.data",
       databaseUrl: undefined,
+      redisUrl: undefined,
       publicOrigin: undefined,
       networkMode: "devnet",
       priceMarginBps: 0,
@@ -52,6 +53,14 @@ describe("parseConfig", () => {
   it("reads a WalletConnect project id, and refuses one of the wrong shape", () => {
     expect(parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "0123456789abcdef0123456789ABCDEF" }).walletConnectProjectId).toBe("0123456789abcdef0123456789ABCDEF");
     expect(() => parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "my-project" })).toThrow(/NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID/);
+  });
+
+  it("reads a Redis URL, refuses another scheme, and never echoes it", () => {
+    expect(parseConfig({ REDIS_URL: "redis://:pw@cache:6379/0" }).redisUrl).toBe("redis://:pw@cache:6379/0");
+    expect(parseConfig({ REDIS_URL: "rediss://cache.example.com:6380" }).redisUrl).toBe("rediss://cache.example.com:6380");
+    const err = configError({ REDIS_URL: "http://:secret-pw@cache:6379" });
+    expect(err.message).toMatch(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(err.message).not.toContain("secret-pw");
   });
 
   it("treats empty values as unset", () => {

@@ -35,6 +35,11 @@ export const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
   ),
+  /** Redis for the rate-limit counts of several servers (preferred over DATABASE_URL's table when set). */
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  ),
   PUBLIC_ORIGIN: z.preprocess(
     emptyAsUndefined,
     z
@@ -100,6 +105,8 @@ export type Config = {
   /** Absolute path of the folder for embedded data (PGlite, generated keys). */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Where several servers share their rate-limit counts; unset: the database's table, or memory on the embedded one. */
+  redisUrl: string | undefined;
   publicOrigin: string | undefined;
   networkMode: "devnet" | "testnet" | "mainnet";
   /** Margin added on top of the USD cost of a package, in basis points (100 = 1 %). */
@@ -150,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     port: e.PORT,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     publicOrigin: e.PUBLIC_ORIGIN,
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
@@ -170,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 
 const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
+  "REDIS_URL",
   "SESSION_SECRET",
   "ADMIN_TOKEN",
   "FACILITATOR_EVM_PRIVATE_KEY",

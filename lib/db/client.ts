@@ -17,6 +17,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   driver: "pglite" | "postgres";
+  /** On PostgreSQL, the node-postgres pool under `db`, for libraries that take a pg client (rate-limit counts). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -58,7 +60,7 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
     }
     client.release();
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    return { db, driver: "postgres", close: end };
+    return { db, driver: "postgres", pool, close: end };
   }
 
   let release: (() => void) | undefined;

@@ -1,0 +1,66 @@
+/**
+ * API rate limits. A route handler counts each request before doing its work:
+ *
+ *   const decision = await (await getRateLimiter()).consume("GET /products/{id}", credential.id);
+ *   if (!decision.allowed) return rateLimitedResponse("/products/apple-us", decision);
+ *   return Response.json(body, { headers: decision.headers }); // every response carries the rate-limit fields
+ *
+ * The /x402 routes call `consumeX402({ ip, wallet })` the same way and answer a refusal with their own error shape
+ * (status 429, `decision.headers`, which include Retry-After).
+ */
+import { config } from "@/lib/config";
+import { getDatabase } from "@/lib/db";
+import { onShutdown } from "@/lib/server/shutdown";
+import { createRateLimiter, type RateLimiter } from "./limiter";
+import { connectRedis, type RateLimitStore } from "./store";
+
+export { createRateLimiter, ipSubject, walletSubject, type RateLimitDecision, type RateLimiter } from "./limiter";
+export { rateLimitHeaders, type PolicyState } from "./headers";
+export {
+  DEFAULT_POLICIES,
+  MERCHANT_LIMITS,
+  PRODUCT_QUOTA,
+  X402_LIMITS,
+  type LimitRule,
+  type MerchantRouteId,
+  type Policy,
+  type RateLimitPolicies,
+} from "./policies";
+export { RATE_LIMIT_ERROR_CODE, describeRule, rateLimitMessage, rateLimitedResponse } from "./responses";
+export { RATE_LIMIT_TABLE, type RateLimitStore } from "./store";
+
+const globalForRateLimiter = globalThis as typeof globalThis & { __storefrontRateLimiter?: Promise<RateLimiter> };
+
+/**
+ * The process's rate limiter, made once. The promise lives on globalThis so that `next dev` module reloads keep
+ * the counts instead of starting from zero.
+ */
+export function getRateLimiter(): Promise<RateLimiter> {
+  if (!globalForRateLimiter.__storefrontRateLimiter) {
+    const opening = defaultStore().then((store) => createRateLimiter(store));
+    globalForRateLimiter.__storefrontRateLimiter = opening;
+    // A failed start is not cached: the next request tries again.
+    opening.catch(() => {
+      if (globalForRateLimiter.__storefrontRateLimiter === opening) globalForRateLimiter.__storefrontRateLimiter = undefined;
+    });
+  }
+  return globalForRateLimiter.__storefrontRateLimiter;
+}
+
+/** Redis when REDIS_URL is set; else the database's table on PostgreSQL; else this process's memory (one server on PGlite). */
+async function defaultStore(): Promise<RateLimitStore> {
+  const c = config();
+  if (c.redisUrl) {
+    const client = await connectRedis(c.redisUrl);
+    onShutdown(async () => {
+      await client.quit().catch(() => client.disconnect());
+    });
+    return { kind: "redis", client };
+  }
+  if (c.databaseUrl) {
+    const database = await getDatabase();
+    if (!database.pool) throw new Error("The PostgreSQL database has no pool for the rate-limit counts");
+    return { kind: "postgres", client: database.pool };
+  }
+  return { kind: "memory" };
+}

@@ -1,0 +1,149 @@
+import { createHash } from "node:crypto";
+import { isIPv4, isIPv6 } from "node:net";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { rateLimitHeaders, reportedState, secondsUntil, type PolicyState } from "./headers";
+import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type Policy, type RateLimitPolicies } from "./policies";
+import { openStore, type RateLimitStore, type StoreKind } from "./store";
+
+/** The answer for one request. */
+export type RateLimitDecision = {
+  allowed: boolean;
+  /** Set these on the response, whatever its status: the X-RateLimit-*, RateLimit-* and (on a refusal) Retry-After fields. */
+  headers: Record<string, string>;
+  /** On a refusal: the policy that refused, and the seconds until its window ends (the Retry-After value). */
+  refusedBy: Policy | undefined;
+  retryAfterSec: number | undefined;
+};
+
+export type RateLimiter = {
+  readonly storeKind: StoreKind;
+  /** Counts one request of a merchant API credential on a route, and on the product quota for the routes it covers. */
+  consume(routeId: MerchantRouteId, credentialId: string): Promise<RateLimitDecision>;
+  /** Counts one /x402 request against its client IP and, once known, its wallet (payer, SIWX or session token). */
+  consumeX402(client: { ip?: string; wallet?: string }): Promise<RateLimitDecision>;
+  /** Stops the store's timers. The store's client (pool, Redis connection) belongs to the caller. */
+  close(): Promise<void>;
+};
+
+/**
+ * A limiter over one store. Each policy counts per subject in a fixed window that opens at the subject's first
+ * request and lasts the policy's duration (rate-limiter-flexible's model); the next request after it ends opens a new one.
+ *
+ * When several policies apply (a product listing: the endpoint's and the product quota), the request is let through
+ * only if every one has room, and a refused request uses up nothing of the policies that still had room.
+ */
+export async function createRateLimiter(store: RateLimitStore, policies: RateLimitPolicies = DEFAULT_POLICIES): Promise<RateLimiter> {
+  const merchantPolicies = new Map<MerchantRouteId, Policy>();
+  for (const [routeId, rule] of Object.entries(policies.merchant) as [MerchantRouteId, LimitRule][]) {
+    merchantPolicies.set(routeId, plainPolicy({ name: merchantPolicyName(routeId), ...rule }));
+  }
+  const quotaRoutes = new Set(policies.productQuota.routes);
+  const quota = plainPolicy(policies.productQuota);
+  const x402Ip = plainPolicy(policies.x402.ip);
+  const x402Wallet = plainPolicy(policies.x402.wallet);
+  const limiters = await openStore(store);
+
+  const check = (counts: { policy: Policy; subject: string }[]) =>
+    decide(counts.map(({ policy, subject }) => ({ policy, limiter: limiters.limiterFor(policy), key: subjectKey(subject) })));
+
+  return {
+    storeKind: limiters.kind,
+
+    consume(routeId, credentialId) {
+      const policy = merchantPolicies.get(routeId);
+      if (!policy) return Promise.reject(new Error(`No rate limit for the route ${routeId}`));
+      const counts = [{ policy, subject: credentialId }];
+      if (quotaRoutes.has(routeId)) counts.push({ policy: quota, subject: credentialId });
+      return check(counts);
+    },
+
+    consumeX402({ ip, wallet }) {
+      const counts: { policy: Policy; subject: string }[] = [];
+      if (ip) counts.push({ policy: x402Ip, subject: ipSubject(ip) });
+      if (wallet) counts.push({ policy: x402Wallet, subject: walletSubject(wallet) });
+      return check(counts);
+    },
+
+    close: () => limiters.close(),
+  };
+}
+
+/** Just the policy's fields (a decision's `refusedBy` shows no more), checked once here rather than failing per request. */
+function plainPolicy({ name, points, durationSec }: Policy): Policy {
+  if (!Number.isInteger(points) || points < 1 || !Number.isInteger(durationSec) || durationSec < 1) {
+    throw new Error(`Rate limit ${name} needs whole, positive points and seconds (got ${points} per ${durationSec} s)`);
+  }
+  return { name, points, durationSec };
+}
+
+type Count = { policy: Policy; limiter: RateLimiterAbstract; key: string };
+
+async function decide(counts: Count[]): Promise<RateLimitDecision> {
+  if (counts.length === 0) return { allowed: true, headers: {}, refusedBy: undefined, retryAfterSec: undefined };
+  const outcomes = await Promise.all(
+    counts.map(async (count) => {
+      try {
+        return { count, res: await count.limiter.consume(count.key), refused: false };
+      } catch (err) {
+        // rate-limiter-flexible rejects with its result when the quota is used up, and with an Error when the store fails
+        // (the shared stores fall back to their in-memory insurance before that happens).
+        if (err instanceof RateLimiterRes) return { count, res: err, refused: true };
+        throw err;
+      }
+    }),
+  );
+  const allowed = outcomes.every((o) => !o.refused);
+  if (!allowed) {
+    await Promise.all(outcomes.filter((o) => !o.refused).map((o) => o.count.limiter.reward(o.count.key)));
+  }
+  const states: PolicyState[] = outcomes.map(({ count, res, refused }) => ({
+    policy: count.policy,
+    // A point given back above is a request still available.
+    remaining: refused ? 0 : Math.min(count.policy.points, res.remainingPoints + (allowed ? 0 : 1)),
+    msBeforeReset: Math.max(0, res.msBeforeNext),
+    refused,
+  }));
+  const shown = allowed ? undefined : reportedState(states);
+  return {
+    allowed,
+    headers: rateLimitHeaders(states),
+    refusedBy: shown?.policy,
+    retryAfterSec: shown ? Math.max(1, secondsUntil(shown.msBeforeReset)) : undefined,
+  };
+}
+
+/** Store keys stay short (PostgreSQL's column is varchar(255)): a long subject is replaced by its hash. */
+function subjectKey(subject: string): string {
+  return subject.length <= 100 ? subject : `sha256:${createHash("sha256").update(subject).digest("hex")}`;
+}
+
+/** EVM addresses are case-insensitive (EIP-55 is only a checksum); Solana's base58 is not, and is kept as given. */
+export function walletSubject(wallet: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(wallet) ? wallet.toLowerCase() : wallet;
+}
+
+/**
+ * The IP key: an IPv4 address as it is; an IPv6 address by its /64, the block one subscriber line usually gets
+ * (counting single IPv6 addresses would let one client rotate through 2^64 of them); an IPv4-mapped IPv6 address as IPv4.
+ */
+export function ipSubject(ip: string): string {
+  const address = ip.trim();
+  if (isIPv4(address)) return address;
+  if (!isIPv6(address)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
+  return `${expandIPv6(address).slice(0, 4).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, without leading zeros ("2001:db8::1" -> 2001, db8, 0, ..., 1). */
+function expandIPv6(address: string): string[] {
+  const withoutZone = address.split("%")[0] ?? address;
+  const [head = "", tail] = withoutZone.toLowerCase().split("::");
+  const groups = (part: string) => (part === "" ? [] : part.split(":"));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  // An embedded IPv4 tail (::1.2.3.4) is two groups; it only matters past the /64, so it is counted, not converted.
+  const width = (gs: string[]) => gs.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - width(left) - width(right))).fill("0");
+  return [...left, ...zeros, ...right].map((g) => (g.includes(".") ? g : g.replace(/^0+(?=.)/, "")));
+}

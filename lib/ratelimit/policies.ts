@@ -1,0 +1,82 @@
+/**
+ * Every rate limit of the shop, in one place: the merchant API's per-endpoint table (spec `merchant-api.md`, "Limits"),
+ * its product quota, and the limits of the /x402 API. Routes, tests and docs read the numbers from here.
+ */
+
+/** At most `points` requests per `durationSec` seconds for one subject (a credential, a wallet, an IP). */
+export type LimitRule = { points: number; durationSec: number };
+
+/** A rule with the name it carries in the `RateLimit-Policy` and `RateLimit` fields. */
+export type Policy = LimitRule & { name: string };
+
+/**
+ * Per endpoint and per API credential. Keys are "METHOD path", the path relative to `/api/v2` with `{id}` for the
+ * path parameter, exactly as the spec's table writes them.
+ */
+export const MERCHANT_LIMITS = {
+  "GET /ping": { points: 1, durationSec: 3 },
+  "GET /check_phone_number": { points: 10, durationSec: 60 },
+  "GET /accounts/balance": { points: 60, durationSec: 600 },
+  "GET /products": { points: 60, durationSec: 60 },
+  "GET /products/{id}": { points: 60, durationSec: 60 },
+  "GET /products/esims": { points: 60, durationSec: 60 },
+  "GET /products/esims/{id}": { points: 60, durationSec: 60 },
+  "GET /products/search": { points: 60, durationSec: 60 },
+  "GET /invoices": { points: 20, durationSec: 60 },
+  "GET /invoices/{id}": { points: 60, durationSec: 600 },
+  "POST /invoices": { points: 60, durationSec: 600 },
+  "POST /invoices/{id}/pay": { points: 60, durationSec: 600 },
+  "GET /esims/invoice/{id}": { points: 60, durationSec: 600 },
+  "POST /esims": { points: 60, durationSec: 600 },
+  "POST /esims/invoice/{id}/pay": { points: 60, durationSec: 600 },
+  "GET /orders": { points: 20, durationSec: 60 },
+  "GET /orders/{id}": { points: 60, durationSec: 600 },
+  "GET /esims": { points: 20, durationSec: 60 },
+  "GET /esims/{id}": { points: 60, durationSec: 600 },
+} as const satisfies Record<string, LimitRule>;
+
+export type MerchantRouteId = keyof typeof MERCHANT_LIMITS;
+
+/**
+ * The spec's "1000 requests per hour across /products and /products/search", per credential, counted on top of
+ * those two endpoints' own limits. Read literally: the product detail and eSIM routes are not in it (they have only
+ * their per-endpoint limits). Widening it is a change to `routes` here.
+ */
+export const PRODUCT_QUOTA = {
+  name: "products-hourly",
+  points: 1000,
+  durationSec: 3600,
+  routes: ["GET /products", "GET /products/search"] as readonly MerchantRouteId[],
+} as const;
+
+/**
+ * The /x402 API (its spec sets no limits): one budget over all its routes, per client IP and per paying or signed-in
+ * wallet. Generous on purpose: most calls are paid for, and an agent polling an invoice once a second uses 60 a minute.
+ * They stop a runaway loop or a flood of unpaid 402 challenges, each of which costs us work and, for a paid call,
+ * a facilitator round trip. The IP budget is the larger because many wallets can share one address (NAT, an agent host).
+ */
+export const X402_LIMITS = {
+  ip: { name: "x402-ip", points: 600, durationSec: 60 },
+  wallet: { name: "x402-wallet", points: 300, durationSec: 60 },
+} as const satisfies Record<string, Policy>;
+
+/** Everything a limiter is built from; tests pass small or short ones. */
+export type RateLimitPolicies = {
+  merchant: Record<MerchantRouteId, LimitRule>;
+  productQuota: Policy & { routes: readonly MerchantRouteId[] };
+  x402: { ip: Policy; wallet: Policy };
+};
+
+export const DEFAULT_POLICIES: RateLimitPolicies = {
+  merchant: MERCHANT_LIMITS,
+  productQuota: PRODUCT_QUOTA,
+  x402: X402_LIMITS,
+};
+
+/** The policy name of a merchant route in the IETF fields: "GET /products/{id}" -> "get-products-id". */
+export function merchantPolicyName(routeId: MerchantRouteId): string {
+  return routeId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}

@@ -1,0 +1,139 @@
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { createRateLimiter, type RateLimiter } from "./limiter";
+import { DEFAULT_POLICIES, type RateLimitPolicies } from "./policies";
+import { createTable, RATE_LIMIT_TABLE, type PgQueryable } from "./store";
+
+/**
+ * Two "servers" on one database: on PostgreSQL two separate pools, as two processes would have; on PGlite (one
+ * connection by nature) the same instance behind the node-postgres query shape.
+ */
+let nodeA: PgQueryable;
+let nodeB: PgQueryable;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  if (testDriver === "postgres") {
+    const database: Database = await openTestDatabase();
+    const url = (database.pool as unknown as { options: pg.PoolConfig }).options.connectionString;
+    const second = new pg.Pool({ connectionString: url, max: 4 });
+    nodeA = database.pool!;
+    nodeB = second;
+    close = async () => {
+      await second.end();
+      await database.close();
+    };
+  } else {
+    const pglite = await PGlite.create();
+    const adapter: PgQueryable = {
+      async query({ text, values }) {
+        const result = await pglite.query(text, values);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      },
+    };
+    nodeA = adapter;
+    nodeB = adapter;
+    close = () => pglite.close();
+  }
+});
+afterAll(() => close?.());
+
+const limiters: RateLimiter[] = [];
+async function limiterOn(client: PgQueryable, policies?: RateLimitPolicies) {
+  const limiter = await createRateLimiter({ kind: "postgres", client }, policies);
+  limiters.push(limiter);
+  return limiter;
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const l of limiters.splice(0)) await l.close();
+});
+
+let credentials = 0;
+/** A credential no other test has counted for (the table is shared by the tests of this file). */
+const freshCredential = () => `cred_${testDriver}_${++credentials}`;
+
+describe(`rate limits on ${testDriver}, shared by several servers`, () => {
+  it("creates its table once, even when servers start together", async () => {
+    // Eight at once, on separate connections: a bare CREATE TABLE IF NOT EXISTS fails here now and then (23505 on pg_type).
+    await Promise.all(Array.from({ length: 8 }, (_, i) => createTable(i % 2 ? nodeA : nodeB, "rate_limits_race")));
+    await Promise.all([limiterOn(nodeA), limiterOn(nodeB)]);
+    const { rows } = await nodeA.query({
+      text: "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position",
+      values: [RATE_LIMIT_TABLE],
+    });
+    expect(rows).toEqual([
+      { column_name: "key", data_type: "character varying" },
+      { column_name: "points", data_type: "integer" },
+      { column_name: "expire", data_type: "bigint" },
+    ]);
+  });
+
+  it("counts one credential's requests across both servers", async () => {
+    const [a, b] = [await limiterOn(nodeA), await limiterOn(nodeB)];
+    expect(a.storeKind).toBe("postgres");
+    const cred = freshCredential();
+    // GET /check_phone_number: 10 a minute, spent alternately on each server.
+    for (let i = 1; i <= 10; i++) {
+      const d = await (i % 2 ? a : b).consume("GET /check_phone_number", cred);
+      expect(d.allowed, `request ${i}`).toBe(true);
+      expect(d.headers["X-RateLimit-Remaining"]).toBe(String(10 - i));
+    }
+    const refused = await b.consume("GET /check_phone_number", cred);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSec).toBeGreaterThanOrEqual(59);
+    expect(refused.retryAfterSec).toBeLessThanOrEqual(60);
+    expect((await a.consume("GET /check_phone_number", cred)).allowed).toBe(false);
+    // Another credential is not affected.
+    expect((await a.consume("GET /check_phone_number", freshCredential())).allowed).toBe(true);
+  });
+
+  it("lets ping through once per 3 seconds on either server", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const [a, b] = [await limiterOn(nodeA), await limiterOn(nodeB)];
+    const cred = freshCredential();
+    const first = await a.consume("GET /ping", cred);
+    expect(first.allowed).toBe(true);
+    expect(first.headers).toMatchObject({ "X-RateLimit-Limit": "1", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 3) });
+
+    vi.setSystemTime(Date.now() + 2000);
+    const second = await b.consume("GET /ping", cred);
+    expect(second.allowed).toBe(false);
+    expect(second.headers["Retry-After"]).toBe("1");
+
+    vi.setSystemTime(Date.now() + 1000);
+    expect((await b.consume("GET /ping", cred)).allowed).toBe(true);
+  });
+
+  it("shares the product quota across the product list and search on both servers", async () => {
+    const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-hourly-test", points: 4 } };
+    const [a, b] = [await limiterOn(nodeA, policies), await limiterOn(nodeB, policies)];
+    const cred = freshCredential();
+    expect((await a.consume("GET /products", cred)).allowed).toBe(true);
+    expect((await b.consume("GET /products/search", cred)).allowed).toBe(true);
+    expect((await a.consume("GET /products/search", cred)).allowed).toBe(true);
+    const last = await b.consume("GET /products", cred);
+    expect(last.allowed).toBe(true);
+    expect(last.headers).toMatchObject({ "X-RateLimit-Limit": "4", "X-RateLimit-Remaining": "0" });
+    const refused = await a.consume("GET /products", cred);
+    expect(refused.refusedBy?.name).toBe("products-hourly-test");
+    expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(3590);
+    // The refused request was not charged to GET /products: 2 of its 60 used.
+    expect(refused.headers.RateLimit).toMatch(/^"get-products";r=58;t=\d+, "products-hourly-test";r=0;t=\d+$/);
+  });
+
+  it("keeps counting in memory when the database cannot be reached", async () => {
+    let down = false;
+    const flaky: PgQueryable = {
+      query: (q) => (down ? Promise.reject(new Error("connection refused")) : nodeA.query(q)),
+    };
+    const rl = await limiterOn(flaky);
+    const cred = freshCredential();
+    down = true;
+    expect((await rl.consume("GET /ping", cred)).allowed).toBe(true);
+    expect((await rl.consume("GET /ping", cred)).allowed).toBe(false);
+  });
+});

@@ -57,6 +57,24 @@ describe(`admin API and account routes on ${testDriver}`, () => {
     expect(await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, { headers: admin, body: { amount_usd: 0 }, params: { id: m.merchant_id } })).toMatchObject({ status: 400 });
   });
 
+  it("limits ping to 1 request per 3 seconds per credential, with the rate-limit fields on every answer", async () => {
+    const m = await newMerchant();
+    const first = await callRoute(ping, "/api/v2/ping", { headers: bearerAuth(m.api_token) });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("1");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(first.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+    expect(first.headers.get("ratelimit-policy")).toMatch(/q=1;w=3/);
+    const second = await callRoute(ping, "/api/v2/ping", { headers: bearerAuth(m.api_token) });
+    expect(second).toMatchObject({ status: 429, body: { error_code: "too_many_requests", meta: { _endpoint: "/ping" } } });
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // Per credential: the same merchant's business key has its own count.
+    expect((await callRoute(ping, "/api/v2/ping", { headers: basicAuth(m.api_id, m.api_secret) })).status).toBe(200);
+    // Errors after sign-in carry the fields too.
+    const bad = await callRoute(balance, "/api/v2/accounts/balance?x=1", { headers: bearerAuth(m.api_token) });
+    expect(bad.headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
   it("answers 401 in the API's envelope for wrong credentials and the wrong scheme", async () => {
     const m = await newMerchant();
     for (const headers of [{}, { Authorization: "Basic" }, basicAuth(m.api_id, "sk_nope"), { Authorization: `Bearer ${m.api_secret}` }, basicAuth(...(m.api_token.split(".") as [string, string]))]) {

@@ -2,6 +2,7 @@ import { ZodError } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { publicOrigin } from "@/lib/http/origin";
 import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
+import { getRateLimiter, rateLimitedResponse, type MerchantRouteId } from "@/lib/ratelimit";
 import { V2Error } from "./envelope";
 
 export type MerchantContext = {
@@ -24,20 +25,31 @@ export const API_PREFIX = "/api/v2";
  * A merchant API route: authenticates the credential (401/403), runs the handler, and turns every failure into the
  * API's error envelope. An unexpected error is logged and answered 500 without details.
  */
-export function merchantRoute(routeId: string, handler: Handler) {
+export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
   return async (req: Request, next: NextContext): Promise<Response> => {
     const url = new URL(req.url);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
+    let limits: Headers | undefined;
     try {
       const db = await getDb();
       const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
+      // Counted per credential once it is known; every answer from here on carries the limit's fields.
+      const decision = await (await getRateLimiter()).consume(routeId, credential.id);
+      if (!decision.allowed) return rateLimitedResponse(endpoint, decision);
+      limits = new Headers(decision.headers);
       const raw = (await next.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
-      return await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params });
+      return withHeaders(await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params }), limits);
     } catch (err) {
-      return errorResponse(err, endpoint, routeId);
+      return withHeaders(errorResponse(err, endpoint, routeId), limits);
     }
   };
+}
+
+function withHeaders(res: Response, extra: Headers | undefined): Response {
+  if (!extra) return res;
+  for (const [k, v] of extra) if (!res.headers.has(k)) res.headers.set(k, v);
+  return res;
 }
 
 export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {

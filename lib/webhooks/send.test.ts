@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { postWebhook, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_AGENT } from "./send";
@@ -75,6 +77,22 @@ describe("postWebhook", () => {
     expect(r.durationMs).toBeGreaterThanOrEqual(190);
     expect(r.durationMs).toBeLessThan(2_000);
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  it("takes a status that came in time even when the body never ends", async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("accepted, still streaming");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const r = await postWebhook(message(`http://127.0.0.1:${port}/`), { mode: "devnet", timeoutMs: 300 });
+      expect(r).toMatchObject({ statusCode: 200, responseExcerpt: "accepted, still streaming", error: null });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("reports a refused connection", async () => {

@@ -57,30 +57,36 @@ export async function postWebhook(msg: { url: string; id: string; body: string; 
   const client = target.url.protocol === "https:" ? https : http;
 
   return new Promise<SendResult>((resolve) => {
+    let req: http.ClientRequest | undefined;
     let settled = false;
     const settle = (r: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
       resolve({ ...r, durationMs: elapsed() });
-      req.destroy();
+      req?.destroy();
     };
-    const req = client.request(target.url, {
-      method: "POST",
-      headers,
-      // A fresh connection per attempt, to the checked addresses only.
-      agent: false,
-      lookup: pinnedLookup(target.addresses),
-    });
-    const onAbort = () => settle({ statusCode: null, responseExcerpt: null, error: `timed out after ${timeoutMs} ms`, retryAfterMs: null });
+    const noAnswer = (error: string) => settle({ statusCode: null, responseExcerpt: null, error, retryAfterMs: null });
+    const onAbort = () => noAnswer(`timed out after ${timeoutMs} ms`);
+    try {
+      req = client.request(target.url, {
+        method: "POST",
+        headers,
+        // A fresh connection per attempt, to the checked addresses only.
+        agent: false,
+        lookup: pinnedLookup(target.addresses),
+      });
+    } catch (err) {
+      return noAnswer(err instanceof Error ? err.message : String(err));
+    }
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
-    req.on("error", (err: NodeJS.ErrnoException) => settle({ statusCode: null, responseExcerpt: null, error: describeError(err), retryAfterMs: null }));
+    req.on("error", (err: NodeJS.ErrnoException) => noAnswer(describeError(err)));
     req.on("response", (res) => {
       const statusCode = res.statusCode ?? null;
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        signal.removeEventListener("abort", onAbort);
+        signal.removeEventListener("abort", done);
         const location = res.headers.location;
         settle({
           statusCode,
@@ -99,7 +105,7 @@ export async function postWebhook(msg: { url: string; id: string; body: string; 
       });
       res.on("end", done);
       res.on("error", done);
-      res.on("aborted", done);
+      res.on("close", done);
     });
     req.end(msg.body);
   });

@@ -2,7 +2,10 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Db } from "@/lib/db";
-import { merchants } from "@/lib/db/schema";
+import { invoices, merchants } from "@/lib/db/schema";
+import { newId } from "@/lib/invoices/ids";
+import { enqueueWebhook } from "./enqueue";
+import { invoiceEventType, type FinalInvoiceStatus } from "./events";
 import { newWebhookSecret } from "./sign";
 
 /** A merchant row for tests, with a fresh signing secret. */
@@ -13,10 +16,25 @@ export async function insertTestMerchant(db: Db, name = "Test merchant"): Promis
   return { id, secret };
 }
 
+/** A final invoice of the merchant (outbox rows refer to one), and a payload shaped like the API's invoice object. */
+export async function insertFinalInvoice(db: Db, merchantId: string, status: FinalInvoiceStatus = "complete") {
+  const id = newId("inv");
+  await db.insert(invoices).values({ id, status, payer: `merchant:${merchantId}`, priceUsdc: 0n, expiresAt: new Date(), merchantId, source: "merchant" });
+  return { id, payload: { id, status, created_time: 1767225600, orders: [{ id: newId("ord"), status: "delivered", product: { id: "test-gift-card-code", value: "10" } }] } };
+}
+
+/** A final invoice and its message to `url`, enqueued as the invoice flow does (in a transaction, at `now`). */
+export async function enqueueInvoiceMessage(db: Db, merchantId: string, url: string, now = new Date(), status: FinalInvoiceStatus = "complete") {
+  const invoice = await insertFinalInvoice(db, merchantId, status);
+  const event = { merchantId, invoiceId: invoice.id, url, eventType: invoiceEventType(status), payload: invoice.payload, eventAt: now };
+  const { id } = await db.transaction((tx) => enqueueWebhook(tx, event, now));
+  return { id, invoice };
+}
+
 export type ReceivedRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
 /** What the receiver answers to its n-th request (0-based): a status and body, or "hang" (never answers). */
-export type Answer = { status: number; body?: string; headers?: Record<string, string> } | "hang";
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | "hang";
 
 export type Receiver = {
   /** `http://127.0.0.1:<port>` and the given path. */
@@ -37,8 +55,10 @@ export async function startReceiver(answer: (request: ReceivedRequest, index: nu
       requests.push(request);
       const a = answer(request, index);
       if (a === "hang") return;
-      res.writeHead(a.status, a.headers);
-      res.end(a.body ?? "");
+      setTimeout(() => {
+        res.writeHead(a.status, a.headers);
+        res.end(a.body ?? "");
+      }, a.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

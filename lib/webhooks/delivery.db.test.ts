@@ -160,6 +160,19 @@ describe(`webhook worker on ${testDriver}`, () => {
     await expect(enableWebhookEndpoint(db, m.id, "https://never.example.com/")).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("holds the messages already waiting for an endpoint when it is disabled", async () => {
+    const m = await insertTestMerchant(db);
+    const r = await receiver(() => ({ status: 410 }));
+    const t0 = new Date();
+    const first = await enqueue(m.id, r.url(), t0);
+    const second = await enqueue(m.id, r.url(), later(t0, 1));
+    expect(await drain({ now: later(t0, 1), limit: 1 })).toMatchObject({ claimed: 1, gone: 1 });
+    expect(r.requests.map((q) => q.headers["webhook-id"])).toEqual([first.id]);
+    expect(await delivery(second.id)).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: null });
+    expect(await enableWebhookEndpoint(db, m.id, r.url(), { now: later(t0, 2) })).toEqual({ released: 1 });
+    expect((await delivery(second.id)).nextAttemptAt).toEqual(later(t0, 2));
+  });
+
   it("gives a message up after about a day of failures, and disables an endpoint that accepted nothing meanwhile", async () => {
     const m = await insertTestMerchant(db);
     const r = await receiver(() => ({ status: 500 }));

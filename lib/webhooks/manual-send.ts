@@ -78,6 +78,7 @@ export async function sendTestWebhook(
   const mode = opts.mode ?? config().networkMode;
   const parsed = parseWebhookUrl(input.url, mode);
   if (!parsed.ok) throw new WebhookError("invalid_webhook_url", `The URL ${parsed.reason}`);
+  const url = parsed.url.href;
   const secrets = await signingSecretsOf(db, merchantId, now);
   const id = newMessageId();
   const payload = input.payload ?? { type: "test", message: "A test event from x402 Storefront: your endpoint received it.", id, created_time: now.toISOString() };
@@ -85,7 +86,7 @@ export async function sendTestWebhook(
     id,
     merchantId,
     invoiceId: null,
-    url: input.url,
+    url,
     eventType: "test",
     payload,
     eventAt: now,
@@ -93,7 +94,7 @@ export async function sendTestWebhook(
     nextAttemptAt: null,
     createdAt: now,
   });
-  const attempt = await sendAttempt({ id, url: input.url, payload, secrets }, 1, now, { mode, timeoutMs: opts.timeoutMs, resolve: opts.resolve });
+  const attempt = await sendAttempt({ id, url, payload, secrets }, 1, now, { mode, timeoutMs: opts.timeoutMs, resolve: opts.resolve });
   const ok = isSuccess(attempt.statusCode);
   await db.transaction(async (tx) => {
     await insertAttempt(tx, id, attempt);

@@ -98,6 +98,11 @@ describe("checkWebhookUrl", () => {
     expect(await checkWebhookUrl("https://nowhere.example.com/", "mainnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("does not resolve") });
   });
 
+  it("resolves with the system's resolver by default (localhost)", async () => {
+    expect(await checkWebhookUrl("http://localhost:3000/hooks", "devnet")).toEqual({ ok: true, url: "http://localhost:3000/hooks" });
+    expect(await checkWebhookUrl("https://localhost/hooks", "mainnet")).toMatchObject({ ok: false, reason: expect.stringMatching(/^host localhost resolves to .*, a loopback address/) });
+  });
+
   it("accepts a URL when DNS only fails to answer: the send-time guard decides then", async () => {
     const flaky: Resolver = async () => {
       throw Object.assign(new Error("getaddrinfo EAI_AGAIN"), { code: "EAI_AGAIN" });

@@ -16,6 +16,7 @@ describe("parseConfig", () => {
       walletConnectProjectId: undefined,
       sessionSecret: undefined,
       invoiceTtlMinutes: 15,
+      webhookRetryBaseSeconds: 10,
       facilitatorUrl: undefined,
       facilitatorEvmPrivateKey: undefined,
       facilitatorSolanaPrivateKey: undefined,
@@ -82,6 +83,14 @@ describe("parseConfig", () => {
     expect(message).toMatch(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
     expect(message).toMatch(/PUBLIC_ORIGIN: must be an http\(s\) origin/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT: must be between 1 and 65535/);
+  });
+
+  it("reads the webhook retry base, a whole number of seconds from 1 to 3600", () => {
+    expect(parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: "30" }).webhookRetryBaseSeconds).toBe(30);
+    expect(parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: "" }).webhookRetryBaseSeconds).toBe(10);
+    for (const bad of ["0", "-5", "1.5", "soon", "3601"]) {
+      expect(() => parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: bad })).toThrow(/WEBHOOK_RETRY_BASE_SECONDS: must be/);
+    }
   });
 
   it("reads the refund keys, and names a malformed one without echoing it", () => {

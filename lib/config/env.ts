@@ -92,6 +92,16 @@ export const envSchema = z.object({
       .max(1440, "must be 1 to 1440 minutes")
       .default(15),
   ),
+  /** The first retry delay of a webhook message; later ones grow from it (see lib/webhooks/backoff.ts). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of seconds" })
+      .int("must be a whole number of seconds")
+      .min(1, "must be 1 to 3600 seconds")
+      .max(3600, "must be 1 to 3600 seconds")
+      .default(10),
+  ),
   SEED_DEMO_CATALOG: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
@@ -118,6 +128,8 @@ export type Config = {
   adminToken: string | undefined;
   /** How long an invoice's locked price may be paid. */
   invoiceTtlMinutes: number;
+  /** The first retry delay of a webhook message, in seconds; the schedule grows from it over about a day. */
+  webhookRetryBaseSeconds: number;
   facilitatorUrl: string | undefined;
   facilitatorEvmPrivateKey: `0x${string}` | undefined;
   facilitatorSolanaPrivateKey: string | undefined;
@@ -166,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     sessionSecret: e.SESSION_SECRET,
     adminToken: e.ADMIN_TOKEN,
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
+    webhookRetryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,

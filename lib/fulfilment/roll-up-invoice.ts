@@ -1,6 +1,8 @@
 import { and, eq, inArray, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
+import { kickWebhookWorker } from "@/lib/webhooks";
 import { rollUp, type RollUp } from "./roll-up";
 
 /**
@@ -9,7 +11,8 @@ import { rollUp, type RollUp } from "./roll-up";
  * Invoices that are not being fulfilled (unpaid, expired, already complete, …) are left alone: returns null.
  */
 export async function rollUpInvoice(db: Db, invoiceId: string, now = new Date()): Promise<RollUp | null> {
-  return db.transaction(async (tx) => {
+  let announced = false;
+  const result = await db.transaction(async (tx) => {
     const [invoice] = await tx
       .select({ status: invoices.status, deliveryStatus: invoices.deliveryStatus, errorCode: invoices.errorCode })
       .from(invoices)
@@ -29,9 +32,13 @@ export async function rollUpInvoice(db: Db, invoiceId: string, now = new Date())
           updatedAt: now,
         })
         .where(eq(invoices.id, invoiceId));
+      // A merchant invoice that just completed sends its webhook: written here, so it exists iff the completion does.
+      if (next.status === "complete") announced = await announceFinalInvoice(tx, invoiceId, now);
     }
     return next;
   });
+  if (announced) kickWebhookWorker();
+  return result;
 }
 
 /**

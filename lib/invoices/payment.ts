@@ -3,6 +3,8 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import { releaseCodes } from "@/lib/inventory";
+import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
+import { kickWebhookWorker } from "@/lib/webhooks";
 
 /** How long a payment being settled holds its invoice. Longer than any settlement takes (receipt wait 30 s). */
 const CLAIM_MS = 2 * 60_000;
@@ -90,7 +92,8 @@ export async function markPaid(
  * reserved, in one transaction. Returns how many invoices expired.
  */
 export async function expireInvoices(db: Db, now = new Date()): Promise<number> {
-  return db.transaction(async (tx) => {
+  let announced = 0;
+  const expired = await db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
       .set({ status: "expired", updatedAt: now })
@@ -103,6 +106,10 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
       )
       .returning({ id: invoices.id });
     await releaseCodes(tx as unknown as Db, rows.map((r) => r.id));
+    // Merchant invoices that expired unpaid are final (denied): their webhooks go out with the expiry.
+    for (const r of rows) if (await announceFinalInvoice(tx, r.id, now)) announced++;
     return rows.length;
   });
+  if (announced > 0) kickWebhookWorker();
+  return expired;
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { config } from "@/lib/config";
+import { checkWebhookUrl } from "@/lib/webhooks";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getProducts } from "@/lib/catalog";
@@ -21,6 +23,12 @@ export function createInvoiceHandler(only?: "esim") {
     const text = await req.text();
     const answer = await idempotent(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), { method: "POST", endpoint: ctx.endpoint, body: text }, async () => {
       const request = parseInvoiceRequest(text);
+      if (request.webhookUrl) {
+        // Outside devnet mode only https URLs of public hosts; the URL is stored as checked (normalized).
+        const check = await checkWebhookUrl(request.webhookUrl, config().networkMode);
+        if (!check.ok) throw invalidParam("webhook_url", check.reason.replace(/^webhook_url /, ""));
+        request.webhookUrl = check.url;
+      }
       if (only === "esim") {
         const products = await getProducts([...new Set(request.items.map((i) => i.product_id))], ctx.db);
         const other = products.find((p) => p.kind !== "esim");

@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
 import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
-import { hashSecret, newWebhookSecret, randomToken, secretMatches } from "./secrets";
+import { newWebhookSecret } from "@/lib/webhooks/sign";
+import { hashSecret, randomToken, secretMatches } from "./secrets";
 
 export type Merchant = typeof merchants.$inferSelect;
 export type Credential = typeof merchantCredentials.$inferSelect;

@@ -16,8 +16,3 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const b = Buffer.from(storedHash, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
-}

@@ -33,7 +33,14 @@ export const MERCHANT_LIMITS = {
   "GET /orders/{id}": { points: 60, durationSec: 600 },
   "GET /esims": { points: 20, durationSec: 60 },
   "GET /esims/{id}": { points: 60, durationSec: 600 },
+  // Ours, beyond the spec's table: the webhook delivery log and redelivery.
+  "GET /webhooks/deliveries": { points: 20, durationSec: 60 },
+  "GET /webhooks/deliveries/{id}": { points: 60, durationSec: 600 },
+  "POST /webhooks/deliveries/{id}/redeliver": { points: 20, durationSec: 600 },
 } as const satisfies Record<string, LimitRule>;
+
+/** The routes of ours that the spec's table does not list. */
+export const EXTRA_MERCHANT_ROUTES = ["GET /webhooks/deliveries", "GET /webhooks/deliveries/{id}", "POST /webhooks/deliveries/{id}/redeliver"] as const;
 
 export type MerchantRouteId = keyof typeof MERCHANT_LIMITS;
 

@@ -10,16 +10,20 @@ import { checkTransaction } from "@/lib/payments/check-transaction";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/payments/networks";
 import { getPayments } from "@/lib/payments/payments";
+import { startWebhookWorker } from "@/lib/webhooks";
 import { onShutdown } from "./shutdown";
 
 const MAINTENANCE_MS = 10_000;
 
 /**
- * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones)
- * and invoice upkeep (expire unpaid invoices, settle the fate of payments whose settlement timed out).
+ * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
+ * the webhook worker (merchants' invoice messages, with retries) and invoice upkeep (expire unpaid invoices, settle
+ * the fate of payments whose settlement timed out).
  */
 export async function startBackgroundWork(): Promise<void> {
-  const worker = startWorker(getDb, { payout: await refundPayout(config()) });
+  const c = config();
+  const worker = startWorker(getDb, { payout: await refundPayout(c) });
+  const webhooks = startWebhookWorker(getDb, { mode: c.networkMode, retryBaseSeconds: c.webhookRetryBaseSeconds });
 
   const { networks } = await getPayments();
   const check = async (network: string, tx: string) => {
@@ -45,7 +49,7 @@ export async function startBackgroundWork(): Promise<void> {
 
   onShutdown(async () => {
     clearInterval(upkeep);
-    await worker.stop();
+    await Promise.all([worker.stop(), webhooks.stop()]);
   });
 }
 

@@ -1,0 +1,31 @@
+import { asc, eq } from "drizzle-orm";
+import { invoices, orders } from "@/lib/db/schema";
+import { enqueueWebhook, invoiceEventType, type DbOrTx, type FinalInvoiceStatus } from "@/lib/webhooks";
+import { FINAL_STATUSES, merchantInvoice, merchantStatus } from "./serialize";
+
+/**
+ * When a merchant invoice with a `webhook_url` has just become final (complete, or denied when it expired unpaid),
+ * writes its webhook message to the outbox, in the caller's transaction (the one that made it final): the message
+ * exists exactly when the final state does. The payload is the invoice object as `GET /invoices/{id}` shows it.
+ * Returns whether a message was written; call `kickWebhookWorker()` after the commit when it was.
+ */
+export async function announceFinalInvoice(tx: DbOrTx, invoiceId: string, now = new Date()): Promise<boolean> {
+  const [inv] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (!inv?.merchantId || !inv.webhookUrl) return false;
+  const status = merchantStatus(inv, now);
+  if (!(FINAL_STATUSES as readonly string[]).includes(status)) return false;
+  const items = await tx.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
+  await enqueueWebhook(
+    tx,
+    {
+      merchantId: inv.merchantId,
+      invoiceId,
+      url: inv.webhookUrl,
+      eventType: invoiceEventType(status as FinalInvoiceStatus),
+      payload: merchantInvoice(inv, items, now),
+      eventAt: inv.completedAt ?? now,
+    },
+    now,
+  );
+  return true;
+}

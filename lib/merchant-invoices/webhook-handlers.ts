@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { readQuery } from "@/lib/api-v2/products";
+import type { MerchantContext } from "@/lib/api-v2/route";
+import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookError, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function attemptJson(a: WebhookAttempt) {
+  return { attempt: a.attempt, url: a.url, sent_time: a.sentAt.toISOString(), duration_ms: a.durationMs, status_code: a.statusCode, response_excerpt: a.responseExcerpt, error: a.error };
+}
+
+/** A webhook message as the API shows it: where it goes, the event's time apart from each attempt's send time. */
+function deliveryJson(d: Omit<WebhookDelivery, "lastAttempt"> & { lastAttempt?: WebhookAttempt | null; attemptLog?: WebhookAttempt[] }) {
+  return {
+    id: d.id,
+    invoice_id: d.invoiceId,
+    url: d.url,
+    event_type: d.eventType,
+    status: d.status,
+    event_time: d.eventAt.toISOString(),
+    created_time: d.createdAt.toISOString(),
+    attempts: d.attempts,
+    next_attempt_time: iso(d.nextAttemptAt),
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    delivered_time: iso(d.deliveredAt),
+    payload: d.payload,
+    ...(d.lastAttempt !== undefined ? { last_attempt: d.lastAttempt ? attemptJson(d.lastAttempt) : null } : {}),
+    ...(d.attemptLog ? { attempt_log: d.attemptLog.map(attemptJson) } : {}),
+  };
+}
+
+const listQuery = z.object({
+  status: z.enum(["pending", "delivered", "failed"], { error: "must be pending, delivered or failed" }).optional(),
+  invoice_id: z.string().max(40).optional(),
+  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+function mapWebhookError(err: unknown): never {
+  if (err instanceof WebhookError) {
+    if (err.code === "not_found") throw new V2Error(404, "not_found", err.message);
+    throw new V2Error(400, "invalid_param", err.message);
+  }
+  throw err;
+}
+
+/** `GET /webhooks/deliveries`: every webhook message of the merchant, newest first, with its latest attempt. */
+export async function listDeliveriesHandler(req: Request, ctx: MerchantContext): Promise<Response> {
+  const url = new URL(req.url);
+  const q = readQuery(url, listQuery);
+  const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(mapWebhookError);
+  const next = page.nextCursor ? new URL(url.pathname + url.search, ctx.apiBase) : null;
+  next?.searchParams.set("cursor", page.nextCursor!);
+  return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next.toString() } : {}) });
+}
+
+/** `GET /webhooks/deliveries/{id}`: one message with every attempt. */
+export async function getDeliveryHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const id = ctx.params.id ?? "";
+  const d = await getWebhookDelivery(ctx.db, ctx.merchant.id, id);
+  if (!d) throw notFound(`Webhook message ${id}`);
+  return ok(ctx.endpoint, deliveryJson(d), { id });
+}
+
+/** `POST /webhooks/deliveries/{id}/redeliver`: sends the message again now (same `webhook-id`) and answers the attempt. */
+export async function redeliverHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+  const id = ctx.params.id ?? "";
+  const result = await redeliverWebhook(ctx.db, ctx.merchant.id, id).catch(mapWebhookError);
+  return ok(ctx.endpoint, { attempt: attemptJson(result.attempt), endpoint_disabled: result.endpointDisabled, delivery: deliveryJson(result.delivery) }, { id });
+}

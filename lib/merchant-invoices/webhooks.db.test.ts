@@ -1,0 +1,106 @@
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as createRoute } from "@/app/api/v2/invoices/route";
+import { POST as redeliverRoute } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
+import { GET as getDeliveryRoute } from "@/app/api/v2/webhooks/deliveries/[id]/route";
+import { GET as listDeliveriesRoute } from "@/app/api/v2/webhooks/deliveries/route";
+import { bearerAuth, callRoute } from "@/lib/api-v2/testing";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { drainDue } from "@/lib/fulfilment";
+import { expireInvoices } from "@/lib/invoices";
+import { createMerchant } from "@/lib/merchants";
+import { drainWebhooks } from "@/lib/webhooks";
+import { startReceiver, type Receiver } from "@/lib/webhooks/testing";
+
+let database: Database;
+let restore: () => void;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  restore = useAsProcessDatabase(database);
+});
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  restore?.();
+  await database?.close();
+});
+
+const HOUR = 3_600_000;
+
+describe(`merchant invoice webhooks on ${testDriver}`, () => {
+  it("delivers the final invoice to a receiver that fails twice, on the third attempt, with the same webhook-id and a valid signature", async () => {
+    const m = await createMerchant(database.db, { name: "Hooks", creditCents: 5_000n });
+    const receiver = await startReceiver((_req, i) => (i < 2 ? { status: 500, body: "not yet" } : { status: 204 }));
+    receivers.push(receiver);
+    const created = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(m.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true, webhook_url: receiver.url() },
+    });
+    const invoiceId = (created.body.data as { id: string }).id;
+    await drainDue(database.db);
+
+    // Attempts are due later and later: drive the clock forward instead of waiting.
+    let now = Date.now();
+    for (let round = 0; round < 10 && receiver.requests.length < 3; round++) {
+      await drainWebhooks(database.db, { now: new Date(now), mode: "devnet", random: () => 0.5 });
+      now += HOUR;
+    }
+    expect(receiver.requests).toHaveLength(3);
+    const ids = new Set(receiver.requests.map((r) => r.headers["webhook-id"]));
+    expect(ids.size).toBe(1);
+    const last = receiver.requests[2]!;
+    const verified = new Webhook(m.webhook_secret).verify(last.body, last.headers as Record<string, string>) as { id: string; status: string; orders: { status: string }[] };
+    expect(verified).toMatchObject({ id: invoiceId, status: "complete", orders: [{ status: "delivered" }] });
+
+    // The delivery log through the API: the target URL, the event time apart from the send times, every attempt.
+    const auth = bearerAuth(m.api_token);
+    const list = await callRoute(listDeliveriesRoute, `/api/v2/webhooks/deliveries?invoice_id=${invoiceId}`, { headers: auth });
+    const [delivery] = list.body.data as { id: string; url: string; status: string; attempts: number; event_type: string; event_time: string; last_attempt: { status_code: number } }[];
+    expect(delivery).toMatchObject({ id: [...ids][0], url: receiver.url(), status: "delivered", attempts: 3, event_type: "invoice.complete", last_attempt: { status_code: 204 } });
+    const one = await callRoute(getDeliveryRoute, `/api/v2/webhooks/deliveries/${delivery!.id}`, { headers: auth, params: { id: delivery!.id } });
+    expect((one.body.data as { attempt_log: { status_code: number; response_excerpt: string }[] }).attempt_log.map((a) => [a.status_code, a.response_excerpt])).toEqual([
+      [500, "not yet"],
+      [500, "not yet"],
+      [204, null],
+    ]);
+
+    // Redelivery sends it once more, same id, and answers the attempt.
+    const again = await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, { method: "POST", headers: auth, params: { id: delivery!.id } });
+    expect(again).toMatchObject({ status: 200, body: { data: { attempt: { attempt: 4, status_code: 204 } } } });
+    expect(receiver.requests).toHaveLength(4);
+    expect(receiver.requests[3]!.headers["webhook-id"]).toBe([...ids][0]);
+    // Another merchant cannot see or redeliver it.
+    const other = bearerAuth((await createMerchant(database.db, { name: "Other" })).api_token);
+    expect((await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, { method: "POST", headers: other, params: { id: delivery!.id } })).status).toBe(404);
+  });
+
+  it("sends a denied invoice when it expires unpaid", async () => {
+    const m = await createMerchant(database.db, { name: "Late" });
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const created = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(m.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", webhook_url: receiver.url("/late") },
+    });
+    const invoiceId = (created.body.data as { id: string }).id;
+    const later = new Date(Date.now() + 2 * HOUR);
+    expect(await expireInvoices(database.db, later)).toBeGreaterThanOrEqual(1);
+    await drainWebhooks(database.db, { now: later, mode: "devnet" });
+    expect(receiver.requests).toHaveLength(1);
+    const body = new Webhook(m.webhook_secret).verify(receiver.requests[0]!.body, receiver.requests[0]!.headers as Record<string, string>);
+    expect(body).toMatchObject({ id: invoiceId, status: "denied", status_reason: "expired", payment: { status: "expired" } });
+    expect(receiver.requests[0]!.headers["webhook-id"]).toMatch(/^msg_/);
+  });
+
+  it("refuses a webhook URL the guard would never send to", async () => {
+    const m = await createMerchant(database.db, { name: "Guarded", creditCents: 5_000n });
+    const res = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(m.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", webhook_url: "http://no-such-host.invalid/hook" },
+    });
+    expect([res.status, res.body.error_code]).toEqual([400, "invalid_param"]);
+    expect(res.body.message).toMatch(/webhook_url/);
+  });
+});

@@ -1,0 +1,92 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { merchants, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { signingSecrets } from "./secrets";
+
+/**
+ * A message this worker holds until `lockedUntil`, which also identifies the claim: a later claim of the same message
+ * sets another time, so a worker whose claim lapsed cannot overwrite its successor's outcome. `attempt` is the number
+ * of the attempt about to be made (counted at the claim, so a worker that dies mid-send still used one).
+ */
+export type ClaimedDelivery = {
+  id: string;
+  merchantId: string;
+  url: string;
+  payload: unknown;
+  attempt: number;
+  lockedUntil: Date;
+  /** The merchant's secrets that sign at the claim's time (two during a rotation). */
+  secrets: string[];
+};
+
+/** How long a claim holds a message: far longer than an attempt may take (WEBHOOK_TIMEOUT_MS). */
+export const DEFAULT_LOCK_MS = 60_000;
+
+/**
+ * Claims up to `limit` due messages: pending, due (`next_attempt_at <= now`; null while held), not held by a live
+ * claim, and not addressed to a disabled endpoint. `FOR UPDATE SKIP LOCKED` lets concurrent workers take disjoint sets
+ * without waiting; a claim whose worker died lapses at `locked_until` and the message is taken again.
+ */
+export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?: number; now?: Date }): Promise<ClaimedDelivery[]> {
+  const now = opts.now ?? new Date();
+  const lockedUntil = new Date(now.getTime() + (opts.lockMs ?? DEFAULT_LOCK_MS));
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(webhookEndpoints)
+              .where(
+                and(
+                  eq(webhookEndpoints.merchantId, webhookDeliveries.merchantId),
+                  eq(webhookEndpoints.url, webhookDeliveries.url),
+                  isNotNull(webhookEndpoints.disabledAt),
+                ),
+              ),
+          ),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(opts.limit)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+
+    const claimed = await tx
+      .update(webhookDeliveries)
+      .set({ lockedUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning({
+        id: webhookDeliveries.id,
+        merchantId: webhookDeliveries.merchantId,
+        url: webhookDeliveries.url,
+        payload: webhookDeliveries.payload,
+        attempt: webhookDeliveries.attempts,
+      });
+
+    const merchantIds = [...new Set(claimed.map((c) => c.merchantId))];
+    const secrets = await tx
+      .select({
+        id: merchants.id,
+        webhookSecret: merchants.webhookSecret,
+        webhookSecretPrevious: merchants.webhookSecretPrevious,
+        webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil,
+      })
+      .from(merchants)
+      .where(inArray(merchants.id, merchantIds));
+    const byMerchant = new Map(secrets.map((m) => [m.id, signingSecrets(m, now)]));
+    // A delivery's merchant cannot be missing (the foreign key cascades), so every claim has its secrets.
+    return claimed.map((c) => ({ ...c, lockedUntil, secrets: byMerchant.get(c.merchantId) ?? [] }));
+  });
+}

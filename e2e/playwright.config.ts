@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { E2E_ADMIN_TOKEN } from "./server-env";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 // With TEST_DATABASE_URL (CI), the browse flow runs once more against a shop on a fresh PostgreSQL database.
@@ -7,9 +8,10 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
 const external = process.env.E2E_BASE_URL;
 
+// Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
 const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
-  env,
+  env: { ADMIN_TOKEN: E2E_ADMIN_TOKEN, WEBHOOK_RETRY_BASE_SECONDS: "1", ...env },
   url: `http://127.0.0.1:${port}/`,
   cwd: "..",
   timeout: 120_000,
@@ -34,10 +36,12 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
+    // The merchant API over real HTTP, as its existing clients use it: no browser.
+    { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts" },
     // Browser checkouts pay the same payTo wallets as the API tests, so they run after them.
     {
       name: "checkout",
@@ -57,7 +61,7 @@ export default defineConfig({
       : []),
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     ...(postgres && !external

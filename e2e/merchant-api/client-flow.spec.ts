@@ -1,0 +1,131 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { E2E_ADMIN_TOKEN } from "../server-env";
+
+// The merchant API over real HTTP against `next start`, as an existing client uses it: credentials from the admin
+// API, ping, balance, the whole catalog paged, a balance purchase to a delivered code, a failing product refunded,
+// and a webhook receiver on loopback that fails twice.
+
+type Json = Record<string, unknown> & { meta?: Record<string, unknown>; data?: unknown; error_code?: string; message?: string };
+
+async function newMerchant(baseURL: string, creditUsd: number) {
+  const res = await fetch(`${baseURL}/api/admin/merchants`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "E2E merchant", credit_usd: creditUsd }),
+  });
+  expect(res.status).toBe(201);
+  const m = (await res.json()) as { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };
+  const basic = `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`;
+  const call = async (path: string, init: { method?: string; body?: unknown; auth?: string } = {}) => {
+    const res = await fetch(`${baseURL}/api/v2${path}`, {
+      method: init.method ?? (init.body ? "POST" : "GET"),
+      headers: { Authorization: init.auth ?? basic, ...(init.body ? { "Content-Type": "application/json" } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+  };
+  return { ...m, basic, call };
+}
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test("an existing client's flow: ping, balance, the whole catalog, a purchase to its code, a refund", async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  const m = await newMerchant(baseURL!, 100);
+
+  const ping = await m.call("/ping");
+  expect(ping).toMatchObject({ status: 200, body: { message: "pong", data: { message: "pong" } } });
+  expect(ping.headers.get("x-ratelimit-limit")).toBe("1");
+  expect(ping.headers.get("ratelimit-policy")).toContain("q=1;w=3");
+  const tooSoon = await m.call("/ping");
+  expect(tooSoon.status).toBe(429);
+  expect(Number(tooSoon.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+
+  expect((await m.call("/accounts/balance", { auth: `Bearer ${m.api_token}` })).body.data).toEqual({ balance: 10_000, currency: "USD" });
+
+  // Follow meta._next through the whole catalog, test products included.
+  const ids: string[] = [];
+  let next: string | undefined = `${baseURL}/api/v2/products?include_test_products=true&limit=50`;
+  while (next) {
+    const res = await fetch(next, { headers: { Authorization: m.basic } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { id: string }[]; meta: { _next?: string } };
+    ids.push(...body.data.map((p) => p.id));
+    next = body.meta._next;
+  }
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.length).toBeGreaterThan(500);
+  expect(ids).toContain("test-gift-card-code");
+
+  const created = await m.call("/invoices", {
+    body: { products: [{ product_id: "test-gift-card-code", value: 10 }, { product_id: "test-gift-card-code-fail", value: 10 }], payment_method: "balance", auto_pay: true },
+  });
+  expect(created.status).toBe(200);
+  const invoiceId = (created.body.data as { id: string }).id;
+  const final = await until(
+    async () => (await m.call(`/invoices/${invoiceId}`)).body.data as { status: string; payment: { status: string }; orders: { id: string; status: string; refund?: { amount: number } }[] },
+    (inv) => inv.status === "complete",
+  );
+  expect(final).toMatchObject({ status: "complete", payment: { status: "paid" } });
+  const [delivered, refunded] = final.orders;
+  expect(delivered?.status).toBe("delivered");
+  expect(refunded).toMatchObject({ status: "refunded", refund: { amount: 1000 } });
+  const order = await m.call(`/orders/${delivered!.id}`);
+  expect((order.body.data as { redemption_info: { code: string } }).redemption_info.code).toMatch(/^[A-Z0-9-]{8,}$/);
+  // 100 credited, 20 paid, 10 refunded.
+  expect((await m.call("/accounts/balance", { auth: `Bearer ${m.api_token}` })).body.data).toEqual({ balance: 9_000, currency: "USD" });
+});
+
+test("raw HTTP: auth cases and error codes with their statuses", async ({ baseURL }) => {
+  const m = await newMerchant(baseURL!, 0);
+  expect((await m.call("/accounts/balance", { auth: "Basic bm9wZTpub3Bl" })).status).toBe(401);
+  expect((await m.call("/accounts/balance", { auth: `Bearer ${m.api_secret}` })).status).toBe(401);
+  expect((await m.call("/accounts/balance", { auth: "Digest abc" })).body.error_code).toBe("unauthorized");
+  const low = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true } });
+  expect([low.status, low.body.error_code]).toEqual([402, "balance_too_low"]);
+  expect((await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "lightning" } })).body.error_code).toBe("unsupported_payment_method");
+  const parse = await fetch(`${baseURL}/api/v2/invoices`, { method: "POST", headers: { Authorization: m.basic, "Content-Type": "application/json" }, body: "{" });
+  expect([parse.status, ((await parse.json()) as Json).error_code]).toEqual([400, "parse_error"]);
+  expect((await m.call("/products/search")).body.error_code).toBe("missing_param");
+  expect((await m.call("/products/no-such-thing")).status).toBe(404);
+});
+
+test("a webhook receiver on loopback that fails twice gets the third delivery, same webhook-id, verifiable signature", async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(received.length <= 2 ? 503 : 200).end(received.length <= 2 ? "busy" : "ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/storefront`;
+    const m = await newMerchant(baseURL!, 20);
+    const created = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true, webhook_url: hook } });
+    const invoiceId = (created.body.data as { id: string }).id;
+    await until(async () => received.length, (n) => n >= 3, 40_000);
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    const payload = new Webhook(m.webhook_secret).verify(received[2]!.body, received[2]!.headers as Record<string, string>);
+    expect(payload).toMatchObject({ id: invoiceId, status: "complete" });
+    const log = await m.call(`/webhooks/deliveries?invoice_id=${invoiceId}`);
+    expect((log.body.data as { status: string; attempts: number; url: string }[])[0]).toMatchObject({ status: "delivered", attempts: 3, url: hook });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

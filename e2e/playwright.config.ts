@@ -41,7 +41,8 @@ export default defineConfig({
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
     // The merchant API over real HTTP, as its existing clients use it: no browser.
-    { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts" },
+    // It pays the same payTo as the x402 API tests, which check its balance exactly: it runs after them.
+    { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts", dependencies: ["x402-api"] },
     // Browser checkouts pay the same payTo wallets as the API tests, so they run after them.
     {
       name: "checkout",

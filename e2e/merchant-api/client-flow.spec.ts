@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { E2E_ADMIN_TOKEN } from "../server-env";
+import { devnetNetworks, evmBuyer, evmUsdcBalance, isEvm } from "../x402/devnet-client";
 
 // The merchant API over real HTTP against `next start`, as an existing client uses it: credentials from the admin
 // API, ping, balance, the whole catalog paged, a balance purchase to a delivered code, a failing product refunded,
@@ -10,7 +11,7 @@ import { E2E_ADMIN_TOKEN } from "../server-env";
 
 type Json = Record<string, unknown> & { meta?: Record<string, unknown>; data?: unknown; error_code?: string; message?: string };
 
-async function newMerchant(baseURL: string, creditUsd: number) {
+export async function newMerchant(baseURL: string, creditUsd: number) {
   const res = await fetch(`${baseURL}/api/admin/merchants`, {
     method: "POST",
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
@@ -128,4 +129,39 @@ test("a webhook receiver on loopback that fails twice gets the third delivery, s
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   }
+});
+
+test("a usdc_base invoice is paid through its x402 payment URL by any x402 client; a balance invoice is not", async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  const m = await newMerchant(baseURL!, 0);
+  const created = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
+  expect(created.status).toBe(200);
+  const inv = created.body.data as { id: string; payment: { method: string; status: string; network: string; amount_usdc: string; payment_url: string; payment_body: unknown; payment_page: string; address: string } };
+  const base = (await devnetNetworks(baseURL!)).filter(isEvm).find((n) => n.network === inv.payment.network)!;
+  expect(base.name).toMatch(/^Base/);
+  expect(inv.payment).toMatchObject({ method: "usdc_base", status: "unpaid", amount_usdc: "10", payment_url: `${baseURL}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${baseURL}/pay/${inv.id}` });
+
+  // The 402 offers only the invoice's network.
+  const challenge = await fetch(inv.payment.payment_url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(inv.payment.payment_body) });
+  expect(challenge.status).toBe(402);
+  const buyer = await evmBuyer(baseURL!, base, "12");
+  const paid = await buyer.pay(inv.payment.payment_url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(inv.payment.payment_body) });
+  expect(paid.status).toBe(200);
+  expect(await evmUsdcBalance(base, buyer.account.address)).toBe(2_000_000n);
+
+  const final = await until(async () => (await m.call(`/invoices/${inv.id}`)).body.data as { status: string; payment: { status: string; transaction?: string }; orders: { id: string; status: string }[] }, (v) => v.status === "complete");
+  expect(final).toMatchObject({ status: "complete", payment: { status: "paid", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+  const order = await m.call(`/orders/${final.orders[0]!.id}`);
+  expect((order.body.data as { redemption_info: { code: string } }).redemption_info.code).toMatch(/^[A-Z0-9-]{8,}$/);
+  // The merchant's balance was not touched.
+  expect((await m.call("/accounts/balance", { auth: `Bearer ${m.api_token}` })).body.data).toEqual({ balance: 0, currency: "USD" });
+
+  // A balance invoice cannot be paid with USDC, and a USDC invoice not from the balance.
+  const rich = await newMerchant(baseURL!, 50);
+  const byBalance = await rich.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" } });
+  const refused = await fetch(`${baseURL}/x402/invoice/pay`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: (byBalance.body.data as { id: string }).id }) });
+  expect(refused.status).toBe(409);
+  const usdc = await rich.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_solana" } });
+  const usdcId = (usdc.body.data as { id: string }).id;
+  expect((await rich.call(`/invoices/${usdcId}/pay`, { method: "POST" })).body.error_code).toBe("invoice_not_payable");
 });

@@ -3,6 +3,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { claimForPayment, getInvoice, isInvoiceId, markPaid, payability, recordPendingSettlement, releaseClaim } from "@/lib/invoices";
+import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
 import { getPayments, MAX_TIMEOUT_SECONDS } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { nextStep } from "./next-step";
@@ -49,7 +50,14 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
     const invoice = inv!;
 
     const payments = await getPayments();
-    const requirements = await payments.requirements(invoice.priceUsdc);
+    let requirements = await payments.requirements(invoice.priceUsdc);
+    if (invoice.merchantId) {
+      // A merchant API invoice is paid the way it was created: from the balance (never here), or on its one network.
+      const key = methodNetworkKey(invoice.paymentMethod);
+      if (!key) throw new ApiError(409, "INVOICE_NOT_PAYABLE", "This invoice is paid from the merchant's balance, not with USDC.");
+      const network = payments.networks.find((n) => n.key === key)?.network;
+      requirements = requirements.filter((r) => r.network === network);
+    }
     const resource = {
       url: `${origin}/x402/invoice/pay`,
       description: `Invoice ${invoice.id}: ${usdcToDecimal(invoice.priceUsdc)} USDC`,

@@ -4,13 +4,13 @@ import { merchantPriceCents } from "@/lib/api-v2/products";
 import type { Db } from "@/lib/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/invoices/create-invoice";
 import { InvoiceError } from "@/lib/invoices/invoice-error";
+import { PAYMENT_METHODS, type PaymentMethod } from "./methods";
+
+export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "./methods";
 
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;
 
-/** Payment methods this shop takes; others named by clients (`bitcoin`, `lightning`, …) get `unsupported_payment_method`. */
-export const PAYMENT_METHODS = ["balance"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 const item = z.object({
   product_id: z.string().trim().min(1).max(80),

@@ -13,6 +13,13 @@ import { idempotent } from "./idempotency";
 import { payFromBalance } from "./pay";
 import { getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
 import { merchantInvoice, merchantOrder } from "./serialize";
+import { methodNetworkKey } from "./methods";
+import { getPayments } from "@/lib/payments/payments";
+import { usdcToDecimal } from "@/lib/catalog";
+import type { invoices, orders } from "@/lib/db/schema";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
 
 /**
  * `POST /invoices` and `POST /esims` (eSIM products only): creates the invoice and, with `auto_pay` and the balance,
@@ -46,11 +53,37 @@ export function createInvoiceHandler(only?: "esim") {
         }
       }
       const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, created.id);
-      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, data: merchantInvoice(found!.invoice, found!.orders) } };
+      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
     });
     return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
   };
 }
+
+/**
+ * How to pay a USDC invoice: its network, the amount in USDC, and the x402 payment URL (POST with the body shown;
+ * any x402 client answers its 402) or the human payment page. Nothing for the balance.
+ */
+async function usdcPayment(inv: InvoiceRow, origin: string): Promise<Record<string, unknown>> {
+  const key = methodNetworkKey(inv.paymentMethod);
+  const n = key ? (await getPayments()).networks.find((x) => x.key === key) : undefined;
+  if (!n) return {};
+  return {
+    ...(inv.paymentNetwork ? {} : { network: n.network }),
+    network_name: n.name,
+    address: n.payTo,
+    amount_usdc: usdcToDecimal(inv.priceUsdc),
+    payment_url: `${origin}/x402/invoice/pay`,
+    payment_body: { invoice_id: inv.id },
+    payment_page: `${origin}/pay/${inv.id}`,
+  };
+}
+
+/** The invoice object with its payment instructions. */
+export async function invoiceJson(inv: InvoiceRow, items: OrderRow[], origin: string) {
+  return merchantInvoice(inv, items, new Date(), await usdcPayment(inv, origin));
+}
+
+const originOf = (ctx: MerchantContext) => new URL(ctx.apiBase).origin;
 
 function invoiceId(ctx: MerchantContext): string {
   const id = ctx.params.id ?? "";
@@ -63,7 +96,7 @@ export async function getInvoiceHandler(_req: Request, ctx: MerchantContext): Pr
   const id = invoiceId(ctx);
   const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
   if (!found) throw notFound(`Invoice ${id}`);
-  return ok(ctx.endpoint, merchantInvoice(found.invoice, found.orders), { id });
+  return ok(ctx.endpoint, await invoiceJson(found.invoice, found.orders, originOf(ctx)), { id });
 }
 
 /** `POST /invoices/{id}/pay` and `POST /esims/invoice/{id}/pay`: pays from the balance, answers the invoice. */
@@ -72,7 +105,7 @@ export async function payInvoiceHandler(_req: Request, ctx: MerchantContext): Pr
   await payFromBalance(ctx.db, ctx.merchant.id, id);
   kickWorker();
   const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
-  return ok(ctx.endpoint, merchantInvoice(found!.invoice, found!.orders), { id });
+  return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
 }
 
 const invoiceCursor = z
@@ -99,7 +132,7 @@ export function listInvoicesHandler(kind?: "esim") {
     }
     return ok(
       ctx.endpoint,
-      rows.map((r) => merchantInvoice(r.invoice, r.orders)),
+      await Promise.all(rows.map((r) => invoiceJson(r.invoice, r.orders, originOf(ctx)))),
       { limit: q.limit, count: rows.length, ...(q.after ? { after: q.after } : {}), ...(q.before ? { before: q.before } : {}), ...(next ? { _next: next.toString() } : {}) },
     );
   };

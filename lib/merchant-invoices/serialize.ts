@@ -68,7 +68,7 @@ export function redemptionInfo(r: Redemption) {
 }
 
 /** The full invoice object: what GET /invoices/{id} answers and what the webhook delivers. */
-export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Date()) {
+export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Date(), paymentExtra: Record<string, unknown> = {}) {
   const status = merchantStatus(inv, now);
   return {
     id: inv.id,
@@ -85,6 +85,9 @@ export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Da
       commission: 0,
       status: paymentStatus(inv, now),
       paid_time: iso(inv.paidAt),
+      // A USDC payment's settlement: its network and transaction.
+      ...(inv.paymentNetwork && inv.paymentNetwork !== "balance" ? { network: inv.paymentNetwork, transaction: inv.paymentTx } : {}),
+      ...paymentExtra,
     },
     orders: items.map((o) => merchantOrder(o)),
   };

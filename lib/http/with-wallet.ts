@@ -1,11 +1,12 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
 import { createPublicClient, http } from "viem";
-import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, type Wallet } from "@/lib/identity";
+import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { viemChain } from "@/lib/payments/facilitator";
 import { getPayments } from "@/lib/payments/payments";
 import type { EvmNetwork } from "@/lib/payments/networks";
 import { ApiError, jsonResponse } from "./api-error";
 import { publicOrigin } from "./origin";
+import { checkX402Limits } from "./x402-limits";
 import { errorResponse, x402Headers } from "./with-x402-fee";
 import type { X402RouteId } from "./x402-routes";
 
@@ -65,8 +66,10 @@ export function withWallet(routeId: X402RouteId, handler: Handler, opts: { accep
       opts.precheck?.(req);
       const origin = publicOrigin(req);
       const who = await resolveWallet(req, origin, acceptToken);
+      if (!who || "problem" in who) await checkX402Limits(req);
       if (!who) return await signInRequired(req, origin, "Sign-in required: send SIGN-IN-WITH-X" + (acceptToken ? " or X-Access-Token" : ""));
       if ("problem" in who) return await signInRequired(req, origin, who.problem);
+      await checkX402Limits(req, walletOwnerKey(who.wallet) ?? undefined);
       const res = await handler(req, { ...who, origin });
       const headers = x402Headers(res.headers);
       return new Response(res.body, { status: res.status, headers });

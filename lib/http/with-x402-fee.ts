@@ -1,10 +1,11 @@
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
-import { verifySessionToken, type Wallet } from "@/lib/identity";
+import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { getPayments, type Payments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "./origin";
+import { checkX402Limits } from "./x402-limits";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 
 export type FeeContext = {
@@ -64,9 +65,13 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
       let reason = "Payment required";
       if (token) {
         const wallet = await verifySessionToken(token);
-        if (wallet) return withHeaders(await handler(req, { wallet, via: "token", origin }), {});
+        if (wallet) {
+          await checkX402Limits(req, walletOwnerKey(wallet) ?? undefined);
+          return withHeaders(await handler(req, { wallet, via: "token", origin }), {});
+        }
         reason = "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect";
       }
+      await checkX402Limits(req);
       const payments = await getPayments();
       const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
       const requirements = await payments.requirements(fee);

@@ -8,6 +8,7 @@ import { getPayments, MAX_TIMEOUT_SECONDS } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { nextStep } from "./next-step";
 import { publicOrigin } from "./origin";
+import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
 
@@ -41,6 +42,7 @@ const maybeBroadcast = (s: SettleResponse) => /pending|timeout|timed out/i.test(
  */
 export async function payInvoice(req: Request, kick?: () => void): Promise<Response> {
   try {
+    await checkX402Limits(req);
     const id = await readInvoiceId(req);
     const origin = publicOrigin(req);
     const db = await getDb();

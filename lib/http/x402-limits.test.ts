@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { X402_LIMITS } from "@/lib/ratelimit";
+import { checkX402Limits, clientIp, RateLimitedError } from "./x402-limits";
+
+const req = (headers: Record<string, string> = {}) => new Request("http://shop.test/x402/gift-cards/search?q=steam", { headers });
+
+describe("the /x402 limits", () => {
+  it("reads the client address from the proxy's headers", () => {
+    expect(clientIp(req({ "x-real-ip": "203.0.113.7" }))).toBe("203.0.113.7");
+    expect(clientIp(req({ "x-forwarded-for": "198.51.100.1, 10.0.0.2" }))).toBe("198.51.100.1");
+    expect(clientIp(req())).toBeUndefined();
+    // This machine is not counted per address.
+    expect(clientIp(req({ "x-forwarded-for": "127.0.0.1" }))).toBeUndefined();
+    expect(clientIp(req({ "x-forwarded-for": "::1" }))).toBeUndefined();
+    expect(clientIp(req({ "x-forwarded-for": "::ffff:127.0.0.1" }))).toBeUndefined();
+  });
+
+  it("lets an address make its budget of requests, then answers 429 with Retry-After", async () => {
+    const r = req({ "x-forwarded-for": "192.0.2.44" });
+    for (let i = 0; i < X402_LIMITS.ip.points; i++) await checkX402Limits(r);
+    const err = await checkX402Limits(r).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    const res = (err as RateLimitedError).toResponse();
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await res.json()) as { code: string }).code).toBe("RATE_LIMITED");
+    // Another address is not affected.
+    await checkX402Limits(req({ "x-forwarded-for": "192.0.2.45" }));
+  });
+
+  it("counts a signed-in wallet across addresses", async () => {
+    const wallet = "eip155:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
+    for (let i = 0; i < X402_LIMITS.wallet.points; i++) await checkX402Limits(req({ "x-forwarded-for": `198.51.100.${i % 200}` }), wallet);
+    await expect(checkX402Limits(req({ "x-forwarded-for": "198.51.100.250" }), wallet)).rejects.toBeInstanceOf(RateLimitedError);
+  });
+});

@@ -1,0 +1,38 @@
+import { getRateLimiter, rateLimitMessage, type RateLimitDecision } from "@/lib/ratelimit";
+import { ApiError } from "./api-error";
+
+/** 429 with the limit's fields and Retry-After. */
+export class RateLimitedError extends ApiError {
+  constructor(readonly decision: RateLimitDecision) {
+    super(429, "RATE_LIMITED", rateLimitMessage(decision), { retry_after: decision.retryAfterSec });
+  }
+
+  override toResponse(headers?: HeadersInit): Response {
+    const merged = new Headers(headers);
+    for (const [k, v] of Object.entries(this.decision.headers)) merged.set(k, v);
+    return super.toResponse(merged);
+  }
+}
+
+/**
+ * The client's address as the proxy in front of the shop reports it (`X-Real-IP`, else the first `X-Forwarded-For`
+ * hop; `next start` fills the latter with the socket's address for direct connections), or undefined when nothing
+ * says. A loopback address is not a client to count: it is this machine (the operator, a local agent, or a proxy on
+ * the same host that does not pass the client's address on).
+ */
+export function clientIp(req: Request): string | undefined {
+  const ip = req.headers.get("x-real-ip")?.trim() || req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  if (!ip || /^(127\.|::1$|::ffff:127\.)/.test(ip)) return undefined;
+  return ip;
+}
+
+/**
+ * The /x402 API's generous limits: per client address and per signed-in wallet (lib/ratelimit). Throws a 429
+ * `RATE_LIMITED` ApiError with Retry-After when either is spent.
+ */
+export async function checkX402Limits(req: Request, wallet?: string): Promise<void> {
+  const ip = clientIp(req);
+  if (!ip && !wallet) return;
+  const decision = await (await getRateLimiter()).consumeX402({ ip, wallet });
+  if (!decision.allowed) throw new RateLimitedError(decision);
+}

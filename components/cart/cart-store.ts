@@ -93,7 +93,19 @@ export function setQuantity(index: number, quantity: number): AddResult {
   return { ok: true };
 }
 
-/** Empties the cart: once its invoice is paid. */
-export function clearCart() {
+const INVOICE_KEY = "storefront.cart.invoice.v1";
+
+/** Remembers the invoice made from the cart as it is now: paying that one empties the cart. */
+export function rememberCartInvoice(invoiceId: string) {
+  window.localStorage.setItem(INVOICE_KEY, invoiceId);
+}
+
+/**
+ * Empties the cart once the invoice made from it is paid; paying another invoice (an older one, from the account
+ * page) leaves the cart alone. Editing the cart later does not matter: that invoice's items are bought.
+ */
+export function clearCartPaidBy(invoiceId: string) {
+  if (window.localStorage.getItem(INVOICE_KEY) !== invoiceId) return;
+  window.localStorage.removeItem(INVOICE_KEY);
   write([]);
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
@@ -12,7 +12,8 @@ const PAGE = 10;
 
 function OrdersList({ token }: { token: string }) {
   const [start, setStart] = useState(0);
-  const q = useQuery({ queryKey: ["my-orders", token, start], queryFn: () => myOrders(token, start, PAGE) });
+  // The page shown stays while the next loads, so the paging buttons (and keyboard focus on them) stay put.
+  const q = useQuery({ queryKey: ["my-orders", token, start], queryFn: () => myOrders(token, start, PAGE), placeholderData: keepPreviousData });
   if (q.error) return <p role="alert" className="text-red-700">{explainError(q.error)}</p>;
   if (!q.data) return <p role="status" className="text-slate-700">Loading your orders…</p>;
   if (q.data.total === 0) {
@@ -93,9 +94,11 @@ function EsimsList({ token }: { token: string }) {
           <div className="flex flex-wrap gap-3 text-sm">
             <Link href={`/products/${e.product_id}?iccid=${e.iccid}`} className="font-semibold text-brand-700 hover:underline">
               Top up this eSIM
+              <span className="sr-only"> {e.iccid}</span>
             </Link>
             <Link href={`/invoices/${e.invoice_id}`} className="font-semibold text-brand-700 hover:underline">
               Install again (QR code)
+              <span className="sr-only"> for {e.iccid}</span>
             </Link>
           </div>
         </li>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCart, type CartLine } from "@/components/cart/cart-store";
+import { rememberCartInvoice, useCart, type CartLine } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
@@ -51,6 +51,7 @@ export function CheckoutPanel() {
     run("invoice", async () => {
       const token = session?.token ?? (await signIn()).token;
       const invoice = await createInvoice(token, cartItems(lines));
+      rememberCartInvoice(invoice.invoice_id);
       router.push(`/invoices/${invoice.invoice_id}`);
     });
 
@@ -88,7 +89,7 @@ export function CheckoutPanel() {
           </button>
         </Step>
       </ol>
-      <p role="alert" aria-live="assertive" className="text-sm font-medium text-red-700 empty:hidden">
+      <p role="alert" aria-live="assertive" className="text-sm font-medium text-red-700 empty:sr-only">
         {error}
       </p>
     </section>

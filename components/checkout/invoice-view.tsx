@@ -3,31 +3,24 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
-import { formatUnits, parseUnits } from "viem";
-import { clearCart, useCart } from "@/components/cart/cart-store";
+import { useCallback, useState } from "react";
+import { parseUnits } from "viem";
+import { clearCartPaidBy, rememberCartInvoice, useCart } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { SignedIn } from "@/components/wallet/signed-in";
 import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
-import { USDC_DECIMALS } from "@/lib/catalog/pricing";
+import { USDC_DECIMALS, usdcToDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { RedemptionCard } from "./redemption-card";
-import { createInvoice, invoiceStatus, payInvoice, ShopApiError, type InvoiceStatus } from "./shop-api";
+import { createInvoice, faucetAmount, invoiceStatus, payInvoice, requestTestUsdc, ShopApiError, type InvoiceStatus } from "./shop-api";
+import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
-import { useUsdcBalance, type PayNetwork } from "./usdc-balance";
+import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 
 const FINAL = new Set(["complete", "expired", "denied", "payment_error"]);
 
-function useCountdown(until: string | undefined): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, []);
-  return until ? Math.max(0, Math.floor((new Date(until).getTime() - now) / 1000)) : null;
-}
 
 /** An order's state in the shopper's words. */
 const ORDER_STATUS: Record<string, string> = {
@@ -80,7 +73,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
   const [notice, setNotice] = useState<string | null>(null);
   // After any action, read the invoice again: a failed payment may still have moved it (or it expired meanwhile).
   const refresh = useCallback(
-    () => Promise.all([queryClient.invalidateQueries({ queryKey: ["invoice", id] }), queryClient.invalidateQueries({ queryKey: ["usdc-balance"] })]),
+    () => Promise.all([queryClient.invalidateQueries({ queryKey: ["invoice", id] }), queryClient.invalidateQueries({ queryKey: BALANCES })]),
     [queryClient, id],
   );
   const { busy, error, run } = useAction<"pay" | "fund" | "recreate">(refresh);
@@ -92,12 +85,9 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
     retry: (count, err) => !(err instanceof ShopApiError && [403, 404].includes(err.status)) && count < 2,
   });
   const invoice = query.data;
-  const secondsLeft = useCountdown(invoice?.status === "unpaid" ? invoice.expires_at : undefined);
+  const secondsLeft = useSecondsLeft(invoice?.status === "unpaid" ? invoice.expires_at : undefined);
 
-  const networks: PayNetwork[] = [
-    ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc, rpcUrl: n.rpcUrl })),
-    { network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint, rpcUrl: setup.solana.rpcUrl },
-  ].filter((n) => n.family === wallet.family);
+  const networks = payNetworks(setup).filter((n) => n.family === wallet.family);
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
   const balance = useUsdcBalance(invoice?.status === "unpaid" ? chosen : undefined, wallet.address);
   const price = invoice ? parseUnits(invoice.price_usdc, USDC_DECIMALS) : undefined;
@@ -109,26 +99,20 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
       if (!invoice || !chosen) return;
       const scheme = await wallet.paymentScheme(chosen.network);
       await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: price!, scheme });
-      clearCart();
+      clearCartPaidBy(id);
     });
 
   const fund = () =>
     run("fund", async () => {
       setNotice(null);
       if (!invoice || !chosen) return;
-      const amount = String(Math.ceil(Number(invoice.price_usdc)) + 5);
-      const res = await fetch("/api/dev/faucet", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ network: chosen.network, address: wallet.address, amount }),
-      });
-      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? "The faucet refused.");
-      setNotice(`${amount} test USDC sent to your wallet on ${chosen.name}.`);
+      setNotice(await requestTestUsdc(chosen, wallet.address, faucetAmount(invoice.price_usdc)));
     });
 
   const recreate = () =>
     run("recreate", async () => {
       const next = await createInvoice(token, cartItems(lines));
+      rememberCartInvoice(next.invoice_id);
       router.push(`/invoices/${next.invoice_id}`);
     });
 
@@ -188,7 +172,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               <p className="text-sm text-slate-700" role="timer" aria-live="off">
                 Price locked for{" "}
                 <span className="font-semibold text-slate-900">
-                  {Math.floor(secondsLeft / 60)}:{String(secondsLeft % 60).padStart(2, "0")}
+                  {formatCountdown(secondsLeft)}
                 </span>
               </p>
               <fieldset>
@@ -208,8 +192,8 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               {balance !== undefined && chosen && (
                 <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
                   {shortOfUsdc
-                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC and the invoice needs ${invoice.price_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
-                    : `This wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC on ${chosen.name}.`}
+                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${usdcToDecimal(balance)} USDC and the invoice needs ${invoice.price_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
+                    : `This wallet holds ${usdcToDecimal(balance)} USDC on ${chosen.name}.`}
                 </p>
               )}
               <button
@@ -257,10 +241,10 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               Payment received. Your codes are on their way…
             </p>
           )}
-          <p role="status" className="text-sm font-medium text-emerald-800 empty:hidden">
+          <p role="status" className="text-sm font-medium text-emerald-800 empty:sr-only">
             {notice}
           </p>
-          <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+          <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
             {error}
           </p>
         </section>
@@ -294,5 +278,5 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
 }
 
 function networkName(setup: ReturnType<typeof useWalletSetup>, network: string): string {
-  return setup.evm.find((n) => n.network === network)?.name ?? (setup.solana.network === network ? setup.solana.name : network);
+  return payNetworks(setup).find((n) => n.network === network)?.name ?? network;
 }

@@ -1,67 +1,33 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { formatUnits } from "viem";
-import { USDC_DECIMALS } from "@/lib/catalog/pricing";
-import { payInvoice, ShopApiError } from "./shop-api";
+import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { explainError } from "./explain-error";
+import { faucetAmount, payInvoice, payStatus, requestTestUsdc, ShopApiError } from "./shop-api";
+import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
-import { useUsdcBalance, type PayNetwork } from "./usdc-balance";
-
-type PayStatus = {
-  invoice_id: string;
-  status: string;
-  payment_status: string;
-  amount_usdc: string;
-  amount_usdc_atomic: string;
-  network: string;
-  network_name: string;
-  expires_at: string;
-  transaction: string | null;
-};
-
-async function readStatus(id: string): Promise<PayStatus> {
-  const res = await fetch(`/api/pay/${id}`, { cache: "no-store" });
-  const body = (await res.json().catch(() => ({}))) as PayStatus & { message?: string };
-  if (!res.ok) throw new ShopApiError(res.status, (body as { error_code?: string }).error_code ?? "error", body.message ?? "This invoice cannot be loaded.");
-  return body;
-}
-
-function useSecondsLeft(until: string | undefined): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, []);
-  return until ? Math.max(0, Math.floor((new Date(until).getTime() - now) / 1000)) : null;
-}
+import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 
 /** Pays a merchant's USDC invoice from the shopper's wallet, on the one network the merchant chose. */
 export function MerchantPay({ id }: { id: string }) {
   const setup = useWalletSetup();
   const wallet = useShopWallet();
   const queryClient = useQueryClient();
-  const refresh = useCallback(() => Promise.all([queryClient.invalidateQueries({ queryKey: ["pay", id] }), queryClient.invalidateQueries({ queryKey: ["usdc-balance"] })]), [queryClient, id]);
+  const refresh = useCallback(() => Promise.all([queryClient.invalidateQueries({ queryKey: ["pay", id] }), queryClient.invalidateQueries({ queryKey: BALANCES })]), [queryClient, id]);
   const { busy, error, run } = useAction<"pay" | "fund">(refresh);
   const [notice, setNotice] = useState<string | null>(null);
   const query = useQuery({
     queryKey: ["pay", id],
-    queryFn: () => readStatus(id),
+    queryFn: () => payStatus(id),
     refetchInterval: (q) => (q.state.data && q.state.data.payment_status !== "unpaid" && q.state.data.status !== "processing" ? false : 3000),
     retry: (n, err) => !(err instanceof ShopApiError && err.status === 404) && n < 2,
   });
   const inv = query.data;
-  const net: PayNetwork | undefined = !inv
-    ? undefined
-    : (() => {
-        const evm = setup.evm.find((n) => n.network === inv.network);
-        if (evm) return { network: evm.network, name: evm.name, family: "eip155" as const, asset: evm.usdc, rpcUrl: evm.rpcUrl };
-        if (setup.solana.network === inv.network) return { network: inv.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint, rpcUrl: setup.solana.rpcUrl };
-        return undefined;
-      })();
+  const net = inv ? payNetworks(setup).find((n) => n.network === inv.network) : undefined;
   const familyOk = wallet && net && wallet.family === net.family;
   const balance = useUsdcBalance(familyOk && inv?.payment_status === "unpaid" ? net : undefined, wallet?.address ?? "");
   const secondsLeft = useSecondsLeft(inv?.payment_status === "unpaid" ? inv.expires_at : undefined);
@@ -69,11 +35,18 @@ export function MerchantPay({ id }: { id: string }) {
   if (query.error) {
     return (
       <p role="alert" className="rounded-2xl bg-white p-5 font-medium text-slate-900 shadow-sm ring-1 ring-slate-200">
-        {query.error instanceof ShopApiError && query.error.status === 404 ? "No invoice to pay in USDC has this number." : query.error.message}
+        {query.error instanceof ShopApiError && query.error.status === 404 ? "No invoice to pay in USDC has this number." : explainError(query.error)}
       </p>
     );
   }
-  if (!inv || !net) return <p role="status" className="text-slate-700">Loading the invoice…</p>;
+  if (!inv) return <p role="status" className="text-slate-700">Loading the invoice…</p>;
+  if (!net) {
+    return (
+      <p role="alert" className="rounded-2xl bg-white p-5 font-medium text-slate-900 shadow-sm ring-1 ring-slate-200">
+        This invoice is paid on {inv.network_name}, a network this shop does not offer in the browser.
+      </p>
+    );
+  }
 
   const amount = BigInt(inv.amount_usdc_atomic);
   const short = balance !== undefined && balance < amount;
@@ -88,10 +61,8 @@ export function MerchantPay({ id }: { id: string }) {
   const fund = () =>
     run("fund", async () => {
       if (!wallet) return;
-      const value = String(Math.ceil(Number(inv.amount_usdc)) + 5);
-      const res = await fetch("/api/dev/faucet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ network: net.network, address: wallet.address, amount: value }) });
-      if (!res.ok) throw new Error("The faucet refused.");
-      setNotice(`${value} test USDC sent to your wallet on ${net.name}.`);
+      setNotice(null);
+      setNotice(await requestTestUsdc(net, wallet.address, faucetAmount(inv.amount_usdc)));
     });
 
   return (
@@ -103,7 +74,7 @@ export function MerchantPay({ id }: { id: string }) {
         <>
           {secondsLeft !== null && (
             <p role="timer" aria-live="off" className="text-sm text-slate-700">
-              Payable for <span className="font-semibold text-slate-900">{Math.floor(secondsLeft / 60)}:{String(secondsLeft % 60).padStart(2, "0")}</span>
+              Payable for <span className="font-semibold text-slate-900">{formatCountdown(secondsLeft)}</span>
             </p>
           )}
           <ConnectWallet wallet={wallet} />
@@ -117,8 +88,8 @@ export function MerchantPay({ id }: { id: string }) {
               {balance !== undefined && (
                 <p id="pay-balance" className={`text-sm ${short ? "font-medium text-red-700" : "text-slate-700"}`}>
                   {short
-                    ? `Not enough USDC on ${net.name}: this wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC.`
-                    : `This wallet holds ${formatUnits(balance, USDC_DECIMALS)} USDC on ${net.name}.`}
+                    ? `Not enough USDC on ${net.name}: this wallet holds ${usdcToDecimal(balance)} USDC.`
+                    : `This wallet holds ${usdcToDecimal(balance)} USDC on ${net.name}.`}
                 </p>
               )}
               <button
@@ -140,6 +111,8 @@ export function MerchantPay({ id }: { id: string }) {
         </>
       ) : inv.payment_status === "expired" ? (
         <p className="text-slate-800">This invoice expired before it was paid; nothing was charged. Ask the merchant for a new one.</p>
+      ) : inv.payment_status === "denied" || inv.payment_status === "payment_error" ? (
+        <p role="alert" className="font-medium text-red-700">This invoice cannot be paid: its payment was refused. Ask the merchant for a new one.</p>
       ) : (
         <div role="status" className="flex flex-col gap-1 text-slate-800">
           <p className="text-lg font-semibold text-emerald-800">Paid. Thank you!</p>
@@ -147,10 +120,10 @@ export function MerchantPay({ id }: { id: string }) {
           {inv.transaction && <p className="break-all text-sm text-slate-700">Transaction: <code>{inv.transaction}</code></p>}
         </div>
       )}
-      <p role="status" className="text-sm font-medium text-emerald-800 empty:hidden">
+      <p role="status" className="text-sm font-medium text-emerald-800 empty:sr-only">
         {notice}
       </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
         {error}
       </p>
     </section>

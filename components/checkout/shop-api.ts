@@ -20,9 +20,9 @@ export class ShopApiError extends Error {
 }
 
 async function answer<T>(res: Response): Promise<T> {
-  const body = (await res.json().catch(() => null)) as (Record<string, unknown> & { code?: string; message?: string; error?: string }) | null;
+  const body = (await res.json().catch(() => null)) as (Record<string, unknown> & { code?: string; error_code?: string; message?: string; error?: string }) | null;
   if (!res.ok) {
-    throw new ShopApiError(res.status, body?.code ?? body?.error ?? `HTTP_${res.status}`, body?.message ?? `The shop answered ${res.status}.`);
+    throw new ShopApiError(res.status, body?.code ?? body?.error_code ?? body?.error ?? `HTTP_${res.status}`, body?.message ?? `The shop answered ${res.status}.`);
   }
   return body as T;
 }
@@ -148,4 +148,32 @@ export type MyEsims = {
 
 export async function myEsims(token: string): Promise<MyEsims> {
   return answer<MyEsims>(await fetch("/x402/my/esims", { headers: { "X-Access-Token": token }, cache: "no-store" }));
+}
+
+/** What the devnet faucet gives for a price: enough to pay it, and a little more. */
+export const faucetAmount = (priceUsdc: string) => String(Math.ceil(Number(priceUsdc)) + 5);
+
+/** Devnet only: mints test USDC to the wallet on a network (the faucet); answers what was sent, for the page to say. */
+export async function requestTestUsdc(network: { network: string; name: string }, address: string, amount: string): Promise<string> {
+  await answer<unknown>(
+    await fetch("/api/dev/faucet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ network: network.network, address, amount }) }),
+  );
+  return `${amount} test USDC sent to your wallet on ${network.name}.`;
+}
+
+/** A merchant's USDC invoice as its payment page shows it (no codes, no merchant). */
+export type PayStatus = {
+  invoice_id: string;
+  status: "unpaid" | "processing" | "complete" | "denied" | "payment_error";
+  payment_status: "unpaid" | "payment_confirmed" | "paid" | "expired" | "denied" | "payment_error";
+  amount_usdc: string;
+  amount_usdc_atomic: string;
+  network: string;
+  network_name: string;
+  expires_at: string;
+  transaction: string | null;
+};
+
+export async function payStatus(invoiceId: string): Promise<PayStatus> {
+  return answer<PayStatus>(await fetch(`/api/pay/${invoiceId}`, { cache: "no-store" }));
 }

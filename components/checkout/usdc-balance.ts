@@ -4,12 +4,21 @@ import { fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "
 import { address, createSolanaRpc } from "@solana/kit";
 import { useQuery } from "@tanstack/react-query";
 import { createPublicClient, erc20Abi, http, type Address } from "viem";
+import type { WalletSetup } from "@/lib/payments/wallet-setup";
 
 /** A network the invoice can be paid on, with what reading the wallet's USDC there needs. */
 export type PayNetwork = { network: string; name: string; family: "eip155" | "solana"; asset: string; rpcUrl: string };
 
+/** Every network of this deployment, as payment needs it. */
+export function payNetworks(setup: WalletSetup): PayNetwork[] {
+  return [
+    ...setup.evm.map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc, rpcUrl: n.rpcUrl })),
+    { network: setup.solana.network, name: setup.solana.name, family: "solana" as const, asset: setup.solana.mint, rpcUrl: setup.solana.rpcUrl },
+  ];
+}
+
 /** USDC (atomic units) an owner holds on a network: the ERC-20 balance, or the SPL balance of its associated account. */
-export async function readUsdcBalance(net: PayNetwork, owner: string): Promise<bigint> {
+async function readUsdcBalance(net: PayNetwork, owner: string): Promise<bigint> {
   if (net.family === "eip155") {
     const client = createPublicClient({ transport: http(net.rpcUrl) });
     return client.readContract({ address: net.asset as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
@@ -19,7 +28,9 @@ export async function readUsdcBalance(net: PayNetwork, owner: string): Promise<b
   return account.exists ? account.data.amount : 0n;
 }
 
-export const balanceKey = (network: string | undefined, owner: string) => ["usdc-balance", network, owner] as const;
+/** Query keys of USDC balances: all of them (to refresh after a payment or a faucet), or one wallet's on one network. */
+export const BALANCES = ["usdc-balance"] as const;
+const balanceKey = (network: string | undefined, owner: string) => [...BALANCES, network, owner] as const;
 
 /**
  * The wallet's USDC on the chosen network, so the shopper learns before signing that it is not enough. Undefined

@@ -60,7 +60,9 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
   const [quantity, setQuantity] = useState(1);
   const [recipient, setRecipient] = useState("");
   const [touched, setTouched] = useState(false);
-  const [topup, setTopup] = useState(topupIccid);
+  // Derived, not copied: a new `?iccid=` link shows its own eSIM; the shopper may set it aside.
+  const [setAside, setSetAside] = useState<string | undefined>();
+  const topup = topupIccid !== setAside ? topupIccid : undefined;
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   const ranged = useRange && range ? rangePrice(range, amount) : undefined;
@@ -98,7 +100,7 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
             <code className="break-all rounded bg-white px-1.5 py-0.5">{topup}</code>. The bundle is added to that eSIM: nothing new to install. Pay with
             the wallet that bought it.
           </p>
-          <button type="button" onClick={() => setTopup(undefined)} className="w-fit font-semibold text-brand-700 underline-offset-2 hover:underline">
+          <button type="button" onClick={() => setSetAside(topupIccid)} className="w-fit font-semibold text-brand-700 underline-offset-2 hover:underline">
             Buy a new eSIM instead
           </button>
         </div>

@@ -28,7 +28,7 @@ export function SignedIn({ prompt, children }: { prompt: string; children: (toke
           {busy ? "Waiting for your wallet…" : "Sign in"}
         </button>
       )}
-      <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
         {error}
       </p>
     </div>

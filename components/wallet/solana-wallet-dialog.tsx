@@ -76,7 +76,7 @@ export function SolanaWalletDialogProvider({ children }: { children: React.React
               ))}
             </ul>
           )}
-          <p role="alert" className="text-sm font-medium text-red-700 empty:hidden">
+          <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
             {error}
           </p>
           <form method="dialog">

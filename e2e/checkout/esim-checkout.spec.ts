@@ -1,7 +1,4 @@
 import { expect, test } from "../fixtures";
-import { installEvmTestWallet } from "../wallets/evm-test-wallet";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { devnetNetworks, isEvm } from "../x402/devnet-client";
 import { addToCart, checkoutCart, connectEvm, freshEvmWallet, fundAndPay, pickPackage, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
@@ -51,9 +48,7 @@ test("an eSIM is delivered as a QR code, then topped up from the account page; a
   const other = await browser.newContext({ baseURL });
   try {
     const stranger = await other.newPage();
-    const networks = (await devnetNetworks(baseURL!)).filter(isEvm);
-    const rpc = Object.fromEntries(networks.map((n) => [Number(n.network.split(":")[1]), n.rpcUrl])) as Record<number, string>;
-    await installEvmTestWallet(stranger, privateKeyToAccount(generatePrivateKey()), rpc, Number(networks[0]!.network.split(":")[1]));
+    await freshEvmWallet(stranger, baseURL!);
     await stranger.goto(`/invoices/${invoiceId}`);
     await connectEvm(stranger);
     await stranger.getByRole("button", { name: "Sign in" }).click();

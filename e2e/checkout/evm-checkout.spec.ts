@@ -1,20 +1,12 @@
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test } from "../fixtures";
-import { X402_CHALLENGE_LOGS } from "./flow";
-import { devnetNetworks, evmUsdcBalance, isEvm } from "../x402/devnet-client";
-import { installEvmTestWallet } from "../wallets/evm-test-wallet";
+import { evmUsdcBalance } from "../x402/devnet-client";
+import { addToCart, checkoutCart, connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
-async function evmChains(baseURL: string) {
-  const networks = (await devnetNetworks(baseURL)).filter(isEvm);
-  return { networks, rpc: Object.fromEntries(networks.map((n) => [Number(n.network.split(":")[1]), n.rpcUrl])) as Record<number, string> };
-}
-
 test("a shopper buys a gift card with an injected EVM wallet and reads the code on the invoice page", async ({ page, baseURL }) => {
-  const { networks, rpc } = await evmChains(baseURL!);
-  const base = networks[0]!;
-  const wallet = await installEvmTestWallet(page, privateKeyToAccount(generatePrivateKey()), rpc, Number(base.network.split(":")[1]));
+  const wallet = await freshEvmWallet(page, baseURL!);
+  const base = wallet.network;
 
   await page.goto("/products/test-gift-card-code");
   await page.getByRole("radio", { name: /^\$10\.00/ }).check();
@@ -60,16 +52,12 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
 });
 
 test("a rejected signature is explained and nothing is paid; the invoice can still be paid", async ({ page, baseURL }) => {
-  const { networks, rpc } = await evmChains(baseURL!);
-  const base = networks[0]!;
-  const wallet = await installEvmTestWallet(page, privateKeyToAccount(generatePrivateKey()), rpc, Number(base.network.split(":")[1]));
-  await page.goto("/products/test-gift-card-code");
-  await page.getByRole("button", { name: "Add to cart" }).click();
+  const wallet = await freshEvmWallet(page, baseURL!);
+  const base = wallet.network;
+  await addToCart(page, "test-gift-card-code");
   await page.goto("/cart");
-  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page).toHaveURL(/\/invoices\//);
+  await connectEvm(page);
+  await checkoutCart(page);
   await page.getByRole("button", { name: "Get test USDC" }).click();
   await expect(page.getByText(/test USDC sent/)).toBeVisible();
 

@@ -1,14 +1,16 @@
 import type { Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "../fixtures";
-import { devnetNetworks, isEvm } from "../x402/devnet-client";
+import { devnetNetworks, isEvm, type DevnetNetwork } from "../x402/devnet-client";
+
+type EvmDevnetNetwork = Extract<DevnetNetwork, { usdc: { address: string } }>;
 import { installEvmTestWallet, type EvmTestWallet } from "../wallets/evm-test-wallet";
 
 /** x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load. */
 export const X402_CHALLENGE_LOGS = /status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/;
 
 /** A fresh injected EVM test wallet in the page, on the first devnet EVM chain. */
-export async function freshEvmWallet(page: Page, baseURL: string): Promise<EvmTestWallet & { network: { network: string; name: string } }> {
+export async function freshEvmWallet(page: Page, baseURL: string): Promise<EvmTestWallet & { network: EvmDevnetNetwork }> {
   const networks = (await devnetNetworks(baseURL)).filter(isEvm);
   const rpc = Object.fromEntries(networks.map((n) => [Number(n.network.split(":")[1]), n.rpcUrl])) as Record<number, string>;
   const first = networks[0]!;
@@ -55,5 +57,3 @@ export async function fundAndPay(page: Page) {
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
 }
-
-export { expectAccessible } from "../a11y";

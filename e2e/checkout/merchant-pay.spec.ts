@@ -1,24 +1,16 @@
 import { expectAccessible } from "../a11y";
 import { expect, test } from "../fixtures";
-import { E2E_ADMIN_TOKEN } from "../server-env";
+import { newMerchant } from "../merchant-api/merchants";
 import { evmUsdcBalance, devnetNetworks, isEvm } from "../x402/devnet-client";
 import { connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
 test("a merchant's USDC invoice is paid on its payment page with a browser wallet", async ({ page, baseURL }) => {
-  const admin = await fetch(`${baseURL}/api/admin/merchants`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Pay page merchant" }),
-  });
-  const { api_token } = (await admin.json()) as { api_token: string };
-  const created = await fetch(`${baseURL}/api/v2/invoices`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${api_token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" }),
-  });
-  const invoice = ((await created.json()) as { data: { id: string; payment: { payment_page: string; network: string } } }).data;
+  const merchant = await newMerchant(baseURL!, 0);
+  const created = await merchant.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
+  expect(created.status).toBe(200);
+  const invoice = created.body.data as { id: string; payment: { payment_page: string; network: string } };
 
   const wallet = await freshEvmWallet(page, baseURL!);
   await page.goto(invoice.payment.payment_page);
@@ -36,6 +28,6 @@ test("a merchant's USDC invoice is paid on its payment page with a browser walle
 
   const base = (await devnetNetworks(baseURL!)).filter(isEvm).find((n) => n.network === invoice.payment.network)!;
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(5_000_000n);
-  const seen = await fetch(`${baseURL}/api/v2/invoices/${invoice.id}`, { headers: { Authorization: `Bearer ${api_token}` } });
-  expect(((await seen.json()) as { data: { payment: { status: string } } }).data.payment.status).toMatch(/payment_confirmed|paid/);
+  const seen = await merchant.call(`/invoices/${invoice.id}`);
+  expect((seen.body.data as { payment: { status: string } }).payment.status).toMatch(/^(payment_confirmed|paid)$/);
 });

@@ -1,6 +1,6 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { expect, test } from "../fixtures";
-import { X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, X402_CHALLENGE_LOGS } from "./flow";
 import { devnetNetworks, tokenBalance } from "../x402/devnet-client";
 import { installSolanaTestWallet } from "../wallets/solana-test-wallet";
 
@@ -56,8 +56,7 @@ test("a declined Solana signature is explained and nothing moves", async ({ page
   const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;
   const mint = (sol.usdc as { mint: string }).mint;
   const wallet = await installSolanaTestWallet(page, await generateKeyPairSigner());
-  await page.goto("/products/test-gift-card-code");
-  await page.getByRole("button", { name: "Add to cart" }).click();
+  await addToCart(page, "test-gift-card-code");
   await page.goto("/cart");
   await page.getByRole("button", { name: "Connect Solana wallet" }).click();
   await page.getByRole("dialog", { name: "Connect a Solana wallet" }).getByRole("button", { name: /Solana Test Wallet/ }).click();

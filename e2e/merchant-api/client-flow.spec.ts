@@ -2,34 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { E2E_ADMIN_TOKEN } from "../server-env";
+import { newMerchant, type Json } from "./merchants";
 import { devnetNetworks, evmBuyer, evmUsdcBalance, isEvm } from "../x402/devnet-client";
 
 // The merchant API over real HTTP against `next start`, as an existing client uses it: credentials from the admin
 // API, ping, balance, the whole catalog paged, a balance purchase to a delivered code, a failing product refunded,
 // and a webhook receiver on loopback that fails twice.
-
-type Json = Record<string, unknown> & { meta?: Record<string, unknown>; data?: unknown; error_code?: string; message?: string };
-
-export async function newMerchant(baseURL: string, creditUsd: number) {
-  const res = await fetch(`${baseURL}/api/admin/merchants`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "E2E merchant", credit_usd: creditUsd }),
-  });
-  expect(res.status).toBe(201);
-  const m = (await res.json()) as { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };
-  const basic = `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`;
-  const call = async (path: string, init: { method?: string; body?: unknown; auth?: string } = {}) => {
-    const res = await fetch(`${baseURL}/api/v2${path}`, {
-      method: init.method ?? (init.body ? "POST" : "GET"),
-      headers: { Authorization: init.auth ?? basic, ...(init.body ? { "Content-Type": "application/json" } : {}) },
-      body: init.body ? JSON.stringify(init.body) : undefined,
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
-  };
-  return { ...m, basic, call };
-}
 
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -5,8 +5,6 @@ import { jsonResponse } from "@/lib/http/api-error";
  * Success: `{"meta": {"_endpoint": "/products", …paging}, "data": …}`.
  * Error: `{"meta": {"_endpoint": …}, "error_code": "missing_param", "message": "…"}`.
  */
-export type Meta = { _endpoint: string } & Record<string, unknown>;
-
 export function ok(endpoint: string, data: unknown, meta: Record<string, unknown> = {}, init: ResponseInit = {}): Response {
   return jsonResponse({ meta: { _endpoint: endpoint, ...meta }, data }, init);
 }

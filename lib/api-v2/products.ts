@@ -5,6 +5,7 @@ import { countryName, getProducts, search, type Product, type ProductKind } from
 import type { Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { invalidParam, missingParam, V2Error } from "./envelope";
+import { limitParam, nextOffsetPage, startParam } from "./paging";
 
 /** The merchant API's product types: our `topup` is its `phone_refill`. */
 export const TYPE_OF_KIND: Record<ProductKind, "gift_card" | "phone_refill" | "esim"> = { gift_card: "gift_card", topup: "phone_refill", esim: "esim" };
@@ -67,8 +68,8 @@ const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" |
 
 /** `start`, `limit` (1-50) and the filters of the product lists, from the query string. */
 export const listQuery = z.object({
-  start: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").max(1_000_000).default(0),
-  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+  start: startParam,
+  limit: limitParam(),
   type: z.enum(["gift_card", "phone_refill", "esim"], { error: "must be gift_card, phone_refill or esim" }).optional(),
   country: z
     .string()
@@ -103,11 +104,7 @@ export async function productPage(db: Db, url: URL, origin: string, q: ListQuery
     db,
   );
   // On the public origin (behind a proxy the request's own URL may be an internal one).
-  const next = q.start + items.length < found.total ? new URL(url.pathname + url.search, origin) : null;
-  if (next) {
-    next.searchParams.set("start", String(q.start + q.limit));
-    next.searchParams.set("limit", String(q.limit));
-  }
+  const next = nextOffsetPage(url, origin, { start: q.start, limit: q.limit, count: items.length, total: found.total });
   return {
     data: items.map((p) => merchantProduct(p, origin)),
     meta: {
@@ -116,7 +113,7 @@ export async function productPage(db: Db, url: URL, origin: string, q: ListQuery
       count: items.length,
       total: found.total,
       include_test_products: String(q.include_test_products),
-      ...(next ? { _next: next.toString() } : {}),
+      ...(next ? { _next: next } : {}),
       ...(items.length === 0 && q.q !== undefined ? { hint: "No product matches. Try a brand (Steam), a country (Japan), or fewer words." } : {}),
     },
   };

@@ -44,7 +44,7 @@ function esimToTopUp(product: Product, input: string | undefined, field: string)
   if (product.kind !== "esim" || input === undefined || input.trim() === "") return null;
   const iccid = input.replace(/[\s-]/g, "");
   if (!isIccid(iccid)) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, { field });
+    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, { field, reason: "not_iccid" });
   }
   return iccid;
 }
@@ -86,7 +86,7 @@ export async function createInvoice(
       throw new InvoiceError(
         "INVALID_RECIPIENT",
         `${l.field}.refill_input: ${merchant ? "this account" : "the paying wallet"} holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave it out to buy a new eSIM.`,
-        { field: `${l.field}.refill_input` },
+        { field: `${l.field}.refill_input`, reason: "not_held" },
       );
     }
   }

@@ -1,8 +1,18 @@
 import { ulid } from "ulid";
 
-/** Prefixed, time-sortable ids that say what they are: `inv_01J…`, `ord_01J…`. */
-export function newId(prefix: "inv" | "ord"): string {
+type Prefix = "inv" | "ord" | "mer" | "key" | "msg";
+
+/** Prefixed, time-sortable ids that say what they are: `inv_01J…`, `ord_01J…`, merchants, keys, webhook messages. */
+export function newId(prefix: Prefix): string {
   return `${prefix}_${ulid()}`;
 }
 
-export const isInvoiceId = (s: string) => /^inv_[0-9A-HJKMNP-TV-Z]{26}$/.test(s);
+const ULID = "[0-9A-HJKMNP-TV-Z]{26}";
+const idPattern = (prefix: Prefix) => new RegExp(`^${prefix}_${ULID}$`);
+const INVOICE = idPattern("inv");
+const ORDER = idPattern("ord");
+const MESSAGE = idPattern("msg");
+
+export const isInvoiceId = (s: string) => INVOICE.test(s);
+export const isOrderId = (s: string) => ORDER.test(s);
+export const isMessageId = (s: string) => MESSAGE.test(s);

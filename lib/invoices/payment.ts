@@ -113,3 +113,19 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
   if (announced > 0) kickWebhookWorker();
   return expired;
 }
+
+/**
+ * Ends an unpaid invoice at once (it reads as expired) and frees the stock its orders reserved: for an invoice whose
+ * payment was refused as it was created, so that nothing stays held for it. No webhook: its creator got the refusal.
+ */
+export async function cancelUnpaid(db: Db, id: string, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(invoices)
+      .set({ status: "expired", expiresAt: now, updatedAt: now })
+      .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid")))
+      .returning({ id: invoices.id });
+    await releaseCodes(tx as unknown as Db, rows.map((r) => r.id));
+    return rows.length > 0;
+  });
+}

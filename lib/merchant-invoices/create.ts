@@ -18,11 +18,16 @@ const item = z.object({
   package_id: z.string().trim().min(1).max(200).optional(),
   quantity: z.unknown().optional(),
   phone_number: z.string().trim().max(100).optional(),
+  email: z.string().trim().max(100).optional(),
   esim_id: z.string().trim().max(40).optional(),
 });
 
+/** Where an expanded item came from in the request: its index in `products`, and the fields it was given by. */
+type Source = { index: number; value: "value" | "package_id"; recipient: "phone_number" | "email" | "esim_id" | undefined };
+
 export type MerchantInvoiceRequest = {
-  items: { product_id: string; package_value: string; refill_input?: string }[];
+  /** One per unit (quantities expanded), as the shared invoice code takes them, each with its `source`. */
+  items: { product_id: string; package_value: string; refill_input?: string; source: Source }[];
   paymentMethod: PaymentMethod;
   webhookUrl: string | null;
   autoPay: boolean;
@@ -64,12 +69,15 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
     }
     const value = p.package_id ?? (p.value === undefined ? undefined : String(p.value));
     if (value === undefined) throw missingParam(`${field}.value`);
-    if (p.phone_number && p.esim_id) throw invalidParam(field, "give phone_number or esim_id, not both");
-    const refill = p.phone_number ?? p.esim_id;
+    const given = (["phone_number", "email", "esim_id"] as const).filter((k) => p[k]);
+    if (given.length > 1) throw invalidParam(field, `give one of phone_number, email, esim_id, not ${given.join(" and ")}`);
+    const recipient = given[0];
+    const refill = recipient ? p[recipient] : undefined;
+    const source: Source = { index: i, value: p.package_id !== undefined ? "package_id" : "value", recipient };
     if (items.length + quantity > MAX_MERCHANT_ITEMS) {
       throw new V2Error(400, "too_many_items", `An invoice holds at most ${MAX_MERCHANT_ITEMS} items (quantities counted): split the order.`);
     }
-    for (let n = 0; n < quantity; n++) items.push({ product_id: p.product_id, package_value: value, ...(refill ? { refill_input: refill } : {}) });
+    for (let n = 0; n < quantity; n++) items.push({ product_id: p.product_id, package_value: value, ...(refill ? { refill_input: refill } : {}), source });
   }
 
   if (b.payment_method === undefined) throw missingParam("payment_method");
@@ -79,42 +87,61 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
   }
   let webhookUrl: string | null = null;
   if (b.webhook_url !== undefined && b.webhook_url !== null) {
-    if (typeof b.webhook_url !== "string" || !URL.canParse(b.webhook_url) || !/^https?:$/.test(new URL(b.webhook_url).protocol)) {
-      throw invalidParam("webhook_url", "must be an http(s) URL");
-    }
+    if (typeof b.webhook_url !== "string") throw invalidParam("webhook_url", "must be a URL");
     webhookUrl = b.webhook_url;
   }
   if (b.auto_pay !== undefined && typeof b.auto_pay !== "boolean") throw invalidParam("auto_pay", "must be true or false");
   return { items, paymentMethod: b.payment_method as PaymentMethod, webhookUrl, autoPay: b.auto_pay === true };
 }
 
-/** The merchant API's error for a refusal of the shared invoice code. */
+/**
+ * The merchant API's error for a refusal of the shared invoice code. The refusal names the expanded item
+ * (`items.N.field`) and, for recipients, why (`reason`); both are turned into the request's own terms
+ * (`products[i].phone_number`) and the spec's codes.
+ */
 export function toV2Error(err: InvoiceError, items: MerchantInvoiceRequest["items"]): V2Error {
-  const field = typeof err.details.field === "string" ? err.details.field.replace(/^items\.(\d+)/, (_, i: string) => `products[${i}]`) : undefined;
+  const raw = typeof err.details.field === "string" ? err.details.field : "";
+  const [, n, part] = /^items\.(\d+)(?:\.(\w+))?$/.exec(raw) ?? [];
+  const item = n === undefined ? undefined : items[Number(n)];
+  const src = item?.source;
+  const name =
+    src === undefined
+      ? "products"
+      : part === "package_value"
+        ? `products[${src.index}].${src.value}`
+        : part === "refill_input"
+          ? `products[${src.index}].${src.recipient ?? recipientFieldFor(err)}`
+          : part
+            ? `products[${src.index}].${part}`
+            : `products[${src.index}]`;
+  // The shared message starts with the field it names; say it with the request's name instead.
+  const message = raw && err.message.startsWith(raw) ? name + err.message.slice(raw.length) : err.message;
+  const reason = err.details.reason;
   switch (err.code) {
     case "UNKNOWN_PRODUCT":
-      return new V2Error(404, "not_found", `Product not found: ${JSON.stringify(items[Number(/\d+/.exec(field ?? "")?.[0] ?? 0)]?.product_id ?? "")}`);
+      return new V2Error(404, "not_found", `Product not found: ${JSON.stringify(item?.product_id ?? "")} (${name})`);
     case "OUT_OF_STOCK":
-      return new V2Error(409, "out_of_stock", err.message.replace(/^items\.(\d+)/, "products[$1]"));
-    case "UNKNOWN_PACKAGE": {
-      const index = Number(/^items\.(\d+)/.exec(String(err.details.field ?? ""))?.[1] ?? 0);
-      const amount = /^\d+(\.\d+)?$/.test(items[index]?.package_value ?? "");
-      return err.details.range && amount
-        ? new V2Error(400, "invalid_value", err.message.replace(/^items\.(\d+)\.package_value/, "products[$1].value"))
-        : new V2Error(400, "invalid_package_id", err.message.replace(/^items\.(\d+)\.package_value/, "products[$1]"));
-    }
+      return new V2Error(409, "out_of_stock", message);
+    case "UNKNOWN_PACKAGE":
+      // An amount outside a product's range is a bad value; anything else names no package.
+      return err.details.range && /^\d+(\.\d+)?$/.test(item?.package_value ?? "") ? new V2Error(400, "invalid_value", message) : new V2Error(400, "invalid_package_id", message);
     case "MISSING_FIELD":
-      return new V2Error(400, "missing_param", `Missing required parameter: ${field ?? "phone_number"} (${err.message.replace(/^[^:]+: /, "")})`);
+      return new V2Error(400, "missing_param", `Missing required parameter: ${name}`);
     case "INVALID_RECIPIENT":
-      return /phone/i.test(err.message)
-        ? new V2Error(400, "invalid_phone_number", `Invalid phone number in ${field ?? "products"}: E.164 format expected. ${err.message.replace(/^[^:]+: /, "")}`)
-        : new V2Error(400, "invalid_param", err.message.replace(/^items\.(\d+)\.refill_input/, "products[$1].esim_id"));
+      if (reason === "operator_prefix" || reason === "wrong_country") return new V2Error(400, "unsupported_operator", message);
+      if (reason === "invalid_phone") return new V2Error(400, "invalid_phone_number", `${message} (E.164 expected)`);
+      return new V2Error(400, "invalid_param", `Invalid parameter ${message}`);
     case "AMOUNT_TOO_LARGE":
     case "AMOUNT_TOO_SMALL":
       return new V2Error(400, "invalid_value", err.message);
     default:
       return new V2Error(500, "create_invoice_failed", "The invoice could not be created.");
   }
+}
+
+/** The request field a missing recipient is sent in: the product's recipient kind (`phone_number` or `email`). */
+function recipientFieldFor(err: InvoiceError): string {
+  return err.details.recipient === "email" ? "email" : "phone_number";
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */

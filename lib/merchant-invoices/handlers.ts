@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
 import { config } from "@/lib/config";
-import { checkWebhookUrl } from "@/lib/webhooks";
+import { parseWebhookUrl } from "@/lib/webhooks";
+import { limitParam, nextOffsetPage, nextPage, startParam } from "@/lib/api-v2/paging";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
 import { jsonResponse } from "@/lib/http/api-error";
-import { isInvoiceId } from "@/lib/invoices/ids";
+import { isInvoiceId, isOrderId } from "@/lib/invoices/ids";
+import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { idempotent } from "./idempotency";
 import { payFromBalance } from "./pay";
@@ -31,10 +33,11 @@ export function createInvoiceHandler(only?: "esim") {
     const answer = await idempotent(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), { method: "POST", endpoint: ctx.endpoint, body: text }, async () => {
       const request = parseInvoiceRequest(text);
       if (request.webhookUrl) {
-        // Outside devnet mode only https URLs of public hosts; the URL is stored as checked (normalized).
-        const check = await checkWebhookUrl(request.webhookUrl, config().networkMode);
-        if (!check.ok) throw invalidParam("webhook_url", check.reason.replace(/^webhook_url /, ""));
-        request.webhookUrl = check.url;
+        // The URL's own checks here (scheme, credentials, address literals); its host is resolved and checked before
+        // every send, so creation does not wait on DNS. Stored as parsed (normalized).
+        const check = parseWebhookUrl(request.webhookUrl, config().networkMode);
+        if (!check.ok) throw invalidParam("webhook_url", check.reason);
+        request.webhookUrl = check.url.href;
       }
       if (only === "esim") {
         const products = await getProducts([...new Set(request.items.map((i) => i.product_id))], ctx.db);
@@ -47,8 +50,9 @@ export function createInvoiceHandler(only?: "esim") {
           await payFromBalance(ctx.db, ctx.merchant.id, created.id);
           kickWorker();
         } catch (err) {
-          // The invoice exists and stays payable (POST …/pay once funded); the answer says why it is not paid.
+          // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
           if (!(err instanceof V2Error)) throw err;
+          await cancelUnpaid(ctx.db, created.id);
           return { status: err.status, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, error_code: err.code, message: err.message, ...err.details, invoice_id: created.id } };
         }
       }
@@ -108,39 +112,34 @@ export async function payInvoiceHandler(_req: Request, ctx: MerchantContext): Pr
   return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
 }
 
-const invoiceCursor = z
-  .string()
-  .regex(/^inv_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an invoice id")
-  .optional();
+const invoiceCursor = z.string().refine(isInvoiceId, "must be an invoice id").optional();
 const listInvoicesQuery = z.object({
-  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+  limit: limitParam(),
+  /** Offset paging too, for clients that count their way through lists. */
+  start: startParam,
   after: invoiceCursor,
   before: invoiceCursor,
 });
 
-/** `GET /invoices`: newest first, `after`/`before` an invoice id, `meta._next` to the next older page. */
-export function listInvoicesHandler(kind?: "esim") {
+/** `GET /invoices`: newest first, `after`/`before` an invoice id (or `start`), `meta._next` to the next older page. */
+export function listInvoicesHandler() {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
     const url = new URL(req.url);
     const q = readQuery(url, listInvoicesQuery);
-    const rows = await listMerchantInvoices(ctx.db, ctx.merchant.id, { ...q, kind });
+    const rows = await listMerchantInvoices(ctx.db, ctx.merchant.id, q);
     const last = rows.at(-1);
-    const next = rows.length === q.limit && last ? new URL(url.pathname + url.search, ctx.apiBase) : null;
-    if (next && last) {
-      next.searchParams.delete("before");
-      next.searchParams.set("after", last.invoice.id);
-    }
+    const next = rows.length === q.limit && last ? nextPage(url, ctx.apiBase, { before: undefined, start: undefined, after: last.invoice.id }) : undefined;
     return ok(
       ctx.endpoint,
       await Promise.all(rows.map((r) => invoiceJson(r.invoice, r.orders, originOf(ctx)))),
-      { limit: q.limit, count: rows.length, ...(q.after ? { after: q.after } : {}), ...(q.before ? { before: q.before } : {}), ...(next ? { _next: next.toString() } : {}) },
+      { limit: q.limit, count: rows.length, ...(q.after ? { after: q.after } : {}), ...(q.before ? { before: q.before } : {}), ...(next ? { _next: next } : {}) },
     );
   };
 }
 
 const listOrdersQuery = z.object({
-  start: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
-  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(50),
+  start: startParam,
+  limit: limitParam(),
 });
 
 /** `GET /orders`: newest first, `start`/`limit`, `meta._next`. */
@@ -148,22 +147,18 @@ export async function listOrdersHandler(req: Request, ctx: MerchantContext): Pro
   const url = new URL(req.url);
   const q = readQuery(url, listOrdersQuery);
   const { rows, total } = await listMerchantOrders(ctx.db, ctx.merchant.id, q);
-  const next = q.start + rows.length < total ? new URL(url.pathname + url.search, ctx.apiBase) : null;
-  if (next) {
-    next.searchParams.set("start", String(q.start + q.limit));
-    next.searchParams.set("limit", String(q.limit));
-  }
+  const next = nextOffsetPage(url, ctx.apiBase, { start: q.start, limit: q.limit, count: rows.length, total });
   return ok(
     ctx.endpoint,
     rows.map((o) => merchantOrder(o)),
-    { start: q.start, limit: q.limit, count: rows.length, total, ...(next ? { _next: next.toString() } : {}) },
+    { start: q.start, limit: q.limit, count: rows.length, total, ...(next ? { _next: next } : {}) },
   );
 }
 
 /** `GET /orders/{id}`: the order with its `redemption_info` once delivered. */
 export async function getOrderHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
   const id = ctx.params.id ?? "";
-  const order = /^ord_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await getMerchantOrder(ctx.db, ctx.merchant.id, id) : null;
+  const order = isOrderId(id) ? await getMerchantOrder(ctx.db, ctx.merchant.id, id) : null;
   if (!order) throw notFound(`Order ${id}`);
   return ok(ctx.endpoint, merchantOrder(order, { redemption: true }), { id });
 }

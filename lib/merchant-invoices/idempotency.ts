@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { V2Error } from "@/lib/api-v2/envelope";
 import type { Db } from "@/lib/db";
 import { idempotencyKeys } from "@/lib/db/schema";
@@ -7,6 +7,8 @@ import { idempotencyKeys } from "@/lib/db/schema";
 export type StoredAnswer = { status: number; body: unknown };
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+/** A first request still unanswered after this long died with its process: its key is taken over. */
+const ABANDONED_MS = 5 * 60_000;
 
 /**
  * Runs a creation request at most once per `Idempotency-Key`: the first answer (2xx or 4xx) is stored and replayed
@@ -26,11 +28,23 @@ export async function idempotent(
   const requestHash = createHash("sha256").update(request.body).digest("hex");
   const endpoint = `${request.method} ${request.endpoint}`;
 
-  const inserted = await db
-    .insert(idempotencyKeys)
-    .values({ merchantId, key, endpoint, requestHash })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+  const insert = () =>
+    db.insert(idempotencyKeys).values({ merchantId, key, endpoint, requestHash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  let inserted = await insert();
+  if (inserted.length === 0) {
+    const abandoned = await db
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.merchantId, merchantId),
+          eq(idempotencyKeys.key, key),
+          isNull(idempotencyKeys.responseStatus),
+          lt(idempotencyKeys.createdAt, new Date(Date.now() - ABANDONED_MS)),
+        ),
+      )
+      .returning({ key: idempotencyKeys.key });
+    if (abandoned.length > 0) inserted = await insert();
+  }
   if (inserted.length === 0) {
     const [first] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
     if (!first) throw new V2Error(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");

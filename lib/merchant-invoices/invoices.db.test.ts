@@ -13,6 +13,7 @@ import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
+import { idempotencyKeys } from "@/lib/db/schema";
 import { createMerchant, listLedger } from "@/lib/merchants";
 
 let database: Database;
@@ -96,6 +97,8 @@ describe(`merchant invoices on ${testDriver}`, () => {
     for (const r of refused) expect(r.body).toMatchObject({ error_code: "balance_too_low", required: 1000, available: 0, invoice_id: expect.stringMatching(/^inv_/) });
     expect(await m.balance()).toBe(0);
     expect((await listLedger(database.db, m.merchant_id, { limit: 100 })).filter((e) => e.kind === "debit")).toHaveLength(20);
+    // A refused auto_pay keeps no payable invoice behind.
+    expect(await m.invoice(refused[0]!.body.invoice_id as string)).toMatchObject({ status: "denied", payment: { status: "expired" } });
   });
 
   it("creates unpaid, then pays with POST /invoices/{id}/pay; refuses what cannot be paid", async () => {
@@ -147,10 +150,27 @@ describe(`merchant invoices on ${testDriver}`, () => {
       expect(res.body.meta).toEqual({ _endpoint: "/invoices" });
       expect(typeof res.body.message).toBe("string");
     }
+    // Refusals name the request's own fields, counted as the client sent them (quantities are not items).
+    const named: [unknown, string, string][] = [
+      [{ products: [{ product_id: "test-gift-card-code", value: 10, quantity: 3 }, { product_id: "test-gift-card-code", value: 13 }], payment_method: "balance" }, "invalid_package_id", "products[1].value"],
+      [{ products: [{ product_id: "test-phone-refill", value: 10 }], payment_method: "balance" }, "missing_param", "Missing required parameter: products[0].phone_number"],
+      [{ products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+442071838750" }], payment_method: "balance" }, "unsupported_operator", "products[0].phone_number"],
+      [{ products: [{ product_id: "doordash-us", value: 25 }], payment_method: "balance" }, "missing_param", "Missing required parameter: products[0].email"],
+      [{ products: [{ product_id: "doordash-us", value: 25, email: "not-an-address" }], payment_method: "balance" }, "invalid_param", "products[0].email"],
+      [{ products: [{ product_id: "test-esim-product", value: "1GB, 7 Days", esim_id: "12345" }], payment_method: "balance" }, "invalid_param", "products[0].esim_id"],
+    ];
+    for (const [body, code, field] of named) {
+      const res = await m.create(body);
+      expect([res.status, res.body.error_code], JSON.stringify(body).slice(0, 120)).toEqual([400, code]);
+      expect(res.body.message).toContain(field);
+      expect(res.body.message).not.toMatch(/items\.|refill_input|package_value/);
+    }
+    // An e-mail product is bought with its recipient.
+    expect((await m.create({ products: [{ product_id: "doordash-us", value: 25, email: "friend@example.com" }], payment_method: "balance" })).status).toBe(200);
     // A range product takes a value inside its range only.
     const ranged = await m.create({ products: [{ product_id: "amazon-us", value: 5000 }], payment_method: "balance" });
     expect([ranged.status, ranged.body.error_code]).toEqual([400, "invalid_value"]);
-    // Nothing of the refused requests was charged.
+    // Nothing of the refused requests was charged (the accepted one was not paid).
     expect(await m.balance()).toBe(10_000);
   });
 
@@ -165,6 +185,9 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect(await m.balance()).toBe(9000);
     const reused = await m.create({ ...body, auto_pay: false }, { "Idempotency-Key": "order-42" });
     expect([reused.status, reused.body.error_code]).toEqual([422, "idempotency_key_reused"]);
+    // A first request that died unanswered does not lock its key for good.
+    await database.db.insert(idempotencyKeys).values({ merchantId: m.merchant_id, key: "crashed-1", endpoint: "POST /invoices", requestHash: "x", createdAt: new Date(Date.now() - 10 * 60_000) });
+    expect((await m.create(body, { "Idempotency-Key": "crashed-1" })).status).toBe(200);
     // Another merchant may use the same key.
     const other = await merchant(100);
     expect((await other.create(body, { "Idempotency-Key": "order-42" })).headers.get("idempotent-replayed")).toBeNull();
@@ -188,6 +211,9 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const back = await callRoute(listInvoices, `/api/v2/invoices?limit=2&before=${newest[2]}`, { headers: m.headers });
     expect((back.body.data as Invoice[]).map((i) => i.id)).toEqual(newest.slice(0, 2));
     expect((await callRoute(listInvoices, "/api/v2/invoices?after=inv_bad", { headers: m.headers })).body.error_code).toBe("invalid_param");
+    // Offset paging works too.
+    const byStart = await callRoute(listInvoices, "/api/v2/invoices?limit=2&start=2", { headers: m.headers });
+    expect((byStart.body.data as Invoice[]).map((i) => i.id)).toEqual(newest.slice(2, 4));
   });
 
   it("sells eSIMs through POST /esims, lists them by ICCID, and tops one up with esim_id", async () => {

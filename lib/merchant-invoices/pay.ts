@@ -3,7 +3,7 @@ import { V2Error } from "@/lib/api-v2/envelope";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import { payability } from "@/lib/invoices/payment";
-import { BalanceTooLow, debit, formatCents } from "@/lib/merchants";
+import { BalanceTooLow, debit } from "@/lib/merchants";
 
 /**
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance
@@ -24,7 +24,7 @@ export async function payFromBalance(db: Db, merchantId: string, invoiceId: stri
     }
     const why = payability(inv, now);
     if (why === "expired") throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} expired unpaid: create a new one.`);
-    if (why) throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is already paid.`);
+    if (why) throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is ${inv.status === "denied" || inv.status === "payment_error" ? inv.status : "already paid"}.`);
     const price = inv.priceCents ?? 0n;
     try {
       const entry = await debit(tx as unknown as Db, { merchantId, amountCents: price, invoiceId, note: `Invoice ${invoiceId}` });
@@ -45,5 +45,3 @@ export async function payFromBalance(db: Db, merchantId: string, invoiceId: stri
     await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, invoiceId));
   });
 }
-
-export { formatCents };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { limitParam, nextPage } from "@/lib/api-v2/paging";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookError, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
@@ -34,7 +35,7 @@ function deliveryJson(d: Omit<WebhookDelivery, "lastAttempt"> & { lastAttempt?: 
 const listQuery = z.object({
   status: z.enum(["pending", "delivered", "failed"], { error: "must be pending, delivered or failed" }).optional(),
   invoice_id: z.string().max(40).optional(),
-  limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
+  limit: limitParam(100, 20),
   cursor: z.string().max(200).optional(),
 });
 
@@ -51,9 +52,8 @@ export async function listDeliveriesHandler(req: Request, ctx: MerchantContext):
   const url = new URL(req.url);
   const q = readQuery(url, listQuery);
   const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(mapWebhookError);
-  const next = page.nextCursor ? new URL(url.pathname + url.search, ctx.apiBase) : null;
-  next?.searchParams.set("cursor", page.nextCursor!);
-  return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next.toString() } : {}) });
+  const next = page.nextCursor ? nextPage(url, ctx.apiBase, { cursor: page.nextCursor }) : undefined;
+  return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next } : {}) });
 }
 
 /** `GET /webhooks/deliveries/{id}`: one message with every attempt. */

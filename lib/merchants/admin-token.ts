@@ -6,6 +6,14 @@ import { dataDirSecret } from "@/lib/config/data-dir-secret";
  * The operator's admin token: ADMIN_TOKEN, else in devnet mode one generated once under DATA_DIR (printed at start),
  * else none: the admin API then refuses every call until ADMIN_TOKEN is set.
  */
+let cached: { token: string | undefined } | undefined;
+
+/** The process's admin token, read once (not a file read per admin request). */
+function processAdminToken(): string | undefined {
+  cached ??= { token: adminToken() };
+  return cached.token;
+}
+
 export function adminToken(c: Pick<Config, "adminToken" | "dataDir" | "networkMode"> = config()): string | undefined {
   if (c.adminToken) return c.adminToken;
   if (c.networkMode !== "devnet") return undefined;
@@ -13,7 +21,7 @@ export function adminToken(c: Pick<Config, "adminToken" | "dataDir" | "networkMo
 }
 
 /** Whether an Authorization header carries the admin token (`Bearer <token>`), compared in constant time. */
-export function isAdmin(header: string | null, token = adminToken()): boolean {
+export function isAdmin(header: string | null, token = processAdminToken()): boolean {
   if (!token || !header?.startsWith("Bearer ")) return false;
   const given = Buffer.from(header.slice("Bearer ".length).trim());
   const expected = Buffer.from(token);

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { ulid } from "ulid";
+import { newId } from "@/lib/invoices/ids";
 import type { Db } from "@/lib/db";
 import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
 import { newWebhookSecret } from "@/lib/webhooks/sign";
@@ -13,8 +13,8 @@ export type NewMerchant = { merchant_id: string; api_id: string; api_secret: str
 
 export type IssuedCredential = { id: string; kind: Credential["kind"]; name: string; api_id?: string; api_secret?: string; api_token?: string };
 
-const newMerchantId = () => `mer_${ulid()}`;
-const newCredentialId = () => `key_${ulid()}`;
+const newMerchantId = () => newId("mer");
+const newCredentialId = () => newId("key");
 
 /**
  * Issues a credential. Business: `api_id` (`ak_…`, public) and `api_secret` (`sk_…`) for HTTP Basic. Personal: one

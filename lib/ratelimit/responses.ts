@@ -1,3 +1,4 @@
+import { V2Error } from "@/lib/api-v2/envelope";
 import type { RateLimitDecision } from "./limiter";
 import type { LimitRule } from "./policies";
 
@@ -13,10 +14,7 @@ export const RATE_LIMIT_ERROR_CODE = "too_many_requests";
  * `/api/v2` (e.g. "/products/apple-us").
  */
 export function rateLimitedResponse(endpoint: string, decision: RateLimitDecision): Response {
-  return Response.json(
-    { meta: { _endpoint: endpoint }, error_code: RATE_LIMIT_ERROR_CODE, message: rateLimitMessage(decision) },
-    { status: 429, headers: decision.headers },
-  );
+  return new V2Error(429, RATE_LIMIT_ERROR_CODE, rateLimitMessage(decision)).toResponse(endpoint, decision.headers);
 }
 
 /** "Rate limit exceeded: 1 request per 3 seconds. Retry after 3 seconds." for a refused decision. */

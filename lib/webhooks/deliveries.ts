@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import type { WebhookAttempt } from "./attempt";
+import { isMessageId } from "./ids";
 import { WebhookError } from "./webhook-error";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -132,7 +133,8 @@ function encodeCursor(d: { createdAt: Date; id: string }): string {
 /** A cursor this module made; anything else is refused (`invalid_cursor`), so a route can answer 400. */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const createdAt = new Date(at ?? "");
-  if (!id || Number.isNaN(createdAt.getTime())) throw new WebhookError("invalid_cursor", "Not a cursor of this delivery log");
+  // Only what encodeCursor writes: an ISO time (a year the database takes) and a message id.
+  const createdAt = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at ?? "") ? new Date(at!) : new Date(Number.NaN);
+  if (!id || !isMessageId(id) || Number.isNaN(createdAt.getTime())) throw new WebhookError("invalid_cursor", "Not a cursor of this delivery log");
   return { createdAt, id };
 }

@@ -181,6 +181,9 @@ describe(`delivery log on ${testDriver}`, () => {
     const one = await listWebhookDeliveries(db, m.id, { invoiceId: newest.invoiceId! });
     expect(one.deliveries.map((d) => d.id)).toEqual([newest.id]);
     await expect(listWebhookDeliveries(db, m.id, { cursor: "nonsense" })).rejects.toMatchObject({ code: "invalid_cursor" });
+    // A date the database cannot hold is refused as a bad cursor, not passed on (it would fail as a 500).
+    const crafted = Buffer.from("-271821-04-20T00:00:00.000Z|msg_01AAAAAAAAAAAAAAAAAAAAAAAA").toString("base64url");
+    await expect(listWebhookDeliveries(db, m.id, { cursor: crafted })).rejects.toMatchObject({ code: "invalid_cursor" });
   });
 
   it("shows one message with every attempt, oldest first", async () => {

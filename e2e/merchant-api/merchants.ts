@@ -1,9 +1,13 @@
 import { expect } from "@playwright/test";
+import { assertDocumentedV2 } from "@/lib/openapi/v2";
 import { E2E_ADMIN_TOKEN } from "../server-env";
 
 export type Json = Record<string, unknown> & { meta?: Record<string, unknown>; data?: unknown; error_code?: string; message?: string };
 
-/** A merchant made through the admin API, and a client of the merchant API with its business key. */
+/**
+ * A merchant made through the admin API, and a client of the merchant API with its business key. Every answer must be
+ * one the OpenAPI document describes.
+ */
 export async function newMerchant(baseURL: string, creditUsd: number) {
   const res = await fetch(`${baseURL}/api/admin/merchants`, {
     method: "POST",
@@ -19,7 +23,9 @@ export async function newMerchant(baseURL: string, creditUsd: number) {
       headers: { Authorization: init.auth ?? basic, ...(init.body ? { "Content-Type": "application/json" } : {}) },
       body: init.body ? JSON.stringify(init.body) : undefined,
     });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+    const body = (await res.json()) as Json;
+    assertDocumentedV2(init.method ?? (init.body ? "POST" : "GET"), path, res.status, body);
+    return { status: res.status, headers: res.headers, body };
   };
   return { ...m, basic, call };
 }

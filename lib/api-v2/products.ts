@@ -5,7 +5,10 @@ import { countryName, getProducts, search, type Product, type ProductKind } from
 import type { Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { invalidParam, missingParam, V2Error } from "./envelope";
-import { limitParam, nextOffsetPage, startParam } from "./paging";
+import { nextOffsetPage } from "./paging";
+import { searchText, type ListQuery } from "./schemas";
+
+export { listQuery, type ListQuery } from "./schemas";
 
 /** The merchant API's product types: our `topup` is its `phone_refill`. */
 export const TYPE_OF_KIND: Record<ProductKind, "gift_card" | "phone_refill" | "esim"> = { gift_card: "gift_card", topup: "phone_refill", esim: "esim" };
@@ -64,24 +67,6 @@ export function merchantProduct(p: Product, origin: string) {
   };
 }
 
-const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
-
-/** `start`, `limit` (1-50) and the filters of the product lists, from the query string. */
-export const listQuery = z.object({
-  start: startParam,
-  limit: limitParam(),
-  type: z.enum(["gift_card", "phone_refill", "esim"], { error: "must be gift_card, phone_refill or esim" }).optional(),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as US")
-    .optional(),
-  category: z.string().trim().min(1).max(50, "must be at most 50 characters").optional(),
-  include_test_products: bool.default(false),
-});
-
-export type ListQuery = z.infer<typeof listQuery>;
 
 /** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter. */
 export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
@@ -118,12 +103,6 @@ export async function productPage(db: Db, url: URL, origin: string, q: ListQuery
     },
   };
 }
-
-export const searchText = z
-  .string({ error: "is required" })
-  .trim()
-  .min(1, "must be 1 to 100 characters")
-  .max(100, "must be 1 to 100 characters");
 
 export function requireSearchText(url: URL): string {
   const q = url.searchParams.get("q");

@@ -1,4 +1,9 @@
-/** Calls a route handler as Next.js would, with a Request on the shop's origin. For tests. */
+import { assertDocumentedV2 } from "@/lib/openapi/v2";
+
+/**
+ * Calls a route handler as Next.js would, with a Request on the shop's origin. For tests. Every answer of an /api/v2
+ * route must be one its OpenAPI document describes (status, error code, every field): else the call throws.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route's params shape
 type RouteHandler = (req: Request, ctx: { params: Promise<any> }) => Promise<Response>;
 
@@ -17,7 +22,9 @@ export async function callRoute(
   });
   const res = await handler(req, { params: Promise.resolve(init.params ?? {}) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as never) : ({} as never) };
+  const json = text ? (JSON.parse(text) as never) : ({} as never);
+  if (path.startsWith("/api/v2/")) assertDocumentedV2(req.method, path, res.status, json);
+  return { status: res.status, headers: res.headers, body: json };
 }
 
 export const basicAuth = (id: string, secret: string) => ({ Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}` });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { invoiceItem } from "@/lib/api-v2/schemas";
 import { V2Error, invalidParam, missingParam } from "@/lib/api-v2/envelope";
 import { merchantPriceCents } from "@/lib/api-v2/products";
 import type { Db } from "@/lib/db";
@@ -11,16 +11,6 @@ export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "./methods
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;
 
-
-const item = z.object({
-  product_id: z.string().trim().min(1).max(80),
-  value: z.union([z.number(), z.string()]).optional(),
-  package_id: z.string().trim().min(1).max(200).optional(),
-  quantity: z.unknown().optional(),
-  phone_number: z.string().trim().max(100).optional(),
-  email: z.string().trim().max(100).optional(),
-  esim_id: z.string().trim().max(40).optional(),
-});
 
 /** Where an expanded item came from in the request: its index in `products`, and the fields it was given by. */
 type Source = { index: number; value: "value" | "package_id"; recipient: "phone_number" | "email" | "esim_id" | undefined };
@@ -57,7 +47,7 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
     if (typeof raw !== "object" || raw === null) throw invalidParam(field, "must be an object");
     const r = raw as Record<string, unknown>;
     if (r.product_id === undefined) throw missingParam(`${field}.product_id`);
-    const parsed = item.safeParse(raw);
+    const parsed = invoiceItem.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw invalidParam(`${field}.${String(issue?.path[0] ?? "")}`, issue?.message ?? "invalid");

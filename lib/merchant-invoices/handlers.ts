@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
 import { config } from "@/lib/config";
 import { parseWebhookUrl } from "@/lib/webhooks";
-import { limitParam, nextOffsetPage, nextPage, startParam } from "@/lib/api-v2/paging";
+import { nextOffsetPage, nextPage } from "@/lib/api-v2/paging";
+import { listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getProducts } from "@/lib/catalog";
@@ -112,15 +112,6 @@ export async function payInvoiceHandler(_req: Request, ctx: MerchantContext): Pr
   return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
 }
 
-const invoiceCursor = z.string().refine(isInvoiceId, "must be an invoice id").optional();
-const listInvoicesQuery = z.object({
-  limit: limitParam(),
-  /** Offset paging too, for clients that count their way through lists. */
-  start: startParam,
-  after: invoiceCursor,
-  before: invoiceCursor,
-});
-
 /** `GET /invoices`: newest first, `after`/`before` an invoice id (or `start`), `meta._next` to the next older page. */
 export function listInvoicesHandler() {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
@@ -136,11 +127,6 @@ export function listInvoicesHandler() {
     );
   };
 }
-
-const listOrdersQuery = z.object({
-  start: startParam,
-  limit: limitParam(),
-});
 
 /** `GET /orders`: newest first, `start`/`limit`, `meta._next`. */
 export async function listOrdersHandler(req: Request, ctx: MerchantContext): Promise<Response> {

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
-import { limitParam, nextPage } from "@/lib/api-v2/paging";
+import { nextPage } from "@/lib/api-v2/paging";
+import { listDeliveriesQuery } from "@/lib/api-v2/schemas";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookError, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
@@ -32,13 +32,6 @@ function deliveryJson(d: Omit<WebhookDelivery, "lastAttempt"> & { lastAttempt?: 
   };
 }
 
-const listQuery = z.object({
-  status: z.enum(["pending", "delivered", "failed"], { error: "must be pending, delivered or failed" }).optional(),
-  invoice_id: z.string().max(40).optional(),
-  limit: limitParam(100, 20),
-  cursor: z.string().max(200).optional(),
-});
-
 function mapWebhookError(err: unknown): never {
   if (err instanceof WebhookError) {
     if (err.code === "not_found") throw new V2Error(404, "not_found", err.message);
@@ -50,7 +43,7 @@ function mapWebhookError(err: unknown): never {
 /** `GET /webhooks/deliveries`: every webhook message of the merchant, newest first, with its latest attempt. */
 export async function listDeliveriesHandler(req: Request, ctx: MerchantContext): Promise<Response> {
   const url = new URL(req.url);
-  const q = readQuery(url, listQuery);
+  const q = readQuery(url, listDeliveriesQuery);
   const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(mapWebhookError);
   const next = page.nextCursor ? nextPage(url, ctx.apiBase, { cursor: page.nextCursor }) : undefined;
   return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next } : {}) });

@@ -1,0 +1,241 @@
+/**
+ * Every answer the merchant API's OpenAPI document lists, provoked through the route handlers: each route's success,
+ * each error code of each route, and the common 401, 403 and 429 on every route. `callRoute` checks each answer
+ * against its documented schema; the last test checks that nothing listed went untried.
+ */
+import { createHash } from "node:crypto";
+import { eq, isNotNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as balance } from "@/app/api/v2/accounts/balance/route";
+import { GET as checkPhone } from "@/app/api/v2/check_phone_number/route";
+import { GET as getEsim } from "@/app/api/v2/esims/[id]/route";
+import { POST as payEsimInvoice } from "@/app/api/v2/esims/invoice/[id]/pay/route";
+import { GET as getEsimInvoice } from "@/app/api/v2/esims/invoice/[id]/route";
+import { GET as listEsims, POST as createEsimInvoice } from "@/app/api/v2/esims/route";
+import { POST as payInvoice } from "@/app/api/v2/invoices/[id]/pay/route";
+import { GET as getInvoice } from "@/app/api/v2/invoices/[id]/route";
+import { GET as listInvoices, POST as createInvoice } from "@/app/api/v2/invoices/route";
+import { GET as getOrder } from "@/app/api/v2/orders/[id]/route";
+import { GET as listOrders } from "@/app/api/v2/orders/route";
+import { GET as ping } from "@/app/api/v2/ping/route";
+import { GET as getProduct } from "@/app/api/v2/products/[id]/route";
+import { GET as getEsimProduct } from "@/app/api/v2/products/esims/[id]/route";
+import { GET as listEsimProducts } from "@/app/api/v2/products/esims/route";
+import { GET as listProducts } from "@/app/api/v2/products/route";
+import { GET as searchProducts } from "@/app/api/v2/products/search/route";
+import { POST as redeliver } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
+import { GET as getDelivery } from "@/app/api/v2/webhooks/deliveries/[id]/route";
+import { GET as listDeliveries } from "@/app/api/v2/webhooks/deliveries/route";
+import { basicAuth, bearerAuth, callRoute } from "@/lib/api-v2/testing";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { idempotencyKeys, products } from "@/lib/db/schema";
+import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { drainDue } from "@/lib/fulfilment";
+import { createMerchant, listCredentials, setMerchantAccess, type NewMerchant } from "@/lib/merchants";
+import { getRateLimiter, MERCHANT_LIMITS, type MerchantRouteId } from "@/lib/ratelimit";
+import { drainWebhooks } from "@/lib/webhooks";
+import { documentedAnswers, V2_OPERATIONS } from "./v2";
+
+type Handler = Parameters<typeof callRoute>[0];
+
+/** The handler of each documented operation. */
+const HANDLERS: Record<string, Handler> = {
+  "GET /ping": ping,
+  "GET /accounts/balance": balance,
+  "GET /products": listProducts,
+  "GET /products/search": searchProducts,
+  "GET /products/{id}": getProduct,
+  "GET /products/esims": listEsimProducts,
+  "GET /products/esims/{id}": getEsimProduct,
+  "GET /check_phone_number": checkPhone,
+  "POST /invoices": createInvoice,
+  "GET /invoices": listInvoices,
+  "GET /invoices/{id}": getInvoice,
+  "POST /invoices/{id}/pay": payInvoice,
+  "GET /orders": listOrders,
+  "GET /orders/{id}": getOrder,
+  "POST /esims": createEsimInvoice,
+  "GET /esims": listEsims,
+  "GET /esims/{id}": getEsim,
+  "GET /esims/invoice/{id}": getEsimInvoice,
+  "POST /esims/invoice/{id}/pay": payEsimInvoice,
+  "GET /webhooks/deliveries": listDeliveries,
+  "GET /webhooks/deliveries/{id}": getDelivery,
+  "POST /webhooks/deliveries/{id}/redeliver": redeliver,
+};
+
+let database: Database;
+let restore: () => void;
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  restore = useAsProcessDatabase(database);
+});
+afterAll(async () => {
+  restore?.();
+  await database?.close();
+});
+
+type Json = { data?: unknown; error_code?: string };
+
+/**
+ * Calls `route` ("POST /invoices/{id}/pay") with `{id}` filled in and `query` appended; records what it answered and
+ * checks the status (and error code) expected.
+ */
+async function hit(m: { headers: Record<string, string> }, route: string, expected: number | `${number} ${string}`, opts: { id?: string; query?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const [method, template] = route.split(" ") as [string, string];
+  const handler = HANDLERS[route];
+  if (!handler) throw new Error(`No handler for ${route}`);
+  const path = `/api/v2${template.replace("{id}", encodeURIComponent(opts.id ?? "x"))}${opts.query ? `?${opts.query}` : ""}`;
+  const res = await callRoute(handler, path, { method, headers: { ...m.headers, ...opts.headers }, body: opts.body, params: opts.id === undefined ? {} : { id: opts.id } });
+  const body = res.body as Json;
+  const got = body.error_code ? `${res.status} ${body.error_code}` : `${res.status}`;
+  expect(got, `${route}${opts.query ? `?${opts.query}` : ""}`).toBe(String(expected));
+  seen.add(`${route} ${got}`);
+  return body;
+}
+
+async function merchant(creditUsd: number) {
+  const m: NewMerchant = await createMerchant(database.db, { name: "Answers", creditCents: BigInt(creditUsd * 100) });
+  return { ...m, headers: basicAuth(m.api_id, m.api_secret) };
+}
+
+const gift = (extra: Record<string, unknown> = {}) => ({ products: [{ product_id: "test-gift-card-code", value: 10, ...extra }], payment_method: "balance" });
+const esim = { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance" };
+
+describe(`every documented answer of the merchant API, on ${testDriver}`, () => {
+  it("answers the catalog routes and their errors", async () => {
+    const m = await merchant(0);
+    await hit(m, "GET /ping", 200);
+    await hit(m, "GET /accounts/balance", 200);
+    await hit(m, "GET /products", 200, { query: "limit=2&include_test_products=true" });
+    await hit(m, "GET /products", "400 invalid_param", { query: "limit=0" });
+    await hit(m, "GET /products/search", 200, { query: "q=steam&limit=2" });
+    await hit(m, "GET /products/search", "400 missing_param");
+    await hit(m, "GET /products/search", "400 invalid_param", { query: `q=${"a".repeat(101)}` });
+    await hit(m, "GET /products/{id}", 200, { id: "test-gift-card-code" });
+    await hit(m, "GET /products/{id}", "404 not_found", { id: "no-such-product" });
+    await hit(m, "GET /products/esims", 200, { query: "limit=2" });
+    await hit(m, "GET /products/esims", "400 invalid_param", { query: "country=USA" });
+    await hit(m, "GET /products/esims/{id}", 200, { id: "test-esim-product" });
+    await hit(m, "GET /products/esims/{id}", "404 not_found", { id: "test-gift-card-code" });
+    await hit(m, "GET /check_phone_number", 200, { query: "phone_number=%2B14155550134" });
+    await hit(m, "GET /check_phone_number", "400 missing_param");
+    await hit(m, "GET /check_phone_number", "400 invalid_phone_number", { query: "phone_number=%2B1" });
+    await hit(m, "GET /check_phone_number", "400 unsupported_operator", { query: "phone_number=%2B14155550134&operator=test-gift-card-code" });
+  });
+
+  it("answers every refusal of invoice creation, on both creation routes", async () => {
+    const m = await merchant(100);
+    const [ranged] = await database.db.select({ id: products.id, max: products.rangeMaxMinor }).from(products).where(isNotNull(products.rangeMaxMinor)).limit(1);
+    expect(ranged).toBeDefined();
+
+    for (const route of ["POST /invoices", "POST /esims"] as const) {
+      const item = route === "POST /esims" ? esim.products[0]! : gift().products[0]!;
+      const body = (extra: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({ products: [{ ...item, ...extra }], payment_method: "balance", ...more });
+      await hit(m, route, 200, { body: body() });
+      await hit(m, route, "400 parse_error", { body: "{not json" });
+      await hit(m, route, "400 missing_param", { body: { payment_method: "balance" } });
+      await hit(m, route, "400 invalid_param", { body: { products: "all", payment_method: "balance" } });
+      await hit(m, route, "400 invalid_quantity", { body: body({ quantity: 0 }) });
+      await hit(m, route, "400 too_many_items", { body: body({ quantity: 21 }) });
+      await hit(m, route, "400 unsupported_payment_method", { body: body({}, { payment_method: "bitcoin" }) });
+      await hit(m, route, "400 invalid_package_id", { body: body({ value: "7 apples" }) });
+      await hit(m, route, "404 not_found", { body: body({ product_id: "no-such-product" }) });
+      await hit(m, route, "402 balance_too_low", { body: body({ quantity: 20 }, { auto_pay: true }) });
+      const key = route.replace(/\W+/g, "-");
+      await hit(m, route, 200, { body: body(), headers: { "Idempotency-Key": `${key}-a` } });
+      await hit(m, route, "422 idempotency_key_reused", { body: body({ quantity: 2 }), headers: { "Idempotency-Key": `${key}-a` } });
+      // A first request with this key that is still running (another process is creating its invoice).
+      const requestHash = createHash("sha256").update(JSON.stringify(body())).digest("hex");
+      await database.db.insert(idempotencyKeys).values({ merchantId: m.merchant_id, key: `${key}-busy`, endpoint: route, requestHash });
+      await hit(m, route, "409 idempotency_key_in_use", { body: body(), headers: { "Idempotency-Key": `${key}-busy` } });
+      await database.db.update(products).set({ inStock: false }).where(eq(products.id, item.product_id));
+      await hit(m, route, "409 out_of_stock", { body: body() });
+      await database.db.update(products).set({ inStock: true }).where(eq(products.id, item.product_id));
+    }
+    // An amount outside a product's range, an eSIM invoice over the most one invoice takes; the phone checks (eSIMs
+    // take no phone number).
+    await hit(m, "POST /invoices", "400 invalid_value", { body: { products: [{ product_id: ranged!.id, value: Number(ranged!.max) }], payment_method: "balance" } });
+    await hit(m, "POST /esims", "400 invalid_value", { body: { products: [{ product_id: "test-esim-product", value: "Unlimited, 30 Days", quantity: 11 }], payment_method: "balance" } });
+    await hit(m, "POST /invoices", "400 invalid_phone_number", { body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+1" }], payment_method: "balance" } });
+    await hit(m, "POST /invoices", "400 unsupported_operator", { body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+33612345678" }], payment_method: "balance" } });
+    await hit(m, "POST /esims", "400 invalid_param", { body: gift() });
+  });
+
+  it("answers invoices, orders, eSIMs and their refusals", async () => {
+    const m = await merchant(100);
+    const poor = await merchant(0);
+    const paid = (await hit(m, "POST /invoices", 200, { body: { ...gift(), auto_pay: true } })).data as { id: string; orders: { id: string }[] };
+    const unpaid = (await hit(poor, "POST /invoices", 200, { body: gift() })).data as { id: string };
+    await hit(m, "GET /invoices", 200, { query: "limit=1" });
+    await hit(m, "GET /invoices", "400 invalid_param", { query: "after=nope" });
+    await hit(m, "GET /invoices/{id}", 200, { id: paid.id });
+    await hit(m, "GET /invoices/{id}", "404 not_found", { id: unpaid.id });
+    await hit(m, "POST /invoices/{id}/pay", "409 invoice_not_payable", { id: paid.id });
+    await hit(m, "POST /invoices/{id}/pay", "404 not_found", { id: "inv_nope" });
+    await hit(poor, "POST /invoices/{id}/pay", "402 balance_too_low", { id: unpaid.id });
+    const later = (await hit(m, "POST /invoices", 200, { body: gift() })).data as { id: string };
+    await hit(m, "POST /invoices/{id}/pay", 200, { id: later.id });
+
+    await drainDue(database.db);
+    await hit(m, "GET /orders", 200, { query: "limit=1" });
+    await hit(m, "GET /orders", "400 invalid_param", { query: "limit=500" });
+    await hit(m, "GET /orders/{id}", 200, { id: paid.orders[0]!.id });
+    await hit(m, "GET /orders/{id}", "404 not_found", { id: "ord_nope" });
+
+    const esimInvoice = (await hit(m, "POST /esims", 200, { body: esim })).data as { id: string };
+    const poorEsim = (await hit(poor, "POST /esims", 200, { body: esim })).data as { id: string };
+    await hit(m, "GET /esims/invoice/{id}", 200, { id: esimInvoice.id });
+    await hit(m, "GET /esims/invoice/{id}", "404 not_found", { id: poorEsim.id });
+    await hit(m, "POST /esims/invoice/{id}/pay", 200, { id: esimInvoice.id });
+    await hit(m, "POST /esims/invoice/{id}/pay", "409 invoice_not_payable", { id: esimInvoice.id });
+    await hit(m, "POST /esims/invoice/{id}/pay", "404 not_found", { id: "inv_nope" });
+    await hit(poor, "POST /esims/invoice/{id}/pay", "402 balance_too_low", { id: poorEsim.id });
+    await drainDue(database.db);
+    const esims = (await hit(m, "GET /esims", 200)).data as { iccid: string }[];
+    expect(esims).toHaveLength(1);
+    await hit(m, "GET /esims/{id}", 200, { id: esims[0]!.iccid });
+    await hit(m, "GET /esims/{id}", "404 not_found", { id: "8900000000000000000" });
+  });
+
+  it("answers the webhook delivery log and redelivery", async () => {
+    const m = await merchant(100);
+    // Nothing listens on port 9: every attempt fails, and the log shows it.
+    await hit(m, "POST /invoices", 200, { body: { ...gift(), auto_pay: true, webhook_url: "http://127.0.0.1:9/hook" } });
+    await drainDue(database.db);
+    await drainWebhooks(database.db);
+    const log = (await hit(m, "GET /webhooks/deliveries", 200)).data as { id: string }[];
+    expect(log).toHaveLength(1);
+    await hit(m, "GET /webhooks/deliveries", "400 invalid_param", { query: "status=lost" });
+    await hit(m, "GET /webhooks/deliveries/{id}", 200, { id: log[0]!.id });
+    await hit(m, "GET /webhooks/deliveries/{id}", "404 not_found", { id: "msg_nope" });
+    await hit(m, "POST /webhooks/deliveries/{id}/redeliver", 200, { id: log[0]!.id });
+    await hit(m, "POST /webhooks/deliveries/{id}/redeliver", "404 not_found", { id: "msg_nope" });
+  });
+
+  it("refuses every route without valid credentials (401), to a suspended account (403), and past its limit (429)", async () => {
+    const m = await merchant(0);
+    const suspended = await merchant(0);
+    await setMerchantAccess(database.db, suspended.merchant_id, { status: "suspended" });
+    const [credential] = (await listCredentials(database.db, m.merchant_id)).filter((c) => c.kind === "business");
+    const limiter = await getRateLimiter();
+    for (const op of V2_OPERATIONS) {
+      const route = `${op.method.toUpperCase()} ${op.path}`;
+      const id = op.path.includes("{id}") ? "x" : undefined;
+      const body = op.method === "post" && !id ? gift() : undefined;
+      await hit({ headers: basicAuth("ak_nobody", "sk_nothing") }, route, "401 unauthorized", { id, body });
+      await hit({ headers: bearerAuth(suspended.api_token) }, route, "403 forbidden", { id, body });
+      // The limit spent without running the route, then one more request.
+      for (let i = 0; i < MERCHANT_LIMITS[route as MerchantRouteId].points; i++) await limiter.consume(route as MerchantRouteId, credential!.id);
+      await hit(m, route, "429 too_many_requests", { id, body });
+    }
+  });
+
+  it("has tried every answer the document lists, but a failure on our side", () => {
+    const untried = documentedAnswers().filter((a) => !seen.has(a) && !/ 500 (internal_error|create_invoice_failed)$/.test(a));
+    expect(untried).toEqual([]);
+  });
+});

@@ -8,6 +8,12 @@ export const MERCHANT_HELP = `  merchant create --name NAME [--credit USD] [--ur
       its credentials once: api_id and api_secret (HTTP Basic), api_token (Bearer), webhook_secret.
   merchant credit MERCHANT_ID --amount USD [--url URL]
       Adds to a merchant's balance.
+  merchant show MERCHANT_ID [--url URL]
+      Prints the merchant's status, API access and balance.
+  merchant suspend|activate MERCHANT_ID [--url URL]
+      Suspends a merchant (its credentials get 403, its dashboard sessions end) or makes it active again.
+  merchant api-access MERCHANT_ID --off|--on [--url URL]
+      Takes the merchant's API access away (403) or gives it back.
       --url is the shop (default http://127.0.0.1:$PORT); the token is ADMIN_TOKEN, or in devnet mode the one
       the server generated under DATA_DIR.`;
 
@@ -16,7 +22,15 @@ export async function merchantCommand(command: string | undefined, args: string[
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { name: { type: "string" }, credit: { type: "string" }, amount: { type: "string" }, url: { type: "string" }, json: { type: "boolean", default: false } },
+    options: {
+      name: { type: "string" },
+      credit: { type: "string" },
+      amount: { type: "string" },
+      url: { type: "string" },
+      json: { type: "boolean", default: false },
+      on: { type: "boolean", default: false },
+      off: { type: "boolean", default: false },
+    },
   });
   const base = (values.url ?? `http://127.0.0.1:${config().port}`).replace(/\/+$/, "");
   const token = adminToken();
@@ -25,23 +39,41 @@ export async function merchantCommand(command: string | undefined, args: string[
     return 2;
   }
   let path: string;
-  let body: Record<string, unknown>;
+  let method = "POST";
+  let body: Record<string, unknown> | undefined;
+  const id = positionals[0];
+  const one = (what: string) => (!id || positionals.length > 1 ? usage(`merchant ${what} needs one MERCHANT_ID.`) : undefined);
   if (command === "create") {
     if (!values.name || positionals.length > 0) return usage("merchant create needs --name.");
     path = "/api/admin/merchants";
     body = { name: values.name, ...(values.credit !== undefined ? { credit_usd: values.credit } : {}) };
   } else if (command === "credit") {
-    const id = positionals[0];
     if (!id || !values.amount || positionals.length > 1) return usage("merchant credit needs a MERCHANT_ID and --amount.");
     path = `/api/admin/merchants/${encodeURIComponent(id)}/credit`;
     body = { amount_usd: values.amount };
+  } else if (command === "show" || command === "suspend" || command === "activate" || command === "api-access") {
+    const bad = one(command);
+    if (bad !== undefined) return bad;
+    path = `/api/admin/merchants/${encodeURIComponent(id!)}`;
+    if (command === "show") method = "GET";
+    else {
+      method = "PATCH";
+      if (command === "api-access") {
+        if (values.on === values.off) return usage("merchant api-access needs --on or --off.");
+        body = { api_access: values.on };
+      } else body = { status: command === "suspend" ? "suspended" : "active" };
+    }
   } else {
     return usage(`Unknown merchant command: ${command ?? "(none)"}`);
   }
 
   let res: Response;
   try {
-    res = await fetchImpl(`${base}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    res = await fetchImpl(`${base}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
   } catch (err) {
     console.error(`Cannot reach the shop at ${base}: ${(err as Error).message}. Start it (npm run dev / npm start) or pass --url.`);
     return 1;
@@ -51,7 +83,7 @@ export async function merchantCommand(command: string | undefined, args: string[
     console.error(`The shop refused (${res.status}): ${String(answer.message ?? res.statusText)}`);
     return 1;
   }
-  if (values.json || command === "credit") console.log(JSON.stringify(answer, null, 2));
+  if (values.json || command !== "create") console.log(JSON.stringify(answer, null, 2));
   else {
     console.log(`Merchant ${String(answer.merchant_id)} created. These secrets are shown once: keep them now.`);
     for (const k of ["api_id", "api_secret", "api_token", "webhook_secret"]) console.log(`  ${k.padEnd(15)} ${String(answer[k])}`);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
 import { inventoryCodes, productPackages, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
@@ -7,7 +7,14 @@ import { packageId } from "./package-id";
 import { minMax, productPricer } from "./product-pricer";
 import type { Product, ProductSummary } from "./types";
 
-type ProductRow = typeof products.$inferSelect;
+/** Every column but the search ones (the text, its tsvector, the keys): a whole product leaves those in the database. */
+type SearchColumn = "searchText" | "searchVector" | "titleKey" | "brandKey";
+const SEARCH_COLUMNS: ReadonlySet<string> = new Set<SearchColumn>(["searchText", "searchVector", "titleKey", "brandKey"]);
+const productColumns = Object.fromEntries(Object.entries(getTableColumns(products)).filter(([k]) => !SEARCH_COLUMNS.has(k))) as Omit<
+  ReturnType<typeof getTableColumns<typeof products>>,
+  SearchColumn
+>;
+type ProductRow = Omit<typeof products.$inferSelect, SearchColumn>;
 
 /** The columns a product summary is made of: lists select only these. */
 export const summaryColumns = {
@@ -58,13 +65,15 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
 export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> {
   if (slugs.length === 0) return [];
   db ??= await getDb();
-  const rows = await db.select().from(products).where(inArray(products.id, slugs));
+  const rows = await db.select(productColumns).from(products).where(inArray(products.id, slugs));
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const pkgs = await db.select().from(productPackages).where(inArray(productPackages.productId, ids)).orderBy(asc(productPackages.productId), asc(productPackages.position));
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stock = inventory.length > 0 ? await freeCodesByPackage(db, inventory) : new Map<string, number>();
-  const byId = new Map(rows.map((r) => [r.id, toProduct(r, pkgs.filter((p) => p.productId === r.id), r.supplier === "inventory" ? stock : null)]));
+  const pkgsOf = new Map<string, typeof pkgs>();
+  for (const p of pkgs) pkgsOf.set(p.productId, [...(pkgsOf.get(p.productId) ?? []), p]);
+  const byId = new Map(rows.map((r) => [r.id, toProduct(r, pkgsOf.get(r.id) ?? [], r.supplier === "inventory" ? stock : null)]));
   return slugs.flatMap((s) => byId.get(s) ?? []);
 }
 

@@ -235,6 +235,7 @@ export const CheckoutInfo = z
         description: z.string(),
       }),
     ),
+    openapi: Url.meta({ description: "This API's OpenAPI document.", example: `${EXAMPLE_ORIGIN}/x402/openapi.json` }),
     wallet_rules: z.array(z.string()),
     next_step: NextStep,
   })

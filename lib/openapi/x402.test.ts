@@ -1,9 +1,10 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { luhnCheckDigit } from "@/lib/fulfilment/providers/luhn";
 import { checkDetailQuery } from "@/lib/http/x402-product";
+import { errorResponse } from "@/lib/http/with-x402-fee";
 import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402-routes";
 import { requireInvoiceId } from "@/lib/http/x402-status";
 import { createInvoiceBody } from "@/lib/invoices/cart";
@@ -132,6 +133,13 @@ describe("the /x402 routes answer as documented", () => {
       expect(res.status, p).toBe(400);
       expect(await expectDocumented(method, p, res)).toMatchObject({ code });
     }
+  });
+
+  it("answers an unexpected failure with the documented 500", async () => {
+    vi.spyOn(console, "error").mockImplementationOnce(() => {});
+    const res = errorResponse(new Error("boom"));
+    expect(res.status).toBe(500);
+    expect(await expectDocumented("GET", "/x402/checkout/info", res)).toMatchObject({ code: "INTERNAL_ERROR" });
   });
 
   it("fails an answer the document does not describe", () => {

@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { answerProblems } from "../../lib/openapi/common";
+import { answerProblems } from "../../lib/openapi/testing";
 import { x402Response } from "../../lib/openapi/x402";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerProblems } from "@/lib/openapi/common";
+import { answerProblems } from "@/lib/openapi/testing";
 import { x402Response } from "@/lib/openapi/x402";
 import { X402_LIMITS } from "@/lib/ratelimit";
 import { checkX402Limits, clientIp, RateLimitedError } from "./x402-limits";

@@ -8,7 +8,7 @@ import { errorResponse } from "@/lib/http/with-x402-fee";
 import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402-routes";
 import { requireInvoiceId } from "@/lib/http/x402-status";
 import { createInvoiceBody } from "@/lib/invoices/cart";
-import { answerProblems, documentProblems, routeHandlers } from "./common";
+import { answerProblems, documentProblems, routeHandlers } from "./testing";
 import { invoiceStatusQuery, productDetailQuery, x402OpenApiDocument, x402Operations, x402Response } from "./x402";
 import * as schemas from "./x402-schemas";
 

@@ -11,7 +11,7 @@ import * as s from "./x402-schemas";
 
 // The OpenAPI 3.1 document of the /x402 API, built from one table of operations (OPERATIONS below): fees, paths and
 // methods come from X402_ROUTES, query and body schemas are the ones the routes validate with, response bodies are
-// lib/openapi/x402-schemas.ts. Tests check real answers against the same table (x402ResponseSchema).
+// lib/openapi/x402-schemas.ts. Tests check real answers against the same table (x402Response, x402ResponseSchema).
 
 const SECURITY_SCHEMES = {
   x402Payment: {

@@ -7,6 +7,7 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/t
 import { address, createSolanaRpc } from "@solana/kit";
 import { createPublicClient, erc20Abi, http, type Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { documentedFetch } from "./documented";
 
 export type DevnetNetwork =
   | { network: string; name: string; rpcUrl: string; usdc: { address: Address; name: string; version: string; decimals: number } }
@@ -49,7 +50,10 @@ export async function tokenBalance(rpcUrl: string, mint: string, owner: string):
   return BigInt(res.value.amount);
 }
 
-/** A fresh EVM buyer with devnet USDC, and a fetch that pays on one network with the official x402 client. */
+/**
+ * A fresh EVM buyer with devnet USDC, and a fetch that pays on one network with the official x402 client; every
+ * answer it gets, the 402 and the paid one, is checked against the OpenAPI document.
+ */
 export async function evmBuyer(baseURL: string, n: DevnetNetwork, usdc = "5"): Promise<{ account: PrivateKeyAccount; pay: typeof fetch; sent: string[] }> {
   const account = privateKeyToAccount(generatePrivateKey());
   await faucet(baseURL, n.network, account.address, usdc);
@@ -59,7 +63,7 @@ export async function evmBuyer(baseURL: string, n: DevnetNetwork, usdc = "5"): P
     const req = new Request(input, init);
     const sig = req.headers.get("payment-signature");
     if (sig) sent.push(sig);
-    return fetch(req);
+    return documentedFetch(req);
   };
   return { account, pay: wrapFetchWithPayment(recording, client), sent };
 }

@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, isEvm, type DevnetNetwork } from "./devnet-client";
+// Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
+import { documentedFetch as fetch } from "./documented";
 
 // The official x402 v2 buyer packages against the running shop on its local chains.
 test.describe.configure({ mode: "serial" });
@@ -54,6 +56,40 @@ test("paying on each EVM network settles exactly the fee to payTo", async ({ bas
     expect(await evmUsdcBalance(n, payTo)).toBe(before + 2000n);
     expect(await evmUsdcBalance(n, buyer.account.address)).toBe(5_000_000n - 2000n);
   }
+});
+
+test("every micro-fee route answers a paid call as documented; a call refused after payment is not charged", async ({ baseURL }) => {
+  const n = networks.filter(isEvm)[0]!;
+  const buyer = await evmBuyer(baseURL!, n);
+  let spent = 0n;
+  for (const [path, amount] of FEE_ROUTES) {
+    const res = await buyer.pay(baseURL + path);
+    expect(res.status, path).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response")!), path).toMatchObject({ success: true, network: n.network });
+    spent += BigInt(amount);
+  }
+  const missing = await buyer.pay(`${baseURL}/x402/products/detail?slug=steam-uss`);
+  expect(missing.status).toBe(404);
+  expect(await missing.json()).toMatchObject({ code: "PRODUCT_NOT_FOUND", suggestions: expect.arrayContaining([expect.objectContaining({ slug: "steam-us" })]) });
+  expect(missing.headers.get("payment-response")).toBeNull();
+  expect(await evmUsdcBalance(n, buyer.account.address)).toBe(5_000_000n - spent);
+});
+
+test("the OpenAPI document is free, cacheable, open to any origin, and named by checkout/info", async ({ baseURL }) => {
+  const res = await fetch(`${baseURL}/x402/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+  expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  const doc = (await res.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
+  expect(doc.openapi).toBe("3.1.0");
+  expect(doc.servers).toEqual([{ url: baseURL }]);
+  for (const [path] of FEE_ROUTES) expect(Object.keys(doc.paths)).toContain(path.split("?")[0]);
+
+  const buyer = await evmBuyer(baseURL!, networks.filter(isEvm)[0]!);
+  const info = (await (await buyer.pay(`${baseURL}/x402/checkout/info`)).json()) as { openapi: string; routes: { path: string }[] };
+  expect(info.openapi).toBe(`${baseURL}/x402/openapi.json`);
+  expect(info.routes.map((r) => r.path)).not.toContain("/x402/openapi.json");
+  for (const r of info.routes) expect(Object.keys(doc.paths)).toContain(r.path);
 });
 
 test("the same signed payment is refused the second time", async ({ baseURL }) => {

@@ -2,6 +2,8 @@ import { expect, test } from "@playwright/test";
 import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decodeRequired, devnetNetworks, evmBuyer, isEvm } from "./devnet-client";
+// Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
+import { documentedFetch as fetch } from "./documented";
 
 async function tokenFor(baseURL: string, account = privateKeyToAccount(generatePrivateKey())) {
   const url = `${baseURL}/x402/connect`;

@@ -5,6 +5,8 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, faucet, isEvm, type DevnetNetwork } from "./devnet-client";
+// Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
+import { documentedFetch as fetch } from "./documented";
 
 test.describe.configure({ mode: "serial" });
 

@@ -10,6 +10,8 @@ import {
 } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decodeRequired } from "./devnet-client";
+// Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
+import { documentedFetch as fetch } from "./documented";
 
 // Sign-in with the official SIWX client helpers, as an agent would do it.
 async function challengeOf(res: Response): Promise<SIWxExtension> {

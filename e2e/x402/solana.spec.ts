@@ -5,6 +5,8 @@ import { decodePaymentResponseHeader } from "@x402/core/http";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { decodeRequired, devnetNetworks, faucet, tokenBalance } from "./devnet-client";
+// Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
+import { documentedFetch as fetch } from "./documented";
 
 test("paying on Solana with the official client settles exactly the fee to payTo", async ({ baseURL }) => {
   const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;

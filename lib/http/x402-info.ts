@@ -1,9 +1,9 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import type { PaymentNetwork } from "@/lib/payments/networks";
 import { nextStep } from "./next-step";
-import { X402_ROUTES } from "./x402-routes";
+import { X402_OPENAPI_PATH, X402_ROUTES } from "./x402-routes";
 
-/** The body of GET /x402/checkout/info: networks, every route with its fee and headers, and the wallet rules. */
+/** The body of GET /x402/checkout/info: networks, every route with its fee and headers, the OpenAPI document, and the wallet rules. */
 export function checkoutInfo(origin: string, networks: PaymentNetwork[], mode: string) {
   return {
     service: "x402 Storefront",
@@ -26,6 +26,7 @@ export function checkoutInfo(origin: string, networks: PaymentNetwork[], mode: s
       ...("query" in r ? { query: r.query } : {}),
       description: r.description,
     })),
+    openapi: new URL(X402_OPENAPI_PATH, origin).toString(),
     wallet_rules: [
       "Your wallet is your identity: no account or API key.",
       "The wallet that pays an invoice is the only one that sees its codes, orders and eSIMs.",

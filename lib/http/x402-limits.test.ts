@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { answerProblems } from "@/lib/openapi/testing";
+import { x402Response } from "@/lib/openapi/x402";
 import { X402_LIMITS } from "@/lib/ratelimit";
 import { checkX402Limits, clientIp, RateLimitedError } from "./x402-limits";
 
@@ -23,7 +25,9 @@ describe("the /x402 limits", () => {
     const res = (err as RateLimitedError).toResponse();
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(((await res.json()) as { code: string }).code).toBe("RATE_LIMITED");
+    const body = (await res.json()) as { code: string };
+    expect(body.code).toBe("RATE_LIMITED");
+    expect(answerProblems(x402Response("GET", "/x402/gift-cards/search", 429), body, res.headers)).toEqual([]);
     // Another address is not affected.
     await checkX402Limits(req({ "x-forwarded-for": "192.0.2.45" }));
   });

@@ -18,5 +18,8 @@ export const X402_ROUTES = {
 
 export type X402RouteId = keyof typeof X402_ROUTES;
 
+/** The OpenAPI document of these routes (lib/openapi/x402.ts): free, so not in the table of paid routes. */
+export const X402_OPENAPI_PATH = "/x402/openapi.json";
+
 /** Headers browsers may read from /x402 responses (x402 clients in web pages need them). */
 export const EXPOSED_HEADERS = "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-Access-Token";

@@ -1,20 +1,8 @@
-import { z } from "zod";
 import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
 import { invalidParams, jsonResponse } from "./api-error";
 import { withX402Fee } from "./with-x402-fee";
 import { nextStep } from "./next-step";
-
-export const x402SearchQuery = z.object({
-  q: z.string().max(100, "must be at most 100 characters").optional(),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
-    .optional(),
-  page: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1),
-  limit: z.coerce.number().int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(20),
-});
+import { x402SearchQuery } from "./x402-query";
 
 export function parseSearchQuery(url: URL) {
   const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "page", "limit"].includes(k)));

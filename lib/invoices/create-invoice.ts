@@ -6,7 +6,7 @@ import { affiliates, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
-import { MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
+import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "./ids";
 import { InvoiceError } from "./invoice-error";
 import { validateRecipient } from "./recipient";
@@ -29,8 +29,6 @@ export type MerchantTerms = {
   webhookUrl: string | null;
   priceCents: (product: Product, priceUsdc: bigint) => bigint;
 };
-
-const AFFILIATE_CODE = /^[A-Za-z0-9]{6,16}$/;
 
 /** The affiliate a code names, when it is well-formed and known; anything else is ignored, never refused. */
 async function knownAffiliate(db: Db, code: string | null | undefined): Promise<string | null> {

@@ -8,7 +8,8 @@ export function newId(prefix: Prefix): string {
 }
 
 const ULID = "[0-9A-HJKMNP-TV-Z]{26}";
-const idPattern = (prefix: Prefix) => new RegExp(`^${prefix}_${ULID}$`);
+/** The pattern of one kind of id (`^inv_<ULID>$`). */
+export const idPattern = (prefix: Prefix) => new RegExp(`^${prefix}_${ULID}$`);
 const INVOICE = idPattern("inv");
 const ORDER = idPattern("ord");
 const MESSAGE = idPattern("msg");

@@ -23,7 +23,7 @@ test("the merchant API's OpenAPI document is served as JSON and drawn on the doc
   await nav.getByRole("link", { name: "POST /invoices", exact: true }).click();
   const create = page.locator("section#createInvoice");
   await expect(create).toBeInViewport();
-  await expect(create.getByText("Idempotency-Key")).toBeVisible();
+  await expect(create.getByText("Idempotency-Key", { exact: true })).toBeVisible();
   await expect(create.getByText("payment_method", { exact: true })).toBeVisible();
   // The 402 answer names its code; its body is the shared Error schema, drawn once below.
   await create.getByText("402", { exact: true }).click();
@@ -34,4 +34,20 @@ test("the merchant API's OpenAPI document is served as JSON and drawn on the doc
   await expectAccessible(page, "merchant API docs");
   await expectNoSidewaysScroll(page, "merchant API docs");
   await page.screenshot({ path: test.info().outputPath("docs-merchant-api.png") });
+});
+
+test("the x402 API's OpenAPI document is served as JSON and drawn with each route's fee", async ({ page, request }) => {
+  const res = await request.get("/x402/openapi.json");
+  expect(res.status()).toBe(200);
+  const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string; "x-x402-fee"?: unknown }>> };
+  expect((await new Validator().validate(doc)).valid).toBe(true);
+
+  await page.goto("/docs");
+  await page.getByRole("link", { name: "x402 API", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("x402");
+  const search = page.locator(`section#${doc.paths["/x402/gift-cards/search"]!.get!.operationId}`);
+  await expect(search).toContainText("/x402/gift-cards/search");
+  await expect(search).toContainText("Fee: 0.002 USDC");
+  await expectAccessible(page, "x402 API docs");
+  await expectNoSidewaysScroll(page, "x402 API docs");
 });

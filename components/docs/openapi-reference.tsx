@@ -190,7 +190,8 @@ export function Fields({ doc, schema, depth = 0 }: { doc: OpenApiDocument; schem
 
 function ParametersTable({ doc, params }: { doc: OpenApiDocument; params: Parameter[] }) {
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so that a keyboard can scroll a table wider than a phone.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Parameters">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Parameters</caption>
         <thead className="text-xs uppercase tracking-wide text-slate-600">

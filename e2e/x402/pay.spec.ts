@@ -219,7 +219,8 @@ test("a failed order is refunded on chain to the payer", async ({ baseURL }) => 
     { product_id: "test-phone-refill-fail", package_value: "10", refill_input: "+14155550134" },
   ]);
   expect((await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id))).status).toBe(200);
-  expect(await evmUsdcBalance(evm, buyer.account.address)).toBe(10_000_000n);
+  // 20 paid of 30; the failed order's 10 may already be back when the balance is read.
+  expect([10_000_000n, 20_000_000n]).toContain(await evmUsdcBalance(evm, buyer.account.address));
   const done = await waitComplete(baseURL!, invoice.invoice_id, token);
   expect(done).toMatchObject({ status: "complete", delivery_status: "partially_delivered", error_code: "PARTIAL_FULFILMENT" });
   let refunded = false;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { MERCHANT_LIMITS } from "@/lib/ratelimit/policies";
+import { documentProblems } from "./testing";
 import { assertDocumentedV2, findV2Operation, V2_OPERATIONS, v2OpenApiDocument } from "./v2";
 
 const API_DIR = path.join(process.cwd(), "app/api/v2");
@@ -31,6 +32,7 @@ describe("the merchant API's OpenAPI document", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: "https://shop.example/api/v2" }]);
+    expect(documentProblems(doc)).toEqual([]);
   });
 
   it("documents exactly the routes that exist (the document itself is served beside them)", () => {

@@ -4,8 +4,9 @@
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/api-v2/schemas";
+import { DOCUMENT_OPTIONS } from "./common";
 import { MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/ratelimit/policies";
 
 type Method = "get" | "post";
@@ -290,14 +291,12 @@ function buildDocument() {
 
 /**
  * The answers are checked strictly in tests (an undocumented field fails), but the document does not promise clients
- * that no field will ever be added: `additionalProperties: false` is left out of answers. zod's bounds of a safe
- * integer say nothing to a reader and go too.
+ * that no field will ever be added: `additionalProperties: false` is left out of answers.
  */
-function tidy({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: "input" | "output" }) {
-  if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-}
+const tidy: NonNullable<CreateDocumentOptions["override"]> = (ctx) => {
+  if (typeof DOCUMENT_OPTIONS.override === "function") DOCUMENT_OPTIONS.override(ctx);
+  if (ctx.io === "output" && ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+};
 
 const templates = [...V2_OPERATIONS]
   // A literal segment wins over `{id}` (`/products/esims` is not a product id).

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
@@ -27,6 +28,11 @@ describe("the /x402 OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: ORIGIN }]);
     expect(documentProblems(doc)).toEqual([]);
+  });
+
+  it("passes the OpenAPI 3.1 schema", async () => {
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? []).toEqual([]);
   });
 
   it("documents every route file under app/x402, and nothing else", () => {

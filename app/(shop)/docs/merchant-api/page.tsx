@@ -16,7 +16,7 @@ export default async function MerchantApiDocsPage() {
       intro={
         <div className="rounded-2xl bg-brand-50 p-4 text-sm text-slate-800 ring-1 ring-brand-100">
           <p className="font-medium">First call</p>
-          <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100">
+          <pre tabIndex={0} aria-label="Example request" className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100">
             <code>{`curl -u "$API_ID:$API_SECRET" ${origin}/api/v2/ping`}</code>
           </pre>
         </div>

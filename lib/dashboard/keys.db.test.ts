@@ -51,7 +51,7 @@ describe(`dashboard API keys on ${testDriver}`, () => {
     expect(await revokeKey(database.db, m.merchant_id, { id: theirs.id })).toMatchObject({ ok: false });
     expect((await authenticate(database.db, basic(theirs.api_id!, theirs.api_secret!))).merchant.id).toBe(stranger.merchant_id);
 
-    expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toEqual({ ok: true, id: made.issued.id });
+    expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toEqual({ ok: true, id: made.issued.id, name: "Temp", publicId: made.issued.api_id });
     expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toMatchObject({ ok: false });
     const err = await authenticate(database.db, basic(made.issued.api_id!, made.issued.api_secret!)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthError);

@@ -66,12 +66,17 @@ export async function createKey(db: Db, merchantId: string, form: unknown, now =
 
 export const revokeKeyForm = z.object({ id: z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, "No such key.") });
 
-export type RevokeKeyOutcome = { ok: true; id: string } | { ok: false; error: string };
+export type RevokeKeyOutcome = { ok: true; id: string; name: string; publicId: string } | { ok: false; error: string };
 
 /** Revokes one of the merchant's own credentials; from then on the API answers 401 to it. */
 export async function revokeKey(db: Db, merchantId: string, form: unknown, now = new Date()): Promise<RevokeKeyOutcome> {
   const parsed = revokeKeyForm.safeParse(form);
   if (!parsed.success) return { ok: false, error: "No such key." };
-  const revoked = await revokeCredential(db, merchantId, parsed.data.id, now);
-  return revoked ? { ok: true, id: parsed.data.id } : { ok: false, error: "That key is not one of yours, or it was already revoked." };
+  const { id } = parsed.data;
+  if (!(await revokeCredential(db, merchantId, id, now))) return { ok: false, error: "That key is not one of yours, or it was already revoked." };
+  const [row] = await db
+    .select({ name: merchantCredentials.name, publicId: merchantCredentials.publicId })
+    .from(merchantCredentials)
+    .where(and(eq(merchantCredentials.id, id), eq(merchantCredentials.merchantId, merchantId)));
+  return { ok: true, id, name: row?.name ?? "", publicId: row?.publicId ?? "" };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publicOrigin } from "./origin";
+import { publicOrigin, publicOriginFrom } from "./origin";
 
 describe("publicOrigin", () => {
   it("prefers the configured origin", () => {
@@ -10,5 +10,11 @@ describe("publicOrigin", () => {
     expect(publicOrigin(new Request("http://localhost:3000/search"), undefined)).toBe("http://localhost:3000");
     const proxied = new Request("http://10.0.0.5:3000/x", { headers: { "x-forwarded-host": "shop.example.com", "x-forwarded-proto": "https" } });
     expect(publicOrigin(proxied, undefined)).toBe("https://shop.example.com");
+  });
+
+  it("reads the same from headers alone", () => {
+    expect(publicOriginFrom(new Headers({ host: "127.0.0.1:3411" }), undefined, undefined)).toBe("http://127.0.0.1:3411");
+    expect(publicOriginFrom(new Headers({ host: "10.0.0.5", "x-forwarded-host": "shop.example.com", "x-forwarded-proto": "https" }), undefined, undefined)).toBe("https://shop.example.com");
+    expect(publicOriginFrom(new Headers({ host: "10.0.0.5" }), undefined, "https://shop.example.com")).toBe("https://shop.example.com");
   });
 });

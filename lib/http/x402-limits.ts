@@ -21,7 +21,8 @@ export class RateLimitedError extends ApiError {
  * the same host that does not pass the client's address on). Takes a Request, or the headers alone (server actions).
  */
 export function clientIp(from: Request | { get(name: string): string | null }): string | undefined {
-  const headers = "headers" in from ? from.headers : from;
+  // Not `"headers" in from`: Next.js's headers() object has a `headers` property of its own (the raw Node headers).
+  const headers = from instanceof Request ? from.headers : from;
   const ip = headers.get("x-real-ip")?.trim() || headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   if (!ip || /^(127\.|::1$|::ffff:127\.)/.test(ip)) return undefined;
   return ip;

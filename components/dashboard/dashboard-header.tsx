@@ -13,7 +13,7 @@ export function DashboardHeader({ merchantName, signOut }: { merchantName: strin
           <span aria-hidden className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-black text-white">
             x4
           </span>
-          <span className="hidden sm:inline">Storefront</span>
+          <span className="sr-only sm:not-sr-only">Storefront</span>
           <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-slate-700">Merchant</span>
         </Link>
         <p className="ml-auto min-w-0 truncate text-sm text-slate-700" title={merchantName}>
@@ -21,7 +21,7 @@ export function DashboardHeader({ merchantName, signOut }: { merchantName: strin
           <span className="font-semibold text-slate-900">{merchantName}</span>
         </p>
         <form action={signOut}>
-          <button type="submit" className="h-9 shrink-0 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50">
+          <button type="submit" className="h-9 shrink-0 whitespace-nowrap rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50">
             Sign out
           </button>
         </form>

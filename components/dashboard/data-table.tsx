@@ -6,7 +6,8 @@ export type Column<T> = { header: string; cell: (row: T) => React.ReactNode; row
 /**
  * A plain, keyboard-usable table: a caption (read by screen readers, shown or not), column headers, a row header
  * per row. On a narrow screen it scrolls sideways inside its own frame, which is focusable so that the arrow keys
- * scroll it too; the page around it keeps its width.
+ * scroll it too; the page around it keeps its width. The frame is `relative` so that visually hidden (absolutely
+ * positioned) text in the cells stays inside it instead of widening the page.
  */
 export function DataTable<T>({
   caption,
@@ -23,7 +24,7 @@ export function DataTable<T>({
 }) {
   const captionId = useId();
   return (
-    <div role="region" aria-labelledby={captionId} tabIndex={0} className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+    <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full border-collapse text-left text-sm">
         <caption id={captionId} className={showCaption ? "px-4 pt-4 text-left font-semibold text-slate-900" : "sr-only"}>
           {caption}

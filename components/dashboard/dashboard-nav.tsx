@@ -2,13 +2,22 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { DASHBOARD_NAV, isCurrent } from "./nav-items";
 
 /** The section tabs. On a narrow screen they scroll sideways inside their own strip; the page itself never does. */
 export function DashboardNav() {
   const pathname = usePathname();
+  const strip = useRef<HTMLElement>(null);
+  // On a narrow screen, bring the current tab into the strip's view (the page itself does not move).
+  useEffect(() => {
+    const nav = strip.current;
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    nav.scrollLeft = Math.max(0, current.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2);
+  }, [pathname]);
   return (
-    <nav aria-label="Dashboard" className="-mb-px overflow-x-auto [scrollbar-width:thin]">
+    <nav ref={strip} aria-label="Dashboard" className="relative -mb-px overflow-x-auto [scrollbar-width:thin]">
       <ul className="flex min-w-max gap-1 px-4 sm:px-0">
         {DASHBOARD_NAV.map((item) => {
           const current = isCurrent(item, pathname);

@@ -19,9 +19,13 @@ export function FirstApiCall({ origin }: { origin: string }) {
           </Link>
           .
         </li>
-        <li className="flex flex-col gap-2">
-          <span>Put them in this command and run it in a terminal. The API answers <code className="font-mono text-slate-900">pong</code>.</span>
-          <CodeBlock code={firstApiCall(origin)} label="first API call" />
+        <li>
+          <div className="flex flex-col gap-2">
+            <span>
+              Put them in this command and run it in a terminal. The API answers <code className="font-mono text-slate-900">pong</code>.
+            </span>
+            <CodeBlock code={firstApiCall(origin)} label="first API call" />
+          </div>
         </li>
         <li>
           Then order over <code className="font-mono text-slate-900">POST /api/v2/invoices</code>; your orders will show here. Test products

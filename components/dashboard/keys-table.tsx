@@ -34,7 +34,7 @@ export function KeysTable({
           ),
         },
         { header: "Kind", cell: (k) => (k.kind === "business" ? "Business" : "Personal"), className: "whitespace-nowrap" },
-        { header: "ID", cell: (k) => <code className="font-mono text-xs text-slate-900">{k.publicId}</code>, className: "whitespace-nowrap" },
+        { header: "ID", cell: (k) => <code className="break-all font-mono text-xs text-slate-900">{k.publicId}</code>, className: "sm:whitespace-nowrap" },
         { header: "Created", cell: (k) => <time dateTime={k.createdAt.toISOString()}>{formatDateTime(k.createdAt)}</time>, className: "whitespace-nowrap" },
         {
           header: "Last used",
@@ -50,7 +50,8 @@ export function KeysTable({
             ) : (
               <span className="sr-only">None</span>
             ),
-          className: "text-right",
+          phoneLabel: false,
+          className: "text-right max-sm:mt-1",
         },
       ]}
     />

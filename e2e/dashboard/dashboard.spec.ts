@@ -35,14 +35,14 @@ test("sign-in with an API ID and secret; a wrong secret gets one message that do
   await expect(page.getByRole("heading", { name: "No orders yet: make your first API call" })).toBeVisible();
   const firstCall = `curl -u "YOUR_API_ID:YOUR_API_SECRET" ${baseURL}/api/v2/ping`;
   await expect(page.getByLabel("first API call")).toHaveText(firstCall);
+  await expectAccessible(page, "overview");
+  await expectNoSidewaysScroll(page, "overview");
+  await screenshot(page, testInfo, "overview");
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   await page.getByRole("button", { name: "Copy first API call" }).click();
   await expect(page.getByRole("status").filter({ hasText: "first API call copied" })).toBeAttached();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstCall);
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
-  await expectAccessible(page, "overview");
-  await expectNoSidewaysScroll(page, "overview");
-  await screenshot(page, testInfo, "overview");
 
   // A signed-in merchant going to the sign-in page lands on the overview.
   await page.goto("/dashboard/sign-in");
@@ -106,9 +106,14 @@ test("a new key's secret is shown once and works on the API; revoked, the API an
   // Cancel backs out, and so does Escape.
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
-  await row.getByRole("button", { name: "Revoke CI key" }).click();
+  // By keyboard: Enter on the row's button opens it, Escape closes it and gives the focus back.
+  const revoke = row.getByRole("button", { name: "Revoke CI key" });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
+  await expect(revoke).toBeFocused();
   expect((await m.call("/accounts/balance", { auth: basic })).status).toBe(200);
 
   await row.getByRole("button", { name: "Revoke CI key" }).click();

@@ -8,10 +8,9 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { config } from "@/lib/config";
 import { DASHBOARD_COOKIE, dashboardCookieOptions, issueDashboardSession, resolveDashboardSession, type SignedIn } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
-import { publicOriginFrom } from "./origin";
+import { isSameOriginPost, publicOriginFrom } from "./origin";
 import { clientIp } from "./x402-limits";
 
 export const SIGN_IN_PATH = "/dashboard/sign-in";
@@ -50,19 +49,7 @@ export async function requestIp(): Promise<string | undefined> {
  * Together with the SameSite=Lax cookie this is the dashboard's CSRF protection.
  */
 export async function assertSameOrigin(): Promise<void> {
-  const h = await headers();
-  const origin = h.get("origin");
-  const host = h.get("x-forwarded-host")?.split(",")[0]?.trim() || h.get("host");
-  let originHost: string | undefined;
-  try {
-    originHost = origin && origin !== "null" ? new URL(origin).host : undefined;
-  } catch {
-    originHost = undefined;
-  }
-  const configured = config().publicOrigin;
-  const sameHost = Boolean(originHost && host && originHost === host);
-  const configuredOrigin = Boolean(origin && configured && origin === configured);
-  if (!sameHost && !configuredOrigin) throw new Error("Refused: this request did not come from the dashboard's own pages.");
+  if (!isSameOriginPost(await headers())) throw new Error("Refused: this request did not come from the dashboard's own pages.");
 }
 
 /** Signs the merchant in: a fresh session cookie for the credential it presented. */

@@ -17,3 +17,19 @@ export function publicOriginFrom(headers: HeaderReader, url?: URL, configured = 
   const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url?.protocol.replace(/:$/, "") || "http";
   return `${proto === "https" ? "https" : "http"}://${host}`;
 }
+
+/**
+ * Whether a POST comes from the shop's own pages: its Origin names the host it was sent to (X-Forwarded-Host behind a
+ * proxy, as Next.js reads it), or the configured public origin. No Origin, or "null", is not.
+ */
+export function isSameOriginPost(headers: HeaderReader, configured = config().publicOrigin): boolean {
+  const origin = headers.get("origin");
+  if (!origin || origin === "null") return false;
+  if (configured && origin === configured) return true;
+  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+  try {
+    return Boolean(host) && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

@@ -168,3 +168,28 @@ test("revoking the key a session signed in with ends that session, in this brows
   await expect(page.getByText("You revoked the key you were signed in with.")).toBeVisible();
   expect((await m.call("/accounts/balance")).status).toBe(401);
 });
+
+test("a server action posted from another site, or without an Origin, changes nothing", async ({ page, context, baseURL }) => {
+  const m = await newMerchant(baseURL!, 0);
+  await signIn(page, { id: m.api_id, secret: m.api_secret });
+  // The sign-out form works without JavaScript, so the page's HTML names its action: replay it as a forged request
+  // would, with the browser's cookie (context.request shares the browser's cookies).
+  const html = await (await context.request.get(`${baseURL}/dashboard`)).text();
+  const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(html)?.[1];
+  expect(actionField).toBeTruthy();
+  const post = (headers: Record<string, string>) =>
+    context.request.post(`${baseURL}/dashboard`, { headers, multipart: { [actionField!]: "" }, maxRedirects: 0, failOnStatusCode: false });
+
+  for (const headers of [{ Origin: "https://evil.example" }, {}] as Record<string, string>[]) {
+    const res = await post(headers);
+    expect(res.status(), JSON.stringify(headers)).toBeGreaterThanOrEqual(400);
+    expect(await sessionCookie(context), JSON.stringify(headers)).toMatchObject({ value: expect.stringMatching(/^ey/) });
+  }
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+  // The same request from the shop's own origin signs out.
+  const ok = await post({ Origin: new URL(baseURL!).origin });
+  expect(ok.status()).toBeLessThan(400);
+  expect(await sessionCookie(context)).toBeUndefined();
+});

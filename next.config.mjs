@@ -9,6 +9,19 @@ const nextConfig = {
   outputFileTracingIncludes: {
     "/**": ["./lib/db/migrations/**/*"],
   },
+  // The merchant dashboard is never framed (no clickjacking of its buttons) and sends no full URL to other sites.
+  async headers() {
+    return [
+      {
+        source: "/dashboard/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "same-origin" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -9,8 +9,12 @@ export async function expectAccessible(page: Page, what: string) {
   expect(serious.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${what}`).toEqual([]);
 }
 
-/** The page fits the window's width: nothing to scroll sideways (phone layouts). */
+/**
+ * The page fits the window's width: nothing to scroll sideways (phone layouts). Measured against the viewport the
+ * test set, not `window.innerWidth`: with mobile emulation a too-wide page zooms out, and innerWidth grows with it.
+ */
 export async function expectNoSidewaysScroll(page: Page, what: string) {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  const width = page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth));
   expect(scroll, `${what} is wider than the window`).toBeLessThanOrEqual(width);
 }

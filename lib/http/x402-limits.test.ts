@@ -11,6 +11,7 @@ describe("the /x402 limits", () => {
     expect(clientIp(req({ "x-real-ip": "203.0.113.7" }))).toBe("203.0.113.7");
     expect(clientIp(req({ "x-forwarded-for": "198.51.100.1, 10.0.0.2" }))).toBe("198.51.100.1");
     expect(clientIp(req())).toBeUndefined();
+    expect(clientIp(new Headers({ "x-real-ip": "203.0.113.7" }))).toBe("203.0.113.7");
     // This machine is not counted per address.
     expect(clientIp(req({ "x-forwarded-for": "127.0.0.1" }))).toBeUndefined();
     expect(clientIp(req({ "x-forwarded-for": "::1" }))).toBeUndefined();

@@ -18,10 +18,12 @@ export class RateLimitedError extends ApiError {
  * The client's address as the proxy in front of the shop reports it (`X-Real-IP`, else the first `X-Forwarded-For`
  * hop; `next start` fills the latter with the socket's address for direct connections), or undefined when nothing
  * says. A loopback address is not a client to count: it is this machine (the operator, a local agent, or a proxy on
- * the same host that does not pass the client's address on).
+ * the same host that does not pass the client's address on). Takes a Request, or the headers alone (server actions).
  */
-export function clientIp(req: Request): string | undefined {
-  const ip = req.headers.get("x-real-ip")?.trim() || req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+export function clientIp(from: Request | { get(name: string): string | null }): string | undefined {
+  // Not `"headers" in from`: Next.js's headers() object has a `headers` property of its own (the raw Node headers).
+  const headers = from instanceof Request ? from.headers : from;
+  const ip = headers.get("x-real-ip")?.trim() || headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   if (!ip || /^(127\.|::1$|::ffff:127\.)/.test(ip)) return undefined;
   return ip;
 }

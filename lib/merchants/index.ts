@@ -6,11 +6,14 @@ export {
   issueCredential,
   listCredentials,
   parseAuthorization,
+  recordCredentialUse,
   revokeCredential,
   setMerchantAccess,
+  verifyCredential,
   type Credential,
   type IssuedCredential,
   type Merchant,
   type NewMerchant,
+  type Presented,
 } from "./merchants";
 export { balanceOf, BalanceTooLow, credit, debit, formatCents, listLedger, refund, type LedgerEntry } from "./ledger";

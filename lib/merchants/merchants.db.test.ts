@@ -49,6 +49,22 @@ describe(`merchants and credentials on ${testDriver}`, () => {
     expect(row?.lastUsedAt).toBeInstanceOf(Date);
   });
 
+  it("writes the last use at most once a minute per credential, not once per request", async () => {
+    const m = await createMerchant(database.db, { name: "Busy" });
+    const lastUsed = async () => {
+      const [row] = await database.db.select().from(merchantCredentials).where(eq(merchantCredentials.publicId, m.api_id));
+      return row?.lastUsedAt?.getTime();
+    };
+    const t0 = new Date("2030-01-01T00:00:00Z");
+    await authenticate(database.db, basic(m.api_id, m.api_secret), t0);
+    expect(await lastUsed()).toBe(t0.getTime());
+    await authenticate(database.db, basic(m.api_id, m.api_secret), new Date(t0.getTime() + 59_000));
+    expect(await lastUsed()).toBe(t0.getTime());
+    const later = new Date(t0.getTime() + 61_000);
+    await authenticate(database.db, basic(m.api_id, m.api_secret), later);
+    expect(await lastUsed()).toBe(later.getTime());
+  });
+
   it("answers 401 for a missing, malformed, wrong, revoked or expired credential and the wrong scheme, without saying which part was wrong", async () => {
     const m = await createMerchant(database.db, { name: "Strict" });
     for (const header of [null, "", "Basic", "Basic !!!", "Basic " + Buffer.from("no-colon").toString("base64"), "Token abc", "Bearer nodot", "Bearer . "]) {

@@ -90,7 +90,7 @@ export class AuthError extends Error {
 const unauthorized = (message: string) => new AuthError(401, "unauthorized", message);
 const WRONG = "Invalid API credentials.";
 
-type Presented = { scheme: "basic"; publicId: string; secret: string } | { scheme: "bearer"; publicId: string; secret: string };
+export type Presented = { scheme: "basic"; publicId: string; secret: string } | { scheme: "bearer"; publicId: string; secret: string };
 
 /** Reads `Authorization: Basic base64(api_id:api_secret)` or `Authorization: Bearer pt_….secret`. */
 export function parseAuthorization(header: string | null): Presented {
@@ -117,12 +117,11 @@ export function parseAuthorization(header: string | null): Presented {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The merchant and credential behind an Authorization header, or an AuthError: 401 for a missing, malformed,
- * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a
- * suspended merchant or one without API access.
+ * The merchant and credential behind presented credentials, or an AuthError: 401 for an unknown, wrong, expired or
+ * revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a suspended merchant. Shared by
+ * the API (`authenticate`) and the dashboard's sign-in; API access and the last use are the caller's to check and record.
  */
-export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
-  const presented = parseAuthorization(header);
+export async function verifyCredential(db: Db, presented: Presented, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
   const [row] = await db
     .select({ credential: merchantCredentials, merchant: merchants })
     .from(merchantCredentials)
@@ -139,9 +138,23 @@ export async function authenticate(db: Db, header: string | null, now = new Date
   if (credential.revokedAt) throw unauthorized("This credential was revoked.");
   if (credential.expiresAt && credential.expiresAt <= now) throw unauthorized("This credential has expired.");
   if (merchant.status === "suspended") throw new AuthError(403, "forbidden", "This account is suspended.");
+  return { merchant, credential };
+}
+
+/** Records that a credential was used, at most once a minute (`LAST_USED_RESOLUTION_MS`). */
+export async function recordCredentialUse(db: Db, credential: Pick<Credential, "id" | "lastUsedAt">, now = new Date()): Promise<void> {
+  if (credential.lastUsedAt && now.getTime() - credential.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  await db.update(merchantCredentials).set({ lastUsedAt: now }).where(eq(merchantCredentials.id, credential.id));
+}
+
+/**
+ * The merchant and credential behind an Authorization header, or an AuthError: 401 for a missing, malformed,
+ * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a
+ * suspended merchant or one without API access.
+ */
+export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
+  const { merchant, credential } = await verifyCredential(db, parseAuthorization(header), now);
   if (!merchant.apiAccess) throw new AuthError(403, "forbidden", "This account has no API access.");
-  if (!credential.lastUsedAt || now.getTime() - credential.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(merchantCredentials).set({ lastUsedAt: now }).where(eq(merchantCredentials.id, credential.id));
-  }
+  await recordCredentialUse(db, credential, now);
   return { merchant, credential };
 }

@@ -14,9 +14,10 @@ import { onShutdown } from "@/lib/server/shutdown";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { connectRedis, type RateLimitStore } from "./store";
 
-export { createRateLimiter, ipSubject, walletSubject, type RateLimitDecision, type RateLimiter } from "./limiter";
+export { createRateLimiter, ipSubject, walletSubject, type RateLimitDecision, type RateLimiter, type SignInSubject } from "./limiter";
 export { rateLimitHeaders, type PolicyState } from "./headers";
 export {
+  DASHBOARD_SIGN_IN_LIMITS,
   DEFAULT_POLICIES,
   MERCHANT_LIMITS,
   PRODUCT_QUOTA,

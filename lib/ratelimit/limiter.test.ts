@@ -198,6 +198,36 @@ describe("rate limits of the /x402 API", () => {
   });
 });
 
+describe("failed sign-ins to the dashboard", () => {
+  const small: RateLimitPolicies = {
+    ...DEFAULT_POLICIES,
+    dashboardSignIn: {
+      ip: { name: "dashboard-sign-in-ip", points: 3, durationSec: 900 },
+      credential: { name: "dashboard-sign-in-credential", points: 2, durationSec: 900 },
+    },
+  };
+
+  it("counts attempts per IP and per credential id; a successful one gives its point back", async () => {
+    const rl = await memoryLimiter(small);
+    const attempt = { ip: "203.0.113.7", credential: "ak_one" };
+    expect((await rl.consumeSignIn(attempt)).allowed).toBe(true);
+    await rl.forgiveSignIn(attempt); // it succeeded
+    expect((await rl.consumeSignIn(attempt)).allowed).toBe(true);
+    expect((await rl.consumeSignIn(attempt)).allowed).toBe(true);
+    const refused = await rl.consumeSignIn(attempt);
+    expect(refused).toMatchObject({ allowed: false, refusedBy: { name: "dashboard-sign-in-credential" }, retryAfterSec: 900 });
+    // Another id from the same address: the IP has one attempt left (the refusal used none).
+    expect((await rl.consumeSignIn({ ip: "203.0.113.7", credential: "ak_two" })).allowed).toBe(true);
+    expect((await rl.consumeSignIn({ ip: "203.0.113.7", credential: "ak_three" })).refusedBy?.name).toBe("dashboard-sign-in-ip");
+    // The first id from elsewhere: still refused; an unknown address (loopback) counts only the id.
+    expect((await rl.consumeSignIn({ ip: "198.51.100.1", credential: "ak_one" })).allowed).toBe(false);
+    expect((await rl.consumeSignIn({ credential: "ak_four" })).allowed).toBe(true);
+    // After the window, room again.
+    vi.setSystemTime(Date.now() + 901_000);
+    expect((await rl.consumeSignIn(attempt)).allowed).toBe(true);
+  });
+});
+
 describe("the 429 of the merchant API", () => {
   it("is the API's error envelope with the rate-limit headers and Retry-After", async () => {
     const rl = await memoryLimiter();

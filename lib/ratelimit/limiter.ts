@@ -21,9 +21,19 @@ export type RateLimiter = {
   consume(routeId: MerchantRouteId, credentialId: string): Promise<RateLimitDecision>;
   /** Counts one /x402 request against its client IP and, once known, its wallet (payer, SIWX or session token). */
   consumeX402(client: { ip?: string; wallet?: string }): Promise<RateLimitDecision>;
+  /**
+   * Counts one dashboard sign-in attempt against its client IP and the credential id tried; refused when either has
+   * no room. Call `forgiveSignIn` with the same subject when the attempt succeeds, so that only failures add up.
+   */
+  consumeSignIn(subject: SignInSubject): Promise<RateLimitDecision>;
+  /** Gives back the point of a successful sign-in attempt. */
+  forgiveSignIn(subject: SignInSubject): Promise<void>;
   /** Stops the store's timers. The store's client (pool, Redis connection) belongs to the caller. */
   close(): Promise<void>;
 };
+
+/** Who a dashboard sign-in attempt counts against: the client's address (when known) and the credential id tried. */
+export type SignInSubject = { ip?: string; credential?: string };
 
 /**
  * A limiter over one store. Each policy counts per subject in a fixed window that opens at the subject's first
@@ -41,6 +51,8 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   const quota = plainPolicy(policies.productQuota);
   const x402Ip = plainPolicy(policies.x402.ip);
   const x402Wallet = plainPolicy(policies.x402.wallet);
+  const signInIp = plainPolicy(policies.dashboardSignIn.ip);
+  const signInCredential = plainPolicy(policies.dashboardSignIn.credential);
   const limiters = await openStore(store);
 
   const check = (counts: { policy: Policy; subject: string }[]) =>
@@ -64,8 +76,23 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
       return check(counts);
     },
 
+    consumeSignIn(subject) {
+      return check(signInCounts(subject));
+    },
+
+    async forgiveSignIn(subject) {
+      await Promise.all(signInCounts(subject).map(({ policy, subject: s }) => limiters.limiterFor(policy).reward(subjectKey(s))));
+    },
+
     close: () => limiters.close(),
   };
+
+  function signInCounts({ ip, credential }: SignInSubject) {
+    const counts: { policy: Policy; subject: string }[] = [];
+    if (ip) counts.push({ policy: signInIp, subject: ipSubject(ip) });
+    if (credential) counts.push({ policy: signInCredential, subject: credential });
+    return counts;
+  }
 }
 
 /** Just the policy's fields (a decision's `refusedBy` shows no more), checked once here rather than failing per request. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXTRA_MERCHANT_ROUTES, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS, merchantPolicyName, type MerchantRouteId } from "./policies";
+import { DASHBOARD_SIGN_IN_LIMITS, EXTRA_MERCHANT_ROUTES, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS, merchantPolicyName, type MerchantRouteId } from "./policies";
 
 // The "Limits" table of specs/merchant-api.md, as written there.
 const SPEC_TABLE = `
@@ -56,12 +56,19 @@ describe("rate-limit policies", () => {
     expect(X402_LIMITS.wallet).toEqual({ name: "x402-wallet", points: 300, durationSec: 60 });
   });
 
+  it("allows 10 failed dashboard sign-ins per 15 minutes, per client IP and per credential id", () => {
+    expect(DASHBOARD_SIGN_IN_LIMITS.ip).toMatchObject({ points: 10, durationSec: 900 });
+    expect(DASHBOARD_SIGN_IN_LIMITS.credential).toMatchObject({ points: 10, durationSec: 900 });
+  });
+
   it("names each policy uniquely, as a plain token", () => {
     const names = [
       ...(Object.keys(MERCHANT_LIMITS) as MerchantRouteId[]).map(merchantPolicyName),
       PRODUCT_QUOTA.name,
       X402_LIMITS.ip.name,
       X402_LIMITS.wallet.name,
+      DASHBOARD_SIGN_IN_LIMITS.ip.name,
+      DASHBOARD_SIGN_IN_LIMITS.credential.name,
     ];
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);

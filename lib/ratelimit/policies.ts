@@ -1,6 +1,6 @@
 /**
  * Every rate limit of the shop, in one place: the merchant API's per-endpoint table (spec `merchant-api.md`, "Limits"),
- * its product quota, and the limits of the /x402 API. Routes, tests and docs read the numbers from here.
+ * its product quota, the limits of the /x402 API, and failed sign-ins to the merchant dashboard. Routes, tests and docs read the numbers from here.
  */
 
 /** At most `points` requests per `durationSec` seconds for one subject (a credential, a wallet, an IP). */
@@ -67,17 +67,30 @@ export const X402_LIMITS = {
   wallet: { name: "x402-wallet", points: 300, durationSec: 60 },
 } as const satisfies Record<string, Policy>;
 
+/**
+ * Sign-ins to the merchant dashboard (`/dashboard/sign-in`): attempts per client IP and per credential id tried
+ * (`ak_…` or a token's `pt_…`). Every attempt counts and a successful one gives its point back, so only failures
+ * add up, and a burst of parallel guesses cannot slip past a check made before they are counted. The per-credential
+ * budget stops a guesser that rotates addresses; the IP budget one that tries many ids.
+ */
+export const DASHBOARD_SIGN_IN_LIMITS = {
+  ip: { name: "dashboard-sign-in-ip", points: 10, durationSec: 15 * 60 },
+  credential: { name: "dashboard-sign-in-credential", points: 10, durationSec: 15 * 60 },
+} as const satisfies Record<string, Policy>;
+
 /** Everything a limiter is built from; tests pass small or short ones. */
 export type RateLimitPolicies = {
   merchant: Record<MerchantRouteId, LimitRule>;
   productQuota: Policy & { routes: readonly MerchantRouteId[] };
   x402: { ip: Policy; wallet: Policy };
+  dashboardSignIn: { ip: Policy; credential: Policy };
 };
 
 export const DEFAULT_POLICIES: RateLimitPolicies = {
   merchant: MERCHANT_LIMITS,
   productQuota: PRODUCT_QUOTA,
   x402: X402_LIMITS,
+  dashboardSignIn: DASHBOARD_SIGN_IN_LIMITS,
 };
 
 /** The policy name of a merchant route in the IETF fields: "GET /products/{id}" -> "get-products-id". */

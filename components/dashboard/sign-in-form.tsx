@@ -1,0 +1,73 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import type { SignInState } from "@/lib/dashboard/form-states";
+import { FormField, primaryButtonClass } from "./form-field";
+
+const MODES = [
+  { value: "key", label: "API ID and secret" },
+  { value: "token", label: "Personal token" },
+] as const;
+
+/** Sign in with a business key's id and secret, or a personal token. Errors are read out as they appear. */
+export function SignInForm({ action }: { action: (state: SignInState, form: FormData) => Promise<SignInState> }) {
+  const [state, formAction, pending] = useActionState(action, { mode: "key" });
+  const [mode, setMode] = useState<SignInState["mode"]>(state.mode);
+  return (
+    <form action={formAction} className="flex flex-col gap-5">
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-2 text-sm font-semibold text-slate-900">Sign in with</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {MODES.map((m) => (
+            <label
+              key={m.value}
+              className="flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-slate-300 px-3 py-2 text-center text-sm font-medium text-slate-800 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
+            >
+              <input type="radio" name="mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} className="sr-only" />
+              {m.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      {mode === "key" ? (
+        <>
+          <FormField
+            id="api_id"
+            name="api_id"
+            label="API ID"
+            hint="Starts with ak_"
+            defaultValue={state.apiId}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            maxLength={200}
+            aria-invalid={Boolean(state.error) || undefined}
+          />
+          <FormField id="api_secret" name="api_secret" label="API secret" type="password" autoComplete="current-password" required maxLength={500} aria-invalid={Boolean(state.error) || undefined} />
+        </>
+      ) : (
+        <FormField
+          id="api_token"
+          name="api_token"
+          label="Personal token"
+          hint="Starts with pt_"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={700}
+          aria-invalid={Boolean(state.error) || undefined}
+        />
+      )}
+
+      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
+        {state.error}
+      </p>
+
+      <button type="submit" disabled={pending} className={primaryButtonClass}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -10,7 +10,8 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { DASHBOARD_COOKIE, dashboardCookieOptions, issueDashboardSession, resolveDashboardSession, type SignedIn } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
-import { isSameOriginPost, publicOriginFrom } from "./origin";
+import { isSameOriginPost } from "./origin";
+import { requestOrigin } from "./request-origin";
 import { clientIp } from "./x402-limits";
 
 export const SIGN_IN_PATH = "/dashboard/sign-in";
@@ -33,10 +34,7 @@ export async function requireMerchant(): Promise<SignedIn> {
   return signedIn;
 }
 
-/** The shop's public origin for this request (PUBLIC_ORIGIN, else the Host the browser used). */
-export async function requestOrigin(): Promise<string> {
-  return publicOriginFrom(await headers());
-}
+export { requestOrigin };
 
 /** The client's address, as the /x402 limits read it (a loopback client is not counted). */
 export async function requestIp(): Promise<string | undefined> {

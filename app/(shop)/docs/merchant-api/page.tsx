@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { OpenApiReference, type OpenApiDocument } from "@/components/docs/openapi-reference";
-import { pageOrigin } from "@/lib/http/page-origin";
+import { requestOrigin } from "@/lib/http/request-origin";
 import { v2OpenApiDocument } from "@/lib/openapi/v2";
 
 export const metadata: Metadata = { title: "Merchant API reference", description: "Every route of the merchant API: parameters, answers, error codes and limits." };
 export const dynamic = "force-dynamic";
 
 export default async function MerchantApiDocsPage() {
-  const origin = await pageOrigin();
+  const origin = await requestOrigin();
   const doc = v2OpenApiDocument(origin) as unknown as OpenApiDocument;
   return (
     <OpenApiReference

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { OpenApiReference, type OpenApiDocument } from "@/components/docs/openapi-reference";
-import { pageOrigin } from "@/lib/http/page-origin";
+import { requestOrigin } from "@/lib/http/request-origin";
 import { x402OpenApiDocument } from "@/lib/openapi/x402";
 
 export const metadata: Metadata = { title: "x402 API reference", description: "The wallet-paid API: fees, sign-in with a wallet, invoices paid in USDC." };
 export const dynamic = "force-dynamic";
 
 export default async function X402DocsPage() {
-  const origin = await pageOrigin();
+  const origin = await requestOrigin();
   const doc = x402OpenApiDocument(origin) as unknown as OpenApiDocument;
   return (
     <OpenApiReference

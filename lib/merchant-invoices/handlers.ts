@@ -15,7 +15,7 @@ import { idempotent } from "./idempotency";
 import { payFromBalance } from "./pay";
 import { getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
 import { merchantInvoice, merchantOrder } from "./serialize";
-import { methodNetworkKey } from "./methods";
+import { methodNetworkKey, unavailableMethod } from "./methods";
 import { getPayments } from "@/lib/payments/payments";
 import { usdcToDecimal } from "@/lib/catalog";
 import type { invoices, orders } from "@/lib/db/schema";
@@ -32,6 +32,8 @@ export function createInvoiceHandler(only?: "esim") {
     const text = await req.text();
     const answer = await idempotent(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), { method: "POST", endpoint: ctx.endpoint, body: text }, async () => {
       const request = parseInvoiceRequest(text);
+      const unavailable = unavailableMethod(request.paymentMethod, (await getPayments()).networks, config().networkMode);
+      if (unavailable) throw new V2Error(400, "unsupported_payment_method", unavailable);
       if (request.webhookUrl) {
         // The URL's own checks here (scheme, credentials, address literals); its host is resolved and checked before
         // every send, so creation does not wait on DNS. Stored as parsed (normalized).

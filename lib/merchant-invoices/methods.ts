@@ -13,3 +13,17 @@ export function methodNetworkKey(method: string | null): NetworkKey | undefined 
   const key = method?.startsWith("usdc_") ? method.slice("usdc_".length) : undefined;
   return key === "base" || key === "arbitrum" || key === "polygon" || key === "solana" ? key : undefined;
 }
+
+/**
+ * Why a method cannot be taken in this network mode (a USDC network the mode does not have, such as Polygon on
+ * testnet), or undefined when it can: an invoice nobody could pay is refused at creation.
+ */
+export function unavailableMethod(method: PaymentMethod, networks: readonly { key: NetworkKey }[], mode: string): string | undefined {
+  const key = methodNetworkKey(method);
+  if (!key || networks.some((n) => n.key === key)) return undefined;
+  const offered = PAYMENT_METHODS.filter((m) => {
+    const k = methodNetworkKey(m);
+    return !k || networks.some((n) => n.key === k);
+  });
+  return `Payment method ${method} is not available on this shop (${mode} mode has no such network). Available: ${offered.join(", ")}.`;
+}

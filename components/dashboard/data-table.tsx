@@ -1,10 +1,21 @@
+import Link from "next/link";
 import { useId } from "react";
 
 /**
  * One column: its header, how a row fills its cell, whether the cell names the row (the first column, usually),
  * and whether a phone shows the header beside the value (off for a column of buttons).
  */
-export type Column<T> = { header: string; cell: (row: T) => React.ReactNode; rowHeader?: boolean; phoneLabel?: boolean; className?: string };
+export type Column<T> = {
+  header: string;
+  cell: (row: T) => React.ReactNode;
+  rowHeader?: boolean;
+  phoneLabel?: boolean;
+  className?: string;
+  /** A sortable column: the link that sorts by it, and whether the table is sorted by it now (and which way). */
+  sort?: ColumnSort;
+};
+
+export type ColumnSort = { href: string; direction: "ascending" | "descending" | null };
 
 /**
  * A plain, keyboard-usable table: a caption (read by screen readers, shown or not), column headers, a row header per
@@ -37,8 +48,14 @@ export function DataTable<T>({
         <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-700 max-sm:sr-only">
           <tr role="row">
             {columns.map((c) => (
-              <th key={c.header} role="columnheader" scope="col" className={`whitespace-nowrap px-4 py-3 font-semibold ${c.className ?? ""}`}>
-                {c.header}
+              <th
+                key={c.header}
+                role="columnheader"
+                scope="col"
+                aria-sort={c.sort ? (c.sort.direction ?? "none") : undefined}
+                className={`whitespace-nowrap px-4 py-3 font-semibold ${c.className ?? ""}`}
+              >
+                {c.sort ? <SortLink header={c.header} sort={c.sort} /> : c.header}
               </th>
             ))}
           </tr>
@@ -68,5 +85,18 @@ export function DataTable<T>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A column header that sorts the table: its arrow shows the current order; screen readers get it from aria-sort. */
+function SortLink({ header, sort }: { header: string; sort: ColumnSort }) {
+  const arrow = sort.direction === "ascending" ? "↑" : sort.direction === "descending" ? "↓" : "↕";
+  return (
+    <Link href={sort.href} scroll={false} className="inline-flex items-center gap-1 rounded uppercase underline-offset-4 hover:underline">
+      {header}
+      <span aria-hidden className={sort.direction ? "text-slate-900" : "text-slate-400"}>
+        {arrow}
+      </span>
+    </Link>
   );
 }

@@ -1,3 +1,5 @@
+import type { Redemption } from "@/lib/fulfilment/providers/types";
+
 /** What the dashboard's server actions answer to their forms (`useActionState`). Plain data: it goes to the browser. */
 
 export type SignInState = { mode: "key" | "token"; error?: string; apiId?: string };
@@ -10,3 +12,9 @@ export type CreateKeyState = { error?: string; field?: "name" | "kind"; name?: s
 
 /** A revocation that worked navigates away (the keys page says so); only a refusal comes back here. */
 export type RevokeKeyState = { error?: string };
+
+/** A delivered order's redemption details, shown when the merchant asks (not in the page's HTML before that). */
+export type RevealRedemptionState = {
+  error?: string;
+  redemption?: Redemption & { order_id: string; product_id: string; package_value: string };
+};

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { cache, Suspense } from "react";
-import { Badge, type BadgeTone } from "@/components/dashboard/badge";
+import { Badge } from "@/components/dashboard/badge";
 import { FirstApiCall } from "@/components/dashboard/first-api-call";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
+import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { SalesChart } from "@/components/dashboard/sales-chart";
 import { getDb } from "@/lib/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard-auth";
@@ -12,7 +13,6 @@ import { merchantOverview, needsAttention, type Attention, type MerchantOverview
 
 export const metadata: Metadata = { title: "Overview" };
 
-const STATUS_TONE: Record<keyof MerchantOverview["ordersByStatus"], BadgeTone> = { created: "grey", processing: "blue", delivered: "green", failed: "red", refunded: "amber" };
 /** Read once per request: the figures and the chart share it. */
 const overviewOf = cache(async (merchantId: string) => merchantOverview(await getDb(), merchantId));
 
@@ -106,7 +106,7 @@ async function Activity({ merchantId }: { merchantId: string }) {
           {(Object.keys(o.ordersByStatus) as (keyof MerchantOverview["ordersByStatus"])[]).map((status) => (
             <li key={status}>
               <Link href={`/dashboard/orders?status=${status}`} className="flex items-center justify-between gap-3 rounded py-2 hover:bg-slate-50">
-                <Badge tone={STATUS_TONE[status]}>{status}</Badge>
+                <OrderStatusBadge status={status} />
                 <span className="font-semibold tabular-nums text-slate-900">{o.ordersByStatus[status]}</span>
               </Link>
             </li>
@@ -143,7 +143,7 @@ function AttentionItem({ item }: { item: Attention }) {
           <span className="text-sm text-slate-700">{item.status === "refunded" ? "Refunded to your balance." : (item.error ?? "Not delivered.")}</span>
         </span>
         <span className="flex shrink-0 items-center gap-2 text-sm text-slate-600">
-          <Badge tone={item.status === "refunded" ? "amber" : "red"}>{item.status}</Badge>
+          <OrderStatusBadge status={item.status} />
           {formatDateTime(item.at)}
         </span>
       </li>

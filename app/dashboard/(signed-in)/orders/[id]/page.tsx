@@ -1,0 +1,96 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DetailList } from "@/components/dashboard/detail-list";
+import { formatDateTime, formatUsd } from "@/components/dashboard/format";
+import { PageHeader } from "@/components/dashboard/page-header";
+import { RevealRedemption } from "@/components/dashboard/reveal-redemption";
+import { OrderStatusBadge } from "@/components/dashboard/status-badges";
+import { Timeline } from "@/components/dashboard/timeline";
+import { formatUsdc } from "@/lib/catalog/pricing";
+import { getDb } from "@/lib/db";
+import { requireMerchant } from "@/lib/http/dashboard-auth";
+import { getMerchantOrderDetail } from "@/lib/merchant-invoices/order-detail";
+import { revealRedemptionAction } from "../actions";
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Order ${(await params).id}` };
+}
+
+const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
+const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
+
+export default async function OrderPage({ params }: Props) {
+  const { merchant } = await requireMerchant();
+  const detail = await getMerchantOrderDetail(await getDb(), merchant.id, (await params).id);
+  if (!detail) notFound();
+  const { order, invoice, refund, timeline } = detail;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/dashboard/orders" className={link}>
+          Orders
+        </Link>
+        <span aria-hidden className="px-2 text-slate-500">
+          /
+        </span>
+        <span aria-current="page" className="font-mono text-slate-700 [overflow-wrap:anywhere]">
+          {order.id}
+        </span>
+      </nav>
+      <PageHeader title={order.productName} description={`Order ${order.id}`}>
+        <OrderStatusBadge status={order.status} />
+      </PageHeader>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <section aria-labelledby="order-facts" className={card}>
+          <h2 id="order-facts" className="text-lg font-bold text-slate-900">
+            Details
+          </h2>
+          <DetailList
+            items={[
+              { term: "Product", value: <span>{order.productName} <span className="font-mono text-sm text-slate-600">({order.productId})</span></span> },
+              { term: "Value", value: `${order.packageValue} ${order.currency}` },
+              { term: "Price", value: order.priceCents === null ? `${formatUsdc(order.priceUsdc)} USDC` : formatUsd(order.priceCents) },
+              ...(order.recipient ? [{ term: "Recipient", value: order.recipient }] : []),
+              {
+                term: "Invoice",
+                value: (
+                  <Link href={`/dashboard/invoices/${invoice.id}`} className={`${link} font-mono text-sm`}>
+                    {invoice.id}
+                  </Link>
+                ),
+              },
+              { term: "Created", value: formatDateTime(order.createdAt) },
+              ...(order.deliveredAt ? [{ term: "Delivered", value: formatDateTime(order.deliveredAt) }] : []),
+              ...(refund ? [{ term: "Refund", value: `${formatUsd(refund.amountCents)} to your balance, ${formatDateTime(refund.createdAt)}` }] : []),
+              ...(!refund && order.refundCents !== null ? [{ term: "Refund", value: formatUsd(order.refundCents) }] : []),
+            ]}
+          />
+        </section>
+        <section aria-labelledby="order-timeline" className={card}>
+          <h2 id="order-timeline" className="text-lg font-bold text-slate-900">
+            Status
+          </h2>
+          <Timeline steps={timeline} label="Order status history" />
+        </section>
+      </div>
+
+      <section aria-labelledby="order-redemption" className={card}>
+        <h2 id="order-redemption" className="text-lg font-bold text-slate-900">
+          Redemption
+        </h2>
+        {order.status === "delivered" ? (
+          <>
+            <p className="text-slate-700">The code, PIN, link or eSIM activation your customer needs. Shown on request, to keep it off screens by accident.</p>
+            <RevealRedemption orderId={order.id} productName={order.productName} action={revealRedemptionAction} />
+          </>
+        ) : (
+          <p className="text-slate-700">{order.status === "failed" || order.status === "refunded" ? "This order was not delivered, so it has no redemption details." : "Redemption details appear here once the order is delivered."}</p>
+        )}
+      </section>
+    </>
+  );
+}

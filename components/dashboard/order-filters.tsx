@@ -16,12 +16,15 @@ const label = "text-sm font-semibold text-slate-900";
 
 /**
  * The orders table's filters: a plain GET form, so it works before any script loads and every view has a URL to
- * bookmark or share. Sorting is here too, for phones, where the table has no column headers to click.
+ * bookmark or share. Sorting is here too, for phones, where the table has no column headers to click. Render it with
+ * a `key` that changes with the query: its fields are uncontrolled, and after a client-side navigation (Clear filters,
+ * a column header) they would keep what was typed before instead of showing the new query.
  */
 export function OrderFilters({ query, exportHref }: { query: OrderListQuery; exportHref: string }) {
   const sort = `${query.sort}:${query.dir}`;
   return (
-    <form method="get" action="/dashboard/orders" role="search" aria-label="Orders" className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6">
+    <form
+      method="get" action="/dashboard/orders" role="search" aria-label="Orders" className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6">
       <div className="flex flex-col gap-1.5 sm:col-span-2">
         <label htmlFor="orders-q" className={label}>
           Search

@@ -61,20 +61,39 @@ export function Prose({ text, className = "" }: { text?: string; className?: str
   return (
     <div className={`flex flex-col gap-2 ${className}`}>
       {text.split(/\n\n+/).map((para, i) => (
-        <p key={i}>
-          {para.split(/(`[^`]+`)/).map((part, j) =>
-            part.startsWith("`") && part.endsWith("`") && part.length > 1 ? (
-              <code key={j} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-900">
-                {part.slice(1, -1)}
-              </code>
-            ) : (
-              part
-            ),
-          )}
-        </p>
+        <p key={i}>{inlineMarkdown(para)}</p>
       ))}
     </div>
   );
+}
+
+/**
+ * The few inline marks the documents' descriptions use (OpenAPI descriptions are CommonMark): `code`, **bold** and
+ * [links](https://…). Anything else stays plain text; only http(s) links become links.
+ */
+function inlineMarkdown(para: string): React.ReactNode[] {
+  return para.split(/(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\(https?:\/\/[^)\s]+\))/).map((part, j) => {
+    if (part.length > 2 && part.startsWith("`") && part.endsWith("`"))
+      return (
+        <code key={j} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-900 [overflow-wrap:anywhere]">
+          {part.slice(1, -1)}
+        </code>
+      );
+    if (part.length > 4 && part.startsWith("**") && part.endsWith("**"))
+      return (
+        <strong key={j} className="font-semibold text-slate-900">
+          {part.slice(2, -2)}
+        </strong>
+      );
+    const link = /^\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)$/.exec(part);
+    if (link)
+      return (
+        <a key={j} href={link[2]} className="font-medium text-brand-700 underline underline-offset-2" rel="noopener noreferrer">
+          {link[1]}
+        </a>
+      );
+    return part;
+  });
 }
 
 function refName(ref: string): string {
@@ -164,7 +183,7 @@ export function Fields({ doc, schema, depth = 0 }: { doc: OpenApiDocument; schem
         const about = (
           <>
             <Prose text={prop.description ?? (named ? undefined : resolved.description)} className="text-sm text-slate-700" />
-            {constraints(resolved).length ? <p className="text-xs text-slate-600">{constraints(resolved).join(" · ")}</p> : null}
+            {constraints(resolved).length ? <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">{constraints(resolved).join(" · ")}</p> : null}
           </>
         );
         return (
@@ -215,7 +234,7 @@ function ParametersTable({ doc, params }: { doc: OpenApiDocument; params: Parame
               </td>
               <td className="py-2 text-slate-700">
                 <Prose text={p.description} />
-                {p.schema && constraints(p.schema).length ? <p className="text-xs text-slate-600">{constraints(p.schema).join(" · ")}</p> : null}
+                {p.schema && constraints(p.schema).length ? <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">{constraints(p.schema).join(" · ")}</p> : null}
               </td>
             </tr>
           ))}

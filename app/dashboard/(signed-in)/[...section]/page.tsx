@@ -10,8 +10,6 @@ import { requireMerchant } from "@/lib/http/dashboard-auth";
  * page (`app/dashboard/(signed-in)/orders/page.tsx`) takes precedence over this catch-all as soon as it exists.
  */
 const API_FOR: Record<string, string> = {
-  "/dashboard/orders": "GET /api/v2/orders",
-  "/dashboard/invoices": "GET /api/v2/invoices",
   "/dashboard/webhooks": "GET /api/v2/webhooks/deliveries",
   "/dashboard/balance": "GET /api/v2/accounts/balance",
 };

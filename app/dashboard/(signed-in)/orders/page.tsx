@@ -69,7 +69,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         <FirstApiCall origin={await requestOrigin()} />
       ) : (
         <>
-          <OrderFilters query={query} exportHref={`/dashboard/orders/export.csv${exportParams ? `?${exportParams}` : ""}`} />
+          <OrderFilters key={exportParams} query={query} exportHref={`/dashboard/orders/export.csv${exportParams ? `?${exportParams}` : ""}`} />
           {ignored.length > 0 && (
             <p role="status" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
               Ignored a value this table does not understand: {ignored.map((k) => IGNORED_NAMES[k] ?? k).join(", ")}.

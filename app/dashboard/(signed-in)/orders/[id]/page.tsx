@@ -53,7 +53,7 @@ export default async function OrderPage({ params }: Props) {
             items={[
               { term: "Product", value: <span>{order.productName} <span className="font-mono text-sm text-slate-600">({order.productId})</span></span> },
               { term: "Value", value: `${order.packageValue} ${order.currency}` },
-              { term: "Price", value: order.priceCents === null ? `${formatUsdc(order.priceUsdc)} USDC` : formatUsd(order.priceCents) },
+              { term: "Price", value: order.priceCents === null ? formatUsdc(order.priceUsdc) : formatUsd(order.priceCents) },
               ...(order.recipient ? [{ term: "Recipient", value: order.recipient }] : []),
               {
                 term: "Invoice",

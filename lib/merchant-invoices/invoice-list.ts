@@ -1,0 +1,113 @@
+import { and, desc, eq, gt, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { invoices, orders } from "@/lib/db/schema";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+export type ListedInvoice = InvoiceRow & { orderCount: number; productNames: string[] };
+
+/** The statuses merchant clients read (`merchantStatus`), in the order an invoice goes through them. */
+export const INVOICE_LIST_STATUSES = ["unpaid", "processing", "complete", "denied", "payment_error"] as const;
+export type InvoiceListStatus = (typeof INVOICE_LIST_STATUSES)[number];
+
+export const INVOICES_PAGE_SIZE = 25;
+
+export const invoiceListQuery = z.object({
+  q: z.string().trim().max(100).optional().catch(undefined),
+  status: z.enum(INVOICE_LIST_STATUSES).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+});
+export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
+
+/** Reads the query from a page's search params: first value of a repeated parameter, empty ones absent. */
+export function parseInvoiceListQuery(params: Record<string, string | string[] | undefined>): InvoiceListQuery {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first.trim() !== "") raw[key] = first;
+  }
+  return invoiceListQuery.parse(raw);
+}
+
+/**
+ * The stored statuses behind each status a merchant sees. An unpaid invoice past its expiry reads `denied` before the
+ * expiry sweep has marked it, so time decides between the two.
+ */
+function statusCondition(status: InvoiceListStatus, now: Date): SQL {
+  switch (status) {
+    case "unpaid":
+      return and(eq(invoices.status, "unpaid"), gt(invoices.expiresAt, now))!;
+    case "processing":
+      return inArray(invoices.status, ["paid", "fulfilling"]);
+    case "denied":
+      return or(inArray(invoices.status, ["expired", "denied"]), and(eq(invoices.status, "unpaid"), lte(invoices.expiresAt, now)))!;
+    default:
+      return eq(invoices.status, status);
+  }
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The merchant's invoices, newest first, a page at a time, each with its number of orders and their products. */
+export async function searchMerchantInvoices(
+  db: Db,
+  merchantId: string,
+  query: InvoiceListQuery,
+  now = new Date(),
+  pageSize = INVOICES_PAGE_SIZE,
+): Promise<{ rows: ListedInvoice[]; total: number; pages: number }> {
+  const where: SQL[] = [eq(invoices.merchantId, merchantId)];
+  if (query.status) where.push(statusCondition(query.status, now));
+  if (query.q) {
+    // An invoice id from its start, or any of its orders' products.
+    const text = likeEscape(query.q);
+    where.push(
+      or(
+        ilike(invoices.id, `${text}%`),
+        sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.invoiceId} = ${invoices.id} AND (${orders.productName} ILIKE ${`%${text}%`} OR ${orders.productId} ILIKE ${`%${text}%`} OR ${orders.id} ILIKE ${`${text}%`}))`,
+      )!,
+    );
+  }
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(invoices)
+      .where(and(...where))
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(invoices)
+      .where(and(...where)),
+  ]);
+  const total = Number(counted?.n ?? 0);
+  const items =
+    rows.length === 0
+      ? []
+      : await db
+          .select({ invoiceId: orders.invoiceId, productName: orders.productName })
+          .from(orders)
+          .where(inArray(
+            orders.invoiceId,
+            rows.map((r) => r.id),
+          ))
+          .orderBy(orders.invoiceId, orders.position);
+  return {
+    rows: rows.map((r) => {
+      const mine = items.filter((i) => i.invoiceId === r.id);
+      return { ...r, orderCount: mine.length, productNames: [...new Set(mine.map((i) => i.productName))] };
+    }),
+    total,
+    pages: Math.max(1, Math.ceil(total / pageSize)),
+  };
+}
+
+/** The query as URL parameters, defaults left out. */
+export function invoiceListParams(query: Partial<InvoiceListQuery>): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.status) params.set("status", query.status);
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  return params;
+}

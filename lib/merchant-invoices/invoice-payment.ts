@@ -1,0 +1,55 @@
+import { formatUsdc } from "@/lib/catalog/pricing";
+import type { invoices } from "@/lib/db/schema";
+import type { PaymentNetwork } from "@/lib/payments/networks";
+import { methodNetworkKey } from "./methods";
+import { paymentStatus } from "./serialize";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/** How an invoice was (or is to be) paid, as the dashboard shows it. */
+export type InvoicePayment = {
+  /** "Balance" or "USDC on Base". */
+  method: string;
+  priceCents: bigint | null;
+  /** The USDC amount of a USDC invoice ("10.30 USDC"); null for the balance. */
+  usdc: string | null;
+  /** `payment.status` as the API answers it. */
+  status: string;
+  paidAt: Date | null;
+  /** The settlement's transaction and, where the network has a block explorer, its page. */
+  transaction: { hash: string; url: string | null; network: string } | null;
+  /** The wallet that paid a USDC invoice. */
+  payer: string | null;
+  /** The ledger entry that paid a balance invoice. */
+  ledgerEntryId: number | null;
+};
+
+const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", solana: "Solana" } as const;
+
+/** "Balance", or "USDC on Base" (the mode's own name for the network when it is given: "Base Sepolia"). */
+export function paymentMethodLabel(method: string | null, networks: readonly PaymentNetwork[] = []): string {
+  const key = methodNetworkKey(method);
+  if (!key) return "Balance";
+  return `USDC on ${networks.find((n) => n.key === key)?.name ?? KEY_NAMES[key]}`;
+}
+
+/** A pure function of the invoice and the mode's networks (for names and explorer links). */
+export function describeInvoicePayment(inv: InvoiceRow, networks: readonly PaymentNetwork[], now = new Date()): InvoicePayment {
+  const key = methodNetworkKey(inv.paymentMethod);
+  const network = key ? networks.find((n) => n.key === key) : undefined;
+  const settledOn = inv.paymentNetwork && inv.paymentNetwork !== "balance" ? (networks.find((n) => n.network === inv.paymentNetwork) ?? network) : undefined;
+  const ledger = inv.paymentTx?.match(/^ledger:(\d+)$/);
+  return {
+    method: paymentMethodLabel(inv.paymentMethod, networks),
+    priceCents: inv.priceCents,
+    usdc: key ? formatUsdc(inv.priceUsdc) : null,
+    status: paymentStatus(inv, now),
+    paidAt: inv.paidAt,
+    transaction:
+      inv.paymentTx && !ledger
+        ? { hash: inv.paymentTx, url: settledOn?.explorerTx?.(inv.paymentTx) ?? null, network: settledOn?.name ?? inv.paymentNetwork ?? "" }
+        : null,
+    payer: key ? inv.paymentPayer : null,
+    ledgerEntryId: ledger?.[1] ? Number(ledger[1]) : null,
+  };
+}

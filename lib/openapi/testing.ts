@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import type { oas32 } from "zod-openapi";
+import type { oas31 } from "zod-openapi";
 import type { ApiResponse, OpenApiDocument } from "./common";
 
 // For tests of API documents: is a document sound, is every route file documented, is a real answer the documented one.
@@ -43,7 +43,7 @@ export function documentProblems(doc: OpenApiDocument): string[] {
       if (!op.operationId) problems.push(`${where}: no operationId`);
       else if (ids.has(op.operationId)) problems.push(`${where}: operationId ${op.operationId} is used twice`);
       else ids.add(op.operationId);
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => ("$ref" in p ? resolve(doc, p.$ref) : p) as oas32.ParameterObject | undefined);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => ("$ref" in p ? resolve(doc, p.$ref) : p) as oas31.ParameterObject | undefined);
       const seen = new Set<string>();
       for (const p of params) {
         if (!p) continue; // an unresolved $ref: reported below

@@ -56,6 +56,7 @@ export const listInvoicesQuery = z.object({
 });
 
 export const listOrdersQuery = z.object({ start: startParam, limit: limitParam() });
+export const listEsimsQuery = listOrdersQuery;
 
 export const listDeliveriesQuery = z.object({
   status: z.enum(["pending", "delivered", "failed"], { error: "must be pending, delivered or failed" }).optional(),
@@ -287,7 +288,6 @@ export const invoicePageMeta = z.strictObject({
 });
 
 export const orderPageMeta = z.strictObject({ _endpoint: endpoint, start: z.number().int(), limit: z.number().int(), count: z.number().int(), total: z.number().int(), _next: next });
-export const countMeta = z.strictObject({ _endpoint: endpoint, count: z.number().int() });
 export const cursorPageMeta = z.strictObject({ _endpoint: endpoint, limit: z.number().int(), count: z.number().int(), _next: next });
 
 /** A success: `{meta, data}`. */

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
@@ -30,12 +30,20 @@ const DAY_MS = 86_400_000;
  * The eSIMs a wallet bought (delivered eSIM orders), newest first, each with every bundle it holds: the one it came
  * with and those added later by top-up orders naming its ICCID.
  */
-export async function listWalletEsims(db: Db, payerKey: string): Promise<WalletEsim[]> {
+export async function listWalletEsims(db: Db, payerKey: string, only?: { iccid: string }): Promise<WalletEsim[]> {
   const rows = await db
     .select({ order: orders, invoiceId: invoices.id })
     .from(orders)
     .innerJoin(invoices, eq(orders.invoiceId, invoices.id))
-    .where(and(eq(invoices.payer, payerKey), eq(orders.productKind, "esim"), eq(orders.status, "delivered")))
+    .where(
+      and(
+        eq(invoices.payer, payerKey),
+        eq(orders.productKind, "esim"),
+        eq(orders.status, "delivered"),
+        // One eSIM: the order that issued it and its top-ups all name its ICCID.
+        only ? sql`${orders.redemption} -> 'esim' ->> 'iccid' = ${only.iccid}` : undefined,
+      ),
+    )
     .orderBy(asc(orders.deliveredAt), asc(orders.id));
 
   const byIccid = new Map<string, WalletEsim>();

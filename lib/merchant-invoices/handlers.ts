@@ -2,18 +2,19 @@ import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
 import { config } from "@/lib/config";
 import { parseWebhookUrl } from "@/lib/webhooks";
 import { nextOffsetPage, nextPage } from "@/lib/api-v2/paging";
-import { listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
+import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
+import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/invoices/ids";
 import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { idempotent } from "./idempotency";
 import { payFromBalance } from "./pay";
-import { getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
+import { getMerchantEsim, getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
 import { merchantInvoice, merchantOrder } from "./serialize";
 import { methodNetworkKey, unavailableMethod } from "./methods";
 import { getPayments } from "@/lib/payments/payments";
@@ -151,20 +152,27 @@ export async function getOrderHandler(_req: Request, ctx: MerchantContext): Prom
   return ok(ctx.endpoint, merchantOrder(order, { redemption: true }), { id });
 }
 
-/** `GET /esims`: the eSIMs the merchant bought, with their bundles. */
-export async function listEsimsHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+/**
+ * `GET /esims`: the eSIMs the merchant bought, newest first, with their bundles; `start`/`limit`, `meta._next`. A page
+ * is cut from the whole list: an eSIM's bundles are spread over its orders, and a merchant holds few enough eSIMs.
+ */
+export async function listEsimsHandler(req: Request, ctx: MerchantContext): Promise<Response> {
+  const url = new URL(req.url);
+  const q = readQuery(url, listEsimsQuery);
   const esims = await listMerchantEsims(ctx.db, ctx.merchant.id);
+  const page = esims.slice(q.start, q.start + q.limit);
+  const next = nextOffsetPage(url, ctx.apiBase, { start: q.start, limit: q.limit, count: page.length, total: esims.length });
   return ok(
     ctx.endpoint,
-    esims.map((e) => merchantEsim(e)),
-    { count: esims.length },
+    page.map((e) => merchantEsim(e)),
+    { start: q.start, limit: q.limit, count: page.length, total: esims.length, ...(next ? { _next: next } : {}) },
   );
 }
 
 /** `GET /esims/{id}`: one eSIM by its ICCID. */
 export async function getEsimHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
   const iccid = (ctx.params.id ?? "").replace(/[\s-]/g, "");
-  const esim = (await listMerchantEsims(ctx.db, ctx.merchant.id)).find((e) => e.iccid === iccid);
+  const esim = isIccid(iccid) ? await getMerchantEsim(ctx.db, ctx.merchant.id, iccid) : null;
   if (!esim) throw notFound(`eSIM ${ctx.params.id}`);
   return ok(ctx.endpoint, merchantEsim(esim), { id: iccid });
 }

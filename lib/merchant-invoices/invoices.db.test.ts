@@ -233,5 +233,21 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const one = await callRoute(getEsim, `/api/v2/esims/${iccid}`, { headers: m.headers, params: { id: iccid } });
     expect((one.body.data as { bundles: { value: string }[] }).bundles.map((b) => b.value)).toEqual(["1GB, 7 Days", "3GB, 30 Days"]);
     expect((await callRoute(getEsim, "/api/v2/esims/8944500000000000006", { headers: m.headers, params: { id: "8944500000000000006" } })).status).toBe(404);
+    expect((await callRoute(getEsim, "/api/v2/esims/not-an-iccid", { headers: m.headers, params: { id: "not-an-iccid" } })).status).toBe(404);
+
+    // A second eSIM: the list pages newest first, and the top-up stays with its own eSIM.
+    await callRoute(createEsimInvoice, "/api/v2/esims", { headers: m.headers, body: { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance", auto_pay: true } });
+    await fulfil();
+    const first = await callRoute(listEsims, "/api/v2/esims?limit=1", { headers: m.headers });
+    const firstPage = first.body.data as { iccid: string; bundles: unknown[] }[];
+    expect(first.body.meta).toMatchObject({ start: 0, limit: 1, count: 1, total: 2 });
+    expect(firstPage[0]!.iccid).not.toBe(iccid);
+    expect(firstPage[0]!.bundles).toHaveLength(1);
+    const next = new URL(String(first.body.meta!._next));
+    expect(next.searchParams.get("start")).toBe("1");
+    const second = await callRoute(listEsims, `/api/v2/esims${next.search}`, { headers: m.headers });
+    expect((second.body.data as { iccid: string }[]).map((e) => e.iccid)).toEqual([iccid]);
+    expect(second.body.meta!._next).toBeUndefined();
+    expect((await callRoute(listEsims, "/api/v2/esims?limit=51", { headers: m.headers })).body.error_code).toBe("invalid_param");
   });
 });

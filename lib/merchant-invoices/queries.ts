@@ -69,6 +69,12 @@ export function listMerchantEsims(db: Db, merchantId: string): Promise<WalletEsi
   return listWalletEsims(db, `merchant:${merchantId}`);
 }
 
+/** One of the merchant's eSIMs by its ICCID, with its bundles; null when it bought none with that ICCID. */
+export async function getMerchantEsim(db: Db, merchantId: string, iccid: string): Promise<WalletEsim | null> {
+  const [esim] = await listWalletEsims(db, `merchant:${merchantId}`, { iccid });
+  return esim ?? null;
+}
+
 /** An eSIM as merchant clients read it: ICCID, activation (LPA, also as the QR value), and its bundles. */
 export function merchantEsim(e: WalletEsim, now = new Date()) {
   const active = (b: WalletEsim["bundles"][number]) => !b.expiresAt || b.expiresAt > now;

@@ -196,6 +196,7 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     await hit(poor, "POST /esims/invoice/{id}/pay", "402 balance_too_low", { id: poorEsim.id });
     await drainDue(database.db);
     const esims = (await hit(m, "GET /esims", 200)).data as { iccid: string }[];
+    await hit(m, "GET /esims", "400 invalid_param", { query: "start=-1" });
     expect(esims).toHaveLength(1);
     await hit(m, "GET /esims/{id}", 200, { id: esims[0]!.iccid });
     await hit(m, "GET /esims/{id}", "404 not_found", { id: "8900000000000000000" });

@@ -149,7 +149,7 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     errors: { 404: ["not_found"] },
   },
   { method: "post", path: "/esims", operationId: "createEsimInvoice", tag: "eSIMs", summary: "Create an invoice for eSIMs or eSIM top-ups", body: s.invoiceRequest, idempotent: true, ok: invoiceOne, errors: ESIM_INVOICE_ERRORS },
-  { method: "get", path: "/esims", operationId: "listEsims", tag: "eSIMs", summary: "The eSIMs bought, with their bundles", ok: s.envelope(z.array(s.esimSchema), s.countMeta) },
+  { method: "get", path: "/esims", operationId: "listEsims", tag: "eSIMs", summary: "The eSIMs bought, newest first, with their bundles", query: s.listEsimsQuery, ok: s.envelope(z.array(s.esimSchema), s.orderPageMeta), errors: { 400: ["invalid_param"] } },
   { method: "get", path: "/esims/{id}", operationId: "getEsim", tag: "eSIMs", summary: "One eSIM by its ICCID", idParam: "The ICCID.", ok: s.envelope(s.esimSchema, s.idMeta), errors: { 404: ["not_found"] } },
   { method: "get", path: "/esims/invoice/{id}", operationId: "getEsimInvoice", tag: "eSIMs", summary: "One eSIM invoice", idParam: "The invoice's id.", ok: invoiceOne, errors: { 404: ["not_found"] } },
   { method: "post", path: "/esims/invoice/{id}/pay", operationId: "payEsimInvoice", tag: "eSIMs", summary: "Pay an eSIM invoice from the balance", idParam: "The invoice's id.", ok: invoiceOne, errors: PAY_ERRORS },

@@ -60,6 +60,15 @@ export const envSchema = z.object({
       .max(5000, "must be between 0 and 5000 basis points")
       .default(0),
   ),
+  /**
+   * How many proxies in front of the shop append to X-Forwarded-For: the client's address is then that many entries
+   * from the right, and whatever a client wrote into the header itself is ignored. Unset: the proxy (Vercel, most
+   * platforms) replaces the header, so X-Real-IP or its first entry is the client.
+   */
+  TRUSTED_PROXY_HOPS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ error: "must be a whole number of proxies" }).int("must be a whole number of proxies").min(1, "must be 1 to 10").max(10, "must be 1 to 10").optional(),
+  ),
   /** Secret for session tokens (at least 32 characters); generated under DATA_DIR when unset. */
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
@@ -118,6 +127,8 @@ export type Config = {
   /** Where several servers share their rate-limit counts; unset: the database's table, or memory on the embedded one. */
   redisUrl: string | undefined;
   publicOrigin: string | undefined;
+  /** Proxies in front that append to X-Forwarded-For (see TRUSTED_PROXY_HOPS); undefined: the header is replaced by the platform. */
+  trustedProxyHops: number | undefined;
   networkMode: "devnet" | "testnet" | "mainnet";
   /** Margin added on top of the USD cost of a package, in basis points (100 = 1 %). */
   priceMarginBps: number;
@@ -171,6 +182,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicOrigin: e.PUBLIC_ORIGIN,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
     seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",

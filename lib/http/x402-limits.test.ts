@@ -16,6 +16,12 @@ describe("the /x402 limits", () => {
     expect(clientIp(req({ "x-forwarded-for": "127.0.0.1" }))).toBeUndefined();
     expect(clientIp(req({ "x-forwarded-for": "::1" }))).toBeUndefined();
     expect(clientIp(req({ "x-forwarded-for": "::ffff:127.0.0.1" }))).toBeUndefined();
+    // Behind proxies that append: the entry the outermost trusted proxy wrote, whatever the client put before it.
+    expect(clientIp(req({ "x-forwarded-for": "6.6.6.6, 198.51.100.1" }), 1)).toBe("198.51.100.1");
+    expect(clientIp(req({ "x-forwarded-for": "6.6.6.6, 198.51.100.1, 10.0.0.2" }), 2)).toBe("198.51.100.1");
+    expect(clientIp(req({ "x-real-ip": "6.6.6.6", "x-forwarded-for": "198.51.100.1" }), 1)).toBe("198.51.100.1");
+    // Fewer entries than proxies: the request did not come through them all, so no address is trusted.
+    expect(clientIp(req({ "x-forwarded-for": "198.51.100.1" }), 2)).toBeUndefined();
   });
 
   it("lets an address make its budget of requests, then answers 429 with Retry-After", async () => {

@@ -11,25 +11,21 @@ export function Pagination({ label, summary, previous, next }: { label: string; 
         {summary}
       </p>
       <div className="flex gap-2">
-        {previous ? (
-          <Link href={previous} rel="prev" className={linkClass}>
-            Previous
-          </Link>
-        ) : (
-          <span aria-disabled="true" className={disabledClass}>
-            Previous
-          </span>
-        )}
-        {next ? (
-          <Link href={next} rel="next" className={linkClass}>
-            Next
-          </Link>
-        ) : (
-          <span aria-disabled="true" className={disabledClass}>
-            Next
-          </span>
-        )}
+        <PageLink href={previous} rel="prev" label="Previous" />
+        <PageLink href={next} rel="next" label="Next" />
       </div>
     </nav>
+  );
+}
+
+function PageLink({ href, rel, label }: { href: string | null; rel: "prev" | "next"; label: string }) {
+  return href ? (
+    <Link href={href} rel={rel} className={linkClass}>
+      {label}
+    </Link>
+  ) : (
+    <span aria-disabled="true" className={disabledClass}>
+      {label}
+    </span>
   );
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, ilike, inArray, lte, or, sql, type SQL } from "drizz
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { likeEscape, searchParamValues } from "./order-list";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 export type ListedInvoice = InvoiceRow & { orderCount: number; productNames: string[] };
@@ -19,14 +20,9 @@ export const invoiceListQuery = z.object({
 });
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
 
-/** Reads the query from a page's search params: first value of a repeated parameter, empty ones absent. */
+/** Reads the query from a page's search params. */
 export function parseInvoiceListQuery(params: Record<string, string | string[] | undefined>): InvoiceListQuery {
-  const raw: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "") raw[key] = first;
-  }
-  return invoiceListQuery.parse(raw);
+  return invoiceListQuery.parse(searchParamValues(params));
 }
 
 /**
@@ -46,7 +42,6 @@ function statusCondition(status: InvoiceListStatus, now: Date): SQL {
   }
 }
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The merchant's invoices, newest first, a page at a time, each with its number of orders and their products. */
 export async function searchMerchantInvoices(

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 import { formatCents } from "@/lib/merchants";
+import { getMerchantOrder } from "./queries";
 import { merchantStatus } from "./serialize";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -78,12 +79,7 @@ export async function getMerchantOrderDetail(db: Db, merchantId: string, id: str
 
 /** A delivered order's codes, as the shop's redemption card shows them; null before delivery or for another merchant's order. */
 export async function getMerchantRedemption(db: Db, merchantId: string, id: string): Promise<(Redemption & { order_id: string; product_id: string; package_value: string }) | null> {
-  const [row] = await db
-    .select({ order: orders })
-    .from(orders)
-    .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
-    .where(and(eq(orders.id, id), eq(invoices.merchantId, merchantId)));
-  const order = row?.order;
+  const order = await getMerchantOrder(db, merchantId, id);
   if (!order || order.status !== "delivered" || !order.redemption) return null;
   return { ...(order.redemption as Redemption), order_id: order.id, product_id: order.productId, package_value: order.packageValue };
 }

@@ -39,11 +39,7 @@ export type OrderListQuery = z.infer<typeof orderListQuery>;
 
 /** Reads the query from a page's search params: repeated parameters take their first value, empty ones are absent. */
 export function parseOrderListQuery(params: Record<string, string | string[] | undefined>): { query: OrderListQuery; ignored: string[] } {
-  const raw: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "") raw[key] = first;
-  }
+  const raw = searchParamValues(params);
   // The filter form's one sort menu sends `order=price:asc`; the column headers send `sort` and `dir`.
   if (raw.order !== undefined) {
     const [sort, dir] = raw.order.split(":");
@@ -56,8 +52,18 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   return { query, ignored };
 }
 
+/** A page's search params as one string each: a repeated parameter's first value; empty ones left out. */
+export function searchParamValues(params: Record<string, string | string[] | undefined>): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first.trim() !== "") raw[key] = first;
+  }
+  return raw;
+}
+
 /** `%`, `_` and `\` in a search are literal characters, not LIKE patterns. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function conditions(merchantId: string, q: Omit<OrderListQuery, "sort" | "dir" | "page">): SQL[] {
   const where: SQL[] = [eq(invoices.merchantId, merchantId)];

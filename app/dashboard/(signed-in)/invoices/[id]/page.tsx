@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Breadcrumb } from "@/components/dashboard/breadcrumb";
 import { Badge } from "@/components/dashboard/badge";
 import { DataTable } from "@/components/dashboard/data-table";
 import { DetailList } from "@/components/dashboard/detail-list";
@@ -39,17 +40,7 @@ export default async function InvoicePage({ params }: Props) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/dashboard/invoices" className={link}>
-          Invoices
-        </Link>
-        <span aria-hidden className="px-2 text-slate-500">
-          /
-        </span>
-        <span aria-current="page" className="font-mono text-slate-700 [overflow-wrap:anywhere]">
-          {invoice.id}
-        </span>
-      </nav>
+      <Breadcrumb section="Invoices" href="/dashboard/invoices" current={invoice.id} />
       <PageHeader title={`Invoice ${invoice.id}`}>
         <InvoiceStatusBadge status={status} />
       </PageHeader>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Breadcrumb } from "@/components/dashboard/breadcrumb";
 import { DetailList } from "@/components/dashboard/detail-list";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
@@ -29,17 +30,7 @@ export default async function OrderPage({ params }: Props) {
   const { order, invoice, refund, timeline } = detail;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/dashboard/orders" className={link}>
-          Orders
-        </Link>
-        <span aria-hidden className="px-2 text-slate-500">
-          /
-        </span>
-        <span aria-current="page" className="font-mono text-slate-700 [overflow-wrap:anywhere]">
-          {order.id}
-        </span>
-      </nav>
+      <Breadcrumb section="Orders" href="/dashboard/orders" current={order.id} />
       <PageHeader title={order.productName} description={`Order ${order.id}`}>
         <OrderStatusBadge status={order.status} />
       </PageHeader>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { addToCart, MAX_CART_ITEMS } from "@/components/cart/cart-store";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { tableFxSource } from "@/lib/catalog/fx";
 import { formatUsd, formatUsdc, priceUsdc } from "@/lib/catalog/pricing";
@@ -54,6 +55,7 @@ function recipientError(type: RecipientType, value: string, prefixes: string[]):
 
 export function PackagePicker({ product, packages, range, topupIccid }: Props) {
   const id = useId();
+  const hydrated = useHydrated();
   const [selected, setSelected] = useState<string | undefined>((packages.find((p) => !p.soldOut) ?? packages[0])?.value);
   const [amount, setAmount] = useState(range?.min ?? "");
   const [useRange, setUseRange] = useState(packages.length === 0);
@@ -210,8 +212,9 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
         </div>
         <button
           type="submit"
-          disabled={!product.inStock}
-          className="h-11 flex-1 rounded-xl bg-brand-600 px-6 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400 sm:flex-none"
+          disabled={!product.inStock || !hydrated}
+          // Until hydration the button is disabled but keeps its colour: it is about to work, not unavailable.
+          className={`h-11 flex-1 rounded-xl px-6 font-semibold text-white shadow-sm sm:flex-none ${product.inStock ? "bg-brand-600 hover:bg-brand-700" : "cursor-not-allowed bg-slate-400"}`}
         >
           {product.inStock ? "Add to cart" : "Out of stock"}
         </button>

@@ -18,3 +18,29 @@ export type RevealRedemptionState = {
   error?: string;
   redemption?: Redemption & { order_id: string; product_id: string; package_value: string };
 };
+
+/** What one webhook attempt made from the dashboard (a redelivery, a test event) got back. */
+export type WebhookAttemptOutcome = {
+  attempt: number;
+  /** A 2xx answer. */
+  ok: boolean;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  durationMs: number;
+};
+
+/** A redelivery's attempt; `endpointDisabled` when its endpoint still holds its other messages. */
+export type RedeliverWebhookState = { error?: string; outcome?: WebhookAttemptOutcome & { endpointDisabled: boolean } };
+
+/** A test event: the URL it went to (to fill the form again) and its attempt, logged as message `deliveryId`. */
+export type SendTestWebhookState = { error?: string; url?: string; outcome?: WebhookAttemptOutcome & { deliveryId: string; url: string } };
+
+/** A re-enabled endpoint, and how many of its held messages it released. */
+export type EnableEndpointState = { error?: string; released?: number };
+
+/**
+ * The signing secret, shown when the merchant asks (not in the page's HTML before that), and after a rotation: the
+ * previous secret, which keeps signing until `until` (an ISO time).
+ */
+export type WebhookSecretState = { error?: string; secret?: string; previous?: { secret: string; until: string } | null; rotated?: boolean };

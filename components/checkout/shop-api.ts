@@ -97,17 +97,31 @@ export async function invoiceStatus(token: string, invoiceId: string): Promise<I
   return answer<InvoiceStatus>(res);
 }
 
+type X402Payment = { network: string; asset: string; amountAtomic: bigint; scheme: SchemeNetworkClient };
+
 /**
- * Pays an invoice with the browser's x402 client: the 402 of `POST /x402/invoice/pay` names the locked amount on every
- * network; only the chosen one is registered, and the client refuses to sign more than the invoice's price.
+ * POSTs JSON to a paid route with the browser's x402 client: the route's 402 names the amount on every network; only
+ * the chosen one is registered, and the client refuses to sign more than `amountAtomic` of that asset.
  */
-export async function payInvoice(opts: { invoiceId: string; network: string; asset: string; amountAtomic: bigint; scheme: SchemeNetworkClient }) {
+async function postPaid<T>(url: string, body: unknown, opts: X402Payment): Promise<T> {
+  const network = opts.network as `${string}:${string}`;
   const client = new x402Client()
-    .register(opts.network as `${string}:${string}`, opts.scheme)
-    .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: opts.network as `${string}:${string}`, asset: opts.asset, maxAmountPerPayment: opts.amountAtomic.toString() }] });
+    .register(network, opts.scheme)
+    .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network, asset: opts.asset, maxAmountPerPayment: opts.amountAtomic.toString() }] });
   const pay = wrapFetchWithPayment(fetch, client);
-  const res = await pay("/x402/invoice/pay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: opts.invoiceId }) });
-  return answer<{ accepted: boolean; message: string }>(res);
+  return answer<T>(await pay(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+}
+
+/** Pays an invoice (`POST /x402/invoice/pay`): the 402 names its locked price. */
+export async function payInvoice(opts: X402Payment & { invoiceId: string }) {
+  return postPaid<{ accepted: boolean; message: string }>("/x402/invoice/pay", { invoice_id: opts.invoiceId }, opts);
+}
+
+export type TopupResult = { topup_id: string; status: "credited" | "pending"; amount: string; currency: "USD"; balance: string; network: string; transaction: string };
+
+/** Tops up the signed-in merchant's balance (the dashboard's `POST /dashboard/balance/topup`): `amount` in USD. */
+export async function topUpBalance(opts: X402Payment & { amount: string }) {
+  return postPaid<TopupResult>("/dashboard/balance/topup", { amount: opts.amount }, opts);
 }
 
 export type MyOrders = {

@@ -72,7 +72,7 @@ export function DataTable<T>({
                   <td key={c.header} role="cell" className={`px-4 py-3 text-slate-800 max-sm:flex max-sm:items-baseline max-sm:gap-3 max-sm:p-0 max-sm:text-left ${c.className ?? ""}`}>
                     {c.phoneLabel !== false && (
                       // The column's name, for sighted phone users; screen readers get it from the table itself.
-                      <span aria-hidden className="w-24 shrink-0 text-xs font-semibold uppercase tracking-wide text-slate-600 sm:hidden">
+                      <span aria-hidden className="w-24 shrink-0 whitespace-normal text-xs font-semibold uppercase tracking-wide text-slate-600 sm:hidden">
                         {c.header}
                       </span>
                     )}

@@ -399,3 +399,36 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.url] })],
 );
+
+export const topupStatus = pgEnum("topup_status", ["pending", "credited", "failed"]);
+
+/**
+ * USDC payments that top up a merchant's balance from the dashboard. One row per settled (or broadcast) transaction:
+ * the unique (network, transaction) is what makes a payment credit once, whatever is retried or replayed.
+ * `pending`: the settlement timed out after the transaction was sent; the chain decides (see reconcilePendingTopups).
+ */
+export const balanceTopups = pgTable(
+  "balance_topups",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "restrict" }),
+    amountCents: bigint("amount_cents", { mode: "bigint" }).notNull(),
+    amountUsdc: bigint("amount_usdc", { mode: "bigint" }).notNull(),
+    status: topupStatus("status").notNull(),
+    network: text("network").notNull(),
+    transaction: text("transaction").notNull(),
+    payer: text("payer"),
+    ledgerEntryId: bigint("ledger_entry_id", { mode: "number" }).references(() => ledgerEntries.id, { onDelete: "restrict" }),
+    /** While pending: after this the authorization can no longer land, and the top-up is marked failed. */
+    holdUntil: timestamp("hold_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    creditedAt: timestamp("credited_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("balance_topups_transaction_idx").on(t.network, t.transaction),
+    index("balance_topups_merchant_idx").on(t.merchantId, t.createdAt),
+    index("balance_topups_pending_idx").on(t.status).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,4 +1,4 @@
-import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { getPayments, type Payments } from "@/lib/payments/payments";
@@ -6,6 +6,7 @@ import { ApiError, jsonResponse } from "./api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "./origin";
 import { checkX402Limits } from "./x402-limits";
+import { findMatchingRequirement, settlePayment, verifyPayment } from "./x402-settle";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 
 export type FeeContext = {
@@ -79,24 +80,20 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
       if (!header) return paymentRequiredResponse(await required(payments, requirements, resource, reason));
 
       const payload = decodePaymentHeader(header, requirements);
-      const match = findMatch(payments, requirements, payload);
+      const match = findMatchingRequirement(payments, requirements, payload);
       if (!match) {
         return paymentRequiredResponse(
           await required(payments, requirements, resource, "No matching payment requirements: pay one of the offered networks with the exact amount"),
         );
       }
-      const verified = await payments.server.verifyPayment(payload, match).catch((err: unknown) => ({
-        isValid: false as const,
-        invalidReason: err instanceof Error ? err.message : "verification failed",
-        payer: undefined,
-      }));
+      const verified = await verifyPayment(payments, payload, match);
       if (!verified.isValid) {
         return paymentRequiredResponse(await required(payments, requirements, resource, verified.invalidReason ?? "invalid payment"));
       }
       const res = await handler(req, { wallet: payerWallet(match.network, verified.payer), via: "payment", origin });
       if (res.status >= 400) return withHeaders(res, {});
 
-      const settled = await settle(payments, payload, match);
+      const settled = await settlePayment(payments, payload, match);
       if (!settled.success) {
         return paymentRequiredResponse(
           await required(payments, requirements, resource, `Settlement failed: ${settled.errorReason ?? "unknown reason"}`),
@@ -118,28 +115,6 @@ export function errorResponse(err: unknown): Response {
 
 function required(payments: Payments, accepts: PaymentRequirements[], resource: PaymentRequired["resource"], error: string) {
   return payments.server.createPaymentRequiredResponse(accepts, resource, error);
-}
-
-function findMatch(payments: Payments, offered: PaymentRequirements[], payload: PaymentPayload): PaymentRequirements | undefined {
-  const server = payments.server as unknown as {
-    findMatchingRequirements(a: PaymentRequirements[], p: PaymentPayload): PaymentRequirements | undefined;
-  };
-  return server.findMatchingRequirements(offered, payload);
-}
-
-async function settle(payments: Payments, payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
-  try {
-    return await payments.server.settlePayment(payload, requirements);
-  } catch (err) {
-    const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
-    return {
-      success: false,
-      errorReason: e.errorReason ?? e.message ?? "settlement failed",
-      transaction: e.transaction ?? "",
-      network: requirements.network,
-      payer: e.payer,
-    } as SettleResponse;
-  }
 }
 
 /** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */

@@ -1,4 +1,3 @@
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
@@ -11,6 +10,7 @@ import { publicOrigin } from "./origin";
 import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
+import { findMatchingRequirement, maybeBroadcast, settlePayment, verifyPayment } from "./x402-settle";
 
 const REFUSALS = {
   not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
@@ -31,9 +31,6 @@ async function readInvoiceId(req: Request): Promise<string> {
   if (typeof id !== "string" || id.trim() === "") throw new ApiError(400, "MISSING_FIELD", "invoice_id is required", { field: "invoice_id" });
   return id.trim();
 }
-
-/** A settlement failure that names a transaction and says it is pending or timed out may still land on chain. */
-const maybeBroadcast = (s: SettleResponse) => /pending|timeout|timed out/i.test(s.errorReason ?? "");
 
 /**
  * POST /x402/invoice/pay: 402 with the invoice's locked price on every network; the paid retry is verified, the
@@ -73,27 +70,17 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
     if (!requirements.some((r) => r.network === payload.accepted.network && r.scheme === payload.accepted.scheme)) {
       throw new ApiError(400, "UNSUPPORTED_NETWORK", `Pay with the exact scheme on one of: ${requirements.map((r) => r.network).join(", ")}`);
     }
-    const match = (payments.server as unknown as { findMatchingRequirements(a: PaymentRequirements[], p: PaymentPayload): PaymentRequirements | undefined }).findMatchingRequirements(requirements, payload);
+    const match = findMatchingRequirement(payments, requirements, payload);
     if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`));
-    const verified = await payments.server.verifyPayment(payload, match).catch((err: unknown) => ({
-      isValid: false as const,
-      invalidReason: err instanceof Error ? err.message : "verification failed",
-      payer: undefined,
-    }));
+    const verified = await verifyPayment(payments, payload, match);
     if (!verified.isValid) return paymentRequiredResponse(await required(verified.invalidReason ?? "invalid payment"));
 
     const claimed = await claimForPayment(db, invoice.id);
     if ("refused" in claimed) throw REFUSALS[claimed.refused]((await getInvoice(db, invoice.id))?.status);
 
-    let settled: SettleResponse;
-    try {
-      settled = await payments.server.settlePayment(payload, match);
-    } catch (err) {
-      const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
-      settled = { success: false, errorReason: e.errorReason ?? e.message ?? "settlement failed", transaction: e.transaction ?? "", network: match.network, payer: e.payer } as SettleResponse;
-    }
+    const settled = await settlePayment(payments, payload, match);
     if (!settled.success) {
-      if (maybeBroadcast(settled) && settled.transaction) {
+      if (maybeBroadcast(settled)) {
         // It may still land: hold the invoice until the chain tells (see reconcilePendingPayments).
         await recordPendingSettlement(db, invoice.id, claimed.claim, { network: match.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer }, (MAX_TIMEOUT_SECONDS + 60) * 1000);
       } else {

@@ -10,6 +10,7 @@ import { checkTransaction } from "@/lib/payments/check-transaction";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/payments/networks";
 import { getPayments } from "@/lib/payments/payments";
+import { reconcilePendingTopups } from "@/lib/topups";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { onShutdown } from "./shutdown";
 
@@ -18,7 +19,7 @@ const MAINTENANCE_MS = 10_000;
 /**
  * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
  * the webhook worker (merchants' invoice messages, with retries) and invoice upkeep (expire unpaid invoices, settle
- * the fate of payments whose settlement timed out).
+ * the fate of payments whose settlement timed out, invoices' and balance top-ups').
  */
 export async function startBackgroundWork(): Promise<void> {
   const c = config();
@@ -39,6 +40,7 @@ export async function startBackgroundWork(): Promise<void> {
       await expireInvoices(db);
       const { paid } = await reconcilePendingPayments(db, check);
       if (paid > 0) worker.kick();
+      await reconcilePendingTopups(db, check);
     })()
       .catch((err: unknown) => console.error("[invoices] upkeep failed", err))
       .finally(() => {

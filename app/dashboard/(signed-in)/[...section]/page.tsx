@@ -11,7 +11,6 @@ import { requireMerchant } from "@/lib/http/dashboard-auth";
  */
 const API_FOR: Record<string, string> = {
   "/dashboard/webhooks": "GET /api/v2/webhooks/deliveries",
-  "/dashboard/balance": "GET /api/v2/accounts/balance",
 };
 
 type Props = { params: Promise<{ section: string[] }> };

@@ -1,0 +1,5 @@
+import { topUpBalance } from "@/lib/http/dashboard-topup";
+
+export const dynamic = "force-dynamic";
+
+export const POST = topUpBalance;

@@ -8,6 +8,11 @@ export function formatDateTime(d: Date): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
+/** "3 Mar 2026, 14:05:09 UTC": for events seconds apart, such as a webhook's attempts. */
+export function formatDateTimeSeconds(d: Date): string {
+  return `${formatDateTime(d).slice(0, -4)}:${pad(d.getUTCSeconds())} UTC`;
+}
+
 /** "$1,234.50" from integer US cents. */
 export function formatUsd(cents: bigint): string {
   const negative = cents < 0n;

@@ -15,3 +15,14 @@ const INVOICE_TONE: Record<string, BadgeTone> = { unpaid: "grey", processing: "b
 export function InvoiceStatusBadge({ status }: { status: string }) {
   return <Badge tone={INVOICE_TONE[status] ?? "grey"}>{status.replace("_", " ")}</Badge>;
 }
+
+const WEBHOOK_TONE = { delivered: "green", pending: "amber", failed: "red" } as const satisfies Record<string, BadgeTone>;
+
+/**
+ * A webhook message's status. A pending one reads "retrying" once it has been tried, and "held" when nothing is
+ * scheduled (its endpoint is disabled).
+ */
+export function WebhookStatusBadge({ delivery: d }: { delivery: { status: keyof typeof WEBHOOK_TONE; attempts: number; nextAttemptAt: Date | null } }) {
+  const word = d.status !== "pending" ? d.status : d.nextAttemptAt === null ? "held" : d.attempts > 0 ? "retrying" : "pending";
+  return <Badge tone={WEBHOOK_TONE[d.status]}>{word}</Badge>;
+}

@@ -2,12 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Breadcrumb } from "@/components/dashboard/breadcrumb";
-import { Badge } from "@/components/dashboard/badge";
 import { DataTable } from "@/components/dashboard/data-table";
 import { DetailList } from "@/components/dashboard/detail-list";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
-import { InvoiceStatusBadge, OrderStatusBadge } from "@/components/dashboard/status-badges";
+import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
 import { requireMerchant } from "@/lib/http/dashboard-auth";
 import { describeInvoicePayment } from "@/lib/merchant-invoices/invoice-payment";
@@ -24,7 +23,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
 const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
-const DELIVERY_TONE = { delivered: "green", pending: "amber", failed: "red" } as const;
 
 export default async function InvoicePage({ params }: Props) {
   const { merchant } = await requireMerchant();
@@ -167,7 +165,7 @@ const deliveryColumns = [
     ),
   },
   { header: "URL", cell: (d: WebhookDelivery) => <span className="break-all font-mono text-xs">{d.url}</span> },
-  { header: "Status", cell: (d: WebhookDelivery) => <Badge tone={DELIVERY_TONE[d.status]}>{d.status === "pending" && d.attempts > 0 ? "retrying" : d.status}</Badge> },
+  { header: "Status", cell: (d: WebhookDelivery) => <WebhookStatusBadge delivery={d} /> },
   { header: "Attempts", className: "tabular-nums", cell: (d: WebhookDelivery) => d.attempts },
   { header: "Last answer", cell: (d: WebhookDelivery) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? "—")) },
   { header: "Event time", className: "whitespace-nowrap", cell: (d: WebhookDelivery) => formatDateTime(d.eventAt) },

@@ -349,7 +349,10 @@ export const webhookDeliveries = pgTable(
     /** When the event happened (the invoice became final), as opposed to when each attempt was sent. */
     eventAt: timestamp("event_at", { withTimezone: true }).notNull(),
     status: webhookDeliveryStatus("status").notNull().default("pending"),
+    /** Every attempt, the worker's and the merchant's: the number of the latest in the log. */
     attempts: integer("attempts").notNull().default(0),
+    /** Of those, the redeliveries the merchant asked for: they do not use up the automatic retry schedule. */
+    manualAttempts: integer("manual_attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lastStatusCode: integer("last_status_code"),

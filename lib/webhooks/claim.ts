@@ -13,7 +13,10 @@ export type ClaimedDelivery = {
   merchantId: string;
   url: string;
   payload: unknown;
+  /** This attempt's number in the log (manual redeliveries included). */
   attempt: number;
+  /** This attempt's place in the automatic retry schedule (manual redeliveries left out). */
+  scheduled: number;
   lockedUntil: Date;
   /** The merchant's secrets that sign at the claim's time (two during a rotation). */
   secrets: string[];
@@ -73,6 +76,7 @@ export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?:
         url: webhookDeliveries.url,
         payload: webhookDeliveries.payload,
         attempt: webhookDeliveries.attempts,
+        scheduled: sql<number>`${webhookDeliveries.attempts} - ${webhookDeliveries.manualAttempts}`.mapWith(Number),
       });
 
     const merchantIds = [...new Set(claimed.map((c) => c.merchantId))];

@@ -74,7 +74,7 @@ export async function deliverClaimed(
   if (isSuccess(attempt.statusCode)) outcome = "delivered";
   else if (attempt.statusCode === 410) outcome = "gone";
   else {
-    const delay = nextRetryDelayMs(claimed.attempt, opts.retryBaseSeconds, { random: opts.random, retryAfterMs: attempt.retryAfterMs });
+    const delay = nextRetryDelayMs(claimed.scheduled, opts.retryBaseSeconds, { random: opts.random, retryAfterMs: attempt.retryAfterMs });
     outcome = delay === null ? "failed" : "retry";
     if (delay !== null) nextAttemptAt = new Date(now.getTime() + delay);
   }

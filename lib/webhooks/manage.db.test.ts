@@ -5,6 +5,7 @@ import type { Database, Db } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { getWebhookDelivery, listWebhookDeliveries } from "./deliveries";
+import { retrySchedule } from "./backoff";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { listWebhookEndpoints } from "./endpoints";
 import { redeliverWebhook, sendTestWebhook } from "./manual-send";
@@ -73,6 +74,24 @@ describe(`redelivery on ${testDriver}`, () => {
     expect(result.delivery).toMatchObject({ status: "pending", attempts: 2, nextAttemptAt: before.nextAttemptAt, lastStatusCode: 500 });
     // Manual sends do not count against the endpoint.
     expect((await listWebhookEndpoints(db, m.id))[0]).toMatchObject({ consecutiveFailures: 1, disabledAt: null });
+  });
+
+  it("does not use up the automatic retries: the worker's next wait is the one the schedule had next", async () => {
+    const m = await insertTestMerchant(db);
+    const r = await receiver(() => ({ status: 500, body: "down" }));
+    const t0 = new Date();
+    const { id } = await enqueueInvoiceMessage(db, m.id, r.url(), t0);
+    const [first, second] = retrySchedule(10);
+    await drain({ now: t0 });
+    // Two manual redeliveries between the worker's first and second attempts.
+    await redeliverWebhook(db, m.id, id, { mode: "devnet", now: later(t0, 1_000) });
+    await redeliverWebhook(db, m.id, id, { mode: "devnet", now: later(t0, 2_000) });
+    const t1 = later(t0, first!);
+    expect(await drain({ now: t1 })).toMatchObject({ retry: 1 });
+    const row = (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!;
+    // The worker's second attempt is number 4 in the log, and waits the schedule's second delay (random 0.5: no jitter).
+    expect(row).toMatchObject({ attempts: 4, manualAttempts: 2, nextAttemptAt: later(t1, second!) });
+    expect((await getWebhookDelivery(db, m.id, id))!.attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
   });
 
   it("finds only the merchant's own messages", async () => {

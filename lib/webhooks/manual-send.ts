@@ -27,15 +27,16 @@ export type ManualSendResult = {
  * Sends one of the merchant's messages again, now, as the next attempt with the same `webhook-id` and payload, signed
  * with the secrets of today, and waits for the answer. A 2xx marks a pending or failed message delivered (a pending
  * one then leaves the retry schedule); a failure changes nothing but the log: a pending message keeps its schedule,
- * a failed one stays failed. It is sent even when its endpoint is disabled, and never re-enables it or touches its
+ * a failed one stays failed, and the automatic retries left are as many as before. It is sent even when its endpoint is disabled, and never re-enables it or touches its
  * failure count: re-enabling is the merchant's own, separate step (`enableWebhookEndpoint`).
  */
 export async function redeliverWebhook(db: Db, merchantId: string, deliveryId: string, opts: ManualSendOptions = {}): Promise<ManualSendResult & { endpointDisabled: boolean }> {
   const now = opts.now ?? new Date();
   // The attempt number is taken first, atomically: a worker sending the same message meanwhile takes another.
+  // Counted as manual too, so that it does not use up one of the automatic retries.
   const [message] = await db
     .update(webhookDeliveries)
-    .set({ attempts: sql`${webhookDeliveries.attempts} + 1` })
+    .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, manualAttempts: sql`${webhookDeliveries.manualAttempts} + 1` })
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.merchantId, merchantId)))
     .returning({ id: webhookDeliveries.id, url: webhookDeliveries.url, payload: webhookDeliveries.payload, attempt: webhookDeliveries.attempts });
   if (!message) throw new WebhookError("not_found", `No webhook message ${deliveryId}`);

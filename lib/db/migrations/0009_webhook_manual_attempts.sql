@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_deliveries" ADD COLUMN "manual_attempts" integer DEFAULT 0 NOT NULL;

@@ -1,4 +1,7 @@
-/** A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress. */
+/**
+ * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
+ * signal is aborted then (a pass that works in rounds stops after the current one).
+ */
 export type PollLoop = {
   kick(): void;
   stop(): Promise<void>;
@@ -12,12 +15,13 @@ const loops = globalThis as typeof globalThis & { __storefrontLoops?: Map<string
  * never keeps the process alive. `pass` handles its own errors. The newest loop of a `name` is the process's:
  * `kickLoop(name)` reaches it, and a loop started again (a `next dev` reload) replaces the previous one.
  */
-export function startPollLoop(name: string, pass: () => Promise<void>, intervalMs: number): PollLoop {
+export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promise<void>, intervalMs: number): PollLoop {
   const registry = (loops.__storefrontLoops ??= new Map());
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let kicked = false;
   let stopped = false;
+  const stopping = new AbortController();
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -27,7 +31,7 @@ export function startPollLoop(name: string, pass: () => Promise<void>, intervalM
 
   function run() {
     timer = undefined;
-    running = pass().finally(() => {
+    running = pass(stopping.signal).finally(() => {
       running = undefined;
       const again = kicked;
       kicked = false;
@@ -48,6 +52,7 @@ export function startPollLoop(name: string, pass: () => Promise<void>, intervalM
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       await running;
       if (registry.get(name) === loop) registry.delete(name);

@@ -27,6 +27,8 @@ export type DrainWebhooksOptions = {
   resolve?: Resolver;
   /** The jitter's random source, in [0, 1). */
   random?: () => number;
+  /** Aborted when the server stops: the drain ends after the round in flight (each attempt has its timeout). */
+  signal?: AbortSignal;
 };
 
 export type DrainWebhooksResult = { claimed: number } & Record<DeliveryOutcome, number>;
@@ -40,7 +42,7 @@ export async function drainWebhooks(db: Db, opts: DrainWebhooksOptions = {}): Pr
   const settings = { ...opts, mode: opts.mode ?? config().networkMode, retryBaseSeconds: opts.retryBaseSeconds ?? config().webhookRetryBaseSeconds };
   const result: DrainWebhooksResult = { claimed: 0, delivered: 0, retry: 0, failed: 0, gone: 0 };
   const errors: unknown[] = [];
-  for (;;) {
+  while (!opts.signal?.aborted) {
     const batch = await claimDueDeliveries(db, { limit: opts.limit ?? 10, lockMs: opts.lockMs ?? DEFAULT_LOCK_MS, now: opts.now ?? new Date() });
     if (batch.length === 0) break;
     result.claimed += batch.length;

@@ -222,6 +222,21 @@ describe(`delivery log on ${testDriver}`, () => {
 });
 
 describe(`webhook worker loop on ${testDriver}`, () => {
+  it("ends a drain after the round in flight once the server stops, leaving the rest for the next start", async () => {
+    const m = await insertTestMerchant(db);
+    const stopping = new AbortController();
+    const r = await receiver(() => {
+      stopping.abort();
+      return { status: 200 };
+    });
+    const t0 = new Date();
+    for (let i = 0; i < 3; i++) await enqueueInvoiceMessage(db, m.id, r.url(), t0);
+    expect(await drain({ now: t0, limit: 1, signal: stopping.signal })).toMatchObject({ claimed: 1, delivered: 1 });
+    const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, m.id));
+    expect(rows.map((d) => d.status).sort()).toEqual(["delivered", "pending", "pending"]);
+    expect(await drain({ now: t0 })).toMatchObject({ claimed: 2, delivered: 2 });
+  });
+
   it("sends a message when kicked, and stops", async () => {
     const m = await insertTestMerchant(db);
     const r = await receiver();

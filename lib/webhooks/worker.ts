@@ -18,9 +18,9 @@ const LOOP = "webhooks";
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {
   const { intervalMs = 1_000, onError = (err: unknown) => console.error("[webhooks]", err), ...drainOptions } = opts;
-  const pass = async () => {
+  const pass = async (signal: AbortSignal) => {
     try {
-      await drainWebhooks(await getDb(), drainOptions);
+      await drainWebhooks(await getDb(), { ...drainOptions, signal });
     } catch (err) {
       onError(err);
     }

@@ -13,7 +13,7 @@ export function AttemptOutcome({ outcome, children }: { outcome: WebhookAttemptO
       </p>
       {outcome.error && <p className="[overflow-wrap:anywhere]">{outcome.error}</p>}
       {excerpt && (
-        <pre className="whitespace-pre-wrap break-all font-mono text-xs">
+        <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">
           {excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt}
         </pre>
       )}

@@ -32,6 +32,16 @@ const href = (query: WebhookLogQuery) => {
 
 const Time = ({ at, seconds = true }: { at: Date; seconds?: boolean }) => <time dateTime={at.toISOString()}>{seconds ? formatDateTimeSeconds(at) : formatDateTime(at)}</time>;
 
+/** A time in a narrow column: the date and the time of day each kept whole, wrapping between them when the table is tight. */
+const WrappingTime = ({ at }: { at: Date }) => {
+  const [date, time] = formatDateTimeSeconds(at).split(", ");
+  return (
+    <time dateTime={at.toISOString()}>
+      <span className="whitespace-nowrap">{date},</span> <span className="whitespace-nowrap">{time}</span>
+    </time>
+  );
+};
+
 /** The latest attempt's answer: its status code and the start of its body, or why there was none. */
 function LastAnswer({ d }: { d: WebhookDelivery }) {
   const a = d.lastAttempt;
@@ -63,8 +73,8 @@ const logColumns: Column<WebhookDelivery>[] = [
   { header: "Status", cell: (d) => <WebhookStatusBadge delivery={d} /> },
   { header: "Attempt", className: "tabular-nums", cell: (d) => (d.lastAttempt ? `#${d.lastAttempt.attempt}` : "—") },
   { header: "Response", className: "min-w-40", cell: (d) => <LastAnswer d={d} /> },
-  { header: "Event time", className: "whitespace-nowrap", cell: (d) => <Time at={d.eventAt} /> },
-  { header: "Last sent", className: "whitespace-nowrap", cell: (d) => (d.lastAttempt ? <Time at={d.lastAttempt.sentAt} /> : "—") },
+  { header: "Event time", cell: (d) => <WrappingTime at={d.eventAt} /> },
+  { header: "Last sent", cell: (d) => (d.lastAttempt ? <WrappingTime at={d.lastAttempt.sentAt} /> : "—") },
 ];
 
 const endpointColumns: Column<WebhookEndpoint>[] = [

@@ -30,14 +30,14 @@ const ok = (code: number | null) => code !== null && code >= 200 && code < 300;
 
 /** The body's start as received (a KiB at most), shorter in the table; the rest on request. */
 function Excerpt({ text }: { text: string }) {
-  if (text.length <= EXCERPT_CHARS) return <pre className="whitespace-pre-wrap break-all font-mono text-xs">{text}</pre>;
+  if (text.length <= EXCERPT_CHARS) return <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text}</pre>;
   return (
     <details>
       <summary className="cursor-pointer">
-        <pre className="inline whitespace-pre-wrap break-all font-mono text-xs">{text.slice(0, EXCERPT_CHARS)}…</pre>
+        <pre className="inline whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text.slice(0, EXCERPT_CHARS)}…</pre>
         <span className="ml-1 text-xs font-semibold text-brand-700">Show all</span>
       </summary>
-      <pre className="whitespace-pre-wrap break-all font-mono text-xs">{text}</pre>
+      <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text}</pre>
     </details>
   );
 }

@@ -32,6 +32,7 @@ describe(`migrations on ${testDriver}`, () => {
       );
       expect(tables.map((r) => r.table_name)).toEqual([
         "affiliates",
+        "balance_topups",
         "idempotency_keys",
         "inventory_codes",
         "invoices",

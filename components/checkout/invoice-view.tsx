@@ -13,6 +13,7 @@ import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
 import { USDC_DECIMALS, usdcToDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
+import { ActionMessages, NetworkPicker } from "./network-picker";
 import { RedemptionCard } from "./redemption-card";
 import { createInvoice, faucetAmount, invoiceStatus, payInvoice, requestTestUsdc, ShopApiError, type InvoiceStatus } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
@@ -175,20 +176,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                   {formatCountdown(secondsLeft)}
                 </span>
               </p>
-              <fieldset>
-                <legend className="mb-2 text-sm font-semibold text-slate-900">Network</legend>
-                <div className="flex flex-wrap gap-2">
-                  {networks.map((n) => (
-                    <label
-                      key={n.network}
-                      className="flex cursor-pointer items-center gap-2 rounded-xl border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
-                    >
-                      <input type="radio" name="network" value={n.network} checked={chosen?.network === n.network} onChange={() => setNetwork(n.network)} />
-                      {n.name}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
+              <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />
               {balance !== undefined && chosen && (
                 <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
                   {shortOfUsdc
@@ -241,12 +229,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               Payment received. Your codes are on their way…
             </p>
           )}
-          <p role="status" className="text-sm font-medium text-emerald-800 empty:sr-only">
-            {notice}
-          </p>
-          <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-            {error}
-          </p>
+          <ActionMessages notice={notice} error={error} />
         </section>
       </div>
 

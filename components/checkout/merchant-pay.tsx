@@ -7,6 +7,7 @@ import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
+import { ActionMessages } from "./network-picker";
 import { faucetAmount, payInvoice, payStatus, requestTestUsdc, ShopApiError } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
@@ -120,12 +121,7 @@ export function MerchantPay({ id }: { id: string }) {
           {inv.transaction && <p className="break-all text-sm text-slate-700">Transaction: <code>{inv.transaction}</code></p>}
         </div>
       )}
-      <p role="status" className="text-sm font-medium text-emerald-800 empty:sr-only">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-        {error}
-      </p>
+      <ActionMessages notice={notice} error={error} />
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useId, useState } from "react";
+import { ActionMessages, NetworkPicker } from "@/components/checkout/network-picker";
 import { faucetAmount, requestTestUsdc, topUpBalance } from "@/components/checkout/shop-api";
 import { useAction } from "@/components/checkout/use-action";
 import { BALANCES, payNetworks, useUsdcBalance } from "@/components/checkout/usdc-balance";
@@ -96,20 +97,7 @@ export function BalanceTopup() {
         <ConnectWallet wallet={wallet} />
         {wallet && (
           <>
-            <fieldset>
-              <legend className="mb-2 text-sm font-semibold text-slate-900">Network</legend>
-              <div className="flex flex-wrap gap-2">
-                {networks.map((n) => (
-                  <label
-                    key={n.network}
-                    className="flex cursor-pointer items-center gap-2 rounded-xl border border-slate-300 px-3 py-2 text-sm text-slate-900 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
-                  >
-                    <input type="radio" name="network" value={n.network} checked={chosen?.network === n.network} onChange={() => setNetwork(n.network)} />
-                    {n.name}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />
             {usdc !== undefined && chosen && (
               <p id={`${id}-usdc`} className={`text-sm ${short ? "font-medium text-red-700" : "text-slate-700"}`}>
                 {short
@@ -135,12 +123,7 @@ export function BalanceTopup() {
           </>
         )}
       </form>
-      <p role="status" className="text-sm font-medium text-emerald-800 empty:sr-only">
-        {notice}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-        {error}
-      </p>
+      <ActionMessages notice={notice} error={error} />
     </section>
   );
 }

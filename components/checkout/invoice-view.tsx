@@ -9,11 +9,12 @@ import { clearCartPaidBy, rememberCartInvoice, useCart } from "@/components/cart
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { SignedIn } from "@/components/wallet/signed-in";
 import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
+import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
 import { USDC_DECIMALS, usdcToDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
-import { ActionMessages, NetworkPicker } from "./network-picker";
+import { NetworkPicker } from "./network-picker";
 import { RedemptionCard } from "./redemption-card";
 import { createInvoice, faucetAmount, invoiceStatus, payInvoice, requestTestUsdc, ShopApiError, type InvoiceStatus } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";

@@ -3,10 +3,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useId, useState } from "react";
-import { ActionMessages, NetworkPicker } from "@/components/checkout/network-picker";
+import { NetworkPicker } from "@/components/checkout/network-picker";
 import { faucetAmount, requestTestUsdc, topUpBalance } from "@/components/checkout/shop-api";
 import { useAction } from "@/components/checkout/use-action";
 import { BALANCES, payNetworks, useUsdcBalance } from "@/components/checkout/usdc-balance";
+import { ActionMessages } from "@/components/ui/action-messages";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";

@@ -3,6 +3,7 @@
 import { useActionState, useEffect, useRef, useState } from "react";
 import type { CreateKeyState, IssuedKey } from "@/lib/dashboard/form-states";
 import { CopyButton } from "@/components/ui/copy-button";
+import { radioTileClass } from "@/components/ui/radio-tile";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 
 const KINDS = [
@@ -82,10 +83,7 @@ export function CreateKeyForm({ action }: { action: (state: CreateKeyState, form
           <legend className="mb-2 text-sm font-semibold text-slate-900">Kind</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {KINDS.map((k) => (
-              <label
-                key={k.value}
-                className="flex cursor-pointer gap-3 rounded-xl border border-slate-300 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
-              >
+              <label key={k.value} className={`flex gap-3 p-3 ${radioTileClass}`}>
                 <input type="radio" name="kind" value={k.value} defaultChecked={(state.kind ?? "business") === k.value} className="mt-0.5 accent-brand-600" />
                 <span className="flex flex-col gap-0.5">
                   <span className="font-semibold text-slate-900">{k.label}</span>

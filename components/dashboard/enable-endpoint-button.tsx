@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { ActionMessages } from "@/components/ui/action-messages";
 import type { EnableEndpointState } from "@/lib/dashboard/form-states";
 
 type Props = { url: string; disabled: boolean; action: (state: EnableEndpointState, form: FormData) => Promise<EnableEndpointState> };
@@ -20,12 +21,12 @@ export function EnableEndpointButton({ url, disabled, action }: Props) {
           <span className="sr-only"> {url}</span>
         </button>
       )}
-      <p role="status" className="text-sm text-emerald-800 empty:sr-only">
-        {state.released !== undefined && `Re-enabled. ${state.released === 0 ? "No message was held." : `${state.released} held message${state.released === 1 ? " is" : "s are"} being sent now.`}`}
-      </p>
-      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-        {state.error}
-      </p>
+      <ActionMessages notice={releasedNotice(state.released)} error={state.error} />
     </form>
   );
+}
+
+function releasedNotice(released: number | undefined) {
+  if (released === undefined) return null;
+  return `Re-enabled. ${released === 0 ? "No message was held." : `${released} held message${released === 1 ? " is" : "s are"} being sent now.`}`;
 }

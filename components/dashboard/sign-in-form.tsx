@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from "react";
 import type { SignInState } from "@/lib/dashboard/form-states";
+import { radioTileClass } from "@/components/ui/radio-tile";
 import { FormField, primaryButtonClass } from "./form-field";
 
 const MODES = [
@@ -21,7 +22,7 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
           {MODES.map((m) => (
             <label
               key={m.value}
-              className="flex cursor-pointer items-center justify-center gap-2 rounded-xl border border-slate-300 px-3 py-2 text-center text-sm font-medium text-slate-800 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
+              className={`flex items-center justify-center gap-2 px-3 py-2 text-center font-medium text-slate-800 has-[:checked]:text-brand-700 ${radioTileClass}`}
             >
               <input type="radio" name="mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} className="sr-only" />
               {m.label}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { addToCart, MAX_CART_ITEMS } from "@/components/cart/cart-store";
+import { radioTileClass } from "@/components/ui/radio-tile";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { tableFxSource } from "@/lib/catalog/fx";
@@ -114,7 +115,7 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
             {packages.map((p) => (
               <label
                 key={p.value}
-                className="flex cursor-pointer flex-col rounded-xl border border-slate-300 bg-white p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:ring-2 has-[:checked]:ring-brand-600/30 has-[:disabled]:cursor-not-allowed has-[:disabled]:bg-slate-100 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
+                className={`flex flex-col bg-white p-3 has-[:checked]:ring-2 has-[:checked]:ring-brand-600/30 has-[:disabled]:cursor-not-allowed has-[:disabled]:bg-slate-100 ${radioTileClass}`}
               >
                 <input
                   type="radio"

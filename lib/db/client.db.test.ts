@@ -43,6 +43,7 @@ describe(`migrations on ${testDriver}`, () => {
         "product_packages",
         "products",
         "settings",
+        "settlements",
         "siwx_nonces",
         "webhook_attempts",
         "webhook_deliveries",

@@ -435,3 +435,45 @@ export const balanceTopups = pgTable(
     index("balance_topups_pending_idx").on(t.status).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+export const settlementStatus = pgEnum("settlement_status", ["settling", "pending", "settled", "failed"]);
+
+/**
+ * Every x402 payment the shop settles, identified by the payment itself before it is settled (EVM: token, payer and
+ * authorization nonce; Solana: the hash of the transaction's message): the unique (network, identity) is what lets
+ * one payment be used once, for one invoice, fee or top-up, whichever server sees it.
+ * `settling`: a server is settling it and holds it until `lease_until`; `pending`: the outcome is not known yet (sent,
+ * not confirmed), the chain decides before `valid_until`; `settled`: it landed, and its purpose was applied in the same
+ * transaction; `failed`: it did not and cannot land from here (the payment can be offered again).
+ */
+export const settlements = pgTable(
+  "settlements",
+  {
+    id: text("id").primaryKey(),
+    network: text("network").notNull(),
+    identity: text("identity").notNull(),
+    /** What the payment pays for: `invoice` (reference: invoice id), `fee` (the route), `topup` (the merchant). */
+    purpose: text("purpose").notNull(),
+    reference: text("reference").notNull(),
+    /** What applying the payment later needs (a top-up's amount in cents). */
+    details: jsonb("details").$type<Record<string, string>>(),
+    payer: text("payer"),
+    amountUsdc: bigint("amount_usdc", { mode: "bigint" }).notNull(),
+    status: settlementStatus("status").notNull(),
+    /** The transaction that carries it, once known (Solana: known before it is sent). */
+    transaction: text("transaction"),
+    /** After this the payment can no longer land: EVM `validBefore`, Solana the expiry of its blockhash. */
+    validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
+    /** A server settling the payment holds it until then (and extends it while it works); then the reconciler may. */
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("settlements_identity_idx").on(t.network, t.identity),
+    index("settlements_open_idx").on(t.status, t.leaseUntil).where(sql`${t.status} IN ('settling', 'pending')`),
+    index("settlements_reference_idx").on(t.purpose, t.reference),
+  ],
+);

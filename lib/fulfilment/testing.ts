@@ -27,7 +27,7 @@ export async function payInvoice(
   payment: { network: string; payer: string; transaction?: string } = TEST_PAYMENT,
   now = new Date(),
 ): Promise<void> {
-  const claim = await claimForPayment(db, invoiceId, now);
+  const claim = await claimForPayment(db, invoiceId, { now });
   if (!("claim" in claim)) throw new Error(`invoice ${invoiceId} cannot be paid: ${claim.refused}`);
   const settled = await markPaid(db, invoiceId, claim.claim, { network: payment.network, payer: payment.payer, transaction: payment.transaction ?? `0x${"ab".repeat(32)}` }, now);
   if (!settled) throw new Error(`invoice ${invoiceId} was not marked paid`);

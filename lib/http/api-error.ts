@@ -8,13 +8,17 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** Headers the answer carries besides the caller's (a PAYMENT-RESPONSE, a Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = "ApiError";
   }
 
   toResponse(headers?: HeadersInit): Response {
-    return jsonResponse({ code: this.code, message: this.message, ...this.details }, { status: this.status, headers });
+    const all = new Headers(headers);
+    for (const [k, v] of Object.entries(this.headers)) all.set(k, v);
+    return jsonResponse({ code: this.code, message: this.message, ...this.details }, { status: this.status, headers: all });
   }
 }
 

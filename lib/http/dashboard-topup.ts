@@ -4,13 +4,15 @@ import { z } from "zod";
 import { DASHBOARD_COOKIE, resolveDashboardSession } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 import { balanceOf, formatCents } from "@/lib/merchants";
-import { getPayments, MAX_TIMEOUT_SECONDS } from "@/lib/payments/payments";
-import { centsToUsdc, recordTopup, topupAmount } from "@/lib/topups";
+import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
+import { getPayments } from "@/lib/payments/payments";
+import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/topups";
 import { ApiError, invalidParams, jsonResponse } from "./api-error";
 import { isSameOriginPost, publicOrigin } from "./origin";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { checkX402Limits } from "./x402-limits";
-import { findMatchingRequirement, maybeBroadcast, settlePayment, verifyPayment } from "./x402-settle";
+import { settlementEffects } from "./settlement-effects";
+import { unavailable } from "./unavailable";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 
@@ -45,9 +47,10 @@ async function readBody(req: Request): Promise<{ amount: bigint }> {
 /**
  * POST /dashboard/balance/topup: the signed-in merchant tops up its balance in USDC through x402. The amount (USD)
  * is in the body; without a payment the answer is a 402 offering that amount in USDC on every network of the mode.
- * The paid retry is verified and settled, and the settled transaction credits the balance once (a replay of the same
- * payment finds its top-up and credits nothing). A settlement that timed out after broadcast is held as pending and
- * credited if the chain confirms it. Same-origin POSTs with a dashboard session only.
+ * The paid retry goes through the one x402 exchange (lib/payments/exchange.ts): the payment is recorded before it is
+ * settled, so a replay of it credits nothing, and the settled payment credits the balance once. A settlement whose
+ * outcome is not known yet is shown as a pending top-up and credited if the chain confirms it. Same-origin POSTs with
+ * a dashboard session only.
  */
 export async function topUpBalance(req: Request): Promise<Response> {
   try {
@@ -73,20 +76,42 @@ export async function topUpBalance(req: Request): Promise<Response> {
     const payload = decodePaymentHeader(header, requirements);
     const match = findMatchingRequirement(payments, requirements, payload);
     if (!match) return paymentRequired(await required(`No matching payment requirements: pay exactly ${formatCents(amount)} USDC on one of the offered networks`));
-    const verified = await verifyPayment(payments, payload, match);
-    if (!verified.isValid) return paymentRequired(await required(verified.invalidReason ?? "invalid payment"));
-
-    const settled = await settlePayment(payments, payload, match);
-    const payment = { merchantId, amountCents: amount, network: match.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer };
-    if (!settled.success) {
-      if (maybeBroadcast(settled)) await recordTopup(db, payment, { settled: false, holdMs: (MAX_TIMEOUT_SECONDS + 60) * 1000 });
-      return paymentRequired(await required(`Settlement failed: ${settled.errorReason ?? "unknown reason"}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) });
-    }
-    const { topup } = await recordTopup(db, payment, { settled: true }).catch((err: unknown) => {
-      // The USDC moved: the operator needs the transaction to credit it by hand if the database stays down.
-      console.error(`[dashboard] top-up of ${merchantId} settled in ${payment.network} ${payment.transaction} but was not recorded`, err);
-      throw new ApiError(503, "TOPUP_NOT_RECORDED", `Your payment settled (${payment.transaction}) but the balance could not be credited yet. Keep this transaction; support will credit it.`);
+    const result = await exchange({
+      db,
+      payments,
+      payload,
+      requirement: match,
+      purpose: "topup",
+      reference: merchantId,
+      details: { amountCents: amount.toString() },
+      effects: settlementEffects,
     });
+    switch (result.kind) {
+      case "invalid":
+        return paymentRequired(await required(result.reason));
+      case "unavailable":
+        throw unavailable();
+      case "cancelled":
+        throw new Error("unreachable: top-ups have no handler before settlement");
+      case "refused":
+        return paymentRequired(await required(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is already being settled"));
+      case "failed":
+        return paymentRequired(await required(`Settlement failed: ${result.reason}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+      case "pending":
+        break;
+    }
+    const topupId = topupIdOf(result.settlement?.id ?? "");
+    if (result.kind === "pending" && result.settlement) {
+      // Shown on the balance page as pending until the chain decides (the reconciler credits or fails it).
+      await recordTopup(
+        db,
+        { id: topupId, merchantId, amountCents: amount, network: match.network, transaction: result.settle.transaction || topupId, payer: result.settlement.payer ?? undefined },
+        { settled: false, holdMs: Math.max(0, result.settlement.validUntil.getTime() - Date.now()) },
+      );
+    }
+    const topup = await getTopup(db, topupId);
+    if (!topup) throw new Error(`top-up ${topupId} of settled payment was not recorded`);
+    const settled = result.settle;
     return jsonResponse(
       {
         topup_id: topup.id,

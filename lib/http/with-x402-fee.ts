@@ -1,12 +1,15 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
+import { getDb } from "@/lib/db";
+import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments, type Payments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "./origin";
 import { checkX402Limits } from "./x402-limits";
-import { findMatchingRequirement, settlePayment, verifyPayment } from "./x402-settle";
+import { settlementEffects } from "./settlement-effects";
+import { unavailable } from "./unavailable";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 
 export type FeeContext = {
@@ -86,21 +89,40 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
           await required(payments, requirements, resource, "No matching payment requirements: pay one of the offered networks with the exact amount"),
         );
       }
-      const verified = await verifyPayment(payments, payload, match);
-      if (!verified.isValid) {
-        return paymentRequiredResponse(await required(payments, requirements, resource, verified.invalidReason ?? "invalid payment"));
+      let res: Response | undefined;
+      const result = await exchange({
+        db: await getDb(),
+        payments,
+        payload,
+        requirement: match,
+        purpose: "fee",
+        reference: routeId,
+        effects: settlementEffects,
+        // The handler runs once the payment is recorded (a copy of it sent at the same time is refused, not served),
+        // and the fee is settled only when it answered below 400.
+        beforeSettle: async (payer) => {
+          res = await handler(req, { wallet: payerWallet(match.network, payer), via: "payment", origin });
+          return res.status < 400;
+        },
+      });
+      const refuse = async (reason: string, extra?: Record<string, string>) => paymentRequiredResponse(await required(payments, requirements, resource, reason), extra);
+      switch (result.kind) {
+        case "invalid":
+          return refuse(result.reason);
+        case "unavailable":
+          throw unavailable();
+        case "refused":
+          return refuse(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is being settled for another request: sign a new one");
+        case "cancelled":
+          return withHeaders(res!, {});
+        case "failed":
+          return refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+        case "pending":
+          // Sent and waiting for the chain: the answer is served (the reconciler records the fee when it lands).
+          return withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+        case "settled":
+          return withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
       }
-      const res = await handler(req, { wallet: payerWallet(match.network, verified.payer), via: "payment", origin });
-      if (res.status >= 400) return withHeaders(res, {});
-
-      const settled = await settlePayment(payments, payload, match);
-      if (!settled.success) {
-        return paymentRequiredResponse(
-          await required(payments, requirements, resource, `Settlement failed: ${settled.errorReason ?? "unknown reason"}`),
-          { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) },
-        );
-      }
-      return withHeaders(res, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) });
     } catch (err) {
       return errorResponse(err);
     }

@@ -1,16 +1,18 @@
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
-import { claimForPayment, getInvoice, isInvoiceId, markPaid, payability, recordPendingSettlement, releaseClaim } from "@/lib/invoices";
+import { claimForPayment, getInvoice, isInvoiceId, payability } from "@/lib/invoices";
 import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
-import { getPayments, MAX_TIMEOUT_SECONDS } from "@/lib/payments/payments";
+import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
+import { getPayments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { nextStep } from "./next-step";
 import { publicOrigin } from "./origin";
 import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
-import { findMatchingRequirement, maybeBroadcast, settlePayment, verifyPayment } from "./x402-settle";
+import { settlementEffects } from "./settlement-effects";
+import { unavailable } from "./unavailable";
 
 const REFUSALS = {
   not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
@@ -72,26 +74,45 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
     }
     const match = findMatchingRequirement(payments, requirements, payload);
     if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`));
-    const verified = await verifyPayment(payments, payload, match);
-    if (!verified.isValid) return paymentRequiredResponse(await required(verified.invalidReason ?? "invalid payment"));
 
-    const claimed = await claimForPayment(db, invoice.id);
-    if ("refused" in claimed) throw REFUSALS[claimed.refused]((await getInvoice(db, invoice.id))?.status);
-
-    const settled = await settlePayment(payments, payload, match);
-    if (!settled.success) {
-      if (maybeBroadcast(settled)) {
-        // It may still land: hold the invoice until the chain tells (see reconcilePendingPayments).
-        await recordPendingSettlement(db, invoice.id, claimed.claim, { network: match.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer }, (MAX_TIMEOUT_SECONDS + 60) * 1000);
-      } else {
-        await releaseClaim(db, invoice.id, claimed.claim);
+    const result = await exchange({
+      db,
+      payments,
+      payload,
+      requirement: match,
+      purpose: "invoice",
+      reference: invoice.id,
+      claim: async (tx, settlementId) => {
+        const claimed = await claimForPayment(tx, invoice.id, { claim: settlementId });
+        return "refused" in claimed ? claimed.refused : null;
+      },
+      effects: settlementEffects,
+    });
+    switch (result.kind) {
+      case "invalid":
+        return paymentRequiredResponse(await required(result.reason));
+      case "unavailable":
+        throw unavailable();
+      case "cancelled":
+        throw new Error("unreachable: invoice payments have no handler before settlement");
+      case "refused": {
+        const r = result.refusal;
+        if (r.refused === "claim") throw REFUSALS[r.reason as keyof typeof REFUSALS]((await getInvoice(db, invoice.id))?.status);
+        if (r.refused === "used") return paymentRequiredResponse(await required("This payment has already been used: sign a new one"));
+        throw REFUSALS.busy();
       }
-      return paymentRequiredResponse(await required(`Settlement failed: ${settled.errorReason ?? "unknown reason"}`), {
-        "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled),
-      });
+      case "failed":
+        return paymentRequiredResponse(await required(`Settlement failed: ${result.reason}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+      case "pending":
+        throw new ApiError(
+          409,
+          "PAYMENT_PENDING",
+          `Your payment was sent${result.settle.transaction ? ` (${result.settle.transaction})` : ""} and is waiting for the chain. Do not pay again: poll GET /x402/invoice/status; the invoice is paid as soon as it lands, or payable again if it cannot.`,
+          { transaction: result.settle.transaction || null, network: match.network },
+          { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) },
+        );
     }
-    const recorded = await markPaid(db, invoice.id, claimed.claim, { network: settled.network, transaction: settled.transaction, payer: settled.payer ?? verified.payer });
-    if (!recorded) console.error(`[x402] settled ${settled.transaction} for ${invoice.id} but lost its claim`);
+    const settled = result.settle;
     kick?.();
     return jsonResponse(
       {

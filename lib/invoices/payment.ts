@@ -1,13 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import { invoices, orders, settlements } from "@/lib/db/schema";
 import { releaseCodes } from "@/lib/inventory";
 import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
 import { kickWebhookWorker } from "@/lib/webhooks";
 
-/** How long a payment being settled holds its invoice. Longer than any settlement takes (receipt wait 30 s). */
+/**
+ * A payment being settled holds its invoice for this long, and beyond it for as long as its settlement is open (being
+ * settled, or sent and waiting for the chain): an invoice is never released under a payment that may still land.
+ */
 const CLAIM_MS = 2 * 60_000;
+
+/** The invoice is held by nobody: no claim, or one that lapsed and whose settlement (if any) is decided. */
+const unclaimed = (now: Date) =>
+  or(
+    isNull(invoices.paymentClaim),
+    and(
+      or(isNull(invoices.paymentClaimUntil), lt(invoices.paymentClaimUntil, now)),
+      sql`NOT EXISTS (SELECT 1 FROM ${settlements} WHERE ${settlements.id} = ${invoices.paymentClaim} AND ${settlements.status} IN ('settling', 'pending'))`,
+    ),
+  );
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -26,11 +39,16 @@ export function payability(inv: InvoiceRow | undefined, now = new Date()): "not_
 
 /**
  * Takes the invoice for one payment's settlement, in one conditional update: an unpaid, unexpired invoice that no
- * other payment holds. Nothing else changes, so a payment that then fails to settle leaves no trace. Returns the
- * claim, or why not.
+ * other payment holds. `claim` is the settlement's id (see lib/payments/exchange.ts). Nothing else changes, so a
+ * payment that then fails to settle leaves no trace. Returns the claim, or why not.
  */
-export async function claimForPayment(db: Db, id: string, now = new Date()): Promise<{ claim: string } | { refused: "not_found" | "expired" | "not_payable" | "busy" }> {
-  const claim = randomUUID();
+export async function claimForPayment(
+  db: Db,
+  id: string,
+  opts: { claim?: string; now?: Date } = {},
+): Promise<{ claim: string } | { refused: "not_found" | "expired" | "not_payable" | "busy" }> {
+  const now = opts.now ?? new Date();
+  const claim = opts.claim ?? randomUUID();
   const taken = await db
     .update(invoices)
     .set({ paymentClaim: claim, paymentClaimUntil: new Date(now.getTime() + CLAIM_MS) })
@@ -39,7 +57,7 @@ export async function claimForPayment(db: Db, id: string, now = new Date()): Pro
         eq(invoices.id, id),
         eq(invoices.status, "unpaid"),
         gt(invoices.expiresAt, now),
-        or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
+        unclaimed(now),
       ),
     )
     .returning({ id: invoices.id });
@@ -57,7 +75,8 @@ export async function releaseClaim(db: Db, id: string, claim: string): Promise<v
 
 /**
  * Records the settled payment: unpaid -> paid under this claim, and makes every order of the invoice due for
- * fulfilment, in one transaction. Returns false when the claim was no longer held (then nothing changed).
+ * fulfilment, in one transaction (the caller's, when it passes one). Every way an invoice is paid with USDC ends
+ * here. Returns false when the claim was no longer held (then nothing changed).
  */
 export async function markPaid(
   db: Db,
@@ -101,7 +120,7 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
         and(
           eq(invoices.status, "unpaid"),
           sql`${invoices.expiresAt} <= ${now}`,
-          or(isNull(invoices.paymentClaim), lt(invoices.paymentClaimUntil, now)),
+          unclaimed(now),
         ),
       )
       .returning({ id: invoices.id });

@@ -100,6 +100,8 @@ export const ErrorDetails = {
   status: InvoiceStatus.optional(),
   networks: z.array(z.string()).optional().meta({ description: "The networks (CAIP-2) this shop takes payments on.", example: ["eip155:8453"] }),
   retry_after: z.number().int().optional().meta({ description: "Seconds to wait before trying again.", example: 12 }),
+  transaction: z.string().nullable().optional().meta({ description: "The transaction that carries a payment still waiting for the chain, when known." }),
+  network: z.string().optional().meta({ description: "The network (CAIP-2) of that payment.", example: "eip155:8453" }),
 };
 
 /**
@@ -116,6 +118,12 @@ export const RateLimited = errorBody(["RATE_LIMITED"], { retry_after: z.number()
   id: "RateLimited",
   description: "Too many requests from this client address or wallet: wait `retry_after` seconds (also in Retry-After).",
   example: { code: "RATE_LIMITED", message: "Too many requests: try again in 12 seconds.", retry_after: 12 },
+});
+
+export const ShuttingDown = errorBody(["SHUTTING_DOWN"]).meta({
+  id: "ShuttingDown",
+  description: "The server is restarting and takes no new payments; nothing was charged. Try again after Retry-After.",
+  example: { code: "SHUTTING_DOWN", message: "This server is restarting and takes no new payments: nothing was charged. Try again in a few seconds." },
 });
 
 export const InternalError = errorBody(["INTERNAL_ERROR"]).meta({

@@ -76,6 +76,7 @@ const error = (description: string, codes: readonly [string, ...string[]], detai
 const COMMON = {
   429: { description: "Too many requests from this address or wallet.", body: s.RateLimited, headers: retryHeaders },
   500: { description: "Unexpected error on the shop's side.", body: s.InternalError },
+  503: { description: "The server is shutting down and takes no new payments; nothing was charged. Try again after Retry-After.", body: s.ShuttingDown, headers: retryHeaders },
 } satisfies Record<number, ApiResponse>;
 
 const paymentRequired = (what: string): ApiResponse => ({
@@ -229,9 +230,11 @@ const OPERATIONS: readonly ApiOperation[] = [
         }),
         402: paymentRequired("the invoice's locked price."),
         404: error("No invoice has this id, or it has expired.", ["INVOICE_NOT_FOUND", "INVOICE_EXPIRED"]),
-        409: error("The invoice is not payable (already paid, or paid from a merchant balance), or another payment of it is being settled.", ["INVOICE_NOT_PAYABLE", "PAYMENT_IN_PROGRESS"], {
-          status: s.ErrorDetails.status,
-        }),
+        409: error(
+          "The invoice is not payable (already paid, or paid from a merchant balance), another payment of it is being settled, or this payment was sent and waits for the chain (PAYMENT_PENDING: do not pay again; the invoice is paid when it lands, or payable again if it cannot).",
+          ["INVOICE_NOT_PAYABLE", "PAYMENT_IN_PROGRESS", "PAYMENT_PENDING"],
+          { status: s.ErrorDetails.status, transaction: s.ErrorDetails.transaction, network: s.ErrorDetails.network },
+        ),
       },
     },
     {

@@ -3,38 +3,37 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import { x402Facilitator } from "@x402/core/facilitator";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
-import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/facilitator";
 import { toFacilitatorSvmSigner } from "@x402/svm";
-import { createWalletClient, defineChain, http, publicActions, type Account } from "viem";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "./networks";
+import type { LocalAccount } from "viem";
+import { managedEvmSigner, type KeyLock } from "./evm-signer";
+import type { PaymentNetwork, SolanaNetwork } from "./networks";
 
 /** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
 const CONFIRMATION_TIMEOUT_MS = 30_000;
 
-export function viemChain(n: EvmNetwork) {
-  return defineChain({
-    id: n.chainId,
-    name: n.name,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [n.rpcUrl] } },
-  });
-}
+export { viemChain } from "./chain";
+
+export type GasWallets = {
+  /** The EVM gas wallets (one or more: each settlement goes to the least busy). */
+  evm: readonly LocalAccount[];
+  solana: KeyPairSigner;
+};
 
 /**
  * The x402 facilitator run inside this process: it verifies payments and settles them on chain with our own
- * gas wallets, one scheme instance per network (a viem signer is bound to one chain).
+ * gas wallets, one scheme instance per network. EVM transactions take their nonces under `lock` (see evm-signer.ts).
  */
-export function inProcessFacilitator(networks: PaymentNetwork[], gas: { evm: Account; solana: KeyPairSigner }): FacilitatorClient {
+export function inProcessFacilitator(
+  networks: PaymentNetwork[],
+  gas: GasWallets,
+  lock: KeyLock,
+  opts: { confirmationTimeoutMs?: number } = {},
+): FacilitatorClient {
   const facilitator = new x402Facilitator();
   for (const n of networks) {
     if (n.kind === "evm") {
-      const client = createWalletClient({ account: gas.evm, chain: viemChain(n), transport: http(n.rpcUrl), pollingInterval: 250 }).extend(publicActions);
-      const signer = toFacilitatorEvmSigner(
-        { ...(client as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]), address: gas.evm.address },
-        { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
-      );
-      facilitator.register(n.network, new ExactEvmFacilitatorScheme(signer));
+      facilitator.register(n.network, new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, lock, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })));
     } else {
       facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));
     }

@@ -1,9 +1,12 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import { x402ResourceServer } from "@x402/core/server";
+import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
 import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
+import type { KeyPairSigner } from "@solana/kit";
 import { config, ConfigError, type Config } from "@/lib/config";
+import { getDatabase } from "@/lib/db";
+import { withKeyLock } from "@/lib/db/key-lock";
 import { getDevnet } from "@/lib/devnet";
 import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
@@ -15,9 +18,16 @@ export const MAX_TIMEOUT_SECONDS = 300;
 export type Payments = {
   networks: PaymentNetwork[];
   server: x402ResourceServer;
+  /** Whether settlement runs in this process (it then knows whether a transaction was sent) or at a remote facilitator. */
+  inProcess: boolean;
+  /** The in-process facilitator's Solana fee payer (its signature is a transaction's id); none with a remote facilitator. */
+  solanaFeePayer?: KeyPairSigner;
   /** One payment requirement per network of the mode, for an amount in USDC atomic units. */
   requirements(amountAtomic: bigint): Promise<PaymentRequirements[]>;
 };
+
+/** Nonces of the gas wallets are taken under the database's lock, so that several servers can share the wallets. */
+const lock = async <T>(key: string, work: () => Promise<T>): Promise<T> => withKeyLock(await getDatabase(), key, work);
 
 async function createPayments(c: Config): Promise<Payments> {
   const missing = missingPaymentSettings(c);
@@ -25,27 +35,45 @@ async function createPayments(c: Config): Promise<Payments> {
     throw new ConfigError(missing.map((m) => ({ variable: m.split(" ")[0] ?? m, message: `missing for NETWORK_MODE=${c.networkMode}: ${m}` })));
   }
   let networks: PaymentNetwork[];
-  let facilitator;
+  let facilitator: FacilitatorClient;
+  let solanaFeePayer: KeyPairSigner | undefined;
   if (c.networkMode === "devnet") {
     const devnet = await getDevnet();
     networks = devnet.networks;
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl)
-      : inProcessFacilitator(networks, { evm: devnet.keys.evmFacilitator, solana: devnet.keys.solanaFacilitator });
+      : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, lock);
+    solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
   } else {
     networks = publicNetworks(c);
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl)
-      : inProcessFacilitator(networks, {
-          evm: privateKeyToAccount(c.facilitatorEvmPrivateKey!),
-          solana: await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!),
-        });
+      : inProcessFacilitator(
+          networks,
+          { evm: [privateKeyToAccount(c.facilitatorEvmPrivateKey!)], solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
+          lock,
+        );
   }
+  return paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer });
+}
+
+/**
+ * The resource server over a facilitator, for the given networks: what getPayments builds from the configuration, and
+ * what tests build over chains of their own.
+ */
+export async function paymentsWith(opts: {
+  networks: PaymentNetwork[];
+  facilitator: FacilitatorClient;
+  devnet: boolean;
+  inProcess: boolean;
+  solanaFeePayer?: KeyPairSigner;
+}): Promise<Payments> {
+  const { networks, facilitator, solanaFeePayer } = opts;
   const server = new x402ResourceServer(facilitator);
   server.register("eip155:*", new ExactEvmServerScheme());
   for (const n of networks) {
     // The local Solana chain's USDC is no mint the stock scheme knows.
-    if (c.networkMode === "devnet" && n.kind === "solana") server.register(n.network, new LocalnetExactSvmServerScheme(n));
+    if (opts.devnet && n.kind === "solana") server.register(n.network, new LocalnetExactSvmServerScheme(n));
   }
   server.register("solana:*", new ExactSvmServerScheme());
   await server.initialize();
@@ -53,6 +81,8 @@ async function createPayments(c: Config): Promise<Payments> {
   return {
     networks,
     server,
+    inProcess: opts.inProcess,
+    solanaFeePayer,
     async requirements(amountAtomic) {
       const all = await Promise.all(
         networks.map((n) =>

@@ -5,12 +5,13 @@ import { getDevnet } from "@/lib/devnet";
 import { startWorker, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
-import { expireInvoices, reconcilePendingPayments } from "@/lib/invoices";
-import { checkTransaction } from "@/lib/payments/check-transaction";
+import { settlementEffects } from "@/lib/http/settlement-effects";
+import { expireInvoices } from "@/lib/invoices";
+import { reconcileSettlements } from "@/lib/payments/settlements";
+import { chainVerdict } from "@/lib/payments/verdict";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/payments/networks";
 import { getPayments } from "@/lib/payments/payments";
-import { reconcilePendingTopups } from "@/lib/topups";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { onShutdown } from "./shutdown";
 
@@ -18,8 +19,8 @@ const MAINTENANCE_MS = 10_000;
 
 /**
  * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
- * the webhook worker (merchants' invoice messages, with retries) and invoice upkeep (expire unpaid invoices, settle
- * the fate of payments whose settlement timed out, invoices' and balance top-ups').
+ * the webhook worker (merchants' invoice messages, with retries) and payment upkeep (expire unpaid invoices, decide
+ * every open settlement from the chain: invoices', fees' and balance top-ups').
  */
 export async function startBackgroundWork(): Promise<void> {
   const c = config();
@@ -27,10 +28,6 @@ export async function startBackgroundWork(): Promise<void> {
   const webhooks = startWebhookWorker(getDb, { mode: c.networkMode, retryBaseSeconds: c.webhookRetryBaseSeconds });
 
   const { networks } = await getPayments();
-  const check = async (network: string, tx: string) => {
-    const n = networks.find((x) => x.network === network);
-    return n ? checkTransaction(n, tx) : "unknown";
-  };
   let busy = false;
   const upkeep = setInterval(() => {
     if (busy) return;
@@ -38,9 +35,9 @@ export async function startBackgroundWork(): Promise<void> {
     void (async () => {
       const db = await getDb();
       await expireInvoices(db);
-      const { paid } = await reconcilePendingPayments(db, check);
-      if (paid > 0) worker.kick();
-      await reconcilePendingTopups(db, check);
+      // Payments whose settlement was sent but not confirmed, or whose server died settling them.
+      const { settled } = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
+      if (settled > 0) worker.kick();
     })()
       .catch((err: unknown) => console.error("[invoices] upkeep failed", err))
       .finally(() => {

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { balanceOf, createMerchant, credit, listLedger } from "@/lib/merchants";
-import { ledgerPage, ledgerPageQuery, listTopups, reconcilePendingTopups, recordTopup } from ".";
+import type { Db } from "@/lib/db";
+import type { Settlement } from "@/lib/payments/settlements";
+import { ledgerPage, ledgerPageQuery, listTopups, recordTopup, topupIdOf, topupPaymentEffect } from ".";
 
 let database: Database;
 beforeAll(async () => {
@@ -14,6 +16,26 @@ const merchant = async () => (await createMerchant(database.db, { name: "Top-up 
 let txCounter = 0;
 const txHash = () => `0x${(++txCounter).toString(16).padStart(64, "0")}`;
 const NETWORK = "eip155:84532";
+let settlementCounter = 0;
+/** A settlement of a top-up as lib/payments records it (only the fields the effect reads matter). */
+const settlementRow = (merchantId: string, amountCents: bigint, transaction: string): Settlement => ({
+  id: `pay_01KTOPUPTEST${String(++settlementCounter).padStart(14, "0")}`,
+  network: NETWORK,
+  identity: `settlement-${settlementCounter}`,
+  purpose: "topup",
+  reference: merchantId,
+  details: { amountCents: String(amountCents) },
+  payer: null,
+  amountUsdc: amountCents * 10_000n,
+  status: "settled",
+  transaction,
+  validUntil: new Date(),
+  leaseUntil: null,
+  lastError: null,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+  settledAt: new Date(),
+});
 
 describe(`balance top-ups on ${testDriver}`, () => {
   it("credits a settled payment once, with a ledger entry, however often it is recorded", async () => {
@@ -36,26 +58,35 @@ describe(`balance top-ups on ${testDriver}`, () => {
     expect(ledger[0]?.note).toContain(first.topup.id);
   });
 
-  it("holds a payment sent but not confirmed, then credits it once the chain says it landed", async () => {
+  it("holds a payment sent but not confirmed, then credits it once the chain says it landed, under the landed transaction", async () => {
     const merchantId = await merchant();
     const now = new Date("2026-11-24T10:00:00Z");
-    const payment = { merchantId, amountCents: 1000n, network: NETWORK, transaction: txHash() };
-    const { topup } = await recordTopup(database.db, payment, { settled: false, holdMs: 360_000 }, now);
-    expect(topup).toMatchObject({ status: "pending", ledgerEntryId: null, holdUntil: new Date("2026-11-24T10:06:00Z") });
+    const settlement = settlementRow(merchantId, 1000n, txHash());
+    const { topup } = await recordTopup(
+      database.db,
+      { id: topupIdOf(settlement.id), merchantId, amountCents: 1000n, network: NETWORK, transaction: settlement.transaction! },
+      { settled: false, holdMs: 360_000 },
+      now,
+    );
+    expect(topup).toMatchObject({ id: topupIdOf(settlement.id), status: "pending", ledgerEntryId: null, holdUntil: new Date("2026-11-24T10:06:00Z") });
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
 
-    expect(await reconcilePendingTopups(database.db, async () => "unknown", now)).toEqual({ credited: 0, failed: 0 });
-    const checked: string[] = [];
-    const landed = async (_network: string, tx: string) => {
-      checked.push(tx);
-      return tx === payment.transaction ? ("success" as const) : ("unknown" as const);
-    };
-    expect((await reconcilePendingTopups(database.db, landed, now)).credited).toBe(1);
-    expect(checked).toContain(payment.transaction);
-    expect((await reconcilePendingTopups(database.db, landed, now)).credited).toBe(0);
+    // It landed in another transaction than the one first sent (found through the token's events).
+    const landed = { ...settlement, transaction: txHash(), payer: "0xpayer" };
+    await database.db.transaction((tx) => topupPaymentEffect.landed(tx as unknown as Db, landed));
+    await database.db.transaction((tx) => topupPaymentEffect.landed(tx as unknown as Db, landed));
     expect(await balanceOf(database.db, merchantId)).toBe(1000n);
-    const [row] = await listTopups(database.db, merchantId);
-    expect(row).toMatchObject({ status: "credited", holdUntil: null });
+    const rows = await listTopups(database.db, merchantId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: topup.id, status: "credited", holdUntil: null, transaction: landed.transaction, payer: "0xpayer" });
+  });
+
+  it("credits a payment that landed with no pending top-up (its server died while settling)", async () => {
+    const merchantId = await merchant();
+    const settlement = settlementRow(merchantId, 1200n, txHash());
+    await database.db.transaction((tx) => topupPaymentEffect.landed(tx as unknown as Db, settlement));
+    expect(await balanceOf(database.db, merchantId)).toBe(1200n);
+    expect((await listTopups(database.db, merchantId))[0]).toMatchObject({ id: topupIdOf(settlement.id), status: "credited" });
   });
 
   it("a pending top-up recorded again as settled is credited then, once", async () => {
@@ -68,18 +99,12 @@ describe(`balance top-ups on ${testDriver}`, () => {
     expect(await balanceOf(database.db, merchantId)).toBe(500n);
   });
 
-  it("marks failed a pending top-up whose transaction failed, or whose authorization ran out, and credits nothing", async () => {
+  it("marks failed a pending top-up whose payment cannot land, and credits nothing", async () => {
     const merchantId = await merchant();
-    const now = new Date("2026-11-24T10:00:00Z");
-    const reverted = { merchantId, amountCents: 700n, network: NETWORK, transaction: txHash() };
-    const lost = { merchantId, amountCents: 800n, network: NETWORK, transaction: txHash() };
-    await recordTopup(database.db, reverted, { settled: false, holdMs: 60_000 }, now);
-    await recordTopup(database.db, lost, { settled: false, holdMs: 60_000 }, now);
-    const check = async (_n: string, tx: string) => (tx === reverted.transaction ? ("failed" as const) : ("unknown" as const));
-    const later = new Date(now.getTime() + 61_000);
-    const result = await reconcilePendingTopups(database.db, check, later);
-    expect(result.failed).toBeGreaterThanOrEqual(2);
-    expect((await listTopups(database.db, merchantId)).map((t) => t.status)).toEqual(["failed", "failed"]);
+    const settlement = settlementRow(merchantId, 700n, txHash());
+    await recordTopup(database.db, { id: topupIdOf(settlement.id), merchantId, amountCents: 700n, network: NETWORK, transaction: settlement.transaction! }, { settled: false, holdMs: 60_000 });
+    await database.db.transaction((tx) => topupPaymentEffect.failed!(tx as unknown as Db, settlement));
+    expect((await listTopups(database.db, merchantId)).map((t) => t.status)).toEqual(["failed"]);
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
     expect(await listLedger(database.db, merchantId, { limit: 5 })).toEqual([]);
   });

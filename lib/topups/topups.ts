@@ -1,13 +1,16 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { balanceTopups } from "@/lib/db/schema";
 import { newId } from "@/lib/invoices/ids";
 import { credit } from "@/lib/merchants";
+import type { SettlementEffect } from "@/lib/payments/settlements";
 import { centsToUsdc } from "./amount";
 
 export type Topup = typeof balanceTopups.$inferSelect;
 
 export type TopupPayment = {
+  /** The top-up's id (by default a new one). */
+  id?: string;
   merchantId: string;
   amountCents: bigint;
   network: string;
@@ -50,7 +53,7 @@ export async function recordTopup(
     const [inserted] = await tx
       .insert(balanceTopups)
       .values({
-        id: newId("top"),
+        id: payment.id ?? newId("top"),
         merchantId: payment.merchantId,
         amountCents: payment.amountCents,
         amountUsdc: centsToUsdc(payment.amountCents),
@@ -61,13 +64,18 @@ export async function recordTopup(
         holdUntil: outcome.settled ? null : new Date(now.getTime() + outcome.holdMs),
         createdAt: now,
       })
-      .onConflictDoNothing({ target: [balanceTopups.network, balanceTopups.transaction] })
+      .onConflictDoNothing()
       .returning();
     if (!inserted) {
       const [existing] = await tx
         .select()
         .from(balanceTopups)
-        .where(and(eq(balanceTopups.network, payment.network), eq(balanceTopups.transaction, payment.transaction)));
+        .where(
+          or(
+            and(eq(balanceTopups.network, payment.network), eq(balanceTopups.transaction, payment.transaction)),
+            payment.id ? eq(balanceTopups.id, payment.id) : undefined,
+          ),
+        );
       // A pending row whose transaction is now known to have landed is credited here, once.
       const credited = outcome.settled && existing?.status === "pending" ? await creditPending(tx as unknown as Db, existing.id, now) : null;
       return { topup: credited ?? existing!, created: false };
@@ -77,35 +85,41 @@ export async function recordTopup(
   });
 }
 
+/** The top-up that a settlement pays: the same time-ordered id under the top-up's prefix. */
+export const topupIdOf = (settlementId: string) => `top_${settlementId.slice(settlementId.indexOf("_") + 1)}`;
+
 /**
- * Decides the pending top-ups from what the chain says of their transactions: landed ones are credited (once),
- * failed ones, or ones whose authorization can no longer land (`holdUntil` passed), are marked failed.
+ * What a top-up payment does once the chain has it, run in the transaction that records its settlement as settled:
+ * the top-up (pending if the payment had to wait, else new) is credited once, under the transaction that landed.
+ * A payment that cannot land marks its pending top-up failed.
  */
-export async function reconcilePendingTopups(
-  db: Db,
-  check: (network: string, tx: string) => Promise<"success" | "failed" | "unknown">,
-  now = new Date(),
-): Promise<{ credited: number; failed: number }> {
-  const pending = await db.select().from(balanceTopups).where(eq(balanceTopups.status, "pending"));
-  let credited = 0;
-  let failed = 0;
-  for (const t of pending) {
-    const outcome = await check(t.network, t.transaction);
-    if (outcome === "success") {
-      if (await db.transaction((tx) => creditPending(tx as unknown as Db, t.id, now))) credited++;
-    } else if (outcome === "failed" || (t.holdUntil && t.holdUntil < now)) {
-      const moved = await db
-        .update(balanceTopups)
-        .set({ status: "failed", holdUntil: null })
-        .where(and(eq(balanceTopups.id, t.id), eq(balanceTopups.status, "pending")))
-        .returning({ id: balanceTopups.id });
-      failed += moved.length;
-    }
-  }
-  return { credited, failed };
-}
+export const topupPaymentEffect: SettlementEffect = {
+  async landed(tx, s) {
+    const id = topupIdOf(s.id);
+    await tx
+      .update(balanceTopups)
+      .set({ transaction: s.transaction ?? id, payer: s.payer })
+      .where(and(eq(balanceTopups.id, id), eq(balanceTopups.status, "pending")));
+    await recordTopup(
+      tx,
+      { id, merchantId: s.reference, amountCents: BigInt(s.details?.amountCents ?? "0"), network: s.network, transaction: s.transaction ?? id, payer: s.payer ?? undefined },
+      { settled: true },
+    );
+  },
+  async failed(tx, s) {
+    await tx
+      .update(balanceTopups)
+      .set({ status: "failed", holdUntil: null })
+      .where(and(eq(balanceTopups.id, topupIdOf(s.id)), eq(balanceTopups.status, "pending")));
+  },
+};
 
 /** The merchant's latest top-ups, newest first. */
 export async function listTopups(db: Db, merchantId: string, limit = 10): Promise<Topup[]> {
   return db.select().from(balanceTopups).where(eq(balanceTopups.merchantId, merchantId)).orderBy(desc(balanceTopups.createdAt), desc(balanceTopups.id)).limit(limit);
+}
+
+export async function getTopup(db: Db, id: string): Promise<Topup | undefined> {
+  const [row] = await db.select().from(balanceTopups).where(eq(balanceTopups.id, id));
+  return row;
 }

@@ -1,0 +1,273 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { generateKeyPairSigner } from "@solana/kit";
+import { x402Client } from "@x402/core/client";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { withKeyLock } from "@/lib/db/key-lock";
+import { invoices, settlements } from "@/lib/db/schema";
+import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { getDevnet, type Devnet } from "@/lib/devnet";
+import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
+import { claimForPayment, createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
+import { exchange } from "@/lib/payments/exchange";
+import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import type { PaymentNetwork } from "@/lib/payments/networks";
+import { getPayments, paymentsWith, type Payments } from "@/lib/payments/payments";
+import { reconcileSettlements } from "@/lib/payments/settlements";
+import { chainVerdict } from "@/lib/payments/verdict";
+import { settlementEffects } from "./settlement-effects";
+import { payInvoice } from "./x402-pay";
+
+// One payment, one use, at any concurrency, whatever the chain answers: the x402 exchange of the invoice route on the
+// devnet's real chains (anvil and the Solana devnet), with the official x402 clients signing.
+
+let database: Database;
+let restore: () => void;
+let devnet: Devnet;
+let payments: Payments;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-exchange-"));
+
+beforeAll(async () => {
+  process.env.DATA_DIR = dataDir;
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  restore = useAsProcessDatabase(database);
+  devnet = await getDevnet();
+  payments = await getPayments();
+}, 120_000);
+afterAll(async () => {
+  restore?.();
+  await devnet?.stop();
+  await database?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const evmNetwork = () => devnet.networks.find((n) => n.kind === "evm")!;
+const solanaNetwork = () => devnet.networks.find((n) => n.kind === "solana")!;
+
+/** An invoice for one $10 test gift card, of a wallet of its own. */
+async function newInvoice(): Promise<{ id: string; priceUsdc: bigint }> {
+  const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;
+  const inv = await createInvoice({ items, payer: { chainId: "eip155:1", address: privateKeyToAccount(generatePrivateKey()).address } }, database.db);
+  return { id: inv.id, priceUsdc: (await getInvoice(database.db, inv.id))!.priceUsdc };
+}
+
+const payRequest = (invoiceId: string, payment?: string) =>
+  new Request("http://127.0.0.1/x402/invoice/pay", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(payment ? { "PAYMENT-SIGNATURE": payment } : {}) },
+    body: JSON.stringify({ invoice_id: invoiceId }),
+  });
+
+async function requiredFor(invoiceId: string, network: string): Promise<PaymentRequired> {
+  const res = await payInvoice(payRequest(invoiceId));
+  expect(res.status).toBe(402);
+  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
+  return { ...required, accepts: required.accepts.filter((a) => a.network === network) };
+}
+
+/** A funded payer on a network and the header of its payment for `required`. */
+async function payer(n: PaymentNetwork, funds = 50_000_000n) {
+  if (n.kind === "evm") {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await devnet.mint(n.network, account.address, funds);
+    const client = new x402Client().register(n.network, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+    return { address: account.address as string, sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)) };
+  }
+  const signer = await generateKeyPairSigner();
+  await devnet.mint(n.network, signer.address, funds);
+  const client = new x402Client().register(n.network, localnetExactSvmClient(signer, n as never)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  return { address: signer.address as string, sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)) };
+}
+
+const paidStatus = async (id: string) => (await getInvoice(database.db, id))!.status;
+
+describe(`one x402 payment, one use, on ${testDriver}`, () => {
+  for (const kind of ["evm", "solana"] as const) {
+    it(`settles one ${kind} payment offered to two invoices at once for one of them only`, async () => {
+      const n = kind === "evm" ? evmNetwork() : solanaNetwork();
+      const [a, b] = [await newInvoice(), await newInvoice()];
+      expect(a.priceUsdc).toBe(b.priceUsdc);
+      const buyer = await payer(n);
+      const header = await buyer.sign(await requiredFor(a.id, n.network));
+      const before = await devnet.balance(n.network, buyer.address);
+
+      const answers = await Promise.all([payInvoice(payRequest(a.id, header)), payInvoice(payRequest(b.id, header))]);
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses[1], JSON.stringify(await Promise.all(answers.map((r) => r.clone().json())))).toBeGreaterThanOrEqual(402);
+      expect(statuses[0]).toBe(200);
+      expect([await paidStatus(a.id), await paidStatus(b.id)].sort()).toEqual(["paid", "unpaid"]);
+      expect(await devnet.balance(n.network, buyer.address)).toBe(before - a.priceUsdc);
+
+      // Offered again later (to the invoice still unpaid): refused as used.
+      const unpaid = (await paidStatus(a.id)) === "unpaid" ? a : b;
+      const again = await payInvoice(payRequest(unpaid.id, header));
+      expect(again.status).toBe(402);
+      expect(await again.json()).toMatchObject({ error: expect.stringMatching(/already[ _](been )?used/) });
+      expect(await devnet.balance(n.network, buyer.address)).toBe(before - a.priceUsdc);
+    });
+  }
+
+  it("settles 50 payers at once on an EVM network and 50 on Solana, each charged once", async () => {
+    const jobs = await Promise.all(
+      [...Array(100).keys()].map(async (i) => {
+        const n = i % 2 === 0 ? evmNetwork() : solanaNetwork();
+        const inv = await newInvoice();
+        const buyer = await payer(n);
+        return { n, inv, buyer, header: await buyer.sign(await requiredFor(inv.id, n.network)) };
+      }),
+    );
+    const payTo = new Map<string, bigint>();
+    for (const n of [evmNetwork(), solanaNetwork()]) payTo.set(n.network, await devnet.balance(n.network, n.payTo));
+
+    const answers = await Promise.all(jobs.map((j) => payInvoice(payRequest(j.inv.id, j.header))));
+    const failures = await Promise.all(answers.flatMap((r, i) => (r.status === 200 ? [] : [r.json().then((b) => ({ i, status: r.status, b }))])));
+    expect(failures).toEqual([]);
+    for (const j of jobs) {
+      expect(await paidStatus(j.inv.id)).toBe("paid");
+      expect(await devnet.balance(j.n.network, j.buyer.address)).toBe(50_000_000n - j.inv.priceUsdc);
+    }
+    for (const n of [evmNetwork(), solanaNetwork()]) {
+      const total = jobs.filter((j) => j.n.network === n.network).reduce((sum, j) => sum + j.inv.priceUsdc, 0n);
+      expect(await devnet.balance(n.network, n.payTo)).toBe(payTo.get(n.network)! + total);
+    }
+  }, 180_000);
+});
+
+/** A JSON-RPC proxy in front of a chain that can lose answers: the faults a real RPC provider has. */
+async function faultyRpc(target: string) {
+  const faults = { dropSendAnswers: false, receiptsAfter: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        const calls = ([] as { method: string; id: number }[]).concat(JSON.parse(body) as never);
+        const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        const text = await upstream.text();
+        if (faults.dropSendAnswers && calls.some((c) => c.method === "eth_sendRawTransaction")) {
+          // The node took the transaction; its answer is lost on the way back.
+          res.writeHead(502).end("bad gateway");
+          return;
+        }
+        if (Date.now() < faults.receiptsAfter && calls.some((c) => c.method === "eth_getTransactionReceipt")) {
+          res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(calls.map((c) => ({ jsonrpc: "2.0", id: c.id, result: null }))[0]));
+          return;
+        }
+        res.writeHead(upstream.status, { "Content-Type": "application/json" }).end(text);
+      })().catch(() => res.writeHead(500).end());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, faults, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, () => {
+  async function faultyPayments(confirmationTimeoutMs: number) {
+    const n = evmNetwork();
+    if (n.kind !== "evm") throw new Error("unreachable");
+    const proxy = await faultyRpc(n.rpcUrl);
+    const proxied = { ...n, rpcUrl: proxy.url };
+    const lock = <T,>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work);
+    const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, lock, { confirmationTimeoutMs });
+    return { proxy, n: proxied, p: await paymentsWith({ networks: [proxied], facilitator, devnet: true, inProcess: true }) };
+  }
+
+  async function payThrough(p: Payments, n: PaymentNetwork) {
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const [requirement] = await p.requirements(inv.priceUsdc);
+    const payload = JSON.parse(Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts: [requirement!] }), "base64").toString("utf8"));
+    const result = await exchange({
+      db: database.db,
+      payments: p,
+      payload,
+      requirement: requirement!,
+      purpose: "invoice",
+      reference: inv.id,
+      claim: async (tx, id) => {
+        const c = await claimForPayment(tx, inv.id, { claim: id });
+        return "refused" in c ? c.refused : null;
+      },
+      effects: settlementEffects,
+    });
+    return { inv, buyer, result };
+  }
+
+  const reconcile = () => reconcileSettlements(database.db, (s) => chainVerdict(devnet.networks, s), settlementEffects);
+
+  it("keeps a payment whose broadcast answer was lost, and pays its invoice once the chain shows it", async () => {
+    const { proxy, n, p } = await faultyPayments(5_000);
+    try {
+      proxy.faults.dropSendAnswers = true;
+      const { inv, buyer, result } = await payThrough(p, n);
+      expect(result.kind).toBe("pending");
+      const [row] = await database.db.select().from(settlements).where(eq(settlements.reference, inv.id));
+      expect(row).toMatchObject({ status: "pending", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      // Held: no expiry, no second payment, until the chain says.
+      expect((await getInvoice(database.db, inv.id))!.paymentClaim).toBe(row!.id);
+      await reconcile();
+      expect(await paidStatus(inv.id)).toBe("paid");
+      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - inv.priceUsdc);
+      const [settled] = await database.db.select().from(settlements).where(eq(settlements.id, row!.id));
+      expect(settled).toMatchObject({ status: "settled", transaction: row!.transaction });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("keeps a payment whose receipt comes late, and pays its invoice when it does", async () => {
+    const { proxy, n, p } = await faultyPayments(1_000);
+    try {
+      proxy.faults.receiptsAfter = Date.now() + 60_000;
+      const { inv, result } = await payThrough(p, n);
+      expect(result.kind).toBe("pending");
+      expect(await paidStatus(inv.id)).toBe("unpaid");
+      proxy.faults.receiptsAfter = 0;
+      await reconcile();
+      expect(await paidStatus(inv.id)).toBe("paid");
+      const rows = await database.db.select().from(invoices).where(eq(invoices.id, inv.id));
+      expect(rows[0]!.paymentTx).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("runs the fee's handler once for copies of one payment sent at once", async () => {
+    const n = evmNetwork();
+    const buyer = await payer(n);
+    const [requirement] = (await payments.requirements(10_000n)).filter((r) => r.network === n.network);
+    const payload = JSON.parse(Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/checkout/info" }, accepts: [requirement!] }), "base64").toString("utf8"));
+    let runs = 0;
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map(() =>
+        exchange({
+          db: database.db,
+          payments,
+          payload,
+          requirement: requirement!,
+          purpose: "fee",
+          reference: "checkout/info",
+          effects: settlementEffects,
+          beforeSettle: async () => {
+            runs++;
+            return true;
+          },
+        }),
+      ),
+    );
+    expect(runs).toBe(1);
+    expect(results.map((r) => r.kind).sort()).toEqual(["refused", "refused", "refused", "refused", "settled"]);
+    expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - 10_000n);
+  });
+});

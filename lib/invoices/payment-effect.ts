@@ -1,0 +1,21 @@
+import type { SettlementEffect } from "@/lib/payments/settlements";
+import { markPaid, releaseClaim } from "./payment";
+
+/**
+ * What a USDC payment of an invoice does once the chain has it: the invoice is marked paid under the payment's claim
+ * (the settlement's id), in the transaction that records the settlement as settled, so it happens once. A payment
+ * that cannot land any more gives the invoice back.
+ *
+ * A payment that lands late is honoured: the claim holds the invoice for as long as its settlement is open (it
+ * neither expires nor takes another payment meanwhile), so a late landing always finds its invoice waiting for it.
+ */
+export const invoicePaymentEffect: SettlementEffect = {
+  async landed(tx, s) {
+    const paid = await markPaid(tx, s.reference, s.id, { network: s.network, transaction: s.transaction ?? "", payer: s.payer ?? undefined });
+    // By construction this cannot happen; if it does, the settlement row (settled, with this invoice) is the record.
+    if (!paid) console.error(`[payments] ${s.id} landed in ${s.network} ${s.transaction} but invoice ${s.reference} no longer waited for it`);
+  },
+  async failed(tx, s) {
+    await releaseClaim(tx, s.reference, s.id);
+  },
+};

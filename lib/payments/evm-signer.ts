@@ -1,0 +1,139 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { FacilitatorEvmSigner } from "@x402/evm";
+import {
+  concat,
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  HttpRequestError,
+  keccak256,
+  RpcRequestError,
+  TimeoutError,
+  type Abi,
+  type Address,
+  type Hex,
+  type LocalAccount,
+} from "viem";
+import { viemChain } from "./chain";
+import type { EvmNetwork } from "./networks";
+
+/** Runs `work` holding the lock named `key`, in this process and across servers (see lib/db/key-lock.ts). */
+export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
+
+/** A transaction the shop may have put on chain: sent, or sent with an answer that left it unknown. */
+export type Broadcast = { network: string; hash: Hex; from: Address };
+
+/**
+ * The transactions sent inside one settlement (`broadcasts.run([], settle)`): after a settlement that did not report
+ * success, they tell whether anything may still land, with its hash, even when the settle call itself threw.
+ */
+export const broadcasts = new AsyncLocalStorage<Broadcast[]>();
+
+/** A node's refusal that says the nonce was taken meanwhile (by another server, or a transaction the node knows). */
+const NONCE_TAKEN = /nonce too low|nonce has already been used|already been used|replacement transaction underpriced|nonce.*(expired|low)|NONCE_EXPIRED/i;
+const ALREADY_KNOWN = /already known|already imported|known transaction/i;
+
+export type ManagedEvmSignerOptions = {
+  /** Receipt wait of one settlement before it is reported pending. */
+  confirmationTimeoutMs: number;
+  pollingIntervalMs?: number;
+};
+
+/**
+ * The facilitator's EVM signer with its own nonce management. Every transaction is signed here with a nonce taken
+ * under a lock per (network, gas wallet): the lock spans only "read the pending nonce, sign, send", so concurrent
+ * settlements on one server and on several servers sharing the database never take the same nonce, and a nonce is
+ * only ever used by a transaction the node accepted (a transaction that was never sent leaves no gap: the next one
+ * reads the same pending count). Gas and fees are estimated before the lock, so the lock is held for milliseconds.
+ * With several gas wallets, each settlement goes to the one with the fewest transactions in flight.
+ */
+export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[], lock: KeyLock, opts: ManagedEvmSignerOptions): FacilitatorEvmSigner {
+  if (accounts.length === 0) throw new Error(`No gas wallet for ${n.network}`);
+  const chain = viemChain(n);
+  const client = createPublicClient({ chain, transport: http(n.rpcUrl), pollingInterval: opts.pollingIntervalMs ?? 250 });
+  const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
+  let turn = 0;
+
+  const pick = (): LocalAccount => {
+    turn = (turn + 1) % accounts.length;
+    let best = accounts[turn]!;
+    for (const a of accounts) if ((inFlight.get(a.address) ?? 0) < (inFlight.get(best.address) ?? 0)) best = a;
+    return best;
+  };
+
+  async function send(request: { to: Address; data: Hex; gas?: bigint }): Promise<Hex> {
+    const account = pick();
+    inFlight.set(account.address, (inFlight.get(account.address) ?? 0) + 1);
+    try {
+      // Estimated first (this simulates the call): a transfer that would revert is refused here, with nothing sent.
+      const [gas, fees] = await Promise.all([
+        request.gas ?? client.estimateGas({ account, to: request.to, data: request.data }),
+        client.estimateFeesPerGas(),
+      ]);
+      return await lock(`evm-nonce:${n.network}:${account.address.toLowerCase()}`, async () => {
+        for (let attempt = 0; ; attempt++) {
+          const nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+          const serializedTransaction = await account.signTransaction({
+            chainId: n.chainId,
+            type: "eip1559",
+            to: request.to,
+            data: request.data,
+            gas: (gas * 12n) / 10n,
+            maxFeePerGas: fees.maxFeePerGas,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+            nonce,
+          });
+          const hash = keccak256(serializedTransaction);
+          try {
+            await client.sendRawTransaction({ serializedTransaction });
+            broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+            return hash;
+          } catch (err) {
+            const message = errorText(err);
+            if (ALREADY_KNOWN.test(message)) {
+              broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+              return hash;
+            }
+            // The node answered with a refusal: the transaction is not in it. Anything else may have reached it.
+            const refused = err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
+            if (!refused) broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+            if (refused && attempt < 3 && NONCE_TAKEN.test(message)) continue;
+            throw err;
+          }
+        }
+      });
+    } finally {
+      inFlight.set(account.address, (inFlight.get(account.address) ?? 1) - 1);
+    }
+  }
+
+  return {
+    getAddresses: () => accounts.map((a) => a.address),
+    readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
+    verifyTypedData: (args) => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
+    writeContract: (args) =>
+      send({
+        to: args.address,
+        data: concat([encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args }), args.dataSuffix ?? "0x"]),
+        gas: args.gas,
+      }),
+    sendTransaction: (args) => send(args),
+    waitForTransactionReceipt: (args) =>
+      client.waitForTransactionReceipt({ hash: args.hash, timeout: args.timeout ?? opts.confirmationTimeoutMs, pollingInterval: opts.pollingIntervalMs ?? 250 }),
+    getCode: (args) => client.getCode(args),
+  };
+}
+
+function hasCode(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RpcRequestError) return true;
+    if (typeof (e as { code?: unknown }).code === "number") return true;
+  }
+  return false;
+}
+
+function errorText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) parts.push(e.message, (e as { details?: string }).details ?? "");
+  return parts.join(" ");
+}

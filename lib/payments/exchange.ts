@@ -1,0 +1,162 @@
+import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
+import type { Db } from "@/lib/db";
+import { broadcasts, type Broadcast } from "./evm-signer";
+import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
+import { acceptingSettlements, trackSettlement } from "./in-flight";
+import type { Payments } from "./payments";
+import { beginSettlement, extendLease, finishSettlement, LEASE_MS, type Refusal, type Settlement, type SettlementEffects, type SettlementPurpose } from "./settlements";
+
+/**
+ * The one x402 exchange of every paid route (the micro-fee routes, invoice payment, balance top-up), after the route
+ * has decoded a payment and matched it to one of its requirements:
+ *
+ * 1. the payment's identity is read (EVM authorizations valid for too long are refused) and the payment verified;
+ * 2. it is recorded before anything else, with what it pays for claimed in the same transaction: a payment already
+ *    used, or being settled by this or another server, is refused;
+ * 3. `beforeSettle` runs (the fee routes' handler: its refusal cancels the payment, which may then be offered again);
+ * 4. it is settled, the record's hold extended meanwhile. A failure for the shop's own reasons (nothing was sent and
+ *    the payment still verifies) is tried again while the payment is valid;
+ * 5. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing can land:
+ *    its claim undone), or pending (something was sent and may still land: the reconciler decides from the chain).
+ */
+export type ExchangeInput = {
+  db: Db;
+  payments: Payments;
+  payload: PaymentPayload;
+  requirement: PaymentRequirements;
+  purpose: SettlementPurpose;
+  reference: string;
+  details?: Record<string, string>;
+  /** Takes what the payment is for, under the settlement's id, in the transaction that records it; a reason refuses. */
+  claim?: (tx: Db, settlementId: string) => Promise<string | null>;
+  effects: SettlementEffects;
+  /** Runs once the payment is recorded and before it is settled, with the payer it verified as; false cancels it. */
+  beforeSettle?: (payer: string | undefined) => Promise<boolean>;
+};
+
+export type ExchangeResult =
+  | { kind: "invalid"; reason: string; payer?: string }
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "unavailable" }
+  | { kind: "cancelled" }
+  | { kind: "settled"; settle: SettleResponse; settlement: Settlement }
+  | { kind: "failed"; settle: SettleResponse; reason: string }
+  | { kind: "pending"; settle: SettleResponse; settlement: Settlement | null };
+
+const MAX_ATTEMPTS = 3;
+/** A retry is only started while the payment stays valid at least this long. */
+const RETRY_MARGIN_MS = 15_000;
+
+export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
+  const { db, payments, payload, requirement } = input;
+  if (!acceptingSettlements()) return { kind: "unavailable" };
+  let identity: PaymentIdentity;
+  try {
+    identity = paymentIdentity(payload, requirement);
+  } catch (err) {
+    if (err instanceof PaymentIdentityError) return { kind: "invalid", reason: err.message };
+    throw err;
+  }
+  const verified = await verifyPayment(payments, payload, requirement);
+  if (!verified.isValid) return { kind: "invalid", reason: verified.invalidReason ?? "invalid payment", payer: verified.payer };
+
+  const expected = await expectedTransaction(payments, identity);
+  const begun = await beginSettlement(
+    db,
+    {
+      ...identity,
+      payer: verified.payer ?? identity.payer,
+      purpose: input.purpose,
+      reference: input.reference,
+      amountUsdc: BigInt(requirement.amount),
+      details: { ...input.details, ...(identity.solana ? { blockhash: identity.solana.blockhash } : {}) },
+      transaction: expected,
+    },
+    input.claim,
+  );
+  if ("refused" in begun) return { kind: "refused", refusal: begun };
+  const { settlement } = begun;
+
+  if (input.beforeSettle && !(await input.beforeSettle(verified.payer).catch(async (err: unknown) => {
+    await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request failed before settlement" }, input.effects);
+    throw err;
+  }))) {
+    await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request was refused, so the payment was not settled" }, input.effects);
+    return { kind: "cancelled" };
+  }
+  return trackSettlement(settle(input, settlement, identity, expected));
+}
+
+async function settle(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
+  const { db, payments, payload, requirement, effects } = input;
+  const sent: Broadcast[] = [];
+  const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);
+  heartbeat.unref();
+  let result: SettleResponse;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      result = await broadcasts.run(sent, () => settlePayment(payments, payload, requirement));
+      if (result.success || sent.length > 0 || result.transaction) break;
+      // Nothing was sent. If the payment still verifies, the failure was the shop's (an RPC, a nonce): try again.
+      if (attempt >= MAX_ATTEMPTS || Date.now() > identity.validUntil.getTime() - RETRY_MARGIN_MS) break;
+      if (!(await verifyPayment(payments, payload, requirement)).isValid) break;
+      await new Promise((r) => setTimeout(r, 300 * attempt));
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+
+  if (result.success) {
+    const done = await finishSettlement(db, settlement.id, { status: "settled", transaction: result.transaction, payer: result.payer }, effects);
+    // Already decided elsewhere (the reconciler, after this server's hold lapsed): it can only have found it landed.
+    return { kind: "settled", settle: result, settlement: done ?? settlement };
+  }
+  const reason = result.errorReason ?? "settlement failed";
+  const transaction = result.transaction || sent.at(-1)?.hash || expected;
+  // In-process on EVM the shop knows whether anything was sent; otherwise something may have been.
+  const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction;
+  if (nothingSent) {
+    await finishSettlement(db, settlement.id, { status: "failed", error: reason }, effects);
+    return { kind: "failed", settle: result, reason };
+  }
+  const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);
+  return { kind: "pending", settle: { ...result, transaction: transaction ?? "" }, settlement: pending };
+}
+
+/** Solana with the in-process facilitator: the transaction's id is the fee payer's signature of its message, known before it is sent. */
+async function expectedTransaction(payments: Payments, identity: PaymentIdentity): Promise<string | undefined> {
+  if (!identity.solana || !payments.solanaFeePayer) return undefined;
+  const signature = await signBytes(payments.solanaFeePayer.keyPair.privateKey, getBase64Encoder().encode(identity.solana.message));
+  return getBase58Decoder().decode(signature);
+}
+
+/** The offered requirement a payment was made for, or undefined. */
+export function findMatchingRequirement(payments: Payments, offered: PaymentRequirements[], payload: PaymentPayload): PaymentRequirements | undefined {
+  const server = payments.server as unknown as {
+    findMatchingRequirements(a: PaymentRequirements[], p: PaymentPayload): PaymentRequirements | undefined;
+  };
+  return server.findMatchingRequirements(offered, payload);
+}
+
+/** A facilitator that fails is a refused payment, never a thrown error. */
+export async function verifyPayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<VerifyResponse> {
+  return payments.server.verifyPayment(payload, requirement).catch(
+    (err: unknown): VerifyResponse => ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
+  );
+}
+
+async function settlePayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<SettleResponse> {
+  try {
+    return await payments.server.settlePayment(payload, requirement);
+  } catch (err) {
+    const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
+    return {
+      success: false,
+      errorReason: e.errorReason ?? e.message ?? "settlement failed",
+      transaction: e.transaction ?? "",
+      network: requirement.network,
+      payer: e.payer,
+    } as SettleResponse;
+  }
+}

@@ -1,0 +1,180 @@
+import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { ulid } from "ulid";
+import type { Db } from "@/lib/db";
+import { settlements } from "@/lib/db/schema";
+import type { PaymentIdentity } from "./identity";
+
+export type Settlement = typeof settlements.$inferSelect;
+export type SettlementPurpose = "invoice" | "fee" | "topup";
+
+/** A server settling a payment holds it this long, and extends the hold while it works. */
+export const LEASE_MS = 60_000;
+
+/**
+ * What a payment does once it has landed, and what is undone when it cannot land, each run inside the transaction
+ * that moves the settlement to `settled` or `failed`, so that it happens exactly once.
+ */
+export type SettlementEffect = {
+  landed(tx: Db, s: Settlement): Promise<void>;
+  failed?(tx: Db, s: Settlement): Promise<void>;
+};
+export type SettlementEffects = Partial<Record<SettlementPurpose, SettlementEffect>>;
+
+export type Refusal = { refused: "used" | "in_progress" } | { refused: "claim"; reason: string };
+
+class ClaimRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * Records a payment before it is settled, in one transaction with `claim` (which takes what the payment is for, an
+ * invoice say, under the new settlement's id and answers a reason when it cannot). A payment already settled, or being
+ * settled now by this or another server, is refused; a payment that failed before may be offered again.
+ */
+export async function beginSettlement(
+  db: Db,
+  p: PaymentIdentity & { purpose: SettlementPurpose; reference: string; amountUsdc: bigint; details?: Record<string, string>; transaction?: string },
+  claim?: (tx: Db, settlementId: string) => Promise<string | null>,
+  now = new Date(),
+): Promise<{ settlement: Settlement } | Refusal> {
+  const id = `pay_${ulid()}`;
+  try {
+    return await db.transaction(async (tx) => {
+      const values = {
+        id,
+        network: p.network,
+        identity: p.identity,
+        purpose: p.purpose,
+        reference: p.reference,
+        details: p.details ?? null,
+        payer: p.payer,
+        amountUsdc: p.amountUsdc,
+        status: "settling" as const,
+        transaction: p.transaction ?? null,
+        validUntil: p.validUntil,
+        leaseUntil: new Date(now.getTime() + LEASE_MS),
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+        settledAt: null,
+      };
+      // A failed payment is taken over under a new id, so that whatever pointed at the old attempt no longer matches.
+      const [row] = await tx
+        .insert(settlements)
+        .values(values)
+        .onConflictDoUpdate({ target: [settlements.network, settlements.identity], set: values, setWhere: eq(settlements.status, "failed") })
+        .returning();
+      if (!row) {
+        const [existing] = await tx
+          .select({ status: settlements.status })
+          .from(settlements)
+          .where(and(eq(settlements.network, p.network), eq(settlements.identity, p.identity)));
+        return { refused: existing?.status === "settled" ? ("used" as const) : ("in_progress" as const) };
+      }
+      const refusal = claim ? await claim(tx as unknown as Db, id) : null;
+      if (refusal) throw new ClaimRefused(refusal);
+      return { settlement: row };
+    });
+  } catch (err) {
+    if (err instanceof ClaimRefused) return { refused: "claim", reason: err.reason };
+    throw err;
+  }
+}
+
+/** Extends the hold of a settlement this server is still working on. */
+export async function extendLease(db: Db, id: string, now = new Date()): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS) })
+    .where(and(eq(settlements.id, id), eq(settlements.status, "settling")));
+}
+
+export type Outcome =
+  | { status: "settled"; transaction: string; payer?: string }
+  | { status: "failed"; error: string; transaction?: string }
+  | { status: "pending"; error: string; transaction?: string };
+
+/**
+ * Moves an open settlement to its outcome, once: only the caller whose conditional update moved it runs the effect,
+ * in the same transaction. `pending` keeps it open for the reconciler (no effect). Returns the row when this call
+ * decided it, or null when it was already decided (by another server or the reconciler).
+ */
+export async function finishSettlement(db: Db, id: string, outcome: Outcome, effects: SettlementEffects, now = new Date()): Promise<Settlement | null> {
+  return db.transaction(async (tx) => {
+    const set =
+      outcome.status === "settled"
+        ? { status: "settled" as const, transaction: outcome.transaction, settledAt: now, leaseUntil: null, lastError: null, updatedAt: now, ...(outcome.payer ? { payer: outcome.payer } : {}) }
+        : outcome.status === "failed"
+          ? { status: "failed" as const, leaseUntil: null, lastError: outcome.error.slice(0, 500), updatedAt: now, ...(outcome.transaction ? { transaction: outcome.transaction } : {}) }
+          : { status: "pending" as const, leaseUntil: null, lastError: outcome.error.slice(0, 500), updatedAt: now, ...(outcome.transaction ? { transaction: outcome.transaction } : {}) };
+    const [row] = await tx
+      .update(settlements)
+      .set(set)
+      .where(and(eq(settlements.id, id), inArray(settlements.status, ["settling", "pending"])))
+      .returning();
+    if (!row) return null;
+    const effect = effects[row.purpose as SettlementPurpose];
+    if (outcome.status === "settled") await effect?.landed(tx as unknown as Db, row);
+    if (outcome.status === "failed") await effect?.failed?.(tx as unknown as Db, row);
+    return row;
+  });
+}
+
+/** Settlements whose outcome is open and that no server is working on: pending ones, and settling ones whose hold lapsed. */
+export async function openSettlements(db: Db, now = new Date(), limit = 100): Promise<Settlement[]> {
+  return db
+    .select()
+    .from(settlements)
+    .where(or(eq(settlements.status, "pending"), and(eq(settlements.status, "settling"), lt(settlements.leaseUntil, now))))
+    .orderBy(settlements.createdAt)
+    .limit(limit);
+}
+
+export async function getSettlement(db: Db, id: string): Promise<Settlement | undefined> {
+  const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
+  return row;
+}
+
+/** What the chain says of a payment: it landed (in this transaction), it never can, or not known yet. */
+export type ChainVerdict = { landed: true; transaction: string; payer?: string } | { landed: false; final: true; why: string } | { landed: false; final: false };
+
+/**
+ * Decides every open settlement from what the chain says: landed ones are applied (once), ones that can no longer
+ * land are failed (their effect undone), the rest wait. A settling one is only taken once its server's hold lapsed
+ * (that server died, or is stuck). Returns what it did.
+ */
+export async function reconcileSettlements(
+  db: Db,
+  verdict: (s: Settlement) => Promise<ChainVerdict>,
+  effects: SettlementEffects,
+  now = new Date(),
+): Promise<{ settled: number; failed: number; open: number }> {
+  const open = await openSettlements(db, now);
+  let settled = 0;
+  let failed = 0;
+  for (const s of open) {
+    let v: ChainVerdict;
+    try {
+      v = await verdict(s);
+    } catch {
+      continue; // The chain did not answer: ask again next round.
+    }
+    if (v.landed) {
+      if (await finishSettlement(db, s.id, { status: "settled", transaction: v.transaction, payer: v.payer }, effects, now)) settled++;
+    } else if (v.final) {
+      if (await finishSettlement(db, s.id, { status: "failed", error: v.why, transaction: s.transaction ?? undefined }, effects, now)) failed++;
+    }
+  }
+  return { settled, failed, open: open.length - settled - failed };
+}
+
+/** Settlements still open (for shutdown and health): how many, and the oldest. */
+export async function countOpenSettlements(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(settlements)
+    .where(inArray(settlements.status, ["settling", "pending"]));
+  return row?.n ?? 0;
+}

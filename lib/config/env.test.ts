@@ -18,7 +18,7 @@ describe("parseConfig", () => {
       invoiceTtlMinutes: 15,
       webhookRetryBaseSeconds: 10,
       facilitatorUrl: undefined,
-      facilitatorEvmPrivateKey: undefined,
+      facilitatorEvmPrivateKeys: [],
       facilitatorSolanaPrivateKey: undefined,
       refundEvmPrivateKey: undefined,
       refundSolanaPrivateKey: undefined,
@@ -90,6 +90,22 @@ describe("parseConfig", () => {
     expect(parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: "" }).webhookRetryBaseSeconds).toBe(10);
     for (const bad of ["0", "-5", "1.5", "soon", "3601"]) {
       expect(() => parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: bad })).toThrow(/WEBHOOK_RETRY_BASE_SECONDS: must be/);
+    }
+  });
+
+  it("reads one facilitator gas key or a pool of them, and names a malformed list without echoing it", () => {
+    const [a, b] = [`0x${"1".repeat(64)}`, `0x${"2".repeat(64)}`];
+    expect(parseConfig({ FACILITATOR_EVM_PRIVATE_KEY: a }).facilitatorEvmPrivateKeys).toEqual([a]);
+    expect(parseConfig({ FACILITATOR_EVM_PRIVATE_KEY: ` ${a} , ${b}` }).facilitatorEvmPrivateKeys).toEqual([a, b]);
+    for (const bad of [`${a},`, `${a};${b}`, "0x12"]) {
+      let message = "";
+      try {
+        parseConfig({ FACILITATOR_EVM_PRIVATE_KEY: bad });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/FACILITATOR_EVM_PRIVATE_KEY/);
+      expect(message).not.toContain("1111");
     }
   });
 

@@ -75,8 +75,17 @@ export const envSchema = z.object({
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(24, "must be at least 24 characters").optional()),
   /** A remote x402 facilitator; the in-process one is used when unset. */
   FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
-  /** Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own). */
-  FACILITATOR_EVM_PRIVATE_KEY: optionalEvmPrivateKey,
+  /**
+   * Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own): one key, or several
+   * separated by commas, a pool that settles concurrently (each settlement goes to the least busy wallet).
+   */
+  FACILITATOR_EVM_PRIVATE_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^\s*0x[0-9a-fA-F]{64}(\s*,\s*0x[0-9a-fA-F]{64})*\s*$/, "must be a 0x-prefixed 32-byte hex private key, or several separated by commas")
+      .optional(),
+  ),
   FACILITATOR_SOLANA_PRIVATE_KEY: optionalSolanaSecretKey,
   /** Refund wallets on testnet/mainnet: failed orders are paid back from them (they hold USDC and pay their own gas). */
   REFUND_EVM_PRIVATE_KEY: optionalEvmPrivateKey,
@@ -142,7 +151,8 @@ export type Config = {
   /** The first retry delay of a webhook message, in seconds; the schedule grows from it over about a day. */
   webhookRetryBaseSeconds: number;
   facilitatorUrl: string | undefined;
-  facilitatorEvmPrivateKey: `0x${string}` | undefined;
+  /** The in-process facilitator's EVM gas wallets (a pool when several). */
+  facilitatorEvmPrivateKeys: `0x${string}`[];
   facilitatorSolanaPrivateKey: string | undefined;
   /** The refund wallets (testnet/mainnet): without one, refunds on that chain family wait for the operator. */
   refundEvmPrivateKey: `0x${string}` | undefined;
@@ -192,7 +202,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     webhookRetryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     facilitatorUrl: e.FACILITATOR_URL,
-    facilitatorEvmPrivateKey: e.FACILITATOR_EVM_PRIVATE_KEY as `0x${string}` | undefined,
+    facilitatorEvmPrivateKeys: (e.FACILITATOR_EVM_PRIVATE_KEY?.split(",").map((k) => k.trim()) ?? []) as `0x${string}`[],
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,
     refundEvmPrivateKey: e.REFUND_EVM_PRIVATE_KEY as `0x${string}` | undefined,
     refundSolanaPrivateKey: e.REFUND_SOLANA_PRIVATE_KEY,

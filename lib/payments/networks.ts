@@ -119,7 +119,7 @@ export function missingPaymentSettings(c: Config): string[] {
   if (!c.payTo.evm) missing.push("PAY_TO_EVM (the EVM address that receives payments)");
   if (!c.payTo.solana) missing.push("PAY_TO_SOLANA (the Solana address that receives payments)");
   if (!c.facilitatorUrl) {
-    if (!c.facilitatorEvmPrivateKey) missing.push("FACILITATOR_URL, or FACILITATOR_EVM_PRIVATE_KEY for the in-process facilitator");
+    if (c.facilitatorEvmPrivateKeys.length === 0) missing.push("FACILITATOR_URL, or FACILITATOR_EVM_PRIVATE_KEY for the in-process facilitator");
     if (!c.facilitatorSolanaPrivateKey) missing.push("FACILITATOR_URL, or FACILITATOR_SOLANA_PRIVATE_KEY for the in-process facilitator");
   }
   return [...new Set(missing)];

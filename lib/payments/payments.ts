@@ -50,7 +50,7 @@ async function createPayments(c: Config): Promise<Payments> {
       ? remoteFacilitator(c.facilitatorUrl)
       : inProcessFacilitator(
           networks,
-          { evm: [privateKeyToAccount(c.facilitatorEvmPrivateKey!)], solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
+          { evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)), solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
           lock,
         );
   }

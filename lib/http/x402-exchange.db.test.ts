@@ -145,7 +145,7 @@ describe(`one x402 payment, one use, on ${testDriver}`, () => {
 
 /** A JSON-RPC proxy in front of a chain that can lose answers: the faults a real RPC provider has. */
 async function faultyRpc(target: string) {
-  const faults = { dropSendAnswers: false, receiptsAfter: 0 };
+  const faults = { dropSendAnswers: false, receiptsAfter: 0, refuseSends: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -153,6 +153,13 @@ async function faultyRpc(target: string) {
       void (async () => {
         const body = Buffer.concat(chunks).toString("utf8");
         const calls = ([] as { method: string; id: number }[]).concat(JSON.parse(body) as never);
+        const send = calls.find((c) => c.method === "eth_sendRawTransaction");
+        if (send && faults.refuseSends > 0) {
+          // The node refuses the transaction (it never reaches the chain): its nonce must not be lost.
+          faults.refuseSends--;
+          res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: send.id, error: { code: -32603, message: "internal error" } }));
+          return;
+        }
         const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body });
         const text = await upstream.text();
         if (faults.dropSendAnswers && calls.some((c) => c.method === "eth_sendRawTransaction")) {
@@ -238,6 +245,22 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       expect(await paidStatus(inv.id)).toBe("paid");
       const rows = await database.db.select().from(invoices).where(eq(invoices.id, inv.id));
       expect(rows[0]!.paymentTx).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("settles through a transaction the node refused (tried again, nothing sent twice), and leaves no nonce gap behind", async () => {
+    const { proxy, n, p } = await faultyPayments(5_000);
+    try {
+      proxy.faults.refuseSends = 1;
+      const first = await payThrough(p, n);
+      expect(first.result.kind).toBe("settled");
+      expect(proxy.faults.refuseSends).toBe(0);
+      // The next payments take the next nonces: nothing waits behind a nonce that was never used.
+      const next = await Promise.all([payThrough(p, n), payThrough(p, n)]);
+      expect(next.map((x) => x.result.kind)).toEqual(["settled", "settled"]);
+      for (const x of [first, ...next]) expect(await devnet.balance(n.network, x.buyer.address)).toBe(50_000_000n - x.inv.priceUsdc);
     } finally {
       await proxy.close();
     }

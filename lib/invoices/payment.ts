@@ -74,14 +74,15 @@ export async function releaseClaim(db: Db, id: string, claim: string): Promise<v
 }
 
 /**
- * Records the settled payment: unpaid -> paid under this claim, and makes every order of the invoice due for
- * fulfilment, in one transaction (the caller's, when it passes one). Every way an invoice is paid with USDC ends
- * here. Returns false when the claim was no longer held (then nothing changed).
+ * Records the payment: unpaid -> paid under this claim (a USDC payment's settlement), or with none (a merchant's balance
+ * debit, made in the caller's transaction), and makes every order of the invoice due for fulfilment, in one
+ * transaction. Every way an invoice gets paid ends here. Returns false when the claim was no longer held (then nothing
+ * changed).
  */
 export async function markPaid(
   db: Db,
   id: string,
-  claim: string,
+  claim: string | null,
   settlement: { network: string; transaction: string; payer: string | undefined },
   now = new Date(),
 ): Promise<boolean> {
@@ -98,7 +99,7 @@ export async function markPaid(
         paymentClaim: null,
         paymentClaimUntil: null,
       })
-      .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), eq(invoices.paymentClaim, claim)))
+      .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), claim === null ? isNull(invoices.paymentClaim) : eq(invoices.paymentClaim, claim)))
       .returning({ id: invoices.id });
     if (paid.length === 0) return false;
     await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, id));

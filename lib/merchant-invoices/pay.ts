@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { V2Error } from "@/lib/api-v2/envelope";
 import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
-import { payability } from "@/lib/invoices/payment";
+import { invoices } from "@/lib/db/schema";
+import { markPaid, payability } from "@/lib/invoices/payment";
 import { BalanceTooLow, debit } from "@/lib/merchants";
 
 /**
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance
  * debited (never below zero, whatever runs at the same time), the invoice marked paid and its orders made due for
- * fulfilment. Refusals: 404 `not_found`, 409 `invoice_not_payable` (expired, already paid, or another method), 402
+ * fulfilment (markPaid, as every payment). Refusals: 404 `not_found`, 409 `invoice_not_payable` (expired, already paid, or another method), 402
  * `balance_too_low` naming both amounts.
  */
 export async function payFromBalance(db: Db, merchantId: string, invoiceId: string, now = new Date()): Promise<void> {
@@ -28,10 +28,9 @@ export async function payFromBalance(db: Db, merchantId: string, invoiceId: stri
     const price = inv.priceCents ?? 0n;
     try {
       const entry = await debit(tx as unknown as Db, { merchantId, amountCents: price, invoiceId, note: `Invoice ${invoiceId}` });
-      await tx
-        .update(invoices)
-        .set({ status: "paid", paidAt: now, updatedAt: now, paymentNetwork: "balance", paymentTx: `ledger:${entry.id}` })
-        .where(eq(invoices.id, invoiceId));
+      if (!(await markPaid(tx as unknown as Db, invoiceId, null, { network: "balance", transaction: `ledger:${entry.id}`, payer: undefined }, now))) {
+        throw new Error(`Invoice ${invoiceId} changed while its row was locked`);
+      }
     } catch (err) {
       if (err instanceof BalanceTooLow) {
         throw new V2Error(402, "balance_too_low", err.message, {
@@ -42,6 +41,5 @@ export async function payFromBalance(db: Db, merchantId: string, invoiceId: stri
       }
       throw err;
     }
-    await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, invoiceId));
   });
 }

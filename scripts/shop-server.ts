@@ -16,12 +16,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startShop(): Promise<{ baseURL: string; stop(): Promise<void> }> {
+export async function startShop(env: Record<string, string> = {}): Promise<{ baseURL: string; stop(): Promise<void> }> {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first.");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", ...env },
     stdio: "ignore",
   });
   const baseURL = `http://127.0.0.1:${port}`;

@@ -44,6 +44,7 @@ describe(`migrations on ${testDriver}`, () => {
         "products",
         "settings",
         "settlements",
+        "signer_nonces",
         "siwx_nonces",
         "webhook_attempts",
         "webhook_deliveries",

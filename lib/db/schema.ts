@@ -477,3 +477,14 @@ export const settlements = pgTable(
     index("settlements_reference_idx").on(t.purpose, t.reference),
   ],
 );
+
+/**
+ * The next nonce of each sending wallet (`evm-nonce:<network>:<address>`), read and written only under that wallet's
+ * lock (lib/db/key-lock.ts), so that several servers sharing a gas wallet take its nonces one after another without
+ * asking the chain each time. The chain's count is read again after an error or an idle while (see evm-signer.ts).
+ */
+export const signerNonces = pgTable("signer_nonces", {
+  key: text("key").primaryKey(),
+  nextNonce: bigint("next_nonce", { mode: "number" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -21,6 +21,7 @@ import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { claimForPayment, createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
 import { exchange } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import { databaseNonceStore } from "@/lib/payments/nonce-store";
 import type { PaymentNetwork } from "@/lib/payments/networks";
 import { getPayments, paymentsWith, type Payments } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
@@ -185,8 +186,8 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     if (n.kind !== "evm") throw new Error("unreachable");
     const proxy = await faultyRpc(n.rpcUrl);
     const proxied = { ...n, rpcUrl: proxy.url };
-    const lock = <T,>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work);
-    const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, lock, { confirmationTimeoutMs });
+    const sync = { lock: <T,>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
+    const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync, { confirmationTimeoutMs });
     return { proxy, n: proxied, p: await paymentsWith({ networks: [proxied], facilitator, devnet: true, inProcess: true }) };
   }
 

@@ -20,6 +20,21 @@ import type { EvmNetwork } from "./networks";
 /** Runs `work` holding the lock named `key`, in this process and across servers (see lib/db/key-lock.ts). */
 export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
 
+/** The next nonce of each sending wallet as the shop last recorded it, read and written under the wallet's lock. */
+export type NonceStore = {
+  get(key: string): Promise<{ next: number; updatedAt: Date } | undefined>;
+  /** `undefined` forgets it: the next send asks the chain. */
+  set(key: string, next: number | undefined): Promise<void>;
+};
+
+/** Wallets, their lock and their nonces: what several servers sending from one wallet share. */
+export type SenderSync = { lock: KeyLock; nonces: NonceStore };
+
+/** A recorded nonce older than this is checked against the chain (after a quiet while the chain's count is settled). */
+const NONCE_FRESH_MS = 15_000;
+/** Fees are asked of the chain at most this often per network. */
+const FEES_FRESH_MS = 2_000;
+
 /** A transaction the shop may have put on chain: sent, or sent with an answer that left it unknown. */
 export type Broadcast = { network: string; hash: Hex; from: Address };
 
@@ -41,18 +56,29 @@ export type ManagedEvmSignerOptions = {
 
 /**
  * The facilitator's EVM signer with its own nonce management. Every transaction is signed here with a nonce taken
- * under a lock per (network, gas wallet): the lock spans only "read the pending nonce, sign, send", so concurrent
- * settlements on one server and on several servers sharing the database never take the same nonce, and a nonce is
- * only ever used by a transaction the node accepted (a transaction that was never sent leaves no gap: the next one
- * reads the same pending count). Gas and fees are estimated before the lock, so the lock is held for milliseconds.
- * With several gas wallets, each settlement goes to the one with the fewest transactions in flight.
+ * under a lock per (network, gas wallet): the lock spans only "take the next nonce, sign, send, record the next one",
+ * so concurrent settlements on one server and on several servers sharing the database never take the same nonce.
+ * A nonce is only recorded as used once the node accepted its transaction: a transaction the node refused leaves no
+ * gap, one whose answer was lost makes the next send ask the chain (its pending count tells whether it arrived), and a
+ * nonce some other sender took meanwhile is refused by the node and taken again from the chain. Gas and fees are
+ * estimated before the lock, so the lock is held for a few milliseconds. With several gas wallets, each settlement
+ * goes to the one with the fewest transactions in flight.
  */
-export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[], lock: KeyLock, opts: ManagedEvmSignerOptions): FacilitatorEvmSigner {
+export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[], sync: SenderSync, opts: ManagedEvmSignerOptions): FacilitatorEvmSigner {
   if (accounts.length === 0) throw new Error(`No gas wallet for ${n.network}`);
   const chain = viemChain(n);
   const client = createPublicClient({ chain, transport: http(n.rpcUrl), pollingInterval: opts.pollingIntervalMs ?? 250 });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
+  let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
+  const currentFees = () => {
+    if (!fees || Date.now() - fees.at > FEES_FRESH_MS) {
+      const value = client.estimateFeesPerGas();
+      fees = { at: Date.now(), value };
+      value.catch(() => (fees = undefined));
+    }
+    return fees.value;
+  };
 
   const pick = (): LocalAccount => {
     turn = (turn + 1) % accounts.length;
@@ -66,13 +92,13 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     inFlight.set(account.address, (inFlight.get(account.address) ?? 0) + 1);
     try {
       // Estimated first (this simulates the call): a transfer that would revert is refused here, with nothing sent.
-      const [gas, fees] = await Promise.all([
-        request.gas ?? client.estimateGas({ account, to: request.to, data: request.data }),
-        client.estimateFeesPerGas(),
-      ]);
-      return await lock(`evm-nonce:${n.network}:${account.address.toLowerCase()}`, async () => {
+      const [gas, fees] = await Promise.all([request.gas ?? client.estimateGas({ account, to: request.to, data: request.data }), currentFees()]);
+      const key = `evm-nonce:${n.network}:${account.address.toLowerCase()}`;
+      return await sync.lock(key, async () => {
+        const recorded = await sync.nonces.get(key);
+        let nonce =
+          recorded && Date.now() - recorded.updatedAt.getTime() < NONCE_FRESH_MS ? recorded.next : await client.getTransactionCount({ address: account.address, blockTag: "pending" });
         for (let attempt = 0; ; attempt++) {
-          const nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
           const serializedTransaction = await account.signTransaction({
             chainId: n.chainId,
             type: "eip1559",
@@ -86,20 +112,26 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
           const hash = keccak256(serializedTransaction);
           try {
             await client.sendRawTransaction({ serializedTransaction });
-            broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
-            return hash;
           } catch (err) {
             const message = errorText(err);
-            if (ALREADY_KNOWN.test(message)) {
-              broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
-              return hash;
+            if (!ALREADY_KNOWN.test(message)) {
+              // The node answered with a refusal: the transaction is not in it. Anything else may have reached it.
+              const refused = err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
+              if (!refused) {
+                broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+                await sync.nonces.set(key, undefined);
+                throw err;
+              }
+              if (attempt < 3 && NONCE_TAKEN.test(message)) {
+                nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+                continue;
+              }
+              throw err;
             }
-            // The node answered with a refusal: the transaction is not in it. Anything else may have reached it.
-            const refused = err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
-            if (!refused) broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
-            if (refused && attempt < 3 && NONCE_TAKEN.test(message)) continue;
-            throw err;
           }
+          broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+          await sync.nonces.set(key, nonce + 1);
+          return hash;
         }
       });
     } finally {

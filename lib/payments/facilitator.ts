@@ -6,7 +6,7 @@ import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/fac
 import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/facilitator";
 import { toFacilitatorSvmSigner } from "@x402/svm";
 import type { LocalAccount } from "viem";
-import { managedEvmSigner, type KeyLock } from "./evm-signer";
+import { managedEvmSigner, type SenderSync } from "./evm-signer";
 import type { PaymentNetwork, SolanaNetwork } from "./networks";
 
 /** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
@@ -22,18 +22,18 @@ export type GasWallets = {
 
 /**
  * The x402 facilitator run inside this process: it verifies payments and settles them on chain with our own
- * gas wallets, one scheme instance per network. EVM transactions take their nonces under `lock` (see evm-signer.ts).
+ * gas wallets, one scheme instance per network. EVM transactions take their nonces under `sync` (see evm-signer.ts).
  */
 export function inProcessFacilitator(
   networks: PaymentNetwork[],
   gas: GasWallets,
-  lock: KeyLock,
+  sync: SenderSync,
   opts: { confirmationTimeoutMs?: number } = {},
 ): FacilitatorClient {
   const facilitator = new x402Facilitator();
   for (const n of networks) {
     if (n.kind === "evm") {
-      facilitator.register(n.network, new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, lock, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })));
+      facilitator.register(n.network, new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })));
     } else {
       facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));
     }

@@ -5,11 +5,13 @@ import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
 import type { KeyPairSigner } from "@solana/kit";
 import { config, ConfigError, type Config } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { getDatabase, getDb } from "@/lib/db";
 import { withKeyLock } from "@/lib/db/key-lock";
 import { getDevnet } from "@/lib/devnet";
 import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
+import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
+import { databaseNonceStore } from "./nonce-store";
 import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "./networks";
 
 /** How long a client has to get its payment settled after the 402. */
@@ -26,8 +28,11 @@ export type Payments = {
   requirements(amountAtomic: bigint): Promise<PaymentRequirements[]>;
 };
 
-/** Nonces of the gas wallets are taken under the database's lock, so that several servers can share the wallets. */
-const lock = async <T>(key: string, work: () => Promise<T>): Promise<T> => withKeyLock(await getDatabase(), key, work);
+/** Nonces of the gas wallets are taken under the database's lock and kept in it, so that several servers can share the wallets. */
+const sync: SenderSync = {
+  lock: async (key, work) => withKeyLock(await getDatabase(), key, work),
+  nonces: databaseNonceStore(getDb),
+};
 
 async function createPayments(c: Config): Promise<Payments> {
   const missing = missingPaymentSettings(c);
@@ -42,7 +47,7 @@ async function createPayments(c: Config): Promise<Payments> {
     networks = devnet.networks;
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl)
-      : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, lock);
+      : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync);
     solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
   } else {
     networks = publicNetworks(c);
@@ -51,7 +56,7 @@ async function createPayments(c: Config): Promise<Payments> {
       : inProcessFacilitator(
           networks,
           { evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)), solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
-          lock,
+          sync,
         );
   }
   return paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer });

@@ -18,6 +18,12 @@ CREATE TABLE "settlements" (
 	"settled_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "signer_nonces" (
+	"key" text PRIMARY KEY NOT NULL,
+	"next_nonce" bigint NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE UNIQUE INDEX "settlements_identity_idx" ON "settlements" USING btree ("network","identity");--> statement-breakpoint
 CREATE INDEX "settlements_open_idx" ON "settlements" USING btree ("status","lease_until") WHERE "settlements"."status" IN ('settling', 'pending');--> statement-breakpoint
 CREATE INDEX "settlements_reference_idx" ON "settlements" USING btree ("purpose","reference");

@@ -1,0 +1,25 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { signerNonces } from "@/lib/db/schema";
+import type { NonceStore } from "./evm-signer";
+
+/** The sending wallets' next nonces in the database, shared by every server (used only under the wallet's lock). */
+export function databaseNonceStore(db: () => Promise<Db>): NonceStore {
+  return {
+    async get(key) {
+      const [row] = await (await db()).select().from(signerNonces).where(eq(signerNonces.key, key));
+      return row ? { next: row.nextNonce, updatedAt: row.updatedAt } : undefined;
+    },
+    async set(key, next) {
+      const d = await db();
+      if (next === undefined) {
+        await d.delete(signerNonces).where(eq(signerNonces.key, key));
+        return;
+      }
+      await d
+        .insert(signerNonces)
+        .values({ key, nextNonce: next, updatedAt: new Date() })
+        .onConflictDoUpdate({ target: signerNonces.key, set: { nextNonce: next, updatedAt: sql`now()` } });
+    },
+  };
+}

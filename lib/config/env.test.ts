@@ -17,6 +17,8 @@ describe("parseConfig", () => {
       sessionSecret: undefined,
       invoiceTtlMinutes: 15,
       webhookRetryBaseSeconds: 10,
+      devnetBlockTime: 1,
+      devnetUrl: undefined,
       facilitatorUrl: undefined,
       facilitatorEvmPrivateKeys: [],
       facilitatorSolanaPrivateKey: undefined,
@@ -91,6 +93,13 @@ describe("parseConfig", () => {
     for (const bad of ["0", "-5", "1.5", "soon", "3601"]) {
       expect(() => parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: bad })).toThrow(/WEBHOOK_RETRY_BASE_SECONDS: must be/);
     }
+  });
+
+  it("reads the devnet block time: 1 s by default, 0 for a block per transaction, tenths of a second up to a minute", () => {
+    expect(parseConfig({ DEVNET_BLOCK_TIME: "0" }).devnetBlockTime).toBe(0);
+    expect(parseConfig({ DEVNET_BLOCK_TIME: "0.5" }).devnetBlockTime).toBe(0.5);
+    expect(parseConfig({ DEVNET_BLOCK_TIME: "" }).devnetBlockTime).toBe(1);
+    for (const bad of ["-1", "61", "0.25", "fast"]) expect(() => parseConfig({ DEVNET_BLOCK_TIME: bad })).toThrow(/DEVNET_BLOCK_TIME/);
   });
 
   it("reads one facilitator gas key or a pool of them, and names a malformed list without echoing it", () => {

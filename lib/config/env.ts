@@ -120,6 +120,21 @@ export const envSchema = z.object({
       .max(3600, "must be 1 to 3600 seconds")
       .default(10),
   ),
+  /**
+   * Devnet only: seconds between blocks of the local EVM chains (interval mining, as Base, Arbitrum and Polygon), with
+   * Solana transactions confirming on its 400 ms slot clock; 0 mines one block per transaction at once.
+   */
+  /** Devnet only: the URL of a devnet another process serves (`npm run devnet`), used instead of starting chains here. */
+  DEVNET_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  DEVNET_BLOCK_TIME: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of seconds" })
+      .min(0, "must be 0 to 60 seconds")
+      .max(60, "must be 0 to 60 seconds")
+      .refine((n) => Number.isInteger(n * 10), "must be whole tenths of a second")
+      .default(1),
+  ),
   SEED_DEMO_CATALOG: z.preprocess(
     emptyAsUndefined,
     z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
@@ -150,6 +165,10 @@ export type Config = {
   invoiceTtlMinutes: number;
   /** The first retry delay of a webhook message, in seconds; the schedule grows from it over about a day. */
   webhookRetryBaseSeconds: number;
+  /** Devnet: seconds between EVM blocks (0: one block per transaction). */
+  devnetBlockTime: number;
+  /** Devnet: the shared devnet to use (`npm run devnet`), instead of chains of this process. */
+  devnetUrl: string | undefined;
   facilitatorUrl: string | undefined;
   /** The in-process facilitator's EVM gas wallets (a pool when several). */
   facilitatorEvmPrivateKeys: `0x${string}`[];
@@ -201,6 +220,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     adminToken: e.ADMIN_TOKEN,
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     webhookRetryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
+    devnetBlockTime: e.DEVNET_BLOCK_TIME,
+    devnetUrl: e.DEVNET_URL,
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorEvmPrivateKeys: (e.FACILITATOR_EVM_PRIVATE_KEY?.split(",").map((k) => k.trim()) ?? []) as `0x${string}`[],
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { onShutdown } from "@/lib/server/shutdown";
+import { connectDevnet } from "./shared";
 import { startDevnet, type Devnet } from "./start-devnet";
 
 export type { Devnet } from "./start-devnet";
@@ -15,7 +16,8 @@ export function getDevnet(): Promise<Devnet> {
   const c = config();
   if (c.networkMode !== "devnet") return Promise.reject(new Error("The local chains run in devnet mode only"));
   if (!globalForDevnet.__storefrontDevnet) {
-    const starting = startDevnet(c.dataDir);
+    // DEVNET_URL: chains another process runs (npm run devnet), shared with other servers; else this process's own.
+    const starting = c.devnetUrl ? connectDevnet(c.devnetUrl) : startDevnet(c.dataDir, { blockTimeSeconds: c.devnetBlockTime });
     globalForDevnet.__storefrontDevnet = starting;
     starting.then(
       // A graceful stop lets anvil dump its state first.

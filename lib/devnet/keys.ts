@@ -18,14 +18,29 @@ export async function solanaSignerFromSeed(seedBase58: string): Promise<KeyPairS
   return createKeyPairSignerFromPrivateKeyBytes(getBase58Encoder().encode(seedBase58));
 }
 
-export async function loadDevnetKeys(dataDir: string): Promise<DevnetKeys> {
-  const evm = (name: string) => privateKeyToAccount(dataDirSecret(dataDir, name, generatePrivateKey) as `0x${string}`);
-  const solana = (name: string) =>
-    solanaSignerFromSeed(dataDirSecret(dataDir, name, () => getBase58Decoder().decode(randomBytes(32))));
+/** The devnet wallets' secrets as kept under DATA_DIR: EVM private keys (hex) and Solana seeds (base58). */
+export type DevnetSecrets = { evmPayTo: string; evmFacilitator: string; solanaPayTo: string; solanaFacilitator: string };
+
+export function loadDevnetSecrets(dataDir: string): DevnetSecrets {
+  const evm = (name: string) => dataDirSecret(dataDir, name, generatePrivateKey);
+  const solana = (name: string) => dataDirSecret(dataDir, name, () => getBase58Decoder().decode(randomBytes(32)));
   return {
     evmPayTo: evm("devnet-evm-payto"),
     evmFacilitator: evm("devnet-evm-facilitator"),
-    solanaPayTo: await solana("devnet-solana-payto"),
-    solanaFacilitator: await solana("devnet-solana-facilitator"),
+    solanaPayTo: solana("devnet-solana-payto"),
+    solanaFacilitator: solana("devnet-solana-facilitator"),
   };
+}
+
+export async function devnetKeysFromSecrets(s: DevnetSecrets): Promise<DevnetKeys> {
+  return {
+    evmPayTo: privateKeyToAccount(s.evmPayTo as `0x${string}`),
+    evmFacilitator: privateKeyToAccount(s.evmFacilitator as `0x${string}`),
+    solanaPayTo: await solanaSignerFromSeed(s.solanaPayTo),
+    solanaFacilitator: await solanaSignerFromSeed(s.solanaFacilitator),
+  };
+}
+
+export async function loadDevnetKeys(dataDir: string): Promise<DevnetKeys> {
+  return devnetKeysFromSecrets(loadDevnetSecrets(dataDir));
 }

@@ -17,9 +17,10 @@ export type Devnet = {
 
 /**
  * Starts the three local EVM chains and the local Solana chain on loopback, with state kept under
- * `<dataDir>/devnet` so balances and used authorizations survive a restart.
+ * `<dataDir>/devnet` so balances and used authorizations survive a restart. With `blockTimeSeconds` the EVM chains
+ * mine on that interval and Solana transactions confirm with the slot clock, as real chains do.
  */
-export async function startDevnet(dataDir: string): Promise<Devnet> {
+export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: number } = {}): Promise<Devnet> {
   const keys = await loadDevnetKeys(dataDir);
   const stateDir = path.join(dataDir, "devnet");
   fs.mkdirSync(stateDir, { recursive: true });
@@ -34,6 +35,7 @@ export async function startDevnet(dataDir: string): Promise<Devnet> {
           usdcAddress: DEVNET_USDC_ADDRESS,
           stateFile: path.join(stateDir, `${c.key}.json`),
           gasWallets: [keys.evmFacilitator.address],
+          blockTimeSeconds: opts.blockTimeSeconds,
         });
         started.push(chain);
         return { key: c.key, chain };
@@ -43,6 +45,7 @@ export async function startDevnet(dataDir: string): Promise<Devnet> {
       stateFile: path.join(stateDir, "solana.json"),
       feePayers: [keys.solanaFacilitator.address],
       tokenOwners: [keys.solanaPayTo.address],
+      confirmBySlot: (opts.blockTimeSeconds ?? 0) > 0,
     });
     started.push(solana);
 

@@ -212,7 +212,13 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     return { inv, buyer, result };
   }
 
-  const reconcile = () => reconcileSettlements(database.db, (s) => chainVerdict(devnet.networks, s), settlementEffects);
+  /** The upkeep loop's reconciliation, run until the invoice is paid (the chain mines a block every second). */
+  const reconcileUntilPaid = async (invoiceId: string) => {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      await reconcileSettlements(database.db, (s) => chainVerdict(devnet.networks, s), settlementEffects);
+      if ((await paidStatus(invoiceId)) === "paid") return;
+    }
+  };
 
   it("keeps a payment whose broadcast answer was lost, and pays its invoice once the chain shows it", async () => {
     const { proxy, n, p } = await faultyPayments(5_000);
@@ -224,7 +230,7 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       expect(row).toMatchObject({ status: "pending", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
       // Held: no expiry, no second payment, until the chain says.
       expect((await getInvoice(database.db, inv.id))!.paymentClaim).toBe(row!.id);
-      await reconcile();
+      await reconcileUntilPaid(inv.id);
       expect(await paidStatus(inv.id)).toBe("paid");
       expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - inv.priceUsdc);
       const [settled] = await database.db.select().from(settlements).where(eq(settlements.id, row!.id));
@@ -242,7 +248,7 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       expect(result.kind).toBe("pending");
       expect(await paidStatus(inv.id)).toBe("unpaid");
       proxy.faults.receiptsAfter = 0;
-      await reconcile();
+      await reconcileUntilPaid(inv.id);
       expect(await paidStatus(inv.id)).toBe("paid");
       const rows = await database.db.select().from(invoices).where(eq(invoices.id, inv.id));
       expect(rows[0]!.paymentTx).toMatch(/^0x[0-9a-f]{64}$/);

@@ -26,6 +26,8 @@ export type StartEvmChainOptions = {
   stateFile?: string;
   /** Accounts that pay gas (facilitators): each gets 1000 ETH at every start. */
   gasWallets?: Address[];
+  /** Seconds between blocks (interval mining, as a real chain); 0 or unset: one block per transaction. */
+  blockTimeSeconds?: number;
 };
 
 const STARTUP_TIMEOUT_MS = 15_000;
@@ -34,8 +36,8 @@ const GAS_WALLET_BALANCE = `0x${(1000n * 10n ** 18n).toString(16)}`;
 
 /**
  * Starts an anvil process on 127.0.0.1 (a free port) standing in for one EVM network, with DevUSDC at `usdcAddress`
- * and Multicall3 at its canonical address. Blocks are mined on demand (one per transaction) and follow the wall clock,
- * so x402's `validBefore` checks and the token's `block.timestamp` agree.
+ * and Multicall3 at its canonical address. Blocks are mined every `blockTimeSeconds` (or one per transaction) and
+ * follow the wall clock, so x402's `validBefore` checks and the token's `block.timestamp` agree.
  */
 export async function startEvmChain(opts: StartEvmChainOptions): Promise<EvmDevChain> {
   const bin = resolveAnvilBinary();
@@ -47,6 +49,7 @@ export async function startEvmChain(opts: StartEvmChainOptions): Promise<EvmDevC
     "--accounts", "0",
     "--color", "never",
   ];
+  if (opts.blockTimeSeconds && opts.blockTimeSeconds > 0) args.push("--block-time", String(opts.blockTimeSeconds));
   if (opts.stateFile) {
     fs.mkdirSync(path.dirname(opts.stateFile), { recursive: true });
     args.push("--state", opts.stateFile, "--state-interval", "5");

@@ -16,25 +16,28 @@ const RECEIPT_TIMEOUT_MS = 30_000;
 const queues = new Map<string, Promise<unknown>>();
 
 /** Mints DevUSDC (atomic units, 6 decimals) to `to` and waits for the receipt; returns the transaction hash. */
-export function mintUsdc(rpcUrl: string, usdc: Address, to: Address, amountAtomic: bigint): Promise<Hex> {
-  if (amountAtomic <= 0n) return Promise.reject(new Error("mint amount must be positive"));
+export async function mintUsdc(rpcUrl: string, usdc: Address, to: Address, amountAtomic: bigint): Promise<Hex> {
+  if (amountAtomic <= 0n) throw new Error("mint amount must be positive");
+  // Only the sending is one at a time (the faucet's nonce); the receipts are awaited together, so that mints made at
+  // the same moment land in the same block on a chain that mines on an interval.
   const previous = queues.get(rpcUrl) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => mintNow(rpcUrl, usdc, to, amountAtomic));
-  queues.set(rpcUrl, next);
-  void next.finally(() => {
-    if (queues.get(rpcUrl) === next) queues.delete(rpcUrl);
-  }).catch(() => undefined);
-  return next;
-}
-
-async function mintNow(rpcUrl: string, usdc: Address, to: Address, amountAtomic: bigint): Promise<Hex> {
-  await anvilRpc(rpcUrl, "anvil_impersonateAccount", [FAUCET_ADDRESS]);
-  await anvilRpc(rpcUrl, "anvil_setBalance", [FAUCET_ADDRESS, FAUCET_GAS_BALANCE]);
-  const data = encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "mint", args: [to, amountAtomic] });
-  const hash = await anvilRpc<Hex>(rpcUrl, "eth_sendTransaction", [{ from: FAUCET_ADDRESS, to: usdc, data }]);
+  const sent = previous.catch(() => undefined).then(() => sendMint(rpcUrl, usdc, to, amountAtomic));
+  const tail = sent.catch(() => undefined);
+  queues.set(rpcUrl, tail);
+  void tail.then(() => {
+    if (queues.get(rpcUrl) === tail) queues.delete(rpcUrl);
+  });
+  const hash = await sent;
   const receipt = await waitForReceipt(rpcUrl, hash);
   if (receipt.status !== "0x1") throw new Error(`mint of ${amountAtomic} to ${to} reverted (transaction ${hash})`);
   return hash;
+}
+
+async function sendMint(rpcUrl: string, usdc: Address, to: Address, amountAtomic: bigint): Promise<Hex> {
+  await anvilRpc(rpcUrl, "anvil_impersonateAccount", [FAUCET_ADDRESS]);
+  await anvilRpc(rpcUrl, "anvil_setBalance", [FAUCET_ADDRESS, FAUCET_GAS_BALANCE]);
+  const data = encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "mint", args: [to, amountAtomic] });
+  return anvilRpc<Hex>(rpcUrl, "eth_sendTransaction", [{ from: FAUCET_ADDRESS, to: usdc, data }]);
 }
 
 async function waitForReceipt(rpcUrl: string, hash: Hex): Promise<{ status: Hex }> {

@@ -14,7 +14,10 @@ const base58 = getBase58Decoder();
 const fromBase58 = getBase58Encoder();
 
 /** The Solana JSON-RPC methods this local chain answers. */
-export function createRpcMethods(ledger: SolanaLedger, genesisHash: string): Record<string, RpcMethod> {
+/** Slots after which a confirmed transaction reads finalized (as on a cluster). */
+const FINALIZED_AFTER_SLOTS = 32n;
+
+export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts: { confirmBySlot?: boolean } = {}): Record<string, RpcMethod> {
   const context = () => ({ apiVersion: API_VERSION, slot: ledger.slot() });
   const mintOf = (mint: string) => decodeMintAccount(ledger.getAccount(mint));
 
@@ -167,12 +170,14 @@ export function createRpcMethods(ledger: SolanaLedger, genesisHash: string): Rec
         value: signatures.map((s) => {
           const status = ledger.signatureStatus(requireString(s, "signature"));
           if (!status) return null;
+          const age = opts.confirmBySlot ? ledger.slot() - status.slot : FINALIZED_AFTER_SLOTS;
+          const finalized = age >= FINALIZED_AFTER_SLOTS;
           return {
             slot: status.slot,
-            confirmations: null,
+            confirmations: finalized ? null : Number(age),
             err: status.err,
             status: status.err === null ? { Ok: null } : { Err: status.err },
-            confirmationStatus: "finalized",
+            confirmationStatus: finalized ? "finalized" : age > 0n ? "confirmed" : "processed",
           };
         }),
       };

@@ -55,6 +55,11 @@ export type StartSolanaChainOptions = {
   feePayers?: string[];
   /** Wallets whose USDC associated token accounts must exist at start: the shop's payTo. */
   tokenOwners?: string[];
+  /**
+   * Report transactions as a cluster does: `processed` in their slot, `confirmed` once the slot clock (400 ms) has
+   * moved on, `finalized` 32 slots later. Off: every landed transaction reads `finalized` at once.
+   */
+  confirmBySlot?: boolean;
 };
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -188,7 +193,7 @@ export async function startSolanaChain(opts: StartSolanaChainOptions = {}): Prom
     if (!decodeTokenAccount(ledger.getAccount(ata))) await submit([createAtaInstruction(ownerAddress, ata)]);
   }
 
-  const server = await startRpcServer(createRpcMethods(ledger, LOCALNET_GENESIS_HASH));
+  const server = await startRpcServer(createRpcMethods(ledger, LOCALNET_GENESIS_HASH, { confirmBySlot: opts.confirmBySlot ?? false }));
   writer?.schedule();
 
   return {

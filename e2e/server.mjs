@@ -1,6 +1,8 @@
 // Starts the built shop (`next start`) for the browser tests on a fresh, empty database, and removes it afterwards:
 //   node e2e/server.mjs PORT            -> PGlite in a new temporary data folder (the embedded default)
 //   node e2e/server.mjs PORT postgres   -> a new database on the server in TEST_DATABASE_URL
+//   node e2e/server.mjs PORT postgres-shared -> the database E2E_SHARED_DATABASE on that server, made by whichever
+//                                              of the servers sharing it starts first (several shops, one database)
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -10,14 +12,17 @@ import pg from "pg";
 
 const [port = "3107", mode = "pglite"] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
-const env = { ...process.env, DATA_DIR: dataDir, PORT: port };
+// The shop stops in its own order on SIGTERM (lib/server/shutdown.ts), as `npm start` sets it up.
+const env = { ...process.env, DATA_DIR: dataDir, PORT: port, NEXT_MANUAL_SIG_HANDLE: "true" };
 delete env.DATABASE_URL;
 
 let dropDatabase = async () => {};
-if (mode === "postgres") {
+if (mode === "postgres" || mode === "postgres-shared") {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) throw new Error("postgres mode needs TEST_DATABASE_URL");
-  const name = `storefront_e2e_${randomBytes(5).toString("hex")}`;
+  if (!serverUrl) throw new Error(`${mode} mode needs TEST_DATABASE_URL`);
+  const shared = mode === "postgres-shared";
+  const name = shared ? process.env.E2E_SHARED_DATABASE : `storefront_e2e_${randomBytes(5).toString("hex")}`;
+  if (!name || !/^[a-z0-9_]+$/.test(name)) throw new Error("postgres-shared mode needs E2E_SHARED_DATABASE (lower-case letters, digits, _)");
   const admin = async (sql) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
@@ -27,7 +32,10 @@ if (mode === "postgres") {
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name}`).catch((err) => {
+    // The other server made it first.
+    if (!(shared && /already exists/.test(err.message))) throw err;
+  });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   env.DATABASE_URL = url.toString();

@@ -21,7 +21,7 @@ export async function startShop(env: Record<string, string> = {}): Promise<{ bas
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", ...env },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NEXT_MANUAL_SIG_HANDLE: "true", ...env },
     stdio: "ignore",
   });
   const baseURL = `http://127.0.0.1:${port}`;

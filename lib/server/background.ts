@@ -7,6 +7,7 @@ import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
 import { settlementEffects } from "@/lib/http/settlement-effects";
 import { expireInvoices } from "@/lib/invoices";
+import { drainSettlements } from "@/lib/payments/in-flight";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
@@ -46,10 +47,15 @@ export async function startBackgroundWork(): Promise<void> {
   }, MAINTENANCE_MS);
   upkeep.unref();
 
+  // New payments stop first and those in flight reach a recorded outcome; then the workers; the database last.
+  onShutdown(async () => {
+    const { unfinished } = await drainSettlements(20_000);
+    if (unfinished > 0) console.error(`[payments] ${unfinished} settlement(s) still running at shutdown: the next start reconciles them`);
+  }, "intake");
   onShutdown(async () => {
     clearInterval(upkeep);
     await Promise.all([worker.stop(), webhooks.stop()]);
-  });
+  }, "work");
 }
 
 /**

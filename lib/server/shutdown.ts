@@ -1,23 +1,49 @@
 type Cleanup = () => Promise<void>;
 
-const globalForShutdown = globalThis as typeof globalThis & { __storefrontShutdown?: Cleanup[] };
-
 /**
- * Registers work to do before the process ends on SIGINT/SIGTERM (stop local chains, close the database).
- * One handler runs all of it, at most 10 s, then lets the signal end the process.
+ * The order a server stops in, on SIGINT/SIGTERM:
+ * - `intake`: stop taking new work (new payments are answered 503) and let the settlements in flight reach a recorded
+ *   outcome (settled, failed, or pending for the reconciler);
+ * - `work`: stop the background workers (the round in flight finishes: a payout, a delivery);
+ * - `close`: stop the local chains and close the database, once nothing uses them.
+ * Next's own signal handlers are off (`NEXT_MANUAL_SIG_HANDLE`, set by the npm scripts), so this is the one handler.
  */
-export function onShutdown(cleanup: Cleanup): void {
+export type ShutdownPhase = "intake" | "work" | "close";
+const PHASES: ShutdownPhase[] = ["intake", "work", "close"];
+/** The whole shutdown's bound: a platform sends SIGKILL after its own grace period (Docker: 10 s, Kubernetes: 30 s). */
+const SHUTDOWN_LIMIT_MS = 25_000;
+
+type State = { cleanups: Record<ShutdownPhase, Cleanup[]>; stopping: boolean };
+const globalForShutdown = globalThis as typeof globalThis & { __storefrontShutdown?: State };
+
+/** Registers work to do before the process ends, in its phase (by default `close`). */
+export function onShutdown(cleanup: Cleanup, phase: ShutdownPhase = "close"): void {
   if (!globalForShutdown.__storefrontShutdown) {
-    const cleanups: Cleanup[] = [];
-    globalForShutdown.__storefrontShutdown = cleanups;
+    const state: State = { cleanups: { intake: [], work: [], close: [] }, stopping: false };
+    globalForShutdown.__storefrontShutdown = state;
     const run = (signal: NodeJS.Signals) => {
-      const timeout = new Promise((r) => setTimeout(r, 10_000).unref());
-      void Promise.race([Promise.allSettled(cleanups.map((c) => c())), timeout]).finally(() => {
+      if (state.stopping) return;
+      state.stopping = true;
+      const deadline = new Promise<void>((r) => setTimeout(r, SHUTDOWN_LIMIT_MS).unref());
+      void Promise.race([runPhases(state), deadline]).finally(() => {
+        // No handler is left for the signal: sent again, it ends the process as the signal does (exit code 128+n).
         process.kill(process.pid, signal);
       });
     };
     process.once("SIGINT", run);
     process.once("SIGTERM", run);
   }
-  globalForShutdown.__storefrontShutdown.push(cleanup);
+  globalForShutdown.__storefrontShutdown.cleanups[phase].push(cleanup);
+}
+
+async function runPhases(state: State): Promise<void> {
+  for (const phase of PHASES) {
+    const results = await Promise.allSettled(state.cleanups[phase].map((c) => c()));
+    for (const r of results) if (r.status === "rejected") console.error(`[storefront] shutdown (${phase}) failed`, r.reason);
+  }
+}
+
+/** Whether the process is shutting down (workers stop starting new rounds). */
+export function isShuttingDown(): boolean {
+  return globalForShutdown.__storefrontShutdown?.stopping ?? false;
 }

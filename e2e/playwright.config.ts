@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 import { E2E_ADMIN_TOKEN } from "./server-env";
+import { SERVER_A, SHARED_DEVNET_PORT, SHARED_SESSION_SECRET } from "./two-servers/servers";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 // With TEST_DATABASE_URL (CI), the browse flow runs once more against a shop on a fresh PostgreSQL database.
@@ -65,6 +66,9 @@ export default defineConfig({
       testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
+    // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
+    // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo.
+    ...(postgres && !external ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, use: { baseURL: SERVER_A } }] : []),
     ...(postgres && !external
       ? [
           {
@@ -78,5 +82,29 @@ export default defineConfig({
   // The production build on a fresh, empty database: the demo catalog is seeded at start, as for a new user.
   webServer: external
     ? []
-    : [server(PORT, "pglite"), server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }), ...(postgres ? [server(PORT + 1, "postgres")] : [])],
+    : [
+        server(PORT, "pglite"),
+        server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }),
+        ...(postgres
+          ? [
+              server(PORT + 1, "postgres"),
+              {
+                command: `node e2e/devnet.mjs ${SHARED_DEVNET_PORT}`,
+                url: `http://127.0.0.1:${SHARED_DEVNET_PORT}/`,
+                cwd: "..",
+                timeout: 120_000,
+                reuseExistingServer: false,
+                stdout: "pipe" as const,
+                stderr: "pipe" as const,
+              },
+              ...[PORT + 3, PORT + 4].map((port) =>
+                server(port, "postgres-shared", {
+                  DEVNET_URL: `http://127.0.0.1:${SHARED_DEVNET_PORT}`,
+                  E2E_SHARED_DATABASE: `storefront_e2e_shared_${PORT}`,
+                  SESSION_SECRET: SHARED_SESSION_SECRET,
+                }),
+              ),
+            ]
+          : []),
+      ],
 });

@@ -2,6 +2,7 @@ import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { address, createSolanaRpc } from "@solana/kit";
@@ -66,4 +67,24 @@ export async function evmBuyer(baseURL: string, n: DevnetNetwork, usdc = "5"): P
     return documentedFetch(req);
   };
   return { account, pay: wrapFetchWithPayment(recording, client), sent };
+}
+
+/** A session token for an EVM wallet, from one SIWX sign-in at /x402/connect. */
+export async function signIn(baseURL: string, account: PrivateKeyAccount): Promise<string> {
+  const url = `${baseURL}/x402/connect`;
+  const ext = decodeRequired(await documentedFetch(url, { method: "POST" })).extensions![SIGN_IN_WITH_X] as SIWxExtension;
+  const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
+  const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, account, url));
+  return ((await (await documentedFetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string }).token;
+}
+
+/** An invoice made with a session token (no fee); the answer must be 200. */
+export async function createInvoice(baseURL: string, token: string, items: unknown[]) {
+  const res = await documentedFetch(`${baseURL}/x402/invoice/create`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Access-Token": token },
+    body: JSON.stringify({ items }),
+  });
+  if (res.status !== 200) throw new Error(`invoice/create answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { invoice_id: string; price_usdc_atomic: string };
 }

@@ -2,9 +2,8 @@ import { expect, test } from "@playwright/test";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, faucet, isEvm, type DevnetNetwork } from "./devnet-client";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createInvoice, decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, faucet, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
 // Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
 import { documentedFetch as fetch } from "./documented";
 
@@ -14,24 +13,6 @@ let evm: DevnetNetwork;
 test.beforeAll(async ({ baseURL }) => {
   evm = (await devnetNetworks(baseURL!)).filter(isEvm)[0]!;
 });
-
-async function signIn(baseURL: string, account: PrivateKeyAccount): Promise<string> {
-  const url = `${baseURL}/x402/connect`;
-  const ext = decodeRequired(await fetch(url, { method: "POST" })).extensions![SIGN_IN_WITH_X] as SIWxExtension;
-  const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
-  const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, account, url));
-  return ((await (await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string }).token;
-}
-
-async function createInvoice(baseURL: string, token: string, items: unknown[]) {
-  const res = await fetch(`${baseURL}/x402/invoice/create`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Access-Token": token },
-    body: JSON.stringify({ items }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { invoice_id: string; price_usdc_atomic: string };
-}
 
 const payBody = (id: string) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: id }) });
 

@@ -4,6 +4,7 @@ import { inventoryCodes, productPackages, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
+import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
 import type { Product, ProductSummary } from "./types";
 
@@ -17,7 +18,8 @@ const productColumns = Object.fromEntries(Object.entries(getTableColumns(product
 type ProductRow = Omit<typeof products.$inferSelect, SearchColumn>;
 
 /** The columns a product summary is made of: lists select only these. */
-export const summaryColumns = {
+/** A product's summary columns; in stock: flagged so, and served by the demo supplier (devnet only) or free codes. */
+export const summaryColumns = () => ({
   id: products.id,
   name: products.name,
   kind: products.kind,
@@ -28,11 +30,11 @@ export const summaryColumns = {
   currency: products.currency,
   image: products.image,
   // Qualified by hand: drizzle leaves single-table columns bare, and a bare "id" in the subquery is the code's.
-  inStock: sql<boolean>`("products"."in_stock" AND ("products"."supplier" = 'demo' OR EXISTS (
+  inStock: sql<boolean>`("products"."in_stock" AND (("products"."supplier" = 'demo' AND ${sql.raw(demoSupply() ? "TRUE" : "FALSE")}) OR EXISTS (
     SELECT 1 FROM inventory_codes ic WHERE ic.product_id = "products"."id" AND ic.order_id IS NULL)))`,
   rangeMinMinor: products.rangeMinMinor,
   rangeMaxMinor: products.rangeMaxMinor,
-};
+});
 
 type SummaryRow = Pick<ProductRow, "id" | "name" | "kind" | "brand" | "country" | "coverage" | "region" | "currency" | "image" | "inStock">;
 
@@ -65,7 +67,11 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
 export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> {
   if (slugs.length === 0) return [];
   db ??= await getDb();
-  const rows = await db.select(productColumns).from(products).where(inArray(products.id, slugs));
+  // Test products exist on the devnet only: elsewhere they are unknown (404 on detail, refused at checkout).
+  const rows = await db
+    .select(productColumns)
+    .from(products)
+    .where(demoSupply() ? inArray(products.id, slugs) : and(inArray(products.id, slugs), eq(products.isTest, false)));
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const pkgs = await db.select().from(productPackages).where(inArray(productPackages.productId, ids)).orderBy(asc(productPackages.productId), asc(productPackages.position));
@@ -104,7 +110,7 @@ function toProduct(row: ProductRow, pkgs: (typeof productPackages.$inferSelect)[
         }
       : null;
   const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
-  const inStock = row.inStock && (stock === null || packages.some((p) => (p.stock ?? 0) > 0));
+  const inStock = row.inStock && (row.supplier === "demo" ? demoSupply() : stock === null || packages.some((p) => (p.stock ?? 0) > 0));
   return {
     ...toSummary({ ...row, inStock }, min, max),
     categories: row.categories,

@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { summaryColumns, toSummary } from "./get-product";
 import { queryTokens } from "./normalize";
+import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
 import { PRODUCT_KINDS } from "./product-input";
 import type { ProductSummary } from "./types";
@@ -55,7 +56,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   const phrase = tokens.join(" ");
 
   const filters: SQL[] = [];
-  if (!q.includeTest) filters.push(eq(products.isTest, false));
+  if (!q.includeTest || !demoSupply()) filters.push(eq(products.isTest, false));
   if (q.kind) filters.push(eq(products.kind, q.kind));
   if (q.country) filters.push(sql`${products.coverage} @> ARRAY[${q.country}]::text[]`);
   if (q.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = lower(${q.category}))`);
@@ -94,7 +95,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
     }
     return tx
       .select({
-        product: summaryColumns,
+        product: summaryColumns(),
         faceRange,
         total: sql<number>`(count(*) OVER ())::int`,
       })

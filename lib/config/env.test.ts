@@ -95,6 +95,14 @@ describe("parseConfig", () => {
     }
   });
 
+  it("seeds the demo catalog on the devnet unless refused, and on testnet or mainnet only when asked for", () => {
+    expect(parseConfig({}).seedDemoCatalog).toBe(true);
+    expect(parseConfig({ SEED_DEMO_CATALOG: "false" }).seedDemoCatalog).toBe(false);
+    expect(parseConfig({ NETWORK_MODE: "mainnet" }).seedDemoCatalog).toBe(false);
+    expect(parseConfig({ NETWORK_MODE: "testnet" }).seedDemoCatalog).toBe(false);
+    expect(parseConfig({ NETWORK_MODE: "testnet", SEED_DEMO_CATALOG: "true" }).seedDemoCatalog).toBe(true);
+  });
+
   it("reads the devnet block time: 1 s by default, 0 for a block per transaction, tenths of a second up to a minute", () => {
     expect(parseConfig({ DEVNET_BLOCK_TIME: "0" }).devnetBlockTime).toBe(0);
     expect(parseConfig({ DEVNET_BLOCK_TIME: "0.5" }).devnetBlockTime).toBe(0.5);

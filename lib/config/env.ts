@@ -137,7 +137,7 @@ export const envSchema = z.object({
   ),
   SEED_DEMO_CATALOG: z.preprocess(
     emptyAsUndefined,
-    z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+    z.enum(["true", "false"], { error: "must be true or false" }).optional(),
   ),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
   NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[0-9a-f]{32}$/i, "must be a 32-character hex project id").optional()),
@@ -214,7 +214,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
-    seedDemoCatalog: e.SEED_DEMO_CATALOG === "true",
+    // The demo catalog is seeded on the devnet unless refused, elsewhere only when asked for explicitly.
+    seedDemoCatalog: e.SEED_DEMO_CATALOG === undefined ? e.NETWORK_MODE === "devnet" : e.SEED_DEMO_CATALOG === "true",
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     sessionSecret: e.SESSION_SECRET,
     adminToken: e.ADMIN_TOKEN,

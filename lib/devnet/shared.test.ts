@@ -32,6 +32,6 @@ describe("a devnet shared by several servers (npm run devnet, DEVNET_URL)", () =
   }, 60_000);
 
   it("says where it failed when the devnet is not there", async () => {
-    await expect(connectDevnet("http://127.0.0.1:9/")).rejects.toThrow(/does not answer \(start it with npm run devnet\)/);
+    await expect(connectDevnet("http://127.0.0.1:9/", { waitMs: 1_000 })).rejects.toThrow(/does not answer \(start it with npm run devnet\)/);
   });
 });

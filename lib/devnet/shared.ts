@@ -95,8 +95,13 @@ export async function serveDevnet(devnet: Devnet, secrets: DevnetSecrets, port =
   };
 }
 
-/** The devnet that another process serves at `url` (`npm run devnet`): its chains, wallets and faucet. */
-export async function connectDevnet(url: string): Promise<Devnet> {
+const STARTUP_WAIT_MS = 60_000;
+
+/**
+ * The devnet that another process serves at `url` (`npm run devnet`): its chains, wallets and faucet. Waits up to a
+ * minute for it to answer (a devnet and its shops may be started together).
+ */
+export async function connectDevnet(url: string, opts: { waitMs?: number } = {}): Promise<Devnet> {
   const get = async (path: string) => {
     const res = await fetch(new URL(path, url)).catch((err: unknown) => {
       throw new Error(`The devnet at DEVNET_URL=${url} does not answer (start it with npm run devnet): ${err instanceof Error ? err.message : String(err)}`);
@@ -104,7 +109,17 @@ export async function connectDevnet(url: string): Promise<Devnet> {
     if (!res.ok) throw new Error(`The devnet at DEVNET_URL=${url} answered ${res.status} to GET ${path}`);
     return res.json();
   };
-  const description = DevnetDescription.parse(await get("/"));
+  // Several processes may start together: give the devnet a minute to come up.
+  let first: unknown;
+  for (const deadline = Date.now() + (opts.waitMs ?? STARTUP_WAIT_MS); ; await new Promise((r) => setTimeout(r, 500))) {
+    try {
+      first = await get("/");
+      break;
+    } catch (err) {
+      if (Date.now() > deadline || !/does not answer/.test((err as Error).message)) throw err;
+    }
+  }
+  const description = DevnetDescription.parse(first);
   const keys = await devnetKeysFromSecrets(Secrets.parse(await get("/keys")));
   const networks: PaymentNetwork[] = description.networks.map((n) =>
     n.key === "solana"

@@ -3,7 +3,9 @@ import { acceptingSettlements, drainSettlements, trackSettlement } from "@/lib/p
 import { onShutdown } from "./shutdown";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-onShutdown(async () => log("database closed"));
+onShutdown(async () => {
+  log("database closed");
+});
 onShutdown(async () => {
   await new Promise((r) => setTimeout(r, 100));
   log("workers stopped");

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { providerFor } from "@/lib/fulfilment/providers/provider-for";
+import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
+import { importStock } from "@/lib/inventory";
+import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
+import { getProduct, search } from ".";
+import { seedCatalogOnce } from "./seed";
+
+// A mainnet shop whose operator seeded the demo catalog on purpose (SEED_DEMO_CATALOG=true): real USDC buys nothing
+// made up. The mode is read once per test file, before anything asks for the configuration.
+process.env.NETWORK_MODE = "mainnet";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+});
+afterAll(() => database?.close());
+
+const buy = (product_id: string, package_value: string) =>
+  createInvoice(
+    { items: createInvoiceBody.parse({ items: [{ product_id, package_value }] }).items, payer: { chainId: "eip155:8453", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" } },
+    database.db,
+  );
+const refusal = (p: Promise<unknown>) => p.then(() => "created", (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)));
+
+describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
+  it("neither lists nor sells test products, even when asked for them", async () => {
+    const found = await search({ q: "test", includeTest: true }, database.db);
+    expect(found.items.filter((p) => p.slug.startsWith("test-") || p.slug.endsWith("-fail"))).toEqual([]);
+    expect(await getProduct("test-gift-card-code", database.db)).toBeNull();
+    expect(await refusal(buy("test-gift-card-code", "10"))).toBe("UNKNOWN_PRODUCT");
+  });
+
+  it("shows a product without a real supplier as out of stock and refuses it, and sells it once codes are imported", async () => {
+    const steam = await getProduct("steam-us", database.db);
+    expect(steam?.inStock).toBe(false);
+    const listed = await search({ q: "steam" }, database.db);
+    expect(listed.items.find((p) => p.slug === "steam-us")?.inStock).toBe(false);
+    expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("OUT_OF_STOCK");
+
+    await importStock(database.db, { productId: "steam-us", packageValue: steam!.packages[0]!.value, codes: [{ code: "REAL-CODE-1", pin: null, expirationDate: null }], batch: "b1" });
+    expect((await getProduct("steam-us", database.db))?.inStock).toBe(true);
+    expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("created");
+  });
+
+  it("never delivers a made-up code for an order of the demo supplier", async () => {
+    const delivery = await providerFor({ supplier: "demo" } as OrderToFulfil, database.db).deliver({ supplier: "demo" } as OrderToFulfil);
+    expect(delivery).toMatchObject({ failed: true, errorCode: "NO_SUPPLIER" });
+  });
+});

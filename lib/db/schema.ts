@@ -324,6 +324,11 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     responseStatus: integer("response_status"),
     responseBody: jsonb("response_body"),
+    /**
+     * The invoice the request made, bound in the transaction that made it: from then on the key means that invoice,
+     * and a retry after a failure completes and answers it instead of making (and paying) another.
+     */
+    invoiceId: text("invoice_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],

@@ -52,7 +52,9 @@ function esimToTopUp(product: Product, input: string | undefined, field: string)
  * against the catalog (product, package, stock, recipient), and the invoice and its orders are written together.
  */
 export async function createInvoice(
-  input: { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date } | { items: CartItem[]; merchant: MerchantTerms; now?: Date },
+  input:
+    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date }
+    | { items: CartItem[]; merchant: MerchantTerms; now?: Date; onCreated?: (tx: Db, invoiceId: string) => Promise<void> },
   db?: Db,
 ): Promise<CreatedInvoice> {
   db ??= await getDb();
@@ -136,6 +138,7 @@ export async function createInvoice(
         throw new InvoiceError("OUT_OF_STOCK", `items.${i}: ${o.productName} ${o.packageValue} is sold out`, { field: `items.${i}.package_value` });
       }
     }
+    if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
   });
 
   return {

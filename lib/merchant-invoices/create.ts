@@ -135,10 +135,15 @@ function recipientFieldFor(err: InvoiceError): string {
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */
-export async function createMerchantInvoice(db: Db, merchantId: string, req: MerchantInvoiceRequest): Promise<CreatedInvoice> {
+export async function createMerchantInvoice(
+  db: Db,
+  merchantId: string,
+  req: MerchantInvoiceRequest,
+  onCreated?: (tx: Db, invoiceId: string) => Promise<void>,
+): Promise<CreatedInvoice> {
   try {
     return await createInvoice(
-      { items: req.items, merchant: { merchantId, paymentMethod: req.paymentMethod, webhookUrl: req.webhookUrl, priceCents: merchantPriceCents } },
+      { items: req.items, merchant: { merchantId, paymentMethod: req.paymentMethod, webhookUrl: req.webhookUrl, priceCents: merchantPriceCents }, onCreated },
       db,
     );
   } catch (err) {

@@ -31,37 +31,53 @@ type OrderRow = typeof orders.$inferSelect;
 export function createInvoiceHandler(only?: "esim") {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
     const text = await req.text();
-    const answer = await idempotent(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), { method: "POST", endpoint: ctx.endpoint, body: text }, async () => {
-      const request = parseInvoiceRequest(text);
-      const unavailable = unavailableMethod(request.paymentMethod, (await getPayments()).networks, config().networkMode);
-      if (unavailable) throw new V2Error(400, "unsupported_payment_method", unavailable);
-      if (request.webhookUrl) {
-        // The URL's own checks here (scheme, credentials, address literals); its host is resolved and checked before
-        // every send, so creation does not wait on DNS. Stored as parsed (normalized).
-        const check = parseWebhookUrl(request.webhookUrl, config().networkMode);
-        if (!check.ok) throw invalidParam("webhook_url", check.reason);
-        request.webhookUrl = check.url.href;
-      }
-      if (only === "esim") {
-        const products = await getProducts([...new Set(request.items.map((i) => i.product_id))], ctx.db);
-        const other = products.find((p) => p.kind !== "esim");
-        if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
-      }
-      const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request);
+    // Pays the invoice when the request asked for auto_pay from the balance (unless it is paid already: a retry that
+    // resumes it), and answers it.
+    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>) => {
       if (request.autoPay && request.paymentMethod === "balance") {
-        try {
-          await payFromBalance(ctx.db, ctx.merchant.id, created.id);
-          kickWorker();
-        } catch (err) {
-          // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
-          if (!(err instanceof V2Error)) throw err;
-          await cancelUnpaid(ctx.db, created.id);
-          return { status: err.status, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, error_code: err.code, message: err.message, ...err.details, invoice_id: created.id } };
+        const current = await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId);
+        if (current?.invoice.status === "unpaid") {
+          try {
+            await payFromBalance(ctx.db, ctx.merchant.id, invoiceId);
+            kickWorker();
+          } catch (err) {
+            // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
+            if (!(err instanceof V2Error)) throw err;
+            await cancelUnpaid(ctx.db, invoiceId);
+            return { status: err.status, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, error_code: err.code, message: err.message, ...err.details, invoice_id: invoiceId } };
+          }
         }
       }
-      const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, created.id);
-      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: created.id }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
-    });
+      const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId);
+      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
+    };
+    const answer = await idempotent(
+      ctx.db,
+      ctx.merchant.id,
+      req.headers.get("idempotency-key"),
+      { method: "POST", endpoint: ctx.endpoint, body: text },
+      async (bind) => {
+        const request = parseInvoiceRequest(text);
+        const unavailable = unavailableMethod(request.paymentMethod, (await getPayments()).networks, config().networkMode);
+        if (unavailable) throw new V2Error(400, "unsupported_payment_method", unavailable);
+        if (request.webhookUrl) {
+          // The URL's own checks here (scheme, credentials, address literals); its host is resolved and checked before
+          // every send, so creation does not wait on DNS. Stored as parsed (normalized).
+          const check = parseWebhookUrl(request.webhookUrl, config().networkMode);
+          if (!check.ok) throw invalidParam("webhook_url", check.reason);
+          request.webhookUrl = check.url.href;
+        }
+        if (only === "esim") {
+          const products = await getProducts([...new Set(request.items.map((i) => i.product_id))], ctx.db);
+          const other = products.find((p) => p.kind !== "esim");
+          if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
+        }
+        // The key is bound to the invoice in the transaction that makes it, before any money moves for it.
+        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, bind);
+        return complete(created.id, request);
+      },
+      (invoiceId) => complete(invoiceId, parseInvoiceRequest(text)),
+    );
     return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
   };
 }

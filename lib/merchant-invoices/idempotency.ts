@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { V2Error } from "@/lib/api-v2/envelope";
 import type { Db } from "@/lib/db";
 import { idempotencyKeys } from "@/lib/db/schema";
@@ -10,70 +10,97 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 /** A first request still unanswered after this long died with its process: its key is taken over. */
 const ABANDONED_MS = 5 * 60_000;
 
+/** Binds the key to the invoice the request made, inside the transaction that makes it (see createMerchantInvoice). */
+export type BindInvoice = (tx: Db, invoiceId: string) => Promise<void>;
+
 /**
  * Runs a creation request at most once per `Idempotency-Key`: the first answer (2xx or 4xx) is stored and replayed
  * for the same key and the same request; the same key with another method, path or body is refused with 422
- * `idempotency_key_reused`, and while the first request still runs with 409 `idempotency_key_in_use`. A failure on
- * our side (5xx, or a thrown error) keeps nothing, so the request can be retried with the same key.
+ * `idempotency_key_reused`, and while the first request still runs with 409 `idempotency_key_in_use`.
+ *
+ * The key is bound to the invoice in the transaction that makes it (`bind`), before any money moves for it. A failure
+ * on our side (5xx, or a thrown error) before that keeps nothing, so the request can be retried with the same key;
+ * a failure after it (say, once `auto_pay` debited the balance) keeps the binding, and the retry `resume`s that
+ * invoice (an invoice is paid at most once) and answers it: a retry never makes or pays a second one.
  */
 export async function idempotent(
   db: Db,
   merchantId: string,
   key: string | null,
   request: { method: string; endpoint: string; body: string },
-  run: () => Promise<StoredAnswer>,
+  run: (bind: BindInvoice) => Promise<StoredAnswer>,
+  resume: (invoiceId: string) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
-  if (key === null) return { ...(await run()), replayed: false };
+  if (key === null) return { ...(await run(async () => undefined)), replayed: false };
   if (!KEY.test(key)) throw new V2Error(400, "invalid_param", "Invalid parameter Idempotency-Key: 1 to 255 printable ASCII characters.");
   const requestHash = createHash("sha256").update(request.body).digest("hex");
   const endpoint = `${request.method} ${request.endpoint}`;
+  const thisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));
 
   const insert = () =>
     db.insert(idempotencyKeys).values({ merchantId, key, endpoint, requestHash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
   let inserted = await insert();
+  let resumeId: string | null = null;
   if (inserted.length === 0) {
-    const abandoned = await db
-      .delete(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.merchantId, merchantId),
-          eq(idempotencyKeys.key, key),
-          isNull(idempotencyKeys.responseStatus),
-          lt(idempotencyKeys.createdAt, new Date(Date.now() - ABANDONED_MS)),
-        ),
-      )
-      .returning({ key: idempotencyKeys.key });
-    if (abandoned.length > 0) inserted = await insert();
-  }
-  if (inserted.length === 0) {
-    const [first] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
-    if (!first) throw new V2Error(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");
-    if (first.endpoint !== endpoint || first.requestHash !== requestHash) {
-      throw new V2Error(422, "idempotency_key_reused", "This Idempotency-Key was used for a different request: use a new key for a new request.");
+    const [first] = await db.select().from(idempotencyKeys).where(thisKey);
+    const abandoned = first !== undefined && first.responseStatus === null && first.createdAt < new Date(Date.now() - ABANDONED_MS);
+    if (first && abandoned && !first.invoiceId) {
+      // The first request died before it made anything: the key is free again, for whichever request comes.
+      const freed = await db
+        .delete(idempotencyKeys)
+        .where(and(thisKey, isNull(idempotencyKeys.responseStatus), isNull(idempotencyKeys.invoiceId), eq(idempotencyKeys.createdAt, first.createdAt)))
+        .returning({ key: idempotencyKeys.key });
+      if (freed.length > 0) inserted = await insert();
+    } else if (first) {
+      if (first.endpoint !== endpoint || first.requestHash !== requestHash) {
+        throw new V2Error(422, "idempotency_key_reused", "This Idempotency-Key was used for a different request: use a new key for a new request.");
+      }
+      if (first.responseStatus !== null) return { status: first.responseStatus, body: first.responseBody, replayed: true };
+      if (abandoned) {
+        // It made its invoice and then failed: one retry takes it over (the conditional update moves its time).
+        const taken = await db
+          .update(idempotencyKeys)
+          .set({ createdAt: new Date() })
+          .where(and(thisKey, isNull(idempotencyKeys.responseStatus), eq(idempotencyKeys.createdAt, first.createdAt)))
+          .returning({ invoiceId: idempotencyKeys.invoiceId });
+        resumeId = taken[0]?.invoiceId ?? null;
+      }
     }
-    if (first.responseStatus === null) throw new V2Error(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");
-    return { status: first.responseStatus, body: first.responseBody, replayed: true };
+    if (inserted.length === 0 && resumeId === null) {
+      throw new V2Error(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");
+    }
   }
 
-  const forget = () => db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.responseStatus)));
+  const bind: BindInvoice = async (tx, invoiceId) => {
+    await tx.update(idempotencyKeys).set({ invoiceId }).where(thisKey);
+  };
   let answer: StoredAnswer;
   try {
-    answer = await run();
+    answer = resumeId ? await resume(resumeId) : await run(bind);
   } catch (err) {
     if (err instanceof V2Error && err.status < 500) {
       answer = { status: err.status, body: { meta: { _endpoint: request.endpoint }, error_code: err.code, message: err.message, ...err.details } };
     } else {
-      await forget();
+      await release();
       throw err;
     }
   }
   if (answer.status >= 500) {
-    await forget();
+    await release();
     return { ...answer, replayed: false };
   }
   await db
     .update(idempotencyKeys)
     .set({ responseStatus: answer.status, responseBody: answer.body as object })
-    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
+    .where(thisKey);
   return { ...answer, replayed: false };
+
+  /** After a failure: a key bound to an invoice is left for the next retry to resume at once; an unbound one is forgotten. */
+  async function release() {
+    await db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(0) })
+      .where(and(thisKey, isNull(idempotencyKeys.responseStatus), isNotNull(idempotencyKeys.invoiceId)));
+    await db.delete(idempotencyKeys).where(and(thisKey, isNull(idempotencyKeys.responseStatus), isNull(idempotencyKeys.invoiceId)));
+  }
 }

@@ -15,6 +15,9 @@ import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/tes
 import { drainDue } from "@/lib/fulfilment";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { createMerchant, listLedger } from "@/lib/merchants";
+import { createMerchantInvoice, parseInvoiceRequest } from "./create";
+import { idempotent } from "./idempotency";
+import { payFromBalance } from "./pay";
 
 let database: Database;
 let restore: () => void;
@@ -195,6 +198,44 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const bad = { products: [{ product_id: "nope", value: 1 }], payment_method: "balance" };
     expect((await m.create(bad, { "Idempotency-Key": "bad-1" })).status).toBe(404);
     expect((await m.create(bad, { "Idempotency-Key": "bad-1" })).headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("never debits twice for one Idempotency-Key: a request that failed after the debit is resumed by its retry", async () => {
+    const m = await merchant(100);
+    const body = { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true };
+    const text = JSON.stringify(body);
+    // The first request made its invoice (binding the key in that transaction), auto_pay debited the balance, and then
+    // a later step failed: the server answered 500 (here: the answer could not be read back).
+    let made = "";
+    const failed = idempotent(
+      database.db,
+      m.merchant_id,
+      "after-debit-1",
+      { method: "POST", endpoint: "/invoices", body: text },
+      async (bind) => {
+        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), bind);
+        made = created.id;
+        await payFromBalance(database.db, m.merchant_id, created.id);
+        throw new Error("connection to the database lost while reading the invoice back");
+      },
+      async () => {
+        throw new Error("not a retry");
+      },
+    );
+    await expect(failed).rejects.toThrow(/connection to the database lost/);
+    expect(await m.balance()).toBe(9000);
+
+    // Retried, at once and twice at the same time: the same invoice, paid once.
+    const retries = await Promise.all([m.create(body, { "Idempotency-Key": "after-debit-1" }), m.create(body, { "Idempotency-Key": "after-debit-1" })]);
+    const answered = retries.filter((r) => r.status === 200);
+    expect(answered.length).toBeGreaterThanOrEqual(1);
+    expect(retries.every((r) => r.status === 200 || (r.status === 409 && r.body.error_code === "idempotency_key_in_use"))).toBe(true);
+    for (const r of answered) expect((r.body.data as Invoice).id).toBe(made);
+    expect((answered[0]!.body.data as Invoice).status).not.toBe("unpaid");
+    expect(await m.balance()).toBe(9000);
+    const again = await m.create(body, { "Idempotency-Key": "after-debit-1" });
+    expect([again.status, (again.body.data as Invoice).id, again.headers.get("idempotent-replayed")]).toEqual([200, made, "true"]);
+    expect((await listLedger(database.db, m.merchant_id, { limit: 10 })).filter((e) => e.kind === "debit")).toHaveLength(1);
   });
 
   it("lists invoices newest first with after/before cursors", async () => {

@@ -24,6 +24,7 @@ CREATE TABLE "signer_nonces" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD COLUMN "invoice_id" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "settlements_identity_idx" ON "settlements" USING btree ("network","identity");--> statement-breakpoint
 CREATE INDEX "settlements_open_idx" ON "settlements" USING btree ("status","lease_until") WHERE "settlements"."status" IN ('settling', 'pending');--> statement-breakpoint
 CREATE INDEX "settlements_reference_idx" ON "settlements" USING btree ("purpose","reference");

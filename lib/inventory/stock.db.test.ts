@@ -28,8 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const buy = (productId: string, packageValue: string, now?: Date) =>
-  createInvoice({ items: [{ product_id: productId, package_value: packageValue }], payer, now }, database.db);
+const buy = (productId: string, packageValue: string, now?: Date, as = payer) =>
+  createInvoice({ items: [{ product_id: productId, package_value: packageValue }], payer: as, now }, database.db);
+/** Another wallet each (one wallet's unpaid invoices hold a bounded number of codes). */
+const someone = (i: number) => ({ chainId: "eip155:8453", address: `0x${(0xabc000 + i).toString(16).padStart(40, "0")}` });
 
 async function refusal(p: Promise<unknown>): Promise<InvoiceError> {
   const err = await p.catch((e: unknown) => e);
@@ -146,7 +148,7 @@ describe(`inventory stock on ${testDriver}`, () => {
     const db = database.db;
     const product = "test-gift-card-code";
     await importStock(db, { productId: product, packageValue: "10", codes: codes("RACE", 5), batch: "race.csv" });
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => buy(product, "10")));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => buy(product, "10", undefined, someone(i))));
     const created = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
     expect(created).toHaveLength(5);

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getProduct, type Product } from "@/lib/catalog";
 import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
-import { affiliates, invoices, orders } from "@/lib/db/schema";
+import { queryRows } from "@/lib/db/client";
+import { affiliates, inventoryCodes, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
@@ -130,6 +131,8 @@ export async function createInvoice(
       ...(merchant ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents } : {}),
     });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
+    // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free).
+    if (!merchant) await checkReservationLimits(tx as unknown as Db, payer, orderRows, now);
     // Each inventory item holds its own code until the invoice is paid or expires; a cart that cannot be
     // served in full is refused whole (the transaction rolls back every reservation).
     for (const [i, o] of orderRows.entries()) {
@@ -155,4 +158,41 @@ export async function createInvoice(
       recipient: o.recipient,
     })),
   };
+}
+
+/** Stocked codes that one wallet's unpaid invoices may hold at once: in all, and of one package. */
+export const MAX_OPEN_RESERVATIONS = 10;
+export const MAX_OPEN_RESERVATIONS_PER_PACKAGE = 5;
+
+/**
+ * Refuses a cart that would make the wallet hold more stocked codes in unpaid invoices than the limits allow, so that
+ * nobody can hold a product sold out with invoices they never pay. Counted under a lock per wallet, in the creating
+ * transaction, so concurrent carts of one wallet cannot pass together.
+ */
+async function checkReservationLimits(tx: Db, payer: string, rows: { supplier: string; productId: string; packageValue: string }[], now: Date): Promise<void> {
+  const wanted = rows.filter((o) => o.supplier === "inventory");
+  if (wanted.length === 0) return;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reservations:${payer}`}, 402))`);
+  const held = await queryRows<{ product_id: string; package_value: string; n: number }>(
+    tx,
+    sql`SELECT o.product_id, o.package_value, count(*)::int AS n
+        FROM ${inventoryCodes} ic JOIN ${orders} o ON o.id = ic.order_id JOIN ${invoices} i ON i.id = o.invoice_id
+        WHERE i.payer = ${payer} AND i.status = 'unpaid' AND i.expires_at > ${now} AND ic.sold_at IS NULL
+        GROUP BY o.product_id, o.package_value`,
+  );
+  const perPackage = new Map(held.map((h) => [`${h.product_id}\u0000${h.package_value}`, h.n]));
+  let total = held.reduce((sum, h) => sum + h.n, 0);
+  for (const o of wanted) {
+    const key = `${o.productId}\u0000${o.packageValue}`;
+    const n = (perPackage.get(key) ?? 0) + 1;
+    perPackage.set(key, n);
+    total++;
+    if (n > MAX_OPEN_RESERVATIONS_PER_PACKAGE || total > MAX_OPEN_RESERVATIONS) {
+      throw new InvoiceError(
+        "RESERVATION_LIMIT",
+        `Unpaid invoices of one wallet hold at most ${MAX_OPEN_RESERVATIONS} stocked codes, ${MAX_OPEN_RESERVATIONS_PER_PACKAGE} of one package: pay or let expire the invoices you have (${o.productId} ${o.packageValue}).`,
+        { limit: MAX_OPEN_RESERVATIONS, package_limit: MAX_OPEN_RESERVATIONS_PER_PACKAGE },
+      );
+    }
+  }
 }

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getProduct } from "@/lib/catalog";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+import type { Database } from "@/lib/db";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { importStock } from "@/lib/inventory";
+import { createInvoice, createInvoiceBody, InvoiceError } from ".";
+import { MAX_OPEN_RESERVATIONS, MAX_OPEN_RESERVATIONS_PER_PACKAGE } from "./create-invoice";
+import { expireInvoices } from "./payment";
+
+let database: Database;
+let packages: [string, string];
+beforeAll(async () => {
+  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  const steam = (await getProduct("steam-us", database.db))!;
+  packages = [steam.packages[0]!.value, steam.packages[1]!.value];
+  for (const value of packages) {
+    const codes = Array.from({ length: 40 }, (_, i) => ({ code: `STEAM-${value}-${i}`, pin: null, expirationDate: null }));
+    await importStock(database.db, { productId: "steam-us", packageValue: value, codes, batch: "limits" });
+  }
+});
+afterAll(() => database?.close());
+
+const wallet = (n: number) => ({ chainId: "eip155:8453", address: `0x${n.toString(16).padStart(40, "0")}` });
+const buy = (payer: number, value: string, quantity = 1, now?: Date) =>
+  createInvoice({ items: createInvoiceBody.parse({ items: [{ product_id: "steam-us", package_value: value, quantity }] }).items, payer: wallet(payer), now }, database.db).then(
+    () => "created",
+    (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)),
+  );
+
+describe(`reservations of stocked codes by unpaid invoices, on ${testDriver}`, () => {
+  it(`hold at most ${MAX_OPEN_RESERVATIONS_PER_PACKAGE} codes of a package and ${MAX_OPEN_RESERVATIONS} in all per wallet; others still buy`, async () => {
+    for (let i = 0; i < MAX_OPEN_RESERVATIONS_PER_PACKAGE; i++) expect(await buy(1, packages[0])).toBe("created");
+    expect(await buy(1, packages[0])).toBe("RESERVATION_LIMIT");
+    for (let i = MAX_OPEN_RESERVATIONS_PER_PACKAGE; i < MAX_OPEN_RESERVATIONS; i++) expect(await buy(1, packages[1])).toBe("created");
+    expect(await buy(1, packages[1])).toBe("RESERVATION_LIMIT");
+    // Another wallet is not held back by the first one's invoices.
+    expect(await buy(2, packages[0], 2)).toBe("created");
+  });
+
+  it("cannot be passed by one wallet's carts sent at once", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => buy(3, packages[0])));
+    expect(results.filter((r) => r === "created")).toHaveLength(MAX_OPEN_RESERVATIONS_PER_PACKAGE);
+    expect(results.filter((r) => r === "RESERVATION_LIMIT")).toHaveLength(8 - MAX_OPEN_RESERVATIONS_PER_PACKAGE);
+  });
+
+  it("are given back when the invoices expire, and the wallet may reserve again", async () => {
+    const later = new Date(Date.now() + 24 * 60 * 60_000);
+    await expireInvoices(database.db, later);
+    expect(await buy(1, packages[0], 1, later)).toBe("created");
+  });
+});

@@ -195,6 +195,13 @@ export const orders = pgTable(
     /** The refund of a failed order: amount in USDC atomic units and its transaction, when paid back. */
     refundUsdc: bigint("refund_usdc", { mode: "bigint" }),
     refundTx: text("refund_tx"),
+    /**
+     * The refund transfer as signed and stored before it is sent (status still `failed` until it lands): its wire bytes
+     * (base64) and what tells when it can no longer land (EVM: its nonce; Solana: its last valid block height). A retry
+     * sends these same bytes again; only a transfer the chain shows can never land is replaced.
+     */
+    refundRaw: text("refund_raw"),
+    refundExpiry: text("refund_expiry"),
     /** Merchant API orders: the price in USD cents (what the balance paid), and the refund to the balance, if any. */
     priceCents: bigint("price_cents", { mode: "bigint" }),
     refundCents: bigint("refund_cents", { mode: "bigint" }),

@@ -28,9 +28,10 @@ import { anvilRpc } from "@/lib/devnet/evm/rpc";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
 import type { EvmNetwork, SolanaNetwork } from "@/lib/payments/networks";
-import { chainPayout } from "./chain-payout";
+import { databaseSenderSync } from "@/lib/payments/nonce-store";
+import { chainPayout, type ChainPayoutOptions } from "./chain-payout";
 import { createDemoProvider } from "./providers/demo";
-import { refundFailedOrders } from "./refund";
+import { refundDue, refundFailedOrders, type Payout } from "./refund";
 import { partlyFailedInvoice as partlyFailed } from "./testing";
 
 let database: Database;
@@ -89,13 +90,15 @@ async function sendSol(rpcUrl: string, from: KeyPairSigner, to: Address, lamport
 }
 
 const partlyFailedInvoice = (wallet: Wallet) => partlyFailed(database.db, wallet, demo);
+/** A refund payout with this database's wallet lock and nonces, as the server builds it. */
+const payoutWith = (o: Omit<ChainPayoutOptions, "sync">) => chainPayout({ ...o, sync: databaseSenderSync(async () => database), confirmTimeoutMs: 15_000 });
 
 const failedOrder = async (invoiceId: string) =>
   (await database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId))).find((o) => o.productId === "test-gift-card-code-fail")!;
 
 describe(`refunds from a refund wallet on ${testDriver}`, () => {
   it("pays a failed order back in USDC on an EVM chain, from the refund wallet, which pays its own gas", async () => {
-    const payout = chainPayout({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
     const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
     const id = await partlyFailedInvoice(wallet);
     const shopBefore = await devnet.balance(base.network, base.payTo);
@@ -114,7 +117,7 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
   });
 
   it("pays back on Solana, the refund wallet paying the fee and the payer's new token account", async () => {
-    const payout = chainPayout({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
     const id = await partlyFailedInvoice(wallet);
     const rpc = createSolanaRpc(solana.rpcUrl);
@@ -133,22 +136,85 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
   });
 
   it("refuses a network whose family has no refund key, leaving the refund due with the reason", async () => {
-    const evmOnly = chainPayout({ networks: devnet.networks, evmKey: refundEvm });
+    const evmOnly = payoutWith({ networks: devnet.networks, evmKey: refundEvm });
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
     const id = await partlyFailedInvoice(wallet);
     await expect(refundFailedOrders(database.db, id, evmOnly)).rejects.toThrow(`no refund key for ${solana.network}`);
     expect(await failedOrder(id)).toMatchObject({ status: "failed", refundTx: null, lastError: expect.stringMatching(/^refund: no refund key for solana:/) });
     expect(await devnet.balance(solana.network, wallet.address)).toBe(0n);
 
-    const solanaOnly = chainPayout({ networks: devnet.networks, solanaKey: refundSolana });
-    await expect(solanaOnly({ network: base.network, payer: wallet.address }, 1n)).rejects.toThrow(`no refund key for ${base.network}`);
+    const solanaOnly = payoutWith({ networks: devnet.networks, solanaKey: refundSolana });
+    await expect(solanaOnly.sign({ network: base.network, payer: wallet.address }, 1n, async () => true)).rejects.toThrow(`no refund key for ${base.network}`);
   });
 
   it("sends nothing when the refund wallet is short of USDC", async () => {
     const empty = privateKeyToAccount(generatePrivateKey());
     await anvilRpc(base.rpcUrl, "anvil_setBalance", [empty.address, `0x${(10n ** 18n).toString(16)}`]);
     const payer = privateKeyToAccount(generatePrivateKey()).address;
-    await expect(chainPayout({ networks: devnet.networks, evmKey: empty })({ network: base.network, payer }, 10_000_000n)).rejects.toThrow(/^The refund transfer on eip155:\d+ could not be sent: .*transfer amount exceeds balance$/);
+    let stored = false;
+    const store = async () => (stored = true);
+    await expect(payoutWith({ networks: devnet.networks, evmKey: empty }).sign({ network: base.network, payer }, 10_000_000n, store)).rejects.toThrow(
+      /^The refund transfer on eip155:\d+ could not be made: .*transfer amount exceeds balance\.?$/,
+    );
+    expect(stored).toBe(false);
     expect(await devnet.balance(base.network, payer)).toBe(0n);
+  });
+
+  /** The real payout, with a fault: the transfer goes out and then the process "dies" (nothing more is recorded). */
+  const dyingAfterSend = (real: Payout): Payout => ({
+    ...real,
+    send: async (network, p) => {
+      await real.send(network, p);
+      throw new Error("killed after sending");
+    },
+    status: async () => {
+      throw new Error("killed");
+    },
+  });
+
+  for (const family of ["evm", "solana"] as const) {
+    it(`pays a refund once when the worker died between sending it and recording it (${family}): the restart finds it landed`, async () => {
+      const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+      const n = family === "evm" ? base : solana;
+      const wallet = { chainId: n.network, address: family === "evm" ? privateKeyToAccount(generatePrivateKey()).address : (await generateKeyPairSigner()).address };
+      const id = await partlyFailedInvoice(wallet);
+      const floatBefore = await devnet.balance(n.network, family === "evm" ? refundEvm.address : refundSolana.address);
+
+      await expect(refundFailedOrders(database.db, id, dyingAfterSend(real))).rejects.toThrow(/killed/);
+      const stored = await failedOrder(id);
+      expect(stored).toMatchObject({ status: "failed", refundTx: expect.any(String), refundRaw: expect.any(String) });
+
+      // The restart: the next round (after the order's retry time) follows the stored transfer and records it.
+      const later = new Date(Date.now() + 61_000);
+      for (let i = 0; i < 20 && (await failedOrder(id)).status !== "refunded"; i++) {
+        await refundDue(database.db, real, { now: later }).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: stored.refundTx, refundRaw: null });
+      expect(await devnet.balance(n.network, wallet.address)).toBe(10_000_000n);
+      expect(await devnet.balance(n.network, family === "evm" ? refundEvm.address : refundSolana.address)).toBe(floatBefore - 10_000_000n);
+    });
+  }
+
+  it("sends the same stored transfer again after the RPC failed to take it, and pays once", async () => {
+    const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const flaky: Payout = { ...real, send: async () => Promise.reject(new Error("fetch failed: ECONNRESET")), status: async () => "pending" };
+    const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    await expect(refundFailedOrders(database.db, id, flaky)).rejects.toThrow(/ECONNRESET/);
+    const stored = await failedOrder(id);
+    expect(await devnet.balance(base.network, wallet.address)).toBe(0n);
+    await refundDue(database.db, real, { now: new Date(Date.now() + 61_000) });
+    expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: stored.refundTx });
+    expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
+  });
+
+  it("lets two workers racing for one refund send one transfer", async () => {
+    const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const results = await Promise.all([refundFailedOrders(database.db, id, real), refundFailedOrders(database.db, id, real)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
   });
 });

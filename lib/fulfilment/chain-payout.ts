@@ -13,23 +13,35 @@ import {
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   isAddress,
-  isSolanaError,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
-  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  type Base64EncodedWireTransaction,
   type Instruction,
   type KeyPairSigner,
+  type Signature,
 } from "@solana/kit";
-import { BaseError, createWalletClient, erc20Abi, getAddress, http, isAddress as isEvmAddress, publicActions, type Address, type LocalAccount } from "viem";
-import { viemChain } from "@/lib/payments/facilitator";
+import {
+  BaseError,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  http,
+  isAddress as isEvmAddress,
+  keccak256,
+  type Address,
+  type Hash,
+  type LocalAccount,
+} from "viem";
+import { viemChain } from "@/lib/payments/chain";
+import type { SenderSync } from "@/lib/payments/evm-signer";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/payments/networks";
-import type { Payout } from "./refund";
+import type { Payout, SignedPayout } from "./refund";
 
-/** How long a broadcast transfer is watched; below the refund lock (10 min), so a slow one is never paid twice. */
+/** How long a sent transfer is watched before the refund is left for the next round. */
 const CONFIRM_TIMEOUT_MS = 5 * 60_000;
-const POLL_MS = 250;
 const MEMO_PROGRAM_ADDRESS = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 export type ChainPayoutOptions = {
@@ -41,76 +53,128 @@ export type ChainPayoutOptions = {
   solanaKey?: KeyPairSigner;
   /** Pays the Solana fee and the rent of a payer's new token account; the refund wallet itself by default. */
   solanaFeePayer?: KeyPairSigner;
-  /** Runs before each EVM transfer (the devnet gives the sender gas here). */
+  /** Runs before each EVM transfer is signed (the devnet gives the sender gas here). */
   beforeEvmTransfer?: (n: EvmNetwork, from: Address) => Promise<void>;
-  /** How long a broadcast transfer is watched before it is taken as sent. */
+  /** The EVM wallet's lock and nonces, shared by every server (see lib/payments/evm-signer.ts). */
+  sync: SenderSync;
   confirmTimeoutMs?: number;
 };
 
 /**
- * Refunds as real USDC transfers from a refund wallet back to the payer, on the network the invoice was paid on:
- * an ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (creating the payer's token account if
- * missing). Transfers on one network go one after another (the wallet's nonces).
- *
- * It throws only when nothing was sent: refused before broadcast, reverted, failed, or (Solana) expired unlanded.
- * A transfer that was broadcast but whose fate is still unknown after `confirmTimeoutMs` is returned as sent, with
- * a warning: paying it again could pay the refund twice.
+ * Refunds as real USDC transfers from a refund wallet back to the payer, on the network the invoice was paid on: an
+ * ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (creating the payer's token account if
+ * missing). Each transfer is signed here and stored by the caller before it is sent (see refund.ts):
+ * - EVM: its nonce is taken under the wallet's lock (one nonce sequence per network and wallet across servers) and
+ *   recorded as used once the transfer is stored; a stored transfer can no longer land once the wallet's mined count
+ *   has passed its nonce without it.
+ * - Solana: it lives by a recent blockhash; unseen once that blockhash has expired, it can no longer land.
  */
 export function chainPayout(opts: ChainPayoutOptions): Payout {
-  const timeoutMs = opts.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS;
-  const queues = new Map<string, Promise<unknown>>();
-  const queued = <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
-    queues.set(key, next);
-    return next;
+  const network = (id: string) => {
+    const n = opts.networks.find((x) => x.network === id);
+    if (!n) throw new Error(`This shop has no network ${id}`);
+    return n;
   };
-
-  return (to, amountAtomic) => {
-    const n = opts.networks.find((x) => x.network === to.network);
-    if (!n) return Promise.reject(new Error(`This shop has no network ${to.network}`));
-    if (amountAtomic <= 0n) return Promise.reject(new Error(`Cannot refund ${amountAtomic} atomic USDC`));
-    if (n.kind === "evm") {
-      const key = opts.evmKey;
-      if (!key) return Promise.reject(new Error(`no refund key for ${n.network} (set REFUND_EVM_PRIVATE_KEY)`));
-      return queued(n.network, () => evmTransfer(n, key, to.payer, amountAtomic, opts.beforeEvmTransfer, timeoutMs));
-    }
-    const key = opts.solanaKey;
-    if (!key) return Promise.reject(new Error(`no refund key for ${n.network} (set REFUND_SOLANA_PRIVATE_KEY)`));
-    return queued(n.network, () => solanaTransfer(n, key, opts.solanaFeePayer ?? key, to.payer, amountAtomic, timeoutMs));
+  return {
+    confirmTimeoutMs: opts.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS,
+    async sign(to, amountAtomic, store) {
+      const n = network(to.network);
+      if (amountAtomic <= 0n) throw new Error(`Cannot refund ${amountAtomic} atomic USDC`);
+      if (n.kind === "evm") {
+        if (!opts.evmKey) throw new Error(`no refund key for ${n.network} (set REFUND_EVM_PRIVATE_KEY)`);
+        return signEvm(n, opts.evmKey, to.payer, amountAtomic, opts, store);
+      }
+      if (!opts.solanaKey) throw new Error(`no refund key for ${n.network} (set REFUND_SOLANA_PRIVATE_KEY)`);
+      const signed = await signSolana(n, opts.solanaKey, opts.solanaFeePayer ?? opts.solanaKey, to.payer, amountAtomic);
+      return (await store(signed)) ? signed : null;
+    },
+    async send(id, p) {
+      const n = network(id);
+      if (n.kind === "evm") {
+        await evmClient(n)
+          .sendRawTransaction({ serializedTransaction: `0x${Buffer.from(p.raw, "base64").toString("hex")}` })
+          .catch((err: unknown) => {
+            // Known already, or its nonce is used (by it, or by another: status tells): nothing more to send.
+            if (/already known|nonce too low|already been used|known transaction/i.test(errorText(err))) return;
+            throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} was refused: ${err.shortMessage}`, { cause: err }) : err;
+          });
+        return;
+      }
+      await createSolanaRpc(n.rpcUrl)
+        .sendTransaction(p.raw as Base64EncodedWireTransaction, { encoding: "base64", preflightCommitment: "confirmed" })
+        .send()
+        .catch((err: unknown) => {
+          if (/already been processed|AlreadyProcessed/i.test(errorText(err))) return;
+          throw err;
+        });
+    },
+    async status(id, p) {
+      const n = network(id);
+      if (n.kind === "evm") {
+        const client = evmClient(n);
+        const receipt = await client.getTransactionReceipt({ hash: p.transaction as Hash }).catch(() => null);
+        if (receipt) return receipt.status === "success" ? "landed" : "failed";
+        const mined = await client.getTransactionCount({ address: opts.evmKey!.address, blockTag: "latest" });
+        return mined > Number(p.expiry) ? "dead" : "pending";
+      }
+      const rpc = createSolanaRpc(n.rpcUrl);
+      // The height first: a signature still unknown once the blockhash has expired can never land.
+      const height = await rpc.getBlockHeight({ commitment: "confirmed" }).send();
+      const [status] = (await rpc.getSignatureStatuses([p.transaction as Signature], { searchTransactionHistory: true }).send()).value;
+      if (status?.err) return "failed";
+      if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") return "landed";
+      if (!status && height > BigInt(p.expiry)) return "dead";
+      return "pending";
+    },
   };
 }
 
-async function evmTransfer(
+const evmClient = (n: EvmNetwork) => createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) });
+
+async function signEvm(
   n: EvmNetwork,
   account: LocalAccount,
   payer: string,
   amount: bigint,
-  before: ChainPayoutOptions["beforeEvmTransfer"],
-  timeoutMs: number,
-): Promise<string> {
+  opts: ChainPayoutOptions,
+  store: (p: SignedPayout) => Promise<boolean>,
+): Promise<SignedPayout | null> {
   if (!isEvmAddress(payer, { strict: false })) throw new Error(`Not an EVM address: ${payer}`);
-  const client = createWalletClient({ account, chain: viemChain(n), transport: http(n.rpcUrl), pollingInterval: POLL_MS }).extend(publicActions);
-  await before?.(n, account.address);
-  // Estimated (and so simulated) before it is signed: a wallet short of USDC or gas fails here, with nothing sent.
-  const hash = await client
-    .writeContract({ address: n.usdc.address, abi: erc20Abi, functionName: "transfer", args: [getAddress(payer), amount] })
-    .catch((err: unknown) => {
-      // viem's message runs to a dozen lines; the short one (with the revert reason) is what the operator needs.
-      throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} could not be sent: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err }) : err;
+  const client = evmClient(n);
+  await opts.beforeEvmTransfer?.(n, account.address);
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [getAddress(payer), amount] });
+  // Estimated (and so simulated) before it is signed: a wallet short of USDC or gas fails here, with nothing stored.
+  const [gas, fees] = await Promise.all([
+    client.estimateGas({ account, to: n.usdc.address, data }),
+    client.estimateFeesPerGas(),
+  ]).catch((err: unknown) => {
+    throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} could not be made: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err }) : err;
+  });
+  const key = `evm-nonce:${n.network}:${account.address.toLowerCase()}`;
+  return opts.sync.lock(key, async () => {
+    const recorded = await opts.sync.nonces.get(key);
+    const pending = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+    const nonce = Math.max(pending, recorded?.next ?? 0);
+    const serialized = await account.signTransaction({
+      chainId: n.chainId,
+      type: "eip1559",
+      to: n.usdc.address,
+      data,
+      gas: (gas * 12n) / 10n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      nonce,
     });
-  let status: "success" | "reverted";
-  try {
-    ({ status } = await client.waitForTransactionReceipt({ hash, timeout: timeoutMs }));
-  } catch (err) {
-    console.warn(`[refunds] ${hash} on ${n.network} was sent but not confirmed; recorded as paid`, err);
-    return hash;
-  }
-  if (status !== "success") throw new Error(`The refund transfer ${hash} on ${n.network} reverted`);
-  return hash;
+    const signed = { transaction: keccak256(serialized), raw: Buffer.from(serialized.slice(2), "hex").toString("base64"), expiry: String(nonce) };
+    if (!(await store(signed))) return null;
+    // Stored: this nonce is spoken for, sent now or by a later retry.
+    await opts.sync.nonces.set(key, nonce + 1);
+    return signed;
+  });
 }
 
-/** An SPL `transferChecked` from the refund wallet's token account to the payer's, created if missing. */
-async function solanaTransfer(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyPairSigner, payer: string, amount: bigint, timeoutMs: number): Promise<string> {
+/** An SPL `transferChecked` from the refund wallet's token account to the payer's, created if missing; signed, not sent. */
+async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyPairSigner, payer: string, amount: bigint): Promise<SignedPayout> {
   if (!isAddress(payer)) throw new Error(`Not a Solana address: ${payer}`);
   const rpc = createSolanaRpc(n.rpcUrl);
   const mint = address(n.usdc.mint);
@@ -135,41 +199,11 @@ async function solanaTransfer(n: SolanaNetwork, owner: KeyPairSigner, feePayer: 
       ),
   );
   const transaction = await signTransactionMessageWithSigners(message);
-  const signature = getSignatureFromTransaction(transaction);
-  let sendError: unknown;
-  try {
-    // Simulated first (preflight): a wallet short of USDC or SOL is refused here, with nothing sent.
-    await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: "base64", preflightCommitment: "confirmed" }).send();
-  } catch (err) {
-    // An answer from the node means it refused the transaction; without one, it may still have gone out.
-    if (isSolanaError(err) && !isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) throw err;
-    sendError = err;
-  }
-
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      // The height first: a signature still unknown once the blockhash has expired can never land.
-      const height = await rpc.getBlockHeight({ commitment: "confirmed" }).send();
-      const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
-      if (status?.err) throw new TransferFailed(`The refund transfer ${signature} on ${n.network} failed: ${json(status.err)}`);
-      if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") return signature;
-      if (!status && height > lifetime.lastValidBlockHeight) {
-        throw new TransferFailed(`The refund transfer ${signature} on ${n.network} expired without landing`, { cause: sendError });
-      }
-    } catch (err) {
-      if (err instanceof TransferFailed) throw err;
-      // The RPC is unreachable for a moment: keep watching until the deadline.
-    }
-    if (Date.now() > deadline) {
-      if (sendError) throw new Error(`The refund transfer ${signature} on ${n.network} could not be sent`, { cause: sendError });
-      console.warn(`[refunds] ${signature} on ${n.network} was sent but not confirmed; recorded as paid`);
-      return signature;
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  return { transaction: getSignatureFromTransaction(transaction), raw: getBase64EncodedWireTransaction(transaction), expiry: lifetime.lastValidBlockHeight.toString() };
 }
 
-class TransferFailed extends Error {}
-
-const json = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? String(x) : x));
+function errorText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) parts.push(e.message, (e as { details?: string }).details ?? "", JSON.stringify((e as { context?: unknown }).context ?? ""));
+  return parts.join(" ");
+}

@@ -11,6 +11,7 @@ import { orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
+import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { devnetPayout } from "./devnet-payout";
 import { createDemoProvider } from "./providers/demo";
 import { refundFailedOrders } from "./refund";
@@ -41,7 +42,7 @@ describe(`devnet refunds on ${testDriver}`, () => {
     const id = await partlyFailedInvoice(wallet);
     const shopBefore = await devnet.balance(base.network, base.payTo);
 
-    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet));
+    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)));
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
     expect(await devnet.balance(base.network, base.payTo)).toBe(shopBefore - 10_000_000n);
@@ -54,7 +55,7 @@ describe(`devnet refunds on ${testDriver}`, () => {
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
     const id = await partlyFailedInvoice(wallet);
 
-    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet));
+    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)));
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n });
     expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
   });
@@ -62,7 +63,7 @@ describe(`devnet refunds on ${testDriver}`, () => {
   it("refuses a payout to a network the devnet does not have, leaving the refund due", async () => {
     const wallet = { chainId: "eip155:8453", address: privateKeyToAccount(generatePrivateKey()).address };
     const id = await partlyFailedInvoice(wallet);
-    await expect(refundFailedOrders(database.db, id, devnetPayout(devnet))).rejects.toThrow(/no network eip155:8453/);
+    await expect(refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)))).rejects.toThrow(/no network eip155:8453/);
     const rows = await database.db.select().from(orders).where(eq(orders.invoiceId, id));
     expect(rows.find((o) => o.status === "failed")?.lastError).toMatch(/^refund: /);
   });

@@ -1,5 +1,6 @@
 import type { Devnet } from "@/lib/devnet";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
+import type { SenderSync } from "@/lib/payments/evm-signer";
 import { chainPayout } from "./chain-payout";
 import type { Payout } from "./refund";
 
@@ -12,7 +13,7 @@ const PAYTO_GAS_WEI = 10n ** 18n;
  * invoice was paid on. The payTo wallet holds no gas: on the EVM chains the devnet sets its balance before each
  * transfer, and on Solana the devnet's gas wallet pays the fee and any new token account's rent.
  */
-export function devnetPayout(devnet: Pick<Devnet, "networks" | "keys">): Payout {
+export function devnetPayout(devnet: Pick<Devnet, "networks" | "keys">, sync: SenderSync): Payout {
   return chainPayout({
     networks: devnet.networks,
     evmKey: devnet.keys.evmPayTo,
@@ -22,5 +23,6 @@ export function devnetPayout(devnet: Pick<Devnet, "networks" | "keys">): Payout 
       await anvilRpc(n.rpcUrl, "anvil_setBalance", [from, `0x${PAYTO_GAS_WEI.toString(16)}`]);
     },
     confirmTimeoutMs: CONFIRM_TIMEOUT_MS,
+    sync,
   });
 }

@@ -7,8 +7,8 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
-import { refundDue, refundFailedOrders, type Payout } from "./refund";
-import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
+import { refundDue, refundFailedOrders } from "./refund";
+import { fakePayout, fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: TEST_PAYMENT.payer };
@@ -23,21 +23,6 @@ const fulfilledInvoice = (items: CartItem[], payment?: { network: string; payer:
   fulfilledInvoiceIn(database.db, { items, payer, payment, provider: demo });
 
 const orderRows = (invoiceId: string) => database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
-
-/** A payout that records its calls; `fail` makes the next call throw. */
-function fakePayout() {
-  const calls: { to: { network: string; payer: string }; amount: bigint }[] = [];
-  let failNext = false;
-  const payout: Payout = async (to, amount) => {
-    if (failNext) {
-      failNext = false;
-      throw new Error("RPC unreachable");
-    }
-    calls.push({ to, amount });
-    return `0xrefund${calls.length}`;
-  };
-  return { payout, calls, failOnce: () => (failNext = true) };
-}
 
 describe(`refunds on ${testDriver}`, () => {
   it("refunds a partially fulfilled invoice's failed order with exactly one payout of its price", async () => {

@@ -2,30 +2,54 @@ import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 
-/**
- * Sends `amountAtomic` USDC back to the wallet that paid, on the network it paid on; returns the transaction.
- * Throwing means nothing was sent (the refund is tried again later).
- */
-export type Payout = (to: { network: string; payer: string }, amountAtomic: bigint) => Promise<string>;
+/** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
+export type SignedPayout = { transaction: string; raw: string; expiry: string };
 
-/** A refund in progress holds its orders this long: longer than any payout takes, so two workers never both pay. */
+/** What the chain says of a stored transfer: it landed, it failed on chain, it can never land, or not yet known. */
+export type PayoutStatus = "landed" | "failed" | "dead" | "pending";
+
+/**
+ * How refunds move money, in three steps so that a transfer is stored before it can reach the chain:
+ * - `sign`: signs a transfer of `amountAtomic` USDC back to the payer on the network it paid on, and hands it to
+ *   `store` (which keeps it on the orders, and may refuse) before the wallet's next transfer can be signed. Throws
+ *   when nothing could be signed (no key, no funds: nothing was stored).
+ * - `send`: puts a stored transfer on the chain; sending the same one again is harmless. Throws when the node refused it.
+ * - `status`: what the chain says of it.
+ */
+export type Payout = {
+  sign(to: { network: string; payer: string }, amountAtomic: bigint, store: (p: SignedPayout) => Promise<boolean>): Promise<SignedPayout | null>;
+  send(network: string, p: SignedPayout): Promise<void>;
+  status(network: string, p: SignedPayout): Promise<PayoutStatus>;
+  /** How long a sent transfer is watched before the refund is left for the next round. */
+  confirmTimeoutMs?: number;
+};
+
+/** A refund in progress holds its orders this long, so two workers do not sign for the same orders. */
 const REFUND_LOCK_MS = 10 * 60_000;
-/** A payout that failed is tried again after this. */
+/** A payout that failed, or a transfer still unconfirmed, is looked at again after this. */
 const REFUND_RETRY_MS = 60_000;
 /** A refund that cannot be sent at all (no payer address) waits for the operator; it is looked at again daily. */
 const NO_ADDRESS_RETRY_MS = 24 * 60 * 60_000;
+const POLL_MS = 250;
 
 export type Refund = { invoiceId: string; orders: number; amountUsdc: bigint; tx: string | null };
 
-/** Failed, not yet refunded, and not held by a refund in progress. */
+/** Failed, not refunded, no transfer stored for it, and not held by a refund in progress. */
 const refundable = (now: Date) =>
   and(eq(orders.status, "failed"), isNull(orders.refundTx), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
+/** Failed, with a transfer stored (signed, maybe sent) whose fate is not recorded yet. */
+const inFlight = (now: Date) =>
+  and(eq(orders.status, "failed"), isNotNull(orders.refundRaw), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
 
 /**
- * Refunds the failed orders of a paid invoice with one payout of their summed prices, then marks each `refunded` with
- * its own price and the transaction. The orders are claimed first (their `locked_until`), so a concurrent worker does
- * not pay the same refund. A crash between the payout and the final write leaves them claimed; after the lock lapses
- * they would be paid again, so the window is kept to one update. Returns null when nothing was refunded.
+ * Refunds the failed orders of a paid invoice with one transfer of their summed prices, exactly once:
+ * 1. the transfer is signed, then stored on the orders in the transaction that claims them (two workers cannot both
+ *    store one: the claim is conditional), before it is sent;
+ * 2. it is sent and watched; once it landed the orders become `refunded` with their own price and its transaction;
+ * 3. a later round (after a crash, an RPC error, a restart) finds the stored transfer, asks the chain, and sends the
+ *    same bytes again; only a transfer the chain shows can never land (failed, or its nonce / blockhash is gone) is
+ *    dropped, and the orders are refunded anew.
+ * Returns the refund once recorded, null when nothing was refunded this time.
  */
 export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payout, opts: { now?: Date } = {}): Promise<Refund | null> {
   const now = opts.now ?? new Date();
@@ -34,43 +58,137 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
     .from(invoices)
     .where(eq(invoices.id, invoiceId));
   if (!invoice?.paidAt || !invoice.network) return null;
-
+  const network = invoice.network;
   const until = new Date(now.getTime() + REFUND_LOCK_MS);
-  const claimed = await db
+
+  // A stored transfer first: it may have landed, or be on its way.
+  const held = await db
     .update(orders)
-    .set({ lockedUntil: until, updatedAt: now })
-    .where(and(eq(orders.invoiceId, invoiceId), refundable(now)))
-    .returning({ id: orders.id, priceUsdc: orders.priceUsdc });
-  if (claimed.length === 0) return null;
-  const ids = claimed.map((o) => o.id);
-  const release = (lastError: string, retryMs: number) =>
+    .set({ lockedUntil: until })
+    .where(and(eq(orders.invoiceId, invoiceId), inFlight(now)))
+    .returning({ id: orders.id, priceUsdc: orders.priceUsdc, tx: orders.refundTx, raw: orders.refundRaw, expiry: orders.refundExpiry });
+  if (held.length > 0) {
+    const stored = { transaction: held[0]!.tx!, raw: held[0]!.raw!, expiry: held[0]!.expiry ?? "" };
+    const ids = held.filter((o) => o.tx === stored.transaction).map((o) => o.id);
+    return watch(db, payout, { invoiceId, network, ids, amountUsdc: sum(held.filter((o) => ids.includes(o.id))), stored, until, now, resend: true });
+  }
+
+  const due = await db
+    .select({ id: orders.id, priceUsdc: orders.priceUsdc })
+    .from(orders)
+    .where(and(eq(orders.invoiceId, invoiceId), refundable(now)));
+  if (due.length === 0) return null;
+  const ids = due.map((o) => o.id);
+  const amountUsdc = sum(due);
+  const setError = (lastError: string, retryMs: number) =>
     db
       .update(orders)
       .set({ lockedUntil: new Date(now.getTime() + retryMs), lastError: lastError.slice(0, 500) })
-      .where(and(inArray(orders.id, ids), eq(orders.lockedUntil, until)));
+      .where(and(inArray(orders.id, ids), eq(orders.status, "failed"), isNull(orders.refundTx)));
 
-  const payer = refundAddress(invoice.network, invoice.paymentPayer, invoice.payer);
+  const payer = refundAddress(network, invoice.paymentPayer, invoice.payer);
   if (!payer) {
-    await release(`refund: no payer address on ${invoice.network} is recorded for this invoice`, NO_ADDRESS_RETRY_MS);
+    await setError(`refund: no payer address on ${network} is recorded for this invoice`, NO_ADDRESS_RETRY_MS);
     return null;
   }
-  const amountUsdc = claimed.reduce((sum, o) => sum + o.priceUsdc, 0n);
-  let tx: string | null = null;
-  if (amountUsdc > 0n) {
-    try {
-      tx = await payout({ network: invoice.network, payer }, amountUsdc);
-    } catch (err) {
-      await release(`refund: ${err instanceof Error ? err.message : String(err)}`, REFUND_RETRY_MS);
+  if (amountUsdc <= 0n) {
+    await db
+      .update(orders)
+      .set({ status: "refunded", refundUsdc: 0n, lockedUntil: null, updatedAt: now })
+      .where(and(inArray(orders.id, ids), refundable(now)));
+    return { invoiceId, orders: ids.length, amountUsdc, tx: null };
+  }
+
+  // Signed, then stored on exactly these orders in the transaction that claims them.
+  const store = (p: SignedPayout) =>
+    db.transaction(async (tx) => {
+      const claimed = await tx
+        .update(orders)
+        .set({ lockedUntil: until, refundTx: p.transaction, refundRaw: p.raw, refundExpiry: p.expiry, updatedAt: now })
+        .where(and(inArray(orders.id, ids), refundable(now)))
+        .returning({ id: orders.id });
+      // Another worker took some of them meanwhile: keep nothing (this transfer is never sent).
+      if (claimed.length !== ids.length) throw new NotStored();
+      return true;
+    }).catch((err: unknown) => {
+      if (err instanceof NotStored) return false;
       throw err;
+    });
+  let stored: SignedPayout | null;
+  try {
+    stored = await payout.sign({ network, payer }, amountUsdc, store);
+  } catch (err) {
+    await setError(`refund: ${err instanceof Error ? err.message : String(err)}`, REFUND_RETRY_MS);
+    throw err;
+  }
+  if (!stored) return null;
+  return watch(db, payout, { invoiceId, network, ids, amountUsdc, stored, until, now, resend: false });
+}
+
+/**
+ * Sends a stored transfer and watches it: landed -> the orders are refunded with it; failed or can never land -> it is
+ * dropped from the orders (the next round signs a new one); still pending -> left, stored, for the next round.
+ */
+async function watch(
+  db: Db,
+  payout: Payout,
+  r: { invoiceId: string; network: string; ids: string[]; amountUsdc: bigint; stored: SignedPayout; until: Date; now: Date; resend: boolean },
+): Promise<Refund | null> {
+  const { network, stored } = r;
+  const mine = and(inArray(orders.id, r.ids), eq(orders.status, "failed"), eq(orders.refundTx, stored.transaction));
+  const later = (lastError: string | null) =>
+    db
+      .update(orders)
+      .set({ lockedUntil: new Date(Date.now() + REFUND_RETRY_MS), ...(lastError ? { lastError: lastError.slice(0, 500) } : {}) })
+      .where(mine);
+
+  let status: PayoutStatus = r.resend ? await payout.status(network, stored).catch(() => "pending" as const) : "pending";
+  if (status === "pending") {
+    try {
+      await payout.send(network, stored);
+    } catch (err) {
+      // The node refused it now (funds, fees); it stays stored and is sent again later, unless the chain says it is dead.
+      status = await payout.status(network, stored).catch(() => "pending" as const);
+      if (status === "pending") {
+        await later(`refund: ${stored.transaction} could not be sent yet: ${err instanceof Error ? err.message : String(err)}`);
+        throw err;
+      }
     }
   }
-  // Not conditional on the claim: the money has moved, so the record must be written whatever happened meanwhile.
-  await db
-    .update(orders)
-    .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundTx: tx, lockedUntil: null, updatedAt: opts.now ?? new Date() })
-    .where(and(inArray(orders.id, ids), eq(orders.status, "failed")));
-  return { invoiceId, orders: claimed.length, amountUsdc, tx };
+  const deadline = Date.now() + (payout.confirmTimeoutMs ?? 5 * 60_000);
+  while (status === "pending" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    status = await payout.status(network, stored).catch(() => "pending" as const);
+  }
+  if (status === "landed") {
+    // Not conditional on the lock: the money has moved, so the record is written whatever happened meanwhile.
+    const done = await db
+      .update(orders)
+      .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundRaw: null, lockedUntil: null, updatedAt: new Date() })
+      .where(mine)
+      .returning({ id: orders.id });
+    return done.length > 0 ? { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: stored.transaction } : null;
+  }
+  if (status === "failed" || status === "dead") {
+    await db
+      .update(orders)
+      .set({
+        refundTx: null,
+        refundRaw: null,
+        refundExpiry: null,
+        lockedUntil: null,
+        lastError: `refund: the transfer ${stored.transaction} ${status === "failed" ? "failed on chain" : "can no longer land"}; a new one is made`,
+      })
+      .where(mine);
+    return null;
+  }
+  await later(`refund: ${stored.transaction} was sent and is not confirmed yet`);
+  return null;
 }
+
+class NotStored extends Error {}
+
+const sum = (rows: { priceUsdc: bigint }[]) => rows.reduce((s, o) => s + o.priceUsdc, 0n);
 
 /**
  * Where a refund goes: the address that signed the payment, else the invoice's own payer when it is a wallet of the
@@ -83,8 +201,9 @@ function refundAddress(network: string, paymentPayer: string | null, payerKey: s
 }
 
 /**
- * Refunds every paid invoice that has failed orders waiting, one payout per invoice. A payout that fails is recorded
- * on its orders and retried later; the others still go out. Throws the first failure at the end.
+ * Refunds every paid invoice that has failed orders waiting (or a stored transfer to follow), one transfer per
+ * invoice. A payout that fails is recorded on its orders and retried later; the others still go out. Throws the
+ * first failure at the end.
  */
 export async function refundDue(db: Db, payout: Payout, opts: { now?: Date; limit?: number } = {}): Promise<Refund[]> {
   const now = opts.now ?? new Date();
@@ -92,7 +211,7 @@ export async function refundDue(db: Db, payout: Payout, opts: { now?: Date; limi
     .selectDistinct({ invoiceId: orders.invoiceId })
     .from(orders)
     .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
-    .where(and(refundable(now), isNotNull(invoices.paidAt)))
+    .where(and(or(refundable(now), inFlight(now)), isNotNull(invoices.paidAt)))
     .limit(opts.limit ?? 20);
   const refunds: Refund[] = [];
   const errors: unknown[] = [];

@@ -60,8 +60,12 @@ describe(`refunds due on ${testDriver}`, () => {
   it("shows why an automatic payout failed", async () => {
     const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10")]);
     await expect(
-      refundDue(database.db, async () => {
-        throw new Error("no refund key for eip155:84530402");
+      refundDue(database.db, {
+        sign: async () => {
+          throw new Error("no refund key for eip155:84530402");
+        },
+        send: async () => undefined,
+        status: async () => "pending",
       }),
     ).rejects.toThrow();
     expect(await listRefundsDue(database.db)).toMatchObject([{ invoiceId: id, lastError: "refund: no refund key for eip155:84530402" }]);

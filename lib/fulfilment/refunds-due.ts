@@ -29,7 +29,8 @@ export class RefundError extends Error {
   }
 }
 
-const due = and(eq(orders.status, "failed"), isNull(orders.refundTx), isNotNull(invoices.paidAt));
+/** Failed orders of paid invoices: not refunded yet (an automatic transfer may be on its way: see lastError). */
+const due = and(eq(orders.status, "failed"), isNotNull(invoices.paidAt));
 
 /**
  * Every refund due, oldest first: one row per paid invoice with failed orders not yet refunded, including those an
@@ -71,7 +72,14 @@ export async function markRefundPaid(db: Db, invoiceId: string, tx: string, opts
     .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundTx, lockedUntil: null, updatedAt: now })
     .where(and(eq(orders.invoiceId, invoiceId), eq(orders.status, "failed"), isNull(orders.refundTx)))
     .returning({ id: orders.id });
-  if (marked.length === 0) throw new RefundError(`Invoice ${invoiceId} has no refund due`);
+  if (marked.length === 0) {
+    const [sending] = await db
+      .select({ tx: orders.refundTx })
+      .from(orders)
+      .where(and(eq(orders.invoiceId, invoiceId), eq(orders.status, "failed"), isNotNull(orders.refundRaw)));
+    if (sending?.tx) throw new RefundError(`Invoice ${invoiceId}'s refund is being paid automatically (transfer ${sending.tx}): wait for it rather than paying it twice`);
+    throw new RefundError(`Invoice ${invoiceId} has no refund due`);
+  }
   return marked.length;
 }
 

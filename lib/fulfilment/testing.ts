@@ -2,6 +2,7 @@ import { claimForPayment, createInvoice, markPaid, type CartItem } from "@/lib/i
 import type { Db } from "@/lib/db";
 import type { Wallet } from "@/lib/identity";
 import { drainDue } from "./engine";
+import type { Payout } from "./refund";
 import type { FulfilmentProvider } from "./providers/types";
 
 /** A devnet-looking EVM payment: network id of the local Base chain, a fixed payer address. */
@@ -55,4 +56,38 @@ export function partlyFailedInvoice(db: Db, wallet: Wallet, provider: Fulfilment
     payer: wallet,
     payment: { network: wallet.chainId, payer: wallet.address },
   });
+}
+
+/**
+ * A payout over an in-memory chain, for refund tests: `sign` makes a transfer (`0xrefund<n>`), `send` lands it at
+ * once (recorded in `calls`, once per transfer however often it is sent), `status` tells. `failOnce()` makes the next
+ * signing throw, as a wallet without funds or an unreachable RPC does.
+ */
+export function fakePayout() {
+  const calls: { to: { network: string; payer: string }; amount: bigint }[] = [];
+  const signed = new Map<string, { to: { network: string; payer: string }; amount: bigint }>();
+  const landed = new Set<string>();
+  let failNext = false;
+  const payout: Payout = {
+    confirmTimeoutMs: 1_000,
+    async sign(to, amount, store) {
+      if (failNext) {
+        failNext = false;
+        throw new Error("RPC unreachable");
+      }
+      const p = { transaction: `0xrefund${signed.size + 1}`, raw: Buffer.from(`transfer ${amount} to ${to.payer}`).toString("base64"), expiry: String(signed.size) };
+      signed.set(p.transaction, { to, amount });
+      return (await store(p)) ? p : null;
+    },
+    async send(_network, p) {
+      const s = signed.get(p.transaction);
+      if (!s) throw new Error(`unknown transfer ${p.transaction}`);
+      if (!landed.has(p.transaction)) calls.push(s);
+      landed.add(p.transaction);
+    },
+    async status(_network, p) {
+      return landed.has(p.transaction) ? "landed" : "pending";
+    },
+  };
+  return { payout, calls, failOnce: () => (failNext = true) };
 }

@@ -7,8 +7,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
-import type { Payout } from "./refund";
-import { payInvoice, TEST_PAYMENT } from "./testing";
+import { fakePayout, payInvoice, TEST_PAYMENT } from "./testing";
 import { kickWorker, startWorker } from "./worker";
 
 let database: Database;
@@ -32,11 +31,7 @@ async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000
 
 describe(`fulfilment worker on ${testDriver}`, () => {
   it("fulfils a paid invoice when kicked, then refunds its failed order", async () => {
-    const payouts: bigint[] = [];
-    const payout: Payout = async (_to, amount) => {
-      payouts.push(amount);
-      return "0xrefund";
-    };
+    const { payout, calls } = fakePayout();
     // A long interval: only the kick can make this pass happen within the test.
     const worker = startWorker(async () => database.db, { intervalMs: 60_000, provider: demo, payout });
     try {
@@ -49,7 +44,7 @@ describe(`fulfilment worker on ${testDriver}`, () => {
         return rows[1]?.status === "refunded" && rows;
       });
       expect(rows.map((o) => o.status)).toEqual(["delivered", "refunded"]);
-      expect(payouts).toEqual([20_000_000n]);
+      expect(calls.map((c) => c.amount)).toEqual([20_000_000n]);
       const [row] = await database.db.select().from(invoices).where(eq(invoices.id, inv.id));
       expect(row).toMatchObject({ status: "complete", errorCode: "PARTIAL_FULFILMENT" });
     } finally {

@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { signerNonces } from "@/lib/db/schema";
-import type { NonceStore } from "./evm-signer";
+import type { Database } from "@/lib/db";
+import { withKeyLock } from "@/lib/db/key-lock";
+import type { NonceStore, SenderSync } from "./evm-signer";
 
 /** The sending wallets' next nonces in the database, shared by every server (used only under the wallet's lock). */
 export function databaseNonceStore(db: () => Promise<Db>): NonceStore {
@@ -21,5 +23,13 @@ export function databaseNonceStore(db: () => Promise<Db>): NonceStore {
         .values({ key, nextNonce: next, updatedAt: new Date() })
         .onConflictDoUpdate({ target: signerNonces.key, set: { nextNonce: next, updatedAt: sql`now()` } });
     },
+  };
+}
+
+/** The lock and nonces of sending wallets on one database (several servers sharing it share them). */
+export function databaseSenderSync(database: () => Promise<Database>): SenderSync {
+  return {
+    lock: async (key, work) => withKeyLock(await database(), key, work),
+    nonces: databaseNonceStore(async () => (await database()).db),
   };
 }

@@ -5,13 +5,12 @@ import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
 import type { KeyPairSigner } from "@solana/kit";
 import { config, ConfigError, type Config } from "@/lib/config";
-import { getDatabase, getDb } from "@/lib/db";
-import { withKeyLock } from "@/lib/db/key-lock";
+import { getDatabase } from "@/lib/db";
 import { getDevnet } from "@/lib/devnet";
 import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
 import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
-import { databaseNonceStore } from "./nonce-store";
+import { databaseSenderSync } from "./nonce-store";
 import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "./networks";
 
 /** How long a client has to get its payment settled after the 402. */
@@ -29,10 +28,8 @@ export type Payments = {
 };
 
 /** Nonces of the gas wallets are taken under the database's lock and kept in it, so that several servers can share the wallets. */
-const sync: SenderSync = {
-  lock: async (key, work) => withKeyLock(await getDatabase(), key, work),
-  nonces: databaseNonceStore(getDb),
-};
+export const senderSync: SenderSync = databaseSenderSync(getDatabase);
+const sync = senderSync;
 
 async function createPayments(c: Config): Promise<Payments> {
   const missing = missingPaymentSettings(c);

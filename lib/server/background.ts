@@ -12,7 +12,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/payments/networks";
-import { getPayments } from "@/lib/payments/payments";
+import { getPayments, senderSync } from "@/lib/payments/payments";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { onShutdown } from "./shutdown";
 
@@ -64,7 +64,7 @@ export async function startBackgroundWork(): Promise<void> {
  * refunds wait for the operator (`npm run admin -- refunds list`).
  */
 async function refundPayout(c: Config): Promise<Payout | undefined> {
-  if (c.networkMode === "devnet") return devnetPayout(await getDevnet());
+  if (c.networkMode === "devnet") return devnetPayout(await getDevnet(), senderSync);
   const evmKey = c.refundEvmPrivateKey ? privateKeyToAccount(c.refundEvmPrivateKey) : undefined;
   const solanaKey = c.refundSolanaPrivateKey
     ? await solanaSignerFromSecret(c.refundSolanaPrivateKey).catch(() => {
@@ -76,5 +76,5 @@ async function refundPayout(c: Config): Promise<Payout | undefined> {
     return undefined;
   }
   console.log(`[refunds] paid automatically from ${[evmKey && `${evmKey.address} (EVM)`, solanaKey && `${solanaKey.address} (Solana)`].filter(Boolean).join(" and ")}`);
-  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey });
+  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey, sync: senderSync });
 }

@@ -25,6 +25,8 @@ CREATE TABLE "signer_nonces" (
 );
 --> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD COLUMN "invoice_id" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "refund_raw" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "refund_expiry" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "settlements_identity_idx" ON "settlements" USING btree ("network","identity");--> statement-breakpoint
 CREATE INDEX "settlements_open_idx" ON "settlements" USING btree ("status","lease_until") WHERE "settlements"."status" IN ('settling', 'pending');--> statement-breakpoint
 CREATE INDEX "settlements_reference_idx" ON "settlements" USING btree ("purpose","reference");

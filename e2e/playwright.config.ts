@@ -30,14 +30,15 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"]],
-  timeout: 30_000,
+  // Checkouts wait for blocks (a second each on the devnet, as on Base), and the CI machine runs six shops at once.
+  timeout: 60_000,
   use: {
     baseURL: external ?? `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
@@ -63,12 +64,13 @@ export default defineConfig({
       : []),
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
     // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo.
-    ...(postgres && !external ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, use: { baseURL: SERVER_A } }] : []),
+    // It runs after the browser checkouts, so that its payers do not compete with them for the machine.
+    ...(postgres && !external ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, dependencies: ["checkout"], use: { baseURL: SERVER_A } }] : []),
     ...(postgres && !external
       ? [
           {

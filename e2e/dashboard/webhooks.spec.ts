@@ -45,8 +45,6 @@ async function openWebhooks(page: Page) {
 }
 
 test("a failing webhook shows its attempts, is redelivered to a receiver on loopback, and its disabled endpoint re-enabled", async ({ page, baseURL }, testInfo) => {
-  // It waits through a real retry schedule and the devnet's block times: more than the default 30 s on a busy machine.
-  test.slow();
   // 500, then 410 Gone: the worker gives the message up at once and disables the endpoint (no retry races the test).
   let healthy = false;
   const receiver = await startReceiver((i) =>

@@ -24,8 +24,12 @@ export type Payout = {
   confirmTimeoutMs?: number;
 };
 
-/** A refund in progress holds its orders this long, so two workers do not sign for the same orders. */
-const REFUND_LOCK_MS = 10 * 60_000;
+/**
+ * A refund in progress holds its orders this long. Short: two workers can never store two transfers for one order (the
+ * store is conditional), and two following one stored transfer only send the same bytes; after a crash the next
+ * round picks the stored transfer up within a minute.
+ */
+const REFUND_LOCK_MS = 60_000;
 /** A payout that failed, or a transfer still unconfirmed, is looked at again after this. */
 const REFUND_RETRY_MS = 60_000;
 /** A refund that cannot be sent at all (no payer address) waits for the operator; it is looked at again daily. */

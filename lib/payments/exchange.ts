@@ -11,8 +11,8 @@ import { beginSettlement, extendLease, finishSettlement, LEASE_MS, type Refusal,
  * The one x402 exchange of every paid route (the micro-fee routes, invoice payment, balance top-up), after the route
  * has decoded a payment and matched it to one of its requirements:
  *
- * 1. the payment's identity is read (EVM authorizations valid for too long are refused); where a handler runs before
- *    settlement, the payment is verified first (settlement verifies it again itself);
+ * 1. the payment's identity is read (EVM authorizations valid for too long are refused); on Solana, and where a handler
+ *    runs before settlement, the payment is verified first (settlement verifies it again itself);
  * 2. it is recorded before anything else, with what it pays for claimed in the same transaction: a payment already
  *    used, or being settled by this or another server, is refused;
  * 3. `beforeSettle` runs (the fee routes' handler: its refusal cancels the payment, which may then be offered again);
@@ -59,9 +59,11 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
     if (err instanceof PaymentIdentityError) return { kind: "invalid", reason: err.message };
     throw err;
   }
-  // Settlement verifies the payment again itself; a separate verification first is only needed where something runs
-  // before settlement (a fee's handler) that an invalid payment must not reach.
-  const verified: VerifyResponse = input.beforeSettle ? await verifyPayment(payments, payload, requirement) : { isValid: true, payer: identity.payer ?? undefined };
+  // Settlement verifies the payment again itself. A separate verification first is needed where something runs before
+  // settlement (a fee's handler) that an invalid payment must not reach, and on Solana, where a refused settlement
+  // can only be told from one that may still land once its blockhash expired: an invalid payment is refused at once.
+  const verified: VerifyResponse =
+    input.beforeSettle || !identity.authorization ? await verifyPayment(payments, payload, requirement) : { isValid: true, payer: identity.payer ?? undefined };
   if (!verified.isValid) return { kind: "invalid", reason: verified.invalidReason ?? "invalid payment", payer: verified.payer };
 
   const expected = await expectedTransaction(payments, identity);

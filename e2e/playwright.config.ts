@@ -9,6 +9,20 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
 const external = process.env.E2E_BASE_URL;
 
+/**
+ * Mainnet mode without real money: stand-in payTo addresses and gas keys (generated for this test, holding nothing;
+ * the shop never reaches a chain in the test), and no SEED_DEMO_CATALOG, as an operator starts it.
+ */
+const MAINNET_STAND_IN = (port: number) => ({
+  NETWORK_MODE: "mainnet",
+  PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+  SESSION_SECRET: "e2e-mainnet-stand-in-session-secret-0123456789",
+  PAY_TO_EVM: "0x000000000000000000000000000000000000dEaD",
+  PAY_TO_SOLANA: "4dAcXFjpfQ6ScrzvEMj9hUGbjDvNSQtkDGjpyWRsc9gg",
+  FACILITATOR_EVM_PRIVATE_KEY: `0x${"11".repeat(32)}`,
+  FACILITATOR_SOLANA_PRIVATE_KEY: "3QWJuv3qWQKPSwVCaYnyRshGpUarLiBJzcB5FRqrYCtT51qtbkrPeH97jR1dueaXmZviMg2PTMxgsvpvLqF42e68",
+});
+
 // Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
 const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
@@ -38,7 +52,7 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
@@ -52,7 +66,11 @@ export default defineConfig({
       dependencies: ["x402-api"],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
-    // Invoices that expire: a shop of its own whose invoices live one minute.
+    // A shop in mainnet mode with stand-in payment settings: no demo or test product anywhere.
+    ...(!external
+      ? [{ name: "mainnet", testMatch: "mainnet/**/*.spec.ts", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PORT + 6}` } }]
+      : []),
+        // Invoices that expire: a shop of its own whose invoices live one minute.
     ...(!external
       ? [
           {
@@ -64,7 +82,7 @@ export default defineConfig({
       : []),
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
@@ -87,6 +105,7 @@ export default defineConfig({
     : [
         server(PORT, "pglite"),
         server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }),
+        server(PORT + 6, "pglite", MAINNET_STAND_IN(PORT + 6)),
         ...(postgres
           ? [
               server(PORT + 1, "postgres"),

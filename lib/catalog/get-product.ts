@@ -30,7 +30,7 @@ export const summaryColumns = () => ({
   currency: products.currency,
   image: products.image,
   // Qualified by hand: drizzle leaves single-table columns bare, and a bare "id" in the subquery is the code's.
-  inStock: sql<boolean>`("products"."in_stock" AND (("products"."supplier" = 'demo' AND ${sql.raw(demoSupply() ? "TRUE" : "FALSE")}) OR EXISTS (
+  inStock: sql<boolean>`("products"."in_stock" AND (${demoSupply() ? sql`"products"."supplier" = 'demo' OR ` : sql``}EXISTS (
     SELECT 1 FROM inventory_codes ic WHERE ic.product_id = "products"."id" AND ic.order_id IS NULL)))`,
   rangeMinMinor: products.rangeMinMinor,
   rangeMaxMinor: products.rangeMaxMinor,

@@ -36,7 +36,7 @@ import {
   type LocalAccount,
 } from "viem";
 import { viemChain } from "@/lib/payments/chain";
-import type { SenderSync } from "@/lib/payments/evm-signer";
+import { errorText, nonceKey, type SenderSync } from "@/lib/payments/evm-signer";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/payments/networks";
 import type { Payout, SignedPayout } from "./refund";
 
@@ -150,7 +150,7 @@ async function signEvm(
   ]).catch((err: unknown) => {
     throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} could not be made: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err }) : err;
   });
-  const key = `evm-nonce:${n.network}:${account.address.toLowerCase()}`;
+  const key = nonceKey(n.network, account.address);
   return opts.sync.lock(key, async () => {
     const recorded = await opts.sync.nonces.get(key);
     const pending = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
@@ -200,10 +200,4 @@ async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyP
   );
   const transaction = await signTransactionMessageWithSigners(message);
   return { transaction: getSignatureFromTransaction(transaction), raw: getBase64EncodedWireTransaction(transaction), expiry: lifetime.lastValidBlockHeight.toString() };
-}
-
-function errorText(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) parts.push(e.message, (e as { details?: string }).details ?? "", JSON.stringify((e as { context?: unknown }).context ?? ""));
-  return parts.join(" ");
 }

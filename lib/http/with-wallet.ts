@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
 import { createPublicClient, http } from "viem";
 import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, walletOwnerKey, type Wallet } from "@/lib/identity";
-import { viemChain } from "@/lib/payments/facilitator";
+import { viemChain } from "@/lib/payments/chain";
 import { getPayments } from "@/lib/payments/payments";
 import type { EvmNetwork } from "@/lib/payments/networks";
 import { ApiError, jsonResponse } from "./api-error";

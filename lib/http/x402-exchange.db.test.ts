@@ -18,7 +18,7 @@ import { invoices, settlements } from "@/lib/db/schema";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
 import { getDevnet, type Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
-import { claimForPayment, createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
+import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { exchange } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { databaseNonceStore } from "@/lib/payments/nonce-store";
@@ -204,10 +204,7 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       requirement: requirement!,
       purpose: "invoice",
       reference: inv.id,
-      claim: async (tx, id) => {
-        const c = await claimForPayment(tx, inv.id, { claim: id });
-        return "refused" in c ? c.refused : null;
-      },
+      claim: invoiceClaim(inv.id),
       effects: settlementEffects,
     });
     return { inv, buyer, result };

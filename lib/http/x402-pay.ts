@@ -1,7 +1,7 @@
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
-import { claimForPayment, getInvoice, isInvoiceId, payability } from "@/lib/invoices";
+import { getInvoice, invoiceClaim, isInvoiceId, payability } from "@/lib/invoices";
 import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
@@ -82,10 +82,7 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
       requirement: match,
       purpose: "invoice",
       reference: invoice.id,
-      claim: async (tx, settlementId) => {
-        const claimed = await claimForPayment(tx, invoice.id, { claim: settlementId });
-        return "refused" in claimed ? claimed.refused : null;
-      },
+      claim: invoiceClaim(invoice.id),
       effects: settlementEffects,
     });
     switch (result.kind) {

@@ -5,5 +5,5 @@ export { newId, isInvoiceId } from "./ids";
 export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expireInvoices, cancelUnpaid, type InvoiceRow } from "./payment";
 export { getInvoiceWithOrders, visibleStatus, type InvoiceWithOrders, type OrderRow } from "./status";
 export { listWalletOrders, type WalletOrder } from "./wallet-orders";
-export { invoicePaymentEffect } from "./payment-effect";
+export { invoiceClaim, invoicePaymentEffect } from "./payment-effect";
 export { listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";

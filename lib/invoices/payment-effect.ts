@@ -1,5 +1,14 @@
+import type { Db } from "@/lib/db";
 import type { SettlementEffect } from "@/lib/payments/settlements";
-import { markPaid, releaseClaim } from "./payment";
+import { claimForPayment, markPaid, releaseClaim } from "./payment";
+
+/** Takes the invoice for a payment's settlement (see exchange's `claim`): null when taken, else why not. */
+export const invoiceClaim =
+  (invoiceId: string) =>
+  async (tx: Db, settlementId: string): Promise<string | null> => {
+    const claimed = await claimForPayment(tx, invoiceId, { claim: settlementId });
+    return "refused" in claimed ? claimed.refused : null;
+  };
 
 /**
  * What a USDC payment of an invoice does once the chain has it: the invoice is marked paid under the payment's claim

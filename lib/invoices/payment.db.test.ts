@@ -7,7 +7,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
 import { claimForPayment, expireInvoices, markPaid, payability, releaseClaim } from "./payment";
-import { invoicePaymentEffect } from "./payment-effect";
+import { invoiceClaim, invoicePaymentEffect } from "./payment-effect";
 import { beginSettlement, reconcileSettlements, finishSettlement, type ChainVerdict, type Settlement } from "@/lib/payments/settlements";
 
 let database: Database;
@@ -64,10 +64,7 @@ describe(`payment claims on ${testDriver}`, () => {
     amountUsdc: 10_000_000n,
   });
   const effects = { invoice: invoicePaymentEffect };
-  const claimOf = (invoiceId: string) => async (tx: Database["db"], settlementId: string) => {
-    const c = await claimForPayment(tx, invoiceId, { claim: settlementId });
-    return "refused" in c ? c.refused : null;
-  };
+  const claimOf = invoiceClaim;
 
   it("refuses one payment for a second invoice, and a second payment for a held invoice", async () => {
     const a = await newInvoice();

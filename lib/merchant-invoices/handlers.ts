@@ -1,5 +1,6 @@
 import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
 import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
 import { parseWebhookUrl } from "@/lib/webhooks";
 import { nextOffsetPage, nextPage } from "@/lib/api-v2/paging";
 import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
@@ -12,7 +13,7 @@ import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/invoices/ids";
 import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
-import { idempotent } from "./idempotency";
+import { idempotent, type IdempotencyKey } from "./idempotency";
 import { payFromBalance } from "./pay";
 import { getMerchantEsim, getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
 import { merchantInvoice, merchantOrder } from "./serialize";
@@ -31,15 +32,23 @@ type OrderRow = typeof orders.$inferSelect;
 export function createInvoiceHandler(only?: "esim") {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
     const text = await req.text();
-    // Pays the invoice when the request asked for auto_pay from the balance (unless it is paid already: a retry that
-    // resumes it), and answers it.
-    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>) => {
+    const answerFor = async (db: Db, invoiceId: string) => {
+      const found = await getMerchantInvoice(db, ctx.merchant.id, invoiceId);
+      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
+    };
+    // Pays the invoice when the request asked for auto_pay from the balance (a retry that resumes an invoice pays it
+    // only if it is still unpaid), storing the answer with the debit, and answers it.
+    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>, resumed: boolean, key: IdempotencyKey) => {
       if (request.autoPay && request.paymentMethod === "balance") {
-        const current = await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId);
-        if (current?.invoice.status === "unpaid") {
+        if (!resumed || (await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId))?.invoice.status === "unpaid") {
           try {
-            await payFromBalance(ctx.db, ctx.merchant.id, invoiceId);
+            let paid: Awaited<ReturnType<typeof answerFor>> | undefined;
+            await payFromBalance(ctx.db, ctx.merchant.id, invoiceId, new Date(), async (tx) => {
+              paid = await answerFor(tx, invoiceId);
+              await key.storeAnswer(tx, paid);
+            });
             kickWorker();
+            return paid!;
           } catch (err) {
             // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
             if (!(err instanceof V2Error)) throw err;
@@ -48,15 +57,14 @@ export function createInvoiceHandler(only?: "esim") {
           }
         }
       }
-      const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId);
-      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
+      return answerFor(ctx.db, invoiceId);
     };
     const answer = await idempotent(
       ctx.db,
       ctx.merchant.id,
       req.headers.get("idempotency-key"),
       { method: "POST", endpoint: ctx.endpoint, body: text },
-      async (bind) => {
+      async (key) => {
         const request = parseInvoiceRequest(text);
         const unavailable = unavailableMethod(request.paymentMethod, (await getPayments()).networks, config().networkMode);
         if (unavailable) throw new V2Error(400, "unsupported_payment_method", unavailable);
@@ -73,10 +81,10 @@ export function createInvoiceHandler(only?: "esim") {
           if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
         }
         // The key is bound to the invoice in the transaction that makes it, before any money moves for it.
-        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, bind);
-        return complete(created.id, request);
+        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, key.bindInvoice);
+        return complete(created.id, request, false, key);
       },
-      (invoiceId) => complete(invoiceId, parseInvoiceRequest(text)),
+      (invoiceId, key) => complete(invoiceId, parseInvoiceRequest(text), true, key),
     );
     return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
   };

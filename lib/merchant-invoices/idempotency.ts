@@ -10,28 +10,34 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 /** A first request still unanswered after this long died with its process: its key is taken over. */
 const ABANDONED_MS = 5 * 60_000;
 
-/** Binds the key to the invoice the request made, inside the transaction that makes it (see createMerchantInvoice). */
-export type BindInvoice = (tx: Db, invoiceId: string) => Promise<void>;
+/** What a request does with its key inside its own transactions. */
+export type IdempotencyKey = {
+  /** Binds the key to the invoice the request made, in the transaction that makes it (see createMerchantInvoice). */
+  bindInvoice(tx: Db, invoiceId: string): Promise<void>;
+  /** Stores the request's answer in the transaction that moves its money (an auto_pay debit): replayed from then on. */
+  storeAnswer(tx: Db, answer: StoredAnswer): Promise<void>;
+};
 
 /**
  * Runs a creation request at most once per `Idempotency-Key`: the first answer (2xx or 4xx) is stored and replayed
  * for the same key and the same request; the same key with another method, path or body is refused with 422
  * `idempotency_key_reused`, and while the first request still runs with 409 `idempotency_key_in_use`.
  *
- * The key is bound to the invoice in the transaction that makes it (`bind`), before any money moves for it. A failure
- * on our side (5xx, or a thrown error) before that keeps nothing, so the request can be retried with the same key;
- * a failure after it (say, once `auto_pay` debited the balance) keeps the binding, and the retry `resume`s that
- * invoice (an invoice is paid at most once) and answers it: a retry never makes or pays a second one.
+ * The key is bound to the invoice in the transaction that makes it (`bindInvoice`), and the answer is stored in the
+ * transaction that moves the money (`storeAnswer`, with the `auto_pay` debit). A failure on our side (5xx, or a thrown
+ * error) before the invoice exists keeps nothing, so the request can be retried with the same key; a failure after the
+ * debit finds the answer stored (a retry replays it); a failure in between keeps the binding, and the retry `resume`s
+ * that invoice (an invoice is paid at most once) and answers it: a retry never makes or pays a second one.
  */
 export async function idempotent(
   db: Db,
   merchantId: string,
   key: string | null,
   request: { method: string; endpoint: string; body: string },
-  run: (bind: BindInvoice) => Promise<StoredAnswer>,
-  resume: (invoiceId: string) => Promise<StoredAnswer>,
+  run: (key: IdempotencyKey) => Promise<StoredAnswer>,
+  resume: (invoiceId: string, key: IdempotencyKey) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
-  if (key === null) return { ...(await run(async () => undefined)), replayed: false };
+  if (key === null) return { ...(await run({ bindInvoice: async () => undefined, storeAnswer: async () => undefined })), replayed: false };
   if (!KEY.test(key)) throw new V2Error(400, "invalid_param", "Invalid parameter Idempotency-Key: 1 to 255 printable ASCII characters.");
   const requestHash = createHash("sha256").update(request.body).digest("hex");
   const endpoint = `${request.method} ${request.endpoint}`;
@@ -71,12 +77,19 @@ export async function idempotent(
     }
   }
 
-  const bind: BindInvoice = async (tx, invoiceId) => {
-    await tx.update(idempotencyKeys).set({ invoiceId }).where(thisKey);
+  const store = (tx: Db, answer: StoredAnswer) =>
+    tx.update(idempotencyKeys).set({ responseStatus: answer.status, responseBody: answer.body as object }).where(thisKey);
+  const ownKey: IdempotencyKey = {
+    bindInvoice: async (tx, invoiceId) => {
+      await tx.update(idempotencyKeys).set({ invoiceId }).where(thisKey);
+    },
+    storeAnswer: async (tx, answer) => {
+      await store(tx, answer);
+    },
   };
   let answer: StoredAnswer;
   try {
-    answer = resumeId ? await resume(resumeId) : await run(bind);
+    answer = resumeId ? await resume(resumeId, ownKey) : await run(ownKey);
   } catch (err) {
     if (err instanceof V2Error && err.status < 500) {
       answer = { status: err.status, body: { meta: { _endpoint: request.endpoint }, error_code: err.code, message: err.message, ...err.details } };
@@ -89,10 +102,7 @@ export async function idempotent(
     await release();
     return { ...answer, replayed: false };
   }
-  await db
-    .update(idempotencyKeys)
-    .set({ responseStatus: answer.status, responseBody: answer.body as object })
-    .where(thisKey);
+  await store(db, answer);
   return { ...answer, replayed: false };
 
   /** After a failure: a key bound to an invoice is left for the next retry to resume at once; an unbound one is forgotten. */

@@ -16,7 +16,9 @@ import { drainDue } from "@/lib/fulfilment";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { createMerchant, listLedger } from "@/lib/merchants";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
+import { invoiceJson } from "./handlers";
 import { idempotent } from "./idempotency";
+import { getMerchantInvoice } from "./queries";
 import { payFromBalance } from "./pay";
 
 let database: Database;
@@ -212,8 +214,8 @@ describe(`merchant invoices on ${testDriver}`, () => {
       m.merchant_id,
       "after-debit-1",
       { method: "POST", endpoint: "/invoices", body: text },
-      async (bind) => {
-        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), bind);
+      async (key) => {
+        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), key.bindInvoice);
         made = created.id;
         await payFromBalance(database.db, m.merchant_id, created.id);
         throw new Error("connection to the database lost while reading the invoice back");
@@ -236,6 +238,36 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const again = await m.create(body, { "Idempotency-Key": "after-debit-1" });
     expect([again.status, (again.body.data as Invoice).id, again.headers.get("idempotent-replayed")]).toEqual([200, made, "true"]);
     expect((await listLedger(database.db, m.merchant_id, { limit: 10 })).filter((e) => e.kind === "debit")).toHaveLength(1);
+  });
+
+  it("stores an Idempotency-Key's answer with the auto_pay debit: a failure after it is answered by a replay", async () => {
+    const m = await merchant(100);
+    const body = { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true };
+    const text = JSON.stringify(body);
+    let made = "";
+    const failed = idempotent(
+      database.db,
+      m.merchant_id,
+      "after-debit-2",
+      { method: "POST", endpoint: "/invoices", body: text },
+      async (key) => {
+        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), key.bindInvoice);
+        made = created.id;
+        // As the handler does: the answer is written in the transaction that debits the balance.
+        await payFromBalance(database.db, m.merchant_id, created.id, new Date(), async (tx) => {
+          const found = (await getMerchantInvoice(tx, m.merchant_id, created.id))!;
+          await key.storeAnswer(tx, { status: 200, body: { meta: { _endpoint: "/invoices", id: created.id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") } });
+        });
+        throw new Error("the process died before answering");
+      },
+      async () => {
+        throw new Error("not a retry");
+      },
+    );
+    await expect(failed).rejects.toThrow(/died before answering/);
+    const retry = await m.create(body, { "Idempotency-Key": "after-debit-2" });
+    expect([retry.status, retry.headers.get("idempotent-replayed"), retry.body.meta?.id]).toEqual([200, "true", made]);
+    expect(await m.balance()).toBe(9000);
   });
 
   it("lists invoices newest first with after/before cursors", async () => {

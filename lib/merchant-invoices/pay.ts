@@ -11,7 +11,14 @@ import { BalanceTooLow, debit } from "@/lib/merchants";
  * fulfilment (markPaid, as every payment). Refusals: 404 `not_found`, 409 `invoice_not_payable` (expired, already paid, or another method), 402
  * `balance_too_low` naming both amounts.
  */
-export async function payFromBalance(db: Db, merchantId: string, invoiceId: string, now = new Date()): Promise<void> {
+export async function payFromBalance(
+  db: Db,
+  merchantId: string,
+  invoiceId: string,
+  now = new Date(),
+  /** Runs last in the paying transaction (the Idempotency-Key's answer is stored with the debit). */
+  onPaid?: (tx: Db) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [inv] = await tx
       .select()
@@ -31,6 +38,7 @@ export async function payFromBalance(db: Db, merchantId: string, invoiceId: stri
       if (!(await markPaid(tx as unknown as Db, invoiceId, null, { network: "balance", transaction: `ledger:${entry.id}`, payer: undefined }, now))) {
         throw new Error(`Invoice ${invoiceId} changed while its row was locked`);
       }
+      await onPaid?.(tx as unknown as Db);
     } catch (err) {
       if (err instanceof BalanceTooLow) {
         throw new V2Error(402, "balance_too_low", err.message, {

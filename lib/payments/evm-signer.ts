@@ -35,14 +35,15 @@ const NONCE_FRESH_MS = 15_000;
 /** Fees are asked of the chain at most this often per network. */
 const FEES_FRESH_MS = 2_000;
 
-/** A transaction the shop may have put on chain: sent, or sent with an answer that left it unknown. */
-export type Broadcast = { network: string; hash: Hex; from: Address };
-
 /**
- * The transactions sent inside one settlement (`broadcasts.run([], settle)`): after a settlement that did not report
- * success, they tell whether anything may still land, with its hash, even when the settle call itself threw.
+ * The hashes of the transactions sent inside one settlement (`broadcasts.run([], settle)`): sent, or sent with an answer
+ * that left them unknown. After a settlement that did not report success they tell whether anything may still land,
+ * with its hash, even when the settle call itself threw.
  */
-export const broadcasts = new AsyncLocalStorage<Broadcast[]>();
+export const broadcasts = new AsyncLocalStorage<Hex[]>();
+
+/** The lock and nonce record of one sending wallet on one network (gas wallets and refund wallets alike). */
+export const nonceKey = (network: string, address: Address) => `evm-nonce:${network}:${address.toLowerCase()}`;
 
 /** A node's refusal that says the nonce was taken meanwhile (by another server, or a transaction the node knows). */
 const NONCE_TAKEN = /nonce too low|nonce has already been used|already been used|replacement transaction underpriced|nonce.*(expired|low)|NONCE_EXPIRED/i;
@@ -93,7 +94,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     try {
       // Estimated first (this simulates the call): a transfer that would revert is refused here, with nothing sent.
       const [gas, fees] = await Promise.all([request.gas ?? client.estimateGas({ account, to: request.to, data: request.data }), currentFees()]);
-      const key = `evm-nonce:${n.network}:${account.address.toLowerCase()}`;
+      const key = nonceKey(n.network, account.address);
       return await sync.lock(key, async () => {
         const recorded = await sync.nonces.get(key);
         let nonce =
@@ -118,7 +119,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
               // The node answered with a refusal: the transaction is not in it. Anything else may have reached it.
               const refused = err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
               if (!refused) {
-                broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+                broadcasts.getStore()?.push(hash);
                 await sync.nonces.set(key, undefined);
                 throw err;
               }
@@ -129,7 +130,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
               throw err;
             }
           }
-          broadcasts.getStore()?.push({ network: n.network, hash, from: account.address });
+          broadcasts.getStore()?.push(hash);
           await sync.nonces.set(key, nonce + 1);
           return hash;
         }
@@ -164,8 +165,11 @@ function hasCode(err: unknown): boolean {
   return false;
 }
 
-function errorText(err: unknown): string {
+/** Everything an RPC error says, through its causes (viem and @solana/kit wrap the node's words), for matching. */
+export function errorText(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) parts.push(e.message, (e as { details?: string }).details ?? "");
+  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) {
+    parts.push(e.message, (e as { details?: string }).details ?? "", JSON.stringify((e as { context?: unknown }).context ?? "", (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)));
+  }
   return parts.join(" ");
 }

@@ -1,7 +1,8 @@
 import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
+import type { Hex } from "viem";
 import type { Db } from "@/lib/db";
-import { broadcasts, type Broadcast } from "./evm-signer";
+import { broadcasts } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
@@ -95,7 +96,7 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
 
 async function settle(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
   const { db, payments, payload, requirement, effects } = input;
-  const sent: Broadcast[] = [];
+  const sent: Hex[] = [];
   const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);
   heartbeat.unref();
   let result: SettleResponse;
@@ -118,7 +119,7 @@ async function settle(input: ExchangeInput, settlement: Settlement, identity: Pa
     return { kind: "settled", settle: result, settlement: done ?? settlement };
   }
   const reason = result.errorReason ?? "settlement failed";
-  const transaction = result.transaction || sent.at(-1)?.hash || expected;
+  const transaction = result.transaction || sent.at(-1) || expected;
   // In-process on EVM the shop knows whether anything was sent; otherwise something may have been.
   const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction;
   if (nothingSent) {

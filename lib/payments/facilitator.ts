@@ -12,8 +12,6 @@ import type { PaymentNetwork, SolanaNetwork } from "./networks";
 /** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
 const CONFIRMATION_TIMEOUT_MS = 30_000;
 
-export { viemChain } from "./chain";
-
 export type GasWallets = {
   /** The EVM gas wallets (one or more: each settlement goes to the least busy). */
   evm: readonly LocalAccount[];

@@ -26,8 +26,3 @@ export async function drainSettlements(timeoutMs: number): Promise<{ unfinished:
   await Promise.race([Promise.allSettled([...state.running]), deadline]);
   return { unfinished: state.running.size };
 }
-
-/** For tests: take settlements again. */
-export function reopenSettlements(): void {
-  state.closed = false;
-}

@@ -29,7 +29,6 @@ export type Payments = {
 
 /** Nonces of the gas wallets are taken under the database's lock and kept in it, so that several servers can share the wallets. */
 export const senderSync: SenderSync = databaseSenderSync(getDatabase);
-const sync = senderSync;
 
 async function createPayments(c: Config): Promise<Payments> {
   const missing = missingPaymentSettings(c);
@@ -44,7 +43,7 @@ async function createPayments(c: Config): Promise<Payments> {
     networks = devnet.networks;
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl)
-      : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync);
+      : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, senderSync);
     solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
   } else {
     networks = publicNetworks(c);
@@ -53,7 +52,7 @@ async function createPayments(c: Config): Promise<Payments> {
       : inProcessFacilitator(
           networks,
           { evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)), solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
-          sync,
+          senderSync,
         );
   }
   return paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
 import { settlements } from "@/lib/db/schema";
@@ -103,12 +103,13 @@ export type Outcome =
  */
 export async function finishSettlement(db: Db, id: string, outcome: Outcome, effects: SettlementEffects, now = new Date()): Promise<Settlement | null> {
   return db.transaction(async (tx) => {
-    const set =
-      outcome.status === "settled"
-        ? { status: "settled" as const, transaction: outcome.transaction, settledAt: now, leaseUntil: null, lastError: null, updatedAt: now, ...(outcome.payer ? { payer: outcome.payer } : {}) }
-        : outcome.status === "failed"
-          ? { status: "failed" as const, leaseUntil: null, lastError: outcome.error.slice(0, 500), updatedAt: now, ...(outcome.transaction ? { transaction: outcome.transaction } : {}) }
-          : { status: "pending" as const, leaseUntil: null, lastError: outcome.error.slice(0, 500), updatedAt: now, ...(outcome.transaction ? { transaction: outcome.transaction } : {}) };
+    const set = {
+      status: outcome.status,
+      leaseUntil: null,
+      updatedAt: now,
+      ...(outcome.transaction ? { transaction: outcome.transaction } : {}),
+      ...(outcome.status === "settled" ? { settledAt: now, lastError: null, ...(outcome.payer ? { payer: outcome.payer } : {}) } : { lastError: outcome.error.slice(0, 500) }),
+    };
     const [row] = await tx
       .update(settlements)
       .set(set)
@@ -130,11 +131,6 @@ export async function openSettlements(db: Db, now = new Date(), limit = 100): Pr
     .where(or(eq(settlements.status, "pending"), and(eq(settlements.status, "settling"), lt(settlements.leaseUntil, now))))
     .orderBy(settlements.createdAt)
     .limit(limit);
-}
-
-export async function getSettlement(db: Db, id: string): Promise<Settlement | undefined> {
-  const [row] = await db.select().from(settlements).where(eq(settlements.id, id));
-  return row;
 }
 
 /** What the chain says of a payment: it landed (in this transaction), it never can, or not known yet. */
@@ -168,13 +164,4 @@ export async function reconcileSettlements(
     }
   }
   return { settled, failed, open: open.length - settled - failed };
-}
-
-/** Settlements still open (for shutdown and health): how many, and the oldest. */
-export async function countOpenSettlements(db: Db): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(settlements)
-    .where(inArray(settlements.status, ["settling", "pending"]));
-  return row?.n ?? 0;
 }

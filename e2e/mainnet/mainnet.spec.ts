@@ -1,0 +1,18 @@
+import { expect, test } from "@playwright/test";
+
+// A shop started in mainnet mode, on a fresh database, with stand-in payment settings (see playwright.config.ts):
+// real USDC must never meet a demo or test product. Nothing here pays: no chain is reached.
+
+test("a mainnet shop lists no demo or test products and has no page for them", async ({ page, request }) => {
+  expect((await request.get("/")).status()).toBe(200);
+  for (const slug of ["test-gift-card-code", "test-gift-card-code-fail", "steam-us", "esim-japan"]) {
+    expect((await request.get(`/products/${slug}`)).status(), slug).toBe(404);
+  }
+  for (const q of ["test", "steam", "esim"]) {
+    await page.goto(`/search?q=${q}`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.locator('a[href^="/products/"]'), q).toHaveCount(0);
+  }
+  // The devnet's helpers do not exist on a real network.
+  expect((await request.get("/api/dev/devnet")).status()).toBe(404);
+});

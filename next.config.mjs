@@ -4,6 +4,9 @@ const nextConfig = {
   poweredByHeader: false,
   // PGlite loads its WebAssembly and data files from its own package folder at run time,
   // and node-postgres has optional native bindings: both stay outside the server bundle.
+  // proxy.ts buffers request bodies for the handlers: never more than one byte past the largest body the shop takes
+  // (lib/http/edge-guard.ts MAX_BODY_BYTES), so that a longer body sent without Content-Length is still seen as too long.
+  experimental: { proxyClientMaxBodySize: 64 * 1024 + 1 },
   serverExternalPackages: ["@electric-sql/pglite", "pg", "litesvm"],
   // Migrations are read from disk at start; make sure they ship with the traced server output.
   outputFileTracingIncludes: {

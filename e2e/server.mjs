@@ -39,6 +39,8 @@ if (mode === "postgres" || mode === "postgres-shared") {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   env.DATABASE_URL = url.toString();
+  // A shop on PostgreSQL needs SESSION_SECRET (servers sharing a database must sign the same tokens).
+  env.SESSION_SECRET ||= randomBytes(24).toString("hex");
   dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 

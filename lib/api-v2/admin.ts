@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
+import { BodyError, readJson } from "@/lib/http/body";
 import { isAdmin } from "@/lib/merchants/admin-token";
 
 /** A USD amount as the operator types it (`100`, `12.5`), to integer cents; at most 1,000,000 USD at once. */
@@ -27,14 +28,14 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
         const issue = err.issues[0];
         return adminError(400, "invalid_param", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
       }
-      if (err instanceof SyntaxError) return adminError(400, "parse_error", "The body is not valid JSON.");
+      if (err instanceof BodyError) return adminError(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message);
       console.error("[api/admin] failed", err);
       return adminError(500, "internal_error", "Something went wrong.");
     }
   };
 }
 
+/** The JSON body of an operator request (`{}` when empty), read with the shop's limits (lib/http/body.ts). */
 export async function jsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
-  return text.trim() === "" ? {} : (JSON.parse(text) as unknown);
+  return (await readJson(req)) ?? {};
 }

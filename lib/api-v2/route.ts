@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { getDb, type Db } from "@/lib/db";
+import { BodyError } from "@/lib/http/body";
 import { publicOrigin } from "@/lib/http/origin";
 import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
 import { getRateLimiter, rateLimitedResponse, type MerchantRouteId } from "@/lib/ratelimit";
@@ -57,6 +58,7 @@ export function errorResponse(err: unknown, endpoint: string, routeId: string): 
   if (err instanceof AuthError) {
     return new V2Error(err.status, err.code, err.message).toResponse(endpoint, err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
   }
+  if (err instanceof BodyError) return new V2Error(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message).toResponse(endpoint);
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue?.path.map(String).join(".") || "request";

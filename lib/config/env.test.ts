@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./env";
+import { ConfigError, parseConfig, serverRequirements } from "./env";
 
 describe("parseConfig", () => {
   it("has defaults for a fresh machine", () => {
@@ -15,6 +15,7 @@ describe("parseConfig", () => {
       seedDemoCatalog: true,
       walletConnectProjectId: undefined,
       sessionSecret: undefined,
+      vercel: false,
       invoiceTtlMinutes: 15,
       webhookRetryBaseSeconds: 10,
       devnetBlockTime: 1,
@@ -145,6 +146,28 @@ describe("parseConfig", () => {
       expect(err.issues.map((i) => i.variable)).toEqual([variable]);
       expect(err.message).not.toContain(value);
     }
+  });
+
+  it("refuses a Vercel start without DATABASE_URL, SESSION_SECRET, NETWORK_MODE or CRON_SECRET, naming each", () => {
+    const vercel = { VERCEL: "1" };
+    const missing = serverRequirements(parseConfig(vercel), vercel).map((i) => i.variable);
+    expect(missing).toEqual(["DATABASE_URL", "NETWORK_MODE", "CRON_SECRET", "SESSION_SECRET"]);
+    const message = new ConfigError(serverRequirements(parseConfig(vercel), vercel)).message;
+    expect(message).toMatch(/DATABASE_URL: is required on Vercel/);
+    const full = { ...vercel, DATABASE_URL: "postgres://u:p@db/shop", NETWORK_MODE: "testnet", CRON_SECRET: "c".repeat(32), SESSION_SECRET: "s".repeat(32) };
+    expect(serverRequirements(parseConfig(full), full)).toEqual([]);
+    // The devnet's chains do not run in functions.
+    const devnet = { ...full, NETWORK_MODE: "devnet" };
+    expect(serverRequirements(parseConfig(devnet), devnet).map((i) => i.variable)).toEqual(["NETWORK_MODE"]);
+    // Nothing is written outside /tmp: the data folder defaults there.
+    expect(parseConfig(vercel, "/var/task").dataDir).toBe("/tmp/storefront");
+  });
+
+  it("asks for SESSION_SECRET when several servers may share the database, and for nothing on a plain devnet", () => {
+    expect(serverRequirements(parseConfig({}), {})).toEqual([]);
+    expect(serverRequirements(parseConfig({ DATABASE_URL: "postgres://db/shop" }), {}).map((i) => i.variable)).toEqual(["SESSION_SECRET"]);
+    expect(serverRequirements(parseConfig({ NETWORK_MODE: "testnet" }), {}).map((i) => i.variable)).toEqual(["SESSION_SECRET"]);
+    expect(serverRequirements(parseConfig({ DATABASE_URL: "postgres://db/shop", SESSION_SECRET: "s".repeat(32) }), {})).toEqual([]);
   });
 });
 

@@ -27,8 +27,16 @@ const optionalSolanaSecretKey = z.preprocess(
 /** The environment this app reads, with defaults. Every variable the app uses is named here and nowhere else. */
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
-  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./.data")),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
   DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  /** A direct (unpooled) URL of the same database, for migrations when DATABASE_URL goes through a transaction pooler. */
+  DATABASE_URL_UNPOOLED: z.preprocess(
     emptyAsUndefined,
     z
       .string()
@@ -69,6 +77,10 @@ export const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number({ error: "must be a whole number of proxies" }).int("must be a whole number of proxies").min(1, "must be 1 to 10").max(10, "must be 1 to 10").optional(),
   ),
+  /** Set by Vercel on its builds and functions: the stricter start-up rules of a serverless deploy apply. */
+  VERCEL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The bearer secret of GET /api/cron/tick (Vercel Cron sends `Authorization: Bearer $CRON_SECRET`). */
+  CRON_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** Secret for session tokens (at least 32 characters); generated under DATA_DIR when unset. */
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
@@ -148,6 +160,8 @@ export type Config = {
   /** Absolute path of the folder for embedded data (PGlite, generated keys). */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Direct URL for migrations (DATABASE_URL_UNPOOLED), when DATABASE_URL is pooled. */
+  databaseUrlUnpooled: string | undefined;
   /** Where several servers share their rate-limit counts; unset: the database's table, or memory on the embedded one. */
   redisUrl: string | undefined;
   publicOrigin: string | undefined;
@@ -160,6 +174,10 @@ export type Config = {
   seedDemoCatalog: boolean;
   walletConnectProjectId: string | undefined;
   sessionSecret: string | undefined;
+  /** Running on Vercel (VERCEL=1): serverless functions, no long-lived process, nothing written outside /tmp. */
+  vercel: boolean;
+  /** Bearer secret of the cron route (GET /api/cron/tick); without it the route is off. */
+  cronSecret: string | undefined;
   adminToken: string | undefined;
   /** How long an invoice's locked price may be paid. */
   invoiceTtlMinutes: number;
@@ -207,8 +225,10 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   const e = parsed.data;
   return {
     port: e.PORT,
-    dataDir: path.resolve(cwd, e.DATA_DIR),
+    // On Vercel only /tmp is writable.
+    dataDir: path.resolve(cwd, e.DATA_DIR ?? (e.VERCEL === "1" ? "/tmp/storefront" : "./.data")),
     databaseUrl: e.DATABASE_URL,
+    databaseUrlUnpooled: e.DATABASE_URL_UNPOOLED,
     redisUrl: e.REDIS_URL,
     publicOrigin: e.PUBLIC_ORIGIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
@@ -218,6 +238,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     seedDemoCatalog: e.SEED_DEMO_CATALOG === undefined ? e.NETWORK_MODE === "devnet" : e.SEED_DEMO_CATALOG === "true",
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     sessionSecret: e.SESSION_SECRET,
+    vercel: e.VERCEL === "1",
+    cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,
     invoiceTtlMinutes: e.INVOICE_TTL_MINUTES,
     webhookRetryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
@@ -235,14 +257,38 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 
 const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
+  "DATABASE_URL_UNPOOLED",
   "REDIS_URL",
   "SESSION_SECRET",
   "ADMIN_TOKEN",
+  "CRON_SECRET",
   "FACILITATOR_EVM_PRIVATE_KEY",
   "FACILITATOR_SOLANA_PRIVATE_KEY",
   "REFUND_EVM_PRIVATE_KEY",
   "REFUND_SOLANA_PRIVATE_KEY",
 ]);
+
+/**
+ * What a server needs beyond a valid environment, as ConfigError issues (empty: it may start):
+ * - on Vercel, DATABASE_URL (functions keep no files), SESSION_SECRET (every function instance signs and checks the
+ *   same tokens), NETWORK_MODE (no silent devnet in a deploy) and CRON_SECRET (the background round runs from cron);
+ * - SESSION_SECRET whenever DATABASE_URL is set or the mode is not devnet: several servers share one database, and a
+ *   secret generated under one server's DATA_DIR would not be the others'.
+ */
+export function serverRequirements(c: Config, env: Record<string, string | undefined> = process.env): { variable: string; message: string }[] {
+  const issues: { variable: string; message: string }[] = [];
+  const missing = (variable: string, why: string) => issues.push({ variable, message: `is required ${why}` });
+  if (c.vercel) {
+    if (!c.databaseUrl) missing("DATABASE_URL", "on Vercel: functions keep no files, so the embedded database cannot be used (a PostgreSQL URL, pooled or direct)");
+    if (c.networkMode === "devnet" && (env.NETWORK_MODE ?? "").trim() && !c.devnetUrl) issues.push({ variable: "NETWORK_MODE", message: "devnet needs local chains, which do not run in Vercel functions: use testnet or mainnet (or DEVNET_URL)" });
+    if (!(env.NETWORK_MODE ?? "").trim()) missing("NETWORK_MODE", "on Vercel: choose testnet or mainnet (the devnet's local chains do not run in functions)");
+    if (!c.cronSecret) missing("CRON_SECRET", "on Vercel: the background round (GET /api/cron/tick) runs from Vercel Cron with it");
+  }
+  if (!c.sessionSecret && (c.vercel || c.databaseUrl || c.networkMode !== "devnet")) {
+    missing("SESSION_SECRET", c.vercel ? "on Vercel: every function must sign and check the same session tokens" : "when DATABASE_URL is set or the mode is not devnet: every server must sign and check the same session tokens (32+ characters)");
+  }
+  return issues;
+}
 
 let cached: Config | undefined;
 

@@ -1,1 +1,1 @@
-export { config, parseConfig, ConfigError, type Config } from "./env";
+export { config, parseConfig, serverRequirements, ConfigError, type Config } from "./env";

@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -23,7 +24,16 @@ export type Database = {
 };
 
 export type OpenOptions =
-  | { driver: "postgres"; url: string }
+  | {
+      driver: "postgres";
+      url: string;
+      /** A direct (unpooled) URL for migrations, when `url` goes through a transaction pooler (PgBouncer, Neon, Supabase). */
+      directUrl?: string;
+      /** Apply migrations and `prepare` before opening (default); false: they are `npm run db:migrate`'s (Vercel). */
+      migrate?: boolean;
+      /** Connections of this process's pool (default 10). */
+      max?: number;
+    }
   | { driver: "pglite"; dataDir: string; role?: string }
   | { driver: "pglite-memory" };
 
@@ -39,26 +49,23 @@ const MIGRATION_LOCK_KEY = 402_2026;
  */
 export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => Promise<void>): Promise<Database> {
   if (options.driver === "postgres") {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // Unnamed statements only (node-postgres's default) and no session state outside a transaction: the pool works
+    // through a PgBouncer in transaction mode as well as on a direct connection.
+    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
     const end = poolCloser(pool);
     const client = await pool.connect().catch(async (err: Error) => {
       await end();
       throw new Error(`Cannot connect to the PostgreSQL server in DATABASE_URL: ${err.message}`, { cause: err });
     });
-    try {
-      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-      try {
-        await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
-        await prepare?.(drizzlePg({ client, schema }) as unknown as Db);
-      } finally {
-        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
-      }
-    } catch (err) {
-      client.release();
-      await end();
-      throw err;
-    }
     client.release();
+    if (options.migrate !== false) {
+      try {
+        await migratePostgres(options.directUrl ?? options.url, prepare);
+      } catch (err) {
+        await end();
+        throw err;
+      }
+    }
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return { db, driver: "postgres", pool, close: end };
   }
@@ -85,6 +92,28 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
   } catch (err) {
     release?.();
     throw err;
+  }
+}
+
+/**
+ * Applies the migrations and runs `prepare`, on a connection of its own to `url` (a direct one: the session advisory
+ * lock that makes one server of several do the work needs a session, which a transaction pooler does not keep).
+ */
+async function migratePostgres(url: string, prepare?: (db: Db) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect().catch((err: Error) => {
+    throw new Error(`Cannot connect to the PostgreSQL server to migrate: ${err.message}`, { cause: err });
+  });
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await prepare?.(drizzlePg({ client, schema }) as unknown as Db);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await client.end();
   }
 }
 
@@ -115,4 +144,19 @@ function poolCloser(pool: pg.Pool): () => Promise<void> {
     })();
     return ending;
   };
+}
+
+/**
+ * Whether every committed migration is applied to this database: the newest migration drizzle recorded is the newest
+ * in the journal (lib/db/migrations/meta/_journal.json). `pending` counts those not applied yet.
+ */
+export async function migrationStatus(db: Db): Promise<{ applied: boolean; pending: number }> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+  const rows = await queryRows<{ created_at: string | number }>(
+    db,
+    sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`,
+  ).catch(() => []);
+  const newest = rows[0] ? Number(rows[0].created_at) : 0;
+  const pending = journal.entries.filter((e) => e.when > newest).length;
+  return { applied: pending === 0, pending };
 }

@@ -9,7 +9,10 @@ const globalForDb = globalThis as typeof globalThis & { __storefrontDb?: Promise
 /** How this process reaches its database: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR. */
 export function defaultOpenOptions(role = "server"): OpenOptions {
   const c = config();
-  return c.databaseUrl ? { driver: "postgres", url: c.databaseUrl } : { driver: "pglite", dataDir: c.dataDir, role };
+  return c.databaseUrl
+    ? // On Vercel, migrations are the build's (`npm run db:migrate`), and each function instance keeps few connections.
+      { driver: "postgres", url: c.databaseUrl, directUrl: c.databaseUrlUnpooled, migrate: !c.vercel, max: c.vercel ? 3 : 10 }
+    : { driver: "pglite", dataDir: c.dataDir, role };
 }
 
 /**
@@ -18,11 +21,7 @@ export function defaultOpenOptions(role = "server"): OpenOptions {
  */
 export function getDatabase(): Promise<Database> {
   if (!globalForDb.__storefrontDb) {
-    const opening = openDatabase(defaultOpenOptions(), async (db) => {
-      // Loaded only here: the demo catalog's data is not needed by anything else.
-      const { seedCatalogOnce } = await import("@/lib/catalog/seed");
-      await seedCatalogOnce(db);
-    });
+    const opening = openDatabase(defaultOpenOptions(), prepareDatabase);
     globalForDb.__storefrontDb = opening;
     // A failed open is not cached: the next request tries again (and reports the error again).
     opening.catch(() => {
@@ -34,6 +33,13 @@ export function getDatabase(): Promise<Database> {
 
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
+}
+
+/** The seeding that follows the migrations: the demo catalog into an empty database, when the mode asks for it. */
+export async function prepareDatabase(db: Db): Promise<void> {
+  // Loaded only here: the demo catalog's data is not needed by anything else.
+  const { seedCatalogOnce } = await import("@/lib/catalog/seed");
+  await seedCatalogOnce(db);
 }
 
 /** Opens the database for one operator command (migrated, not seeded), runs `work` on it, and closes it. */

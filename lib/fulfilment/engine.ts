@@ -18,6 +18,8 @@ export type DrainOptions = {
   now?: Date;
   lockMs?: number;
   maxAttempts?: number;
+  /** Aborted: the drain ends after the batch in flight (a cron round's time is up, or the server stops). */
+  signal?: AbortSignal;
 };
 
 export type DrainResult = {
@@ -35,7 +37,7 @@ export type DrainResult = {
 export async function drainDue(db: Db, opts: DrainOptions = {}): Promise<DrainResult> {
   const result: DrainResult = { claimed: 0, delivered: 0, failed: 0, retry: 0, lost: 0, recoveredInvoices: 0 };
   const errors: unknown[] = [];
-  for (;;) {
+  while (!opts.signal?.aborted) {
     const batch = await claimDueOrders(db, { limit: opts.limit ?? 10, lockMs: opts.lockMs ?? DEFAULT_LOCK_MS, now: opts.now ?? new Date() });
     if (batch.length === 0) break;
     result.claimed += batch.length;

@@ -12,6 +12,8 @@ export type WorkerOptions = {
   /** How refunds are paid. Without one, failed orders stay refund-due for the operator. */
   payout?: Payout;
   onError?: (err: unknown) => void;
+  /** Called after every pass, whatever its outcome (the server's readiness tells a live loop by it). */
+  onPass?: () => void;
 };
 
 export type Worker = PollLoop;
@@ -31,11 +33,13 @@ export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}):
       db = await getDb();
     } catch (err) {
       onError(err);
+      opts.onPass?.();
       return;
     }
     await drainDue(db, { provider: opts.provider }).catch(onError);
     // Refunds run even when some delivery could not be recorded.
     if (opts.payout) await refundDue(db, opts.payout).catch(onError);
+    opts.onPass?.();
   };
   return startPollLoop(LOOP, pass, opts.intervalMs ?? 500);
 }

@@ -8,6 +8,7 @@ import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
 import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/topups";
 import { ApiError, invalidParams, jsonResponse } from "./api-error";
+import { x402Json } from "./body";
 import { isSameOriginPost, publicOrigin } from "./origin";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { checkX402Limits } from "./x402-limits";
@@ -33,12 +34,7 @@ function cookieValue(req: Request, name: string): string | undefined {
 }
 
 async function readBody(req: Request): Promise<{ amount: bigint }> {
-  let json: unknown;
-  try {
-    json = await req.clone().json();
-  } catch {
-    throw new ApiError(400, "INVALID_JSON", 'The body must be JSON: {"amount": "25.00"}');
-  }
+  const json = await x402Json(req, 'The body must be JSON: {"amount": "25.00"}');
   const parsed = Body.safeParse(json);
   if (!parsed.success) throw invalidParams(parsed.error.issues);
   return parsed.data;

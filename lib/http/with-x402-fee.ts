@@ -62,20 +62,15 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
   const fee = route.fee;
   return async (req: Request): Promise<Response> => {
     try {
-      // Bad parameters are refused before anyone pays for them.
-      await precheck?.(req);
       const origin = publicOrigin(req);
       const token = req.headers.get("x-access-token");
-      let reason = "Payment required";
-      if (token) {
-        const wallet = await verifySessionToken(token);
-        if (wallet) {
-          await checkX402Limits(req, walletOwnerKey(wallet) ?? undefined);
-          return withHeaders(await handler(req, { wallet, via: "token", origin }), {});
-        }
-        reason = "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect";
-      }
-      await checkX402Limits(req);
+      const tokenWallet = token ? await verifySessionToken(token) : null;
+      // The limits first (per address, and per wallet with a session), then the body: a flood is refused unread.
+      await checkX402Limits(req, tokenWallet ? (walletOwnerKey(tokenWallet) ?? undefined) : undefined);
+      // Bad parameters are refused before anyone pays for them.
+      await precheck?.(req);
+      if (tokenWallet) return withHeaders(await handler(req, { wallet: tokenWallet, via: "token", origin }), {});
+      const reason = token ? "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect" : "Payment required";
       const payments = await getPayments();
       const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
       const requirements = await payments.requirements(fee);

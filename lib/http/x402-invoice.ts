@@ -4,16 +4,12 @@ import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
 import type { Wallet } from "@/lib/identity";
 import { getPayments } from "@/lib/payments/payments";
 import { ApiError, invalidParams } from "./api-error";
+import { x402Json } from "./body";
 import { nextStep } from "./next-step";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
 export async function readCreateBody(req: Request) {
-  let json: unknown;
-  try {
-    json = await req.clone().json();
-  } catch {
-    throw new ApiError(400, "INVALID_JSON", 'The body must be JSON: {"items": [{"product_id", "package_value", "refill_input"?}]}');
-  }
+  const json = await x402Json(req, 'The body must be JSON: {"items": [{"product_id", "package_value", "refill_input"?}]}');
   const parsed = createInvoiceBody.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

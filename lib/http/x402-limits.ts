@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import { getRateLimiter, rateLimitMessage, type RateLimitDecision } from "@/lib/ratelimit";
 import { ApiError } from "./api-error";
+import { PEER_HEADER, peerAddressInstalled } from "./peer-address";
 
 /** 429 with the limit's fields and Retry-After. */
 export class RateLimitedError extends ApiError {
@@ -16,22 +17,31 @@ export class RateLimitedError extends ApiError {
 }
 
 /**
- * The client's address as the proxy in front of the shop reports it, or undefined when nothing says. By default the
- * proxy is trusted to replace the headers (Vercel and most platforms do): `X-Real-IP`, else the first
- * `X-Forwarded-For` entry (`next start` fills the header with the socket's address when a direct connection has none).
- * With `TRUSTED_PROXY_HOPS=n`, n proxies append to `X-Forwarded-For`: the address n entries from the right is the one
- * the outermost proxy saw, and anything a client wrote before it is ignored. A loopback address is not a client to
- * count: it is this machine (the operator, a local agent, or a proxy on the same host that does not pass the client's
- * address on). Takes a Request, or the headers alone (server actions).
+ * The client's address, or undefined when it is this machine. Where it comes from:
+ * - `TRUSTED_PROXY_HOPS=n`: n proxies append to `X-Forwarded-For`; the address n entries from the right is the one
+ *   the outermost proxy saw, and anything a client wrote before it is ignored;
+ * - on Vercel (`VERCEL=1`): the platform replaces `X-Real-IP` and `X-Forwarded-For` with the client's address;
+ * - otherwise the socket's address, written by the server itself (lib/http/peer-address.ts): headers a client sends
+ *   are not believed, so `X-Real-IP: 127.0.0.1` is just a header.
+ * A loopback address is not a client to count: it is this machine (the operator, a local agent). Behind a proxy on
+ * the same host, set TRUSTED_PROXY_HOPS, or every client is that proxy. Takes a Request, or the headers alone (server
+ * actions).
  */
-export function clientIp(from: Request | { get(name: string): string | null }, hops: number | undefined = config().trustedProxyHops): string | undefined {
+export function clientIp(
+  from: Request | { get(name: string): string | null },
+  { hops = config().trustedProxyHops, vercel = config().vercel }: { hops?: number; vercel?: boolean } = {},
+): string | undefined {
   // Not `"headers" in from`: Next.js's headers() object has a `headers` property of its own (the raw Node headers).
   const headers = from instanceof Request ? from.headers : from;
-  const forwarded = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const ip = hops === undefined ? headers.get("x-real-ip")?.trim() || forwarded[0] : forwarded[forwarded.length - hops];
+  const forwarded = () =>
+    (headers.get("x-forwarded-for") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  let ip: string | undefined;
+  if (hops !== undefined) ip = forwarded().at(-hops);
+  else if (vercel) ip = headers.get("x-real-ip")?.trim() || forwarded()[0];
+  else if (peerAddressInstalled()) ip = headers.get(PEER_HEADER) ?? undefined;
   if (!ip || /^(127\.|::1$|::ffff:127\.)/.test(ip)) return undefined;
   return ip;
 }

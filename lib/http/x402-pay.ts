@@ -6,6 +6,7 @@ import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
+import { x402Json } from "./body";
 import { nextStep } from "./next-step";
 import { publicOrigin } from "./origin";
 import { checkX402Limits } from "./x402-limits";
@@ -23,12 +24,7 @@ const REFUSALS = {
 };
 
 async function readInvoiceId(req: Request): Promise<string> {
-  let json: unknown;
-  try {
-    json = await req.clone().json();
-  } catch {
-    throw new ApiError(400, "INVALID_JSON", 'The body must be JSON: {"invoice_id": "inv_..."}');
-  }
+  const json = await x402Json(req, 'The body must be JSON: {"invoice_id": "inv_..."}');
   const id = typeof json === "object" && json !== null && "invoice_id" in json ? json.invoice_id : undefined;
   if (typeof id !== "string" || id.trim() === "") throw new ApiError(400, "MISSING_FIELD", "invoice_id is required", { field: "invoice_id" });
   return id.trim();

@@ -1,3 +1,4 @@
+import { jsonProblem } from "@/lib/http/body";
 import { invoiceItem } from "@/lib/api-v2/schemas";
 import { V2Error, invalidParam, missingParam } from "@/lib/api-v2/envelope";
 import { merchantPriceCents } from "@/lib/api-v2/products";
@@ -35,6 +36,8 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
     throw new V2Error(400, "parse_error", "The request body is not valid JSON.");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new V2Error(400, "parse_error", "The request body must be a JSON object.");
+  const problem = jsonProblem(body);
+  if (problem) throw new V2Error(400, "parse_error", `The request body ${problem}.`);
   const b = body as Record<string, unknown>;
 
   if (b.products === undefined) throw missingParam("products");

@@ -6,6 +6,7 @@ import { nextOffsetPage, nextPage } from "@/lib/api-v2/paging";
 import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
 import { readQuery } from "@/lib/api-v2/products";
 import type { MerchantContext } from "@/lib/api-v2/route";
+import { readText } from "@/lib/http/body";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
@@ -31,7 +32,7 @@ type OrderRow = typeof orders.$inferSelect;
  */
 export function createInvoiceHandler(only?: "esim") {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
-    const text = await req.text();
+    const text = await readText(req);
     const answerFor = async (db: Db, invoiceId: string) => {
       const found = await getMerchantInvoice(db, ctx.merchant.id, invoiceId);
       return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };

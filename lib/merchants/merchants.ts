@@ -113,6 +113,8 @@ export function parseAuthorization(header: string | null): Presented {
   throw unauthorized(`Unsupported authorization scheme "${match[1]}": use Basic or Bearer.`);
 }
 
+const PUBLIC_ID = /^(ak|pt)_[A-Za-z0-9_-]{1,64}$/;
+
 /** How often `last_used_at` is written at most, per credential: not one write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -122,6 +124,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * the API (`authenticate`) and the dashboard's sign-in; API access and the last use are the caller's to check and record.
  */
 export async function verifyCredential(db: Db, presented: Presented, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
+  // Ids are `ak_`/`pt_` and base64url: anything else (NUL bytes, broken UTF-8, a megabyte) is no id, and is not looked up.
+  if (!PUBLIC_ID.test(presented.publicId)) throw unauthorized(WRONG);
   const [row] = await db
     .select({ credential: merchantCredentials, merchant: merchants })
     .from(merchantCredentials)

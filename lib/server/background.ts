@@ -1,51 +1,51 @@
-import { privateKeyToAccount } from "viem/accounts";
-import { config, ConfigError, type Config } from "@/lib/config";
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
-import { getDevnet } from "@/lib/devnet";
-import { startWorker, type Payout } from "@/lib/fulfilment";
-import { chainPayout } from "@/lib/fulfilment/chain-payout";
-import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
-import { settlementEffects } from "@/lib/http/settlement-effects";
-import { expireInvoices } from "@/lib/invoices";
+import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
-import { reconcileSettlements } from "@/lib/payments/settlements";
-import { chainVerdict } from "@/lib/payments/verdict";
-import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
-import { publicNetworks } from "@/lib/payments/networks";
-import { getPayments, senderSync } from "@/lib/payments/payments";
 import { startWebhookWorker } from "@/lib/webhooks";
+import { paymentUpkeep, processPayout } from "./round";
+import { startPollLoop } from "./poll-loop";
 import { onShutdown } from "./shutdown";
 
 const MAINTENANCE_MS = 10_000;
 
+/** When each loop of this process last finished a pass (readiness: a loop that stopped passing is not alive). */
+const lastPass = new Map<string, number>();
+
+/** The loops of this process and how long ago each finished a pass, in ms (empty: none runs here). */
+export function loopAges(now = Date.now()): Record<string, number> {
+  return Object.fromEntries([...lastPass].map(([name, at]) => [name, now - at]));
+}
+
+/** The longest a loop may go without finishing a pass before readiness reports it (its interval plus a slow pass). */
+export const LOOP_STALE_MS = { fulfilment: 5 * 60_000, webhooks: 5 * 60_000, upkeep: 5 * 60_000 } as const;
+
 /**
  * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
  * the webhook worker (merchants' invoice messages, with retries) and payment upkeep (expire unpaid invoices, decide
- * every open settlement from the chain: invoices', fees' and balance top-ups').
+ * every open settlement from the chain: invoices', fees' and balance top-ups'). The same jobs make one bounded round
+ * on Vercel (lib/server/round.ts).
  */
 export async function startBackgroundWork(): Promise<void> {
   const c = config();
-  const worker = startWorker(getDb, { payout: await refundPayout(c) });
-  const webhooks = startWebhookWorker(getDb, { mode: c.networkMode, retryBaseSeconds: c.webhookRetryBaseSeconds });
-
-  const { networks } = await getPayments();
-  let busy = false;
-  const upkeep = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void (async () => {
-      const db = await getDb();
-      await expireInvoices(db);
-      // Payments whose settlement was sent but not confirmed, or whose server died settling them.
-      const { settled } = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
-      if (settled > 0) worker.kick();
-    })()
-      .catch((err: unknown) => console.error("[invoices] upkeep failed", err))
-      .finally(() => {
-        busy = false;
-      });
-  }, MAINTENANCE_MS);
-  upkeep.unref();
+  const passed = (name: string) => () => lastPass.set(name, Date.now());
+  const worker = startWorker(getDb, { payout: await processPayout(), onPass: passed("fulfilment") });
+  const webhooks = startWebhookWorker(getDb, { mode: c.networkMode, retryBaseSeconds: c.webhookRetryBaseSeconds, onPass: passed("webhooks") });
+  const upkeep = startPollLoop(
+    "upkeep",
+    async () => {
+      try {
+        // Payments whose settlement was sent but not confirmed, or whose server died settling them.
+        const { settlements } = await paymentUpkeep();
+        if (settlements.settled > 0) worker.kick();
+      } catch (err) {
+        console.error("[invoices] upkeep failed", err);
+      } finally {
+        passed("upkeep")();
+      }
+    },
+    MAINTENANCE_MS,
+  );
 
   // New payments stop first and those in flight reach a recorded outcome; then the workers; the database last.
   onShutdown(async () => {
@@ -53,28 +53,6 @@ export async function startBackgroundWork(): Promise<void> {
     if (unfinished > 0) console.error(`[payments] ${unfinished} settlement(s) still running at shutdown: the next start reconciles them`);
   }, "intake");
   onShutdown(async () => {
-    clearInterval(upkeep);
-    await Promise.all([worker.stop(), webhooks.stop()]);
+    await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop()]);
   }, "work");
-}
-
-/**
- * How failed orders are paid back: on the devnet from the payTo wallet; on testnet/mainnet from the refund wallets
- * that are configured (a refund on a chain family without one stays due, with the reason); without any, not at all:
- * refunds wait for the operator (`npm run admin -- refunds list`).
- */
-async function refundPayout(c: Config): Promise<Payout | undefined> {
-  if (c.networkMode === "devnet") return devnetPayout(await getDevnet(), senderSync);
-  const evmKey = c.refundEvmPrivateKey ? privateKeyToAccount(c.refundEvmPrivateKey) : undefined;
-  const solanaKey = c.refundSolanaPrivateKey
-    ? await solanaSignerFromSecret(c.refundSolanaPrivateKey).catch(() => {
-        throw new ConfigError([{ variable: "REFUND_SOLANA_PRIVATE_KEY", message: "is not a Solana key pair (64 bytes: secret and public key)" }]);
-      })
-    : undefined;
-  if (!evmKey && !solanaKey) {
-    console.log("[refunds] no refund key is set: refunds wait for the operator (npm run admin -- refunds list)");
-    return undefined;
-  }
-  console.log(`[refunds] paid automatically from ${[evmKey && `${evmKey.address} (EVM)`, solanaKey && `${solanaKey.address} (Solana)`].filter(Boolean).join(" and ")}`);
-  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey, sync: senderSync });
 }

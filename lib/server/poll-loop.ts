@@ -1,3 +1,4 @@
+import { after } from "next/server";
 /**
  * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
  * signal is aborted then (a pass that works in rounds stops after the current one).
@@ -64,7 +65,44 @@ export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promi
   return loop;
 }
 
-/** Asks the process's loop of that name, if one runs, for a pass now. */
+/**
+ * Asks the process's loop of that name for a pass now. Where no loop runs (Vercel: functions keep no background work)
+ * the request that kicked starts one bounded round of every job once its answer is sent (`after()`), so that codes
+ * and webhooks do not wait for the next cron.
+ */
 export function kickLoop(name: string): void {
-  loops.__storefrontLoops?.get(name)?.kick();
+  const loop = loops.__storefrontLoops?.get(name);
+  if (loop) loop.kick();
+  else if (process.env.VERCEL === "1") roundAfterResponse();
+}
+
+let round: { again: boolean } | undefined;
+
+function roundAfterResponse(): void {
+  // One round per function instance at a time; a kick while it runs asks for one more after it (the payment it
+  // announces may have come after the round looked).
+  if (round) {
+    round.again = true;
+    return;
+  }
+  const current = (round = { again: false });
+  try {
+    after(async () => {
+      try {
+        const { runRound } = await import("./round");
+        do {
+          current.again = false;
+          await runRound({ budgetMs: 25_000 });
+        } while (current.again);
+      } catch (err) {
+        console.error("[round] after the response failed", err);
+      } finally {
+        round = undefined;
+      }
+    });
+  } catch (err) {
+    // Outside a request (a script): nothing to attach the round to; cron runs it.
+    round = undefined;
+    console.error("[round] cannot run after the response here", err);
+  }
 }

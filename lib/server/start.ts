@@ -1,4 +1,4 @@
-import { config, ConfigError } from "@/lib/config";
+import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
@@ -12,11 +12,15 @@ import { onShutdown } from "./shutdown";
 export async function startServer(): Promise<void> {
   try {
     const c = config();
+    const missing = serverRequirements(c);
+    if (missing.length > 0) throw new ConfigError(missing);
     const started = Date.now();
     const database = await getDatabase();
     onShutdown(() => database.close());
     const payments = await getPayments();
-    await startBackgroundWork();
+    // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
+    // (GET /api/cron/tick) and after each payment (lib/server/poll-loop.ts).
+    if (!c.vercel) await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     console.log(`[storefront] ${c.networkMode} mode, database: ${where}, ready in ${Date.now() - started} ms`);
     for (const n of payments.networks) console.log(`[storefront]   ${n.name.padEnd(20)} ${n.network.padEnd(52)} ${n.rpcUrl}`);

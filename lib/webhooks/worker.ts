@@ -6,6 +6,8 @@ export type WebhookWorkerOptions = Omit<DrainWebhooksOptions, "now"> & {
   /** Pause between passes. A pass starts at once when kicked. */
   intervalMs?: number;
   onError?: (err: unknown) => void;
+  /** Called after every pass, whatever its outcome. */
+  onPass?: () => void;
 };
 
 export type WebhookWorker = PollLoop;
@@ -17,13 +19,14 @@ const LOOP = "webhooks";
  * pass runs anyway. Retries come due between passes: the interval bounds how late.
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {
-  const { intervalMs = 1_000, onError = (err: unknown) => console.error("[webhooks]", err), ...drainOptions } = opts;
+  const { intervalMs = 1_000, onError = (err: unknown) => console.error("[webhooks]", err), onPass, ...drainOptions } = opts;
   const pass = async (signal: AbortSignal) => {
     try {
       await drainWebhooks(await getDb(), { ...drainOptions, signal });
     } catch (err) {
       onError(err);
     }
+    onPass?.();
   };
   return startPollLoop(LOOP, pass, intervalMs);
 }

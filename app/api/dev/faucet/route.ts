@@ -1,7 +1,8 @@
 import { config } from "@/lib/config";
 import { getDevnet } from "@/lib/devnet";
 import { faucet } from "@/lib/devnet/faucet";
-import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/http/api-error";
+import { x402Json } from "@/lib/http/body";
 import { errorResponse } from "@/lib/http/with-x402-fee";
 
 export const dynamic = "force-dynamic";
@@ -10,9 +11,7 @@ export const dynamic = "force-dynamic";
 export async function POST(req: Request) {
   if (config().networkMode !== "devnet") return jsonResponse({ code: "NOT_FOUND", message: "Not found" }, { status: 404 });
   try {
-    const body: unknown = await req.json().catch(() => {
-      throw new ApiError(400, "INVALID_JSON", "The body must be JSON: {\"network\", \"address\", \"amount\"}");
-    });
+    const body = await x402Json(req, 'The body must be JSON: {"network", "address", "amount"}.');
     return jsonResponse(await faucet(await getDevnet(), body));
   } catch (err) {
     return errorResponse(err);

@@ -1,0 +1,88 @@
+/**
+ * What every request must be before any handler sees it: a path and query in valid UTF-8 without NUL bytes, and a
+ * body of at most MAX_BODY_BYTES. Text that breaks these rules would reach PostgreSQL (which refuses NUL and invalid
+ * UTF-8 with an error, a 500) or a decoder that throws: it is refused here with a 400 (413 for a body too large).
+ */
+
+/** The largest request body the shop reads (every body it takes is a small JSON object). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Why a text is not acceptable, or undefined when it is: NUL, C0 controls other than tab/newline, lone surrogates. */
+export function textProblem(s: string): string | undefined {
+  if (s.includes("\u0000")) return "contains a NUL byte";
+  if (!s.isWellFormed()) return "is not valid Unicode (a lone surrogate)";
+  return undefined;
+}
+
+/**
+ * Decodes a percent-encoded URL part strictly: every `%` must start a two-digit escape, and the bytes must be valid
+ * UTF-8 without NUL. Returns the problem, or undefined.
+ */
+export function percentProblem(part: string): string | undefined {
+  if (/%(?![0-9a-fA-F]{2})/.test(part)) return "has a % that does not start an escape like %20";
+  const bytes: number[] = [];
+  for (let i = 0; i < part.length; i++) {
+    const ch = part.charCodeAt(i);
+    if (ch === 0x25) {
+      bytes.push(parseInt(part.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (ch < 0x80) bytes.push(ch);
+    else return "has characters that are not percent-encoded";
+  }
+  let text: string;
+  try {
+    text = strictUtf8.decode(new Uint8Array(bytes));
+  } catch {
+    return "is not valid UTF-8";
+  }
+  return textProblem(text);
+}
+
+/** The problem with a request's raw path and query (`/a/b?c=d`), or undefined. */
+export function urlProblem(pathAndQuery: string): string | undefined {
+  const q = pathAndQuery.indexOf("?");
+  const pathname = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const query = q === -1 ? "" : pathAndQuery.slice(q + 1);
+  const p = percentProblem(pathname);
+  if (p) return `The path ${p}.`;
+  // `+` is a space in a query: it does not change whether the text is valid.
+  const qp = percentProblem(query);
+  if (qp) return `The query string ${qp}.`;
+  return undefined;
+}
+
+/** Which API answers a path, for the shape of its errors. */
+export type Surface = "merchant" | "x402" | "admin" | "api" | "page";
+
+export function surfaceOf(pathname: string): Surface {
+  if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "merchant";
+  if (pathname.startsWith("/api/admin/")) return "admin";
+  if (pathname.startsWith("/x402/") || pathname === "/x402") return "x402";
+  if (pathname.startsWith("/api/")) return "api";
+  return "page";
+}
+
+/**
+ * An error in the shape of the API at `pathname`: the merchant API's envelope (`error_code`, `meta._endpoint`), the
+ * /x402 API's `{code, message}`, the operator API's `{error_code, message}`, or plain text for pages.
+ */
+export function edgeError(pathname: string, status: 400 | 401 | 413, message: string): Response {
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+  const surface = surfaceOf(pathname);
+  const merchantCode = status === 413 ? "payload_too_large" : status === 401 ? "unauthorized" : "invalid_param";
+  // The endpoint is echoed only when it is itself printable: a broken path is not repeated back.
+  const endpoint = urlProblem(pathname) ? undefined : pathname.slice("/api/v2".length) || "/";
+  switch (surface) {
+    case "merchant":
+      return json({ meta: { _endpoint: endpoint ?? null }, error_code: merchantCode, message });
+    case "admin":
+    case "api":
+      return json({ error_code: status === 413 ? "payload_too_large" : "invalid_param", message });
+    case "x402":
+      return json({ code: status === 413 ? "PAYLOAD_TOO_LARGE" : "INVALID_PARAMETER", message });
+    case "page":
+      return new Response(`${status === 413 ? "Payload Too Large" : "Bad Request"}: ${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}

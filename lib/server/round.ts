@@ -1,0 +1,118 @@
+import { privateKeyToAccount } from "viem/accounts";
+import { config, ConfigError, type Config } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { getDevnet } from "@/lib/devnet";
+import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
+import { chainPayout } from "@/lib/fulfilment/chain-payout";
+import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
+import { settlementEffects } from "@/lib/http/settlement-effects";
+import { expireInvoices } from "@/lib/invoices";
+import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
+import { publicNetworks } from "@/lib/payments/networks";
+import { getPayments, senderSync } from "@/lib/payments/payments";
+import { reconcileSettlements } from "@/lib/payments/settlements";
+import { chainVerdict } from "@/lib/payments/verdict";
+import { drainWebhooks } from "@/lib/webhooks";
+
+/** What one round of the background work did (GET /api/cron/tick answers it). */
+export type RoundReport = {
+  expired_invoices: number;
+  settlements: { settled: number; failed: number; open: number };
+  orders: { claimed: number; delivered: number; failed: number; retry: number; lost: number };
+  refunds: number;
+  webhooks: { claimed: number; delivered: number; retry: number; failed: number; gone: number };
+  /** Jobs that failed this round, by name, with the reason; the next round tries them again. */
+  errors: Record<string, string>;
+  took_ms: number;
+};
+
+/**
+ * Payment upkeep: unpaid invoices past their time expire (their stock is released), and every open settlement is
+ * decided from the chain (landed: applied once; never landing: undone). The server's upkeep loop and the cron round
+ * both run it.
+ */
+export async function paymentUpkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
+  const db = await getDb();
+  const { networks } = await getPayments();
+  const expired = await expireInvoices(db);
+  const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
+  return { expired, settlements };
+}
+
+let payout: Promise<Payout | undefined> | undefined;
+
+/** The process's refund payout (see refundPayout), made once. */
+export function processPayout(): Promise<Payout | undefined> {
+  payout ??= refundPayout(config());
+  return payout;
+}
+
+/**
+ * One bounded round of every background job, in the order money flows: payment upkeep (expiry, settlements), paid
+ * orders fulfilled, failed ones refunded, merchants' webhooks sent. Each job stops taking new work when `budgetMs`
+ * is spent (what it holds is finished or left claimed for the next round), and a failing job does not stop the
+ * others. This is what Vercel Cron calls (GET /api/cron/tick) and what runs after a payment on Vercel; a Node server
+ * runs the same jobs in its loops (lib/server/background.ts).
+ */
+export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}): Promise<RoundReport> {
+  const started = Date.now();
+  const signal = AbortSignal.timeout(budgetMs);
+  const report: RoundReport = {
+    expired_invoices: 0,
+    settlements: { settled: 0, failed: 0, open: 0 },
+    orders: { claimed: 0, delivered: 0, failed: 0, retry: 0, lost: 0 },
+    refunds: 0,
+    webhooks: { claimed: 0, delivered: 0, retry: 0, failed: 0, gone: 0 },
+    errors: {},
+    took_ms: 0,
+  };
+  const job = async (name: string, work: () => Promise<void>) => {
+    if (signal.aborted) return;
+    try {
+      await work();
+    } catch (err) {
+      report.errors[name] = err instanceof Error ? err.message : String(err);
+      console.error(`[round] ${name} failed`, err);
+    }
+  };
+  const db = await getDb();
+  await job("payments", async () => {
+    const { expired, settlements } = await paymentUpkeep();
+    report.expired_invoices = expired;
+    report.settlements = settlements;
+  });
+  await job("fulfilment", async () => {
+    const { claimed, delivered, failed, retry, lost } = await drainDue(db, { signal });
+    report.orders = { claimed, delivered, failed, retry, lost };
+  });
+  await job("refunds", async () => {
+    const p = await processPayout();
+    if (p) report.refunds = (await refundDue(db, p)).length;
+  });
+  await job("webhooks", async () => {
+    report.webhooks = await drainWebhooks(db, { signal });
+  });
+  report.took_ms = Date.now() - started;
+  return report;
+}
+
+/**
+ * How failed orders are paid back: on the devnet from the payTo wallet; on testnet/mainnet from the refund wallets
+ * that are configured (a refund on a chain family without one stays due, with the reason); without any, not at all:
+ * refunds wait for the operator (`npm run admin -- refunds list`).
+ */
+export async function refundPayout(c: Config): Promise<Payout | undefined> {
+  if (c.networkMode === "devnet") return devnetPayout(await getDevnet(), senderSync);
+  const evmKey = c.refundEvmPrivateKey ? privateKeyToAccount(c.refundEvmPrivateKey) : undefined;
+  const solanaKey = c.refundSolanaPrivateKey
+    ? await solanaSignerFromSecret(c.refundSolanaPrivateKey).catch(() => {
+        throw new ConfigError([{ variable: "REFUND_SOLANA_PRIVATE_KEY", message: "is not a Solana key pair (64 bytes: secret and public key)" }]);
+      })
+    : undefined;
+  if (!evmKey && !solanaKey) {
+    console.log("[refunds] no refund key is set: refunds wait for the operator (npm run admin -- refunds list)");
+    return undefined;
+  }
+  console.log(`[refunds] paid automatically from ${[evmKey && `${evmKey.address} (EVM)`, solanaKey && `${solanaKey.address} (Solana)`].filter(Boolean).join(" and ")}`);
+  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey, sync: senderSync });
+}

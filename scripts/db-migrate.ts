@@ -1,0 +1,32 @@
+// `npm run db:migrate`: applies the committed migrations (lib/db/migrations) and seeds an empty database when the mode
+// asks for it, then exits. The database is the server's: DATABASE_URL (through DATABASE_URL_UNPOOLED when set, for a
+// pooled URL) or the embedded one in DATA_DIR. Safe to run while servers run and from several places at once: one
+// migrates, the others wait for it and find nothing to do. A plain Node server also migrates at start; on Vercel
+// this runs in the build (vercel.json).
+import { config, ConfigError } from "@/lib/config";
+import { defaultOpenOptions, prepareDatabase } from "@/lib/db";
+import { migrationStatus, openDatabase } from "@/lib/db/client";
+import { DataDirLockedError } from "@/lib/db/lock";
+
+async function main(): Promise<number> {
+  const c = config();
+  const options = defaultOpenOptions("db:migrate");
+  const database = await openDatabase(options.driver === "postgres" ? { ...options, migrate: true, max: 1 } : options, prepareDatabase);
+  try {
+    const { applied } = await migrationStatus(database.db);
+    const where = c.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
+    console.log(applied ? `Migrations applied: ${where} is up to date.` : `Migrations incomplete on ${where}.`);
+    return applied ? 0 : 1;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ConfigError || err instanceof DataDirLockedError) console.error(err.message);
+    else console.error("db:migrate failed:", err);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
-import { E2E_ADMIN_TOKEN } from "./server-env";
+import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "./server-env";
 import { SERVER_A, SHARED_DEVNET_PORT, SHARED_SESSION_SECRET } from "./two-servers/servers";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
@@ -26,7 +26,7 @@ const MAINNET_STAND_IN = (port: number) => ({
 // Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
 const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
-  env: { ADMIN_TOKEN: E2E_ADMIN_TOKEN, WEBHOOK_RETRY_BASE_SECONDS: "1", ...env },
+  env: { ADMIN_TOKEN: E2E_ADMIN_TOKEN, CRON_SECRET: E2E_CRON_SECRET, WEBHOOK_RETRY_BASE_SECONDS: "1", ...env },
   url: `http://127.0.0.1:${port}/`,
   cwd: "..",
   timeout: 120_000,
@@ -52,10 +52,13 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
+    // What an operator relies on, over real HTTP: health, the cron round, start-up refusals, and a fuzz of every route
+    // with malformed input (no 5xx). No browser; it never pays, so it may run beside the API tests.
+    { name: "operations", testMatch: "operations/**/*.spec.ts" },
     // The merchant API over real HTTP, as its existing clients use it: no browser.
     // It pays the same payTo as the x402 API tests, which check its balance exactly: it runs after them.
     { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts", dependencies: ["x402-api"] },
@@ -82,7 +85,7 @@ export default defineConfig({
       : []),
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one

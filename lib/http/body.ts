@@ -30,7 +30,8 @@ export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<st
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Not awaited: a clone's branch is cancelled for good only once the request's own branch is too.
+      void reader.cancel().catch(() => {});
       throw new BodyError(413, `The request body is larger than ${limit / 1024} KB.`);
     }
     chunks.push(value);

@@ -9,8 +9,12 @@ import { onShutdown } from "./shutdown";
 
 const MAINTENANCE_MS = 10_000;
 
-/** When each loop of this process last finished a pass (readiness: a loop that stopped passing is not alive). */
-const lastPass = new Map<string, number>();
+/**
+ * When each loop of this process last finished a pass (readiness: a loop that stopped passing is not alive). On
+ * globalThis: instrumentation.ts and the health route load this module in bundles of their own.
+ */
+const globalForLoops = globalThis as typeof globalThis & { __storefrontLoopPasses?: Map<string, number> };
+const lastPass = (globalForLoops.__storefrontLoopPasses ??= new Map<string, number>());
 
 /** The loops of this process and how long ago each finished a pass, in ms (empty: none runs here). */
 export function loopAges(now = Date.now()): Record<string, number> {

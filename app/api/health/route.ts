@@ -5,7 +5,6 @@ import { readiness } from "@/lib/server/health";
 
 export const dynamic = "force-dynamic";
 
-const started = Date.now();
 const query = z.object({ ready: z.enum(["1", "true"]).optional() });
 
 /**
@@ -15,7 +14,7 @@ const query = z.object({ ready: z.enum(["1", "true"]).optional() });
 export async function GET(req: Request) {
   const parsed = query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   const headers = { "Cache-Control": "no-store" };
-  const base = { mode: config().networkMode, uptime_s: Math.round((Date.now() - started) / 1000) };
+  const base = { mode: config().networkMode, uptime_s: Math.round(process.uptime()) };
   if (!parsed.success || !parsed.data.ready) return jsonResponse({ status: "ok", ...base }, { headers });
   const r = await readiness();
   return jsonResponse({ status: r.ready ? "ready" : "unready", ...base, problems: r.problems, checks: r.checks }, { status: r.ready ? 200 : 503, headers });

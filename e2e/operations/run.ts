@@ -38,14 +38,18 @@ export async function runFuzz(baseURL: string, creds: Credentials, opts: { seed?
   return { sent, unsendable, failures, statuses };
 }
 
-/** A merchant's Basic credential and Bearer token on the shop, made through its admin API. */
-export async function merchantCredentials(baseURL: string, adminToken: string): Promise<Credentials> {
-  const res = await fetch(new URL("/api/admin/merchants", baseURL), {
-    method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "Fuzz merchant", credit_usd: 5 }),
-  });
-  if (res.status !== 201) throw new Error(`cannot create a merchant: ${res.status} ${await res.text()}`);
-  const m = (await res.json()) as { api_id: string; api_secret: string; api_token: string };
-  return { merchantBasic: `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`, merchantBearer: `Bearer ${m.api_token}`, admin: adminToken };
+/** Business keys of `count` new merchants on the shop, made through its admin API. */
+export async function merchantCredentials(baseURL: string, adminToken: string, count = 12): Promise<Credentials> {
+  const merchantBasic: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(new URL("/api/admin/merchants", baseURL), {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: `Fuzz merchant ${i + 1}`, credit_usd: 5 }),
+    });
+    if (res.status !== 201) throw new Error(`cannot create a merchant: ${res.status} ${await res.text()}`);
+    const m = (await res.json()) as { api_id: string; api_secret: string };
+    merchantBasic.push(`Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`);
+  }
+  return { merchantBasic, admin: adminToken };
 }

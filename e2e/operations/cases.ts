@@ -214,7 +214,11 @@ function inUrl(v: string): string {
 /** Field names the JSON bodies of the shop read, to put bad values where a handler looks. */
 const BODY_FIELDS = ["items", "invoice_id", "product_id", "package_id", "quantity", "amount", "amount_usd", "credit_usd", "name", "phone_number", "refill_input", "email", "auto_pay", "payment_method", "network", "address", "status", "webhook_url", "price", "package", "slug"];
 
-export type Credentials = { merchantBasic?: string; merchantBearer?: string; admin?: string };
+/**
+ * Credentials that pass, so that bad input reaches the handlers behind them. Several merchants' keys are used in turn:
+ * the merchant API's limits are per credential (60 requests in 10 minutes on some routes).
+ */
+export type Credentials = { merchantBasic: string[]; admin?: string };
 
 /**
  * The cases: for each route, bad path ids, bad query values, bad bodies (raw and by field), bad credentials and
@@ -224,9 +228,10 @@ export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}):
   const cases: FuzzCase[] = [];
   const random = rng(seed);
   const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
+  let turn = 0;
   const goodAuth = (r: Route): Record<string, string> =>
-    r.auth === "merchant" && creds.merchantBasic
-      ? { authorization: creds.merchantBasic }
+    r.auth === "merchant" && creds.merchantBasic.length > 0
+      ? { authorization: creds.merchantBasic[turn++ % creds.merchantBasic.length]! }
       : r.auth === "admin" && creds.admin
         ? { authorization: `Bearer ${creds.admin}` }
         : {};
@@ -245,8 +250,9 @@ export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}):
     for (const h of badPaymentHeaders()) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...h }, label: `header ${Object.keys(h)[0]}` });
     if (r.body || r.method !== "GET") {
       for (const b of RAW_BODIES) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: b, label: `raw body ${typeof b === "string" ? JSON.stringify(b.slice(0, 20)) : "bytes"}` });
-      for (const f of BODY_FIELDS) {
-        for (const v of BAD_JSON_VALUES) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ [f]: v }), label: `body ${f}=${JSON.stringify(v)?.slice(0, 20)}` });
+      for (const [fi, f] of BODY_FIELDS.entries()) {
+        // Every bad value for every field across the routes, a third of them on each route.
+        for (const v of BAD_JSON_VALUES.filter((_, vi) => (fi + vi + cases.length) % 3 === 0)) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ [f]: v }), label: `body ${f}=${JSON.stringify(v)?.slice(0, 20)}` });
         cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ [f]: [{ product_id: "\u0000", package_id: "\ud800", quantity: 1e20, refill_input: "\u0000" }] }), label: `body ${f}=[bad item]` });
       }
       cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ items: [{ product_id: "x", quantity: 1 }] }).padEnd(200_000, " "), label: "body of 200 KB" });

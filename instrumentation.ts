@@ -1,7 +1,13 @@
 // Runs once when the server starts (next dev, next start, the standalone server, a Vercel function's cold start):
-// check the configuration and open, migrate and seed the database before the first request, so that a bad setting
-// stops start-up with a clear message.
+// traces when an OTLP endpoint is configured, then the configuration and the database (opened, migrated and seeded
+// before the first request), so that a bad setting stops start-up with a clear message.
 export async function register() {
+  // OpenTelemetry traces of requests, fetches and rendering, sent to OTEL_EXPORTER_OTLP_ENDPOINT (OTLP over HTTP;
+  // OTEL_EXPORTER_OTLP_HEADERS for credentials), as Next.js documents it. Off without the endpoint.
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { registerOTel } = await import("@vercel/otel");
+    registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? "x402-storefront" });
+  }
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerAddress } = await import("./lib/http/peer-address");
   installPeerAddress();

@@ -7,7 +7,7 @@ const nextConfig = {
   // proxy.ts buffers request bodies for the handlers: never more than one byte past the largest body the shop takes
   // (lib/http/edge-guard.ts MAX_BODY_BYTES), so that a longer body sent without Content-Length is still seen as too long.
   experimental: { proxyClientMaxBodySize: 64 * 1024 + 1 },
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "litesvm"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "litesvm", "pino", "prom-client"],
   // Migrations are read from disk at start; make sure they ship with the traced server output.
   outputFileTracingIncludes: {
     "/**": ["./lib/db/migrations/**/*"],

@@ -1,20 +1,31 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { edgeError, MAX_BODY_BYTES, urlProblem } from "@/lib/http/edge-guard";
+import { edgeError, MAX_BODY_BYTES, REQUEST_ID_HEADER, requestId, urlProblem } from "@/lib/http/edge-guard";
 
 /**
  * The edge of every request, before routing: a path or query that is not valid UTF-8 or holds a NUL byte is refused
  * with a 400 in the shape of the API it was meant for, and a body declared larger than MAX_BODY_BYTES with a 413
- * before it is read (a body sent without a length is cut at the same size by the readers in lib/http/body.ts).
+ * before it is read (a body sent without a length is cut at the same size by the readers in lib/http/body.ts). Every
+ * request gets an id (X-Request-Id, the caller's when it sent a sane one): the handlers' logs carry it, and so does
+ * the answer.
  */
 export function proxy(request: NextRequest): Response {
+  const id = requestId(request.headers.get(REQUEST_ID_HEADER));
+  const refuse = (res: Response) => {
+    res.headers.set(REQUEST_ID_HEADER, id);
+    return res;
+  };
   const url = new URL(request.url);
   const problem = urlProblem(url.pathname + url.search);
-  if (problem) return edgeError(url.pathname, 400, problem);
+  if (problem) return refuse(edgeError(url.pathname, 400, problem));
   const length = request.headers.get("content-length");
   if (length !== null && (!/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES)) {
-    return edgeError(url.pathname, 413, `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+    return refuse(edgeError(url.pathname, 413, `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`));
   }
-  return NextResponse.next();
+  const headers = new Headers(request.headers);
+  headers.set(REQUEST_ID_HEADER, id);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set(REQUEST_ID_HEADER, id);
+  return res;
 }
 
 export const config = {

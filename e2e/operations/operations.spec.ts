@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E_CRON_SECRET } from "../server-env";
+import { startShop } from "../../scripts/shop-server";
+import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
 
 test("GET /api/health answers liveness without credentials, and readiness once the database, chains and loops are up", async ({ request }) => {
   const live = await request.get("/api/health");
@@ -63,5 +66,44 @@ test("a Vercel-like start without DATABASE_URL is refused with a message that na
   } finally {
     child.kill("SIGKILL");
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("GET /api/metrics is Prometheus text behind the admin token: queue depths, invoices, settlement latency, webhooks", async ({ request }) => {
+  expect((await request.get("/api/metrics")).status()).toBe(401);
+  const res = await request.get("/api/metrics", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toMatch(/^text\/plain/);
+  const text = await res.text();
+  for (const line of [
+    /^storefront_queue_depth\{queue="orders"\} \d+$/m,
+    /^storefront_queue_depth\{queue="webhooks"\} \d+$/m,
+    /^storefront_queue_depth\{queue="settlements"\} \d+$/m,
+    /^storefront_invoices_paid \d+$/m,
+    /^storefront_webhook_deliveries_failed \d+$/m,
+    /^# TYPE storefront_settlement_seconds histogram$/m,
+    /^# TYPE storefront_webhook_attempts_total counter$/m,
+    /^storefront_process_resident_memory_bytes \d+/m,
+  ])
+    expect(text).toMatch(line);
+});
+
+test("OpenTelemetry traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set", async () => {
+  // A stand-in OTLP collector on loopback: it records what the shop posts to /v1/traces.
+  const posts: string[] = [];
+  const collector = http.createServer((req, res) => {
+    posts.push(req.url ?? "");
+    req.resume();
+    req.on("end", () => res.end("{}"));
+  });
+  await new Promise<void>((ok) => collector.listen(0, "127.0.0.1", ok));
+  const { port: collectorPort } = collector.address() as AddressInfo;
+  const shop = await startShop({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`, OTEL_BSP_SCHEDULE_DELAY: "200" });
+  try {
+    expect((await fetch(`${shop.baseURL}/api/health`)).status).toBe(200);
+    await expect.poll(() => posts.filter((p) => p === "/v1/traces").length, { timeout: 20_000 }).toBeGreaterThan(0);
+  } finally {
+    await shop.stop();
+    collector.close();
   }
 });

@@ -3,6 +3,7 @@ import { getDb, type Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { BodyError, readJson } from "@/lib/http/body";
 import { isAdmin } from "@/lib/merchants/admin-token";
+import { log } from "@/lib/log";
 
 /** A USD amount as the operator types it (`100`, `12.5`), to integer cents; at most 1,000,000 USD at once. */
 export const usdAmount = z
@@ -29,7 +30,7 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
         return adminError(400, "invalid_param", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
       }
       if (err instanceof BodyError) return adminError(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message);
-      console.error("[api/admin] failed", err);
+      log.error({ err, request_id: req.headers.get("x-request-id") ?? undefined, path: new URL(req.url).pathname }, "admin request failed");
       return adminError(500, "internal_error", "Something went wrong.");
     }
   };

@@ -11,6 +11,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { lockDataDir } from "./lock";
 import * as schema from "./schema";
+import { log } from "@/lib/log";
 
 /** The one database type the domain code sees, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -134,7 +135,7 @@ function poolCloser(pool: pg.Pool): () => Promise<void> {
     open.add(client);
     client.once("end", () => open.delete(client));
   });
-  pool.on("error", (err) => console.error("PostgreSQL connection lost:", err.message));
+  pool.on("error", (err) => log.error({ err: err.message }, "PostgreSQL connection lost"));
   let ending: Promise<void> | undefined;
   return () => {
     ending ??= (async () => {

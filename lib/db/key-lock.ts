@@ -1,4 +1,5 @@
 import type { Database } from "./client";
+import { log } from "@/lib/log";
 
 const globalForLocks = globalThis as typeof globalThis & { __storefrontKeyLocks?: Map<string, Promise<unknown>> };
 const queues = (globalForLocks.__storefrontKeyLocks ??= new Map());
@@ -35,7 +36,7 @@ async function withServerLock<T>(database: Database, key: string, work: () => Pr
       await client.query("ROLLBACK").catch((err: unknown) => {
         // The connection is gone, and with it the lock; do not hand it back to the pool.
         broken = true;
-        console.error(`[db] could not release lock ${key}`, err);
+        log.error({ err, lock: key }, "could not release a lock");
       });
     }
   } finally {

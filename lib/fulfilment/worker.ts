@@ -3,6 +3,7 @@ import { kickLoop, startPollLoop, type PollLoop } from "@/lib/server/poll-loop";
 import { drainDue } from "./engine";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
+import { log } from "@/lib/log";
 
 export type WorkerOptions = {
   /** Pause between passes. A pass starts at once when kicked. */
@@ -26,7 +27,7 @@ const LOOP = "fulfilment";
  * it once an invoice is paid.
  */
 export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}): Worker {
-  const onError = opts.onError ?? ((err: unknown) => console.error("[fulfilment]", err));
+  const onError = opts.onError ?? ((err: unknown) => log.error({ err, job: "fulfilment" }, "fulfilment pass failed"));
   const pass = async () => {
     let db: Db;
     try {

@@ -14,6 +14,7 @@ import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "./unavailable";
+import { log } from "@/lib/log";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 
@@ -122,7 +123,7 @@ export async function topUpBalance(req: Request): Promise<Response> {
     );
   } catch (err) {
     if (err instanceof ApiError) return err.toResponse(noStore());
-    console.error("[dashboard] top-up failed", err);
+    log.error({ err }, "dashboard top-up failed");
     return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(noStore());
   }
 }

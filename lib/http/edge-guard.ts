@@ -4,6 +4,14 @@
  * UTF-8 with an error, a 500) or a decoder that throws: it is refused here with a 400 (413 for a body too large).
  */
 
+/** The header that carries each request's id: the caller's own when it is a plain token, else one made at the edge. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** A caller's request id, kept when it is a short printable token (a proxy's or a client's), else a new one. */
+export function requestId(given: string | null): string {
+  return given && /^[A-Za-z0-9._:-]{8,128}$/.test(given) ? given : crypto.randomUUID();
+}
+
 /** The largest request body the shop reads (every body it takes is a small JSON object). */
 export const MAX_BODY_BYTES = 64 * 1024;
 

@@ -11,6 +11,7 @@ import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "./unavailable";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
+import { log } from "@/lib/log";
 
 export type FeeContext = {
   /** The wallet behind the call: the session token's, or the payer of the fee. */
@@ -126,7 +127,7 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
 
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return err.toResponse(x402Headers());
-  console.error("[x402] unexpected error", err);
+  log.error({ err }, "x402 request failed");
   return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
 }
 

@@ -1,6 +1,7 @@
 import { lt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { siwxNonces } from "@/lib/db/schema";
+import { log } from "@/lib/log";
 
 // Kept a day past expiry so that a late replay still reads "expired"/"replayed" rather than "unknown nonce".
 const KEEP_AFTER_EXPIRY_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +20,6 @@ export async function maybeDeleteStaleNonces(db: Db, chance = 1 / 50, random: ()
   try {
     await deleteStaleNonces(db);
   } catch (err) {
-    console.error("[siwx] nonce cleanup failed", err);
+    log.error({ err }, "SIWX nonce cleanup failed");
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import type { SettlementEffect } from "@/lib/payments/settlements";
 import { claimForPayment, markPaid, releaseClaim } from "./payment";
+import { log } from "@/lib/log";
 
 /** Takes the invoice for a payment's settlement (see exchange's `claim`): null when taken, else why not. */
 export const invoiceClaim =
@@ -22,7 +23,7 @@ export const invoicePaymentEffect: SettlementEffect = {
   async landed(tx, s) {
     const paid = await markPaid(tx, s.reference, s.id, { network: s.network, transaction: s.transaction ?? "", payer: s.payer ?? undefined });
     // By construction this cannot happen; if it does, the settlement row (settled, with this invoice) is the record.
-    if (!paid) console.error(`[payments] ${s.id} landed in ${s.network} ${s.transaction} but invoice ${s.reference} no longer waited for it`);
+    if (!paid) log.error({ settlement_id: s.id, network: s.network, transaction: s.transaction, invoice_id: s.reference }, "a payment landed for an invoice that no longer waited for it");
   },
   async failed(tx, s) {
     await releaseClaim(tx, s.reference, s.id);

@@ -1,4 +1,5 @@
 import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
+import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Hex } from "viem";
 import type { Db } from "@/lib/db";
@@ -95,6 +96,13 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
 }
 
 async function settle(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
+  const timer = metrics().settlementSeconds.startTimer({ network: input.requirement.network });
+  const outcome = await settleOnce(input, settlement, identity, expected);
+  timer({ outcome: outcome.kind });
+  return outcome;
+}
+
+async function settleOnce(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
   const { db, payments, payload, requirement, effects } = input;
   const sent: Hex[] = [];
   const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);

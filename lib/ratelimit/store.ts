@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Policy } from "./policies";
+import { log } from "@/lib/log";
 
 /** What a PostgreSQL store needs of its client: node-postgres's `Pool` (or `Client`) has exactly this. */
 export type PgQueryable = {
@@ -112,7 +113,7 @@ export async function connectRedis(url: string): Promise<Redis> {
     // ioredis reports every failed reconnect; once a minute is enough to tell the operator.
     if (Date.now() - lastLogged < 60_000) return;
     lastLogged = Date.now();
-    console.error("Rate limits: Redis connection error (counting in memory until it is back):", err.message);
+    log.error({ err: err.message }, "rate limits: Redis connection error (counting in memory until it is back)");
   });
   return client;
 }
@@ -137,7 +138,7 @@ async function deleteExpired(client: PgQueryable, tableName: string): Promise<vo
     await client.query({ text: `DELETE FROM ${quoteIdent(tableName)} WHERE expire < $1`, values: [Date.now() - EXPIRED_ROW_GRACE_MS] });
   } catch (err) {
     // Not urgent: a stale row is reset by the next request of its key anyway. Try again at the next interval.
-    console.error("Rate limits: deleting expired counts failed:", (err as Error).message);
+    log.error({ err: (err as Error).message }, "rate limits: deleting expired counts failed");
   }
 }
 

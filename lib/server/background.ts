@@ -6,6 +6,7 @@ import { startWebhookWorker } from "@/lib/webhooks";
 import { paymentUpkeep, processPayout } from "./round";
 import { startPollLoop } from "./poll-loop";
 import { onShutdown } from "./shutdown";
+import { log } from "@/lib/log";
 
 const MAINTENANCE_MS = 10_000;
 
@@ -43,7 +44,7 @@ export async function startBackgroundWork(): Promise<void> {
         const { settlements } = await paymentUpkeep();
         if (settlements.settled > 0) worker.kick();
       } catch (err) {
-        console.error("[invoices] upkeep failed", err);
+        log.error({ err, job: "upkeep" }, "payment upkeep failed");
       } finally {
         passed("upkeep")();
       }
@@ -54,7 +55,7 @@ export async function startBackgroundWork(): Promise<void> {
   // New payments stop first and those in flight reach a recorded outcome; then the workers; the database last.
   onShutdown(async () => {
     const { unfinished } = await drainSettlements(20_000);
-    if (unfinished > 0) console.error(`[payments] ${unfinished} settlement(s) still running at shutdown: the next start reconciles them`);
+    if (unfinished > 0) log.warn({ unfinished }, "settlements still running at shutdown: the next start reconciles them");
   }, "intake");
   onShutdown(async () => {
     await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop()]);

@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { log } from "@/lib/log";
 /**
  * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
  * signal is aborted then (a pass that works in rounds stops after the current one).
@@ -95,7 +96,7 @@ function roundAfterResponse(): void {
           await runRound({ budgetMs: 25_000 });
         } while (current.again);
       } catch (err) {
-        console.error("[round] after the response failed", err);
+        log.error({ err }, "the round after the response failed");
       } finally {
         round = undefined;
       }
@@ -103,6 +104,6 @@ function roundAfterResponse(): void {
   } catch (err) {
     // Outside a request (a script): nothing to attach the round to; cron runs it.
     round = undefined;
-    console.error("[round] cannot run after the response here", err);
+    log.warn({ err }, "cannot run a round after the response here: cron runs it");
   }
 }

@@ -13,6 +13,7 @@ import { getPayments, senderSync } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
+import { log } from "@/lib/log";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
 export type RoundReport = {
@@ -72,7 +73,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
       await work();
     } catch (err) {
       report.errors[name] = err instanceof Error ? err.message : String(err);
-      console.error(`[round] ${name} failed`, err);
+      log.error({ err, job: name }, "a job of the round failed");
     }
   };
   const db = await getDb();
@@ -110,9 +111,9 @@ export async function refundPayout(c: Config): Promise<Payout | undefined> {
       })
     : undefined;
   if (!evmKey && !solanaKey) {
-    console.log("[refunds] no refund key is set: refunds wait for the operator (npm run admin -- refunds list)");
+    log.info("no refund key is set: refunds wait for the operator (npm run admin -- refunds list)");
     return undefined;
   }
-  console.log(`[refunds] paid automatically from ${[evmKey && `${evmKey.address} (EVM)`, solanaKey && `${solanaKey.address} (Solana)`].filter(Boolean).join(" and ")}`);
+  log.info({ evm: evmKey?.address, solana: solanaKey?.address }, "refunds are paid automatically");
   return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey, sync: senderSync });
 }

@@ -1,3 +1,5 @@
+import { log } from "@/lib/log";
+
 type Cleanup = () => Promise<void>;
 
 /**
@@ -39,7 +41,7 @@ export function onShutdown(cleanup: Cleanup, phase: ShutdownPhase = "close"): vo
 async function runPhases(state: State): Promise<void> {
   for (const phase of PHASES) {
     const results = await Promise.allSettled(state.cleanups[phase].map((c) => c()));
-    for (const r of results) if (r.status === "rejected") console.error(`[storefront] shutdown (${phase}) failed`, r.reason);
+    for (const r of results) if (r.status === "rejected") log.error({ err: r.reason as unknown, phase }, "a shutdown step failed");
   }
 }
 

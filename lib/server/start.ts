@@ -4,6 +4,7 @@ import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
 import { onShutdown } from "./shutdown";
+import { log } from "@/lib/log";
 
 /**
  * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
@@ -22,13 +23,16 @@ export async function startServer(): Promise<void> {
     // (GET /api/cron/tick) and after each payment (lib/server/poll-loop.ts).
     if (!c.vercel) await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
-    console.log(`[storefront] ${c.networkMode} mode, database: ${where}, ready in ${Date.now() - started} ms`);
-    for (const n of payments.networks) console.log(`[storefront]   ${n.name.padEnd(20)} ${n.network.padEnd(52)} ${n.rpcUrl}`);
+    log.info(
+      { mode: c.networkMode, database: where, ready_ms: Date.now() - started, networks: payments.networks.map((n) => ({ name: n.name, network: n.network, rpc: n.rpcUrl })) },
+      `storefront ready: ${c.networkMode} mode, database: ${where}`,
+    );
     const admin = adminToken(c);
-    if (!admin) console.log("[storefront] admin API (/api/admin) disabled: set ADMIN_TOKEN to enable it");
-    else if (!c.adminToken) console.log(`[storefront] admin token (devnet, kept in ${c.dataDir}/secrets/admin-token): ${admin}`);
+    if (!admin) log.info("admin API (/api/admin) disabled: set ADMIN_TOKEN to enable it");
+    // The devnet's own admin token, for the operator at the console (a devnet has no money to guard).
+    else if (!c.adminToken) log.info({ admin_token_file: `${c.dataDir}/secrets/admin-token` }, `admin token (devnet): ${admin}`);
   } catch (err) {
-    console.error(`[storefront] cannot start: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
+    log.fatal(`cannot start: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
 }

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { metrics } from "@/lib/metrics";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
@@ -97,5 +98,6 @@ export async function deliverClaimed(
       })
       .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil)));
   });
+  metrics().webhookAttempts.inc({ outcome });
   return outcome;
 }

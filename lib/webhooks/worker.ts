@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
 import { kickLoop, startPollLoop, type PollLoop } from "@/lib/server/poll-loop";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
+import { log } from "@/lib/log";
 
 export type WebhookWorkerOptions = Omit<DrainWebhooksOptions, "now"> & {
   /** Pause between passes. A pass starts at once when kicked. */
@@ -19,7 +20,7 @@ const LOOP = "webhooks";
  * pass runs anyway. Retries come due between passes: the interval bounds how late.
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {
-  const { intervalMs = 1_000, onError = (err: unknown) => console.error("[webhooks]", err), onPass, ...drainOptions } = opts;
+  const { intervalMs = 1_000, onError = (err: unknown) => log.error({ err, job: "webhooks" }, "webhook pass failed"), onPass, ...drainOptions } = opts;
   const pass = async (signal: AbortSignal) => {
     try {
       await drainWebhooks(await getDb(), { ...drainOptions, signal });

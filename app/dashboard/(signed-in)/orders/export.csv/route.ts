@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard-auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/merchant-invoices/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/merchant-invoices/orders-csv";
+import { log } from "@/lib/log";
 
 /**
  * The orders table as CSV, with the same filters and sort as the page that links here, every page of it. Streamed a
@@ -24,7 +25,7 @@ export async function GET(request: Request): Promise<Response> {
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(ordersCsvRows(next.value)));
       } catch (err) {
-        console.error("orders export failed", err);
+        log.error({ err }, "orders export failed");
         controller.error(err);
       }
     },

@@ -1,0 +1,18 @@
+import { jsonResponse } from "@/lib/http/api-error";
+import { renderMetrics } from "@/lib/metrics";
+import { isAdmin } from "@/lib/merchants/admin-token";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Prometheus metrics (text format): queue depths, invoices by status and paid, settlement latency, webhook attempts
+ * and failures, and the process's own. Protected like the admin API: `Authorization: Bearer <ADMIN_TOKEN>`
+ * (a Prometheus scrape job's `authorization: { credentials: … }`).
+ */
+export async function GET(req: Request) {
+  if (!isAdmin(req.headers.get("authorization"))) {
+    return jsonResponse({ error_code: "unauthorized", message: "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>)." }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  }
+  const { body, contentType } = await renderMetrics();
+  return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
+}

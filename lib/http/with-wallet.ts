@@ -65,11 +65,13 @@ export function withWallet(routeId: X402RouteId, handler: Handler, opts: { accep
     try {
       opts.precheck?.(req);
       const origin = publicOrigin(req);
+      // The address first: a flood gets neither a signature checked nor a challenge (a stored nonce) issued.
+      await checkX402Limits(req);
       const who = await resolveWallet(req, origin, acceptToken);
-      if (!who || "problem" in who) await checkX402Limits(req);
       if (!who) return await signInRequired(req, origin, "Sign-in required: send SIGN-IN-WITH-X" + (acceptToken ? " or X-Access-Token" : ""));
       if ("problem" in who) return await signInRequired(req, origin, who.problem);
-      await checkX402Limits(req, walletOwnerKey(who.wallet) ?? undefined);
+      const owner = walletOwnerKey(who.wallet);
+      if (owner) await checkX402Limits(req, owner, { address: false });
       const res = await handler(req, { ...who, origin });
       const headers = x402Headers(res.headers);
       return new Response(res.body, { status: res.status, headers });

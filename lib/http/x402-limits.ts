@@ -50,8 +50,8 @@ export function clientIp(
  * The /x402 API's generous limits: per client address and per signed-in wallet (lib/ratelimit). Throws a 429
  * `RATE_LIMITED` ApiError with Retry-After when either is spent.
  */
-export async function checkX402Limits(req: Request, wallet?: string): Promise<void> {
-  const ip = clientIp(req);
+export async function checkX402Limits(req: Request, wallet?: string, { address = true }: { address?: boolean } = {}): Promise<void> {
+  const ip = address ? clientIp(req) : undefined;
   if (!ip && !wallet) return;
   const decision = await (await getRateLimiter()).consumeX402({ ip, wallet });
   if (!decision.allowed) throw new RateLimitedError(decision);

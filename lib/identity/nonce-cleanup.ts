@@ -2,11 +2,13 @@ import { lt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { siwxNonces } from "@/lib/db/schema";
 import { log } from "@/lib/log";
+import { SIWX_CLOCK_SKEW_MS } from "./siwx-limits";
 
-// Kept a day past expiry so that a late replay still reads "expired"/"replayed" rather than "unknown nonce".
-const KEEP_AFTER_EXPIRY_MS = 24 * 60 * 60 * 1000;
+// A nonce is needed until its message can no longer pass the time checks (its expiry plus the clock skew allowed):
+// after that a replay is refused as "expired" by the message's own times, so the nonce is no longer kept.
+const KEEP_AFTER_EXPIRY_MS = SIWX_CLOCK_SKEW_MS;
 
-/** Deletes sign-in nonces that expired more than a day ago. */
+/** Deletes sign-in nonces, spent or not, whose messages can no longer pass (past expiry and the clock skew). */
 export async function deleteStaleNonces(db: Db, now: Date = new Date()): Promise<void> {
   await db.delete(siwxNonces).where(lt(siwxNonces.expiresAt, new Date(now.getTime() - KEEP_AFTER_EXPIRY_MS)));
 }

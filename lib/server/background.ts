@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
-import { paymentUpkeep, processPayout } from "./round";
+import { processPayout, upkeep as runUpkeep } from "./round";
 import { startPollLoop } from "./poll-loop";
 import { onShutdown } from "./shutdown";
 import { log } from "@/lib/log";
@@ -41,7 +41,7 @@ export async function startBackgroundWork(): Promise<void> {
     async () => {
       try {
         // Payments whose settlement was sent but not confirmed, or whose server died settling them.
-        const { settlements } = await paymentUpkeep();
+        const { settlements } = await runUpkeep();
         if (settlements.settled > 0) worker.kick();
       } catch (err) {
         log.error({ err, job: "upkeep" }, "payment upkeep failed");

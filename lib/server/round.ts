@@ -6,6 +6,7 @@ import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
 import { settlementEffects } from "@/lib/http/settlement-effects";
+import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/payments/networks";
@@ -28,13 +29,14 @@ export type RoundReport = {
 };
 
 /**
- * Payment upkeep: unpaid invoices past their time expire (their stock is released), and every open settlement is
- * decided from the chain (landed: applied once; never landing: undone). The server's upkeep loop and the cron round
- * both run it.
+ * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
+ * the chain (landed: applied once; never landing: undone), and sign-in nonces that can no longer pass are deleted.
+ * The server's upkeep loop and the cron round both run it.
  */
-export async function paymentUpkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
+export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
   const db = await getDb();
   const { networks } = await getPayments();
+  await deleteStaleNonces(db);
   const expired = await expireInvoices(db);
   const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
   return { expired, settlements };
@@ -78,7 +80,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
   };
   const db = await getDb();
   await job("payments", async () => {
-    const { expired, settlements } = await paymentUpkeep();
+    const { expired, settlements } = await upkeep();
     report.expired_invoices = expired;
     report.settlements = settlements;
   });

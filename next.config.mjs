@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A self-contained server in .next/standalone (server.js with only the files it needs): the Docker image runs it.
+  output: "standalone",
   poweredByHeader: false,
   // PGlite loads its WebAssembly and data files from its own package folder at run time,
   // and node-postgres has optional native bindings: both stay outside the server bundle.

@@ -108,7 +108,8 @@ export default defineConfig({
     : [
         server(PORT, "pglite"),
         server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }),
-        server(PORT + 6, "pglite", MAINNET_STAND_IN(PORT + 6)),
+        // The mainnet shop is the standalone server by itself (as in the Docker image).
+        server(PORT + 6, "pglite", { ...MAINNET_STAND_IN(PORT + 6), E2E_STANDALONE: "1" }),
         ...(postgres
           ? [
               server(PORT + 1, "postgres"),

@@ -3,7 +3,7 @@
 //   node e2e/server.mjs PORT postgres   -> a new database on the server in TEST_DATABASE_URL
 //   node e2e/server.mjs PORT postgres-shared -> the database E2E_SHARED_DATABASE on that server, made by whichever
 //                                              of the servers sharing it starts first (several shops, one database)
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -44,13 +44,22 @@ if (mode === "postgres" || mode === "postgres-shared") {
   dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
-const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], {
-  stdio: "inherit",
-  env,
-});
+// E2E_STANDALONE=1: the standalone server by itself, as the Docker image holds it (a copy of .next/standalone
+// without the devnet's packages: scripts/standalone-prune.mjs), for a shop that is not on the devnet.
+const standalone = process.env.E2E_STANDALONE === "1";
+let serverDir;
+if (standalone) {
+  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-standalone-"));
+  fs.cpSync(path.join(".next", "standalone"), serverDir, { recursive: true, verbatimSymlinks: true });
+  execFileSync(process.execPath, ["scripts/standalone-prune.mjs", serverDir], { stdio: "inherit" });
+}
+const child = standalone
+  ? spawn(process.execPath, [path.join(serverDir, "server.js")], { stdio: "inherit", env: { ...env, HOSTNAME: "127.0.0.1" } })
+  : spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("exit", async (code, signal) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (serverDir) fs.rmSync(serverDir, { recursive: true, force: true });
   await dropDatabase().catch((err) => console.error(`could not drop the e2e database: ${err.message}`));
   process.exit(code ?? (signal ? 1 : 0));
 });

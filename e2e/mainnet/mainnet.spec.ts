@@ -16,3 +16,19 @@ test("a mainnet shop lists no demo or test products and has no page for them", a
   // The devnet's helpers do not exist on a real network.
   expect((await request.get("/api/dev/devnet")).status()).toBe(404);
 });
+
+// This shop is the standalone server by itself (node .next/standalone/server.js, as the Docker image runs it).
+test("the standalone server serves the pages with their assets, public files and the health route", async ({ page, request }) => {
+  const assets: number[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("/_next/static/")) assets.push(r.status());
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(assets.length).toBeGreaterThan(0);
+  expect(assets.every((s) => s === 200)).toBe(true);
+  expect((await request.get("/robots.txt")).status()).toBe(200);
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ status: "ok", mode: "mainnet" });
+});

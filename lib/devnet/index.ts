@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { onShutdown } from "@/lib/server/shutdown";
 import { connectDevnet } from "./shared";
-import { startDevnet, type Devnet } from "./start-devnet";
+import type { Devnet } from "./start-devnet";
 
 export type { Devnet } from "./start-devnet";
 export { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS, FAUCET_MAX_USDC } from "./chains";
@@ -17,7 +17,16 @@ export function getDevnet(): Promise<Devnet> {
   if (c.networkMode !== "devnet") return Promise.reject(new Error("The local chains run in devnet mode only"));
   if (!globalForDevnet.__storefrontDevnet) {
     // DEVNET_URL: chains another process runs (npm run devnet), shared with other servers; else this process's own.
-    const starting = c.devnetUrl ? connectDevnet(c.devnetUrl) : startDevnet(c.dataDir, { blockTimeSeconds: c.devnetBlockTime });
+    // The chains' packages (anvil, litesvm) are optional dependencies, loaded only here: a testnet or mainnet server
+    // (the Docker image) runs without them.
+    const starting = c.devnetUrl
+      ? connectDevnet(c.devnetUrl)
+      : import("./start-devnet").then(
+          ({ startDevnet }) => startDevnet(c.dataDir, { blockTimeSeconds: c.devnetBlockTime }),
+          (err: unknown) => {
+            throw new Error(`devnet mode needs the optional packages @foundry-rs/anvil and litesvm (npm install installs them): ${(err as Error).message}`);
+          },
+        );
     globalForDevnet.__storefrontDevnet = starting;
     starting.then(
       // A graceful stop lets anvil dump its state first.

@@ -55,7 +55,7 @@ export async function startEvmChain(opts: StartEvmChainOptions): Promise<EvmDevC
     args.push("--state", opts.stateFile, "--state-interval", "5");
   }
 
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+  const child = spawn(/*turbopackIgnore: true*/ bin, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   const stop = stopper(child);
   // Kill anvil if this process exits without stopping it (signals are left to the app's own shutdown handler).
   const onExit = () => {
@@ -103,7 +103,7 @@ export function resolveAnvilBinary(): string {
       path.join(dir, "node_modules", "@foundry-rs", "anvil", "dist", exe),
     ];
     for (const c of candidates) {
-      if (fs.existsSync(c)) return c;
+      if (fs.existsSync(/*turbopackIgnore: true*/ c)) return c;
       tried.push(c);
     }
     if (path.dirname(dir) === dir) break;

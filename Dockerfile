@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# The shop as one image: the standalone server (next.config.mjs output: "standalone") on Node 20, run as a non-root
+# user, with production dependencies only. For testnet/mainnet: the devnet's local chains are not in the image.
+#   docker build -t x402-storefront .
+#   docker run -p 3000:3000 --env-file .env x402-storefront      (or docker compose up, with docker-compose.yml)
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+# Builds .next/standalone: server.js, the traced production dependencies, the migrations, static assets and public/.
+# The devnet's chains (anvil, litesvm) load only in devnet mode, which this image does not run.
+RUN npm run build && node scripts/standalone-prune.mjs .next/standalone
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    # The shop stops in its own order on SIGTERM (new payments refused, settlements in flight finished, then workers).
+    NEXT_MANUAL_SIG_HANDLE=true \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    DATA_DIR=/data
+RUN groupadd --system --gid 1001 shop && useradd --system --uid 1001 --gid shop --home /app shop \
+ && mkdir -p /data && chown shop:shop /data
+COPY --from=build --chown=shop:shop /app/.next/standalone ./
+USER shop
+EXPOSE 3000
+# Liveness: the process serves. Deploy checks ask for readiness: GET /api/health?ready=1.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "server.js"]

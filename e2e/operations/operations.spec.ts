@@ -18,9 +18,18 @@ test("GET /api/health answers liveness without credentials, and readiness once t
   await expect
     .poll(async () => (await request.get("/api/health?ready=1")).status(), { timeout: 30_000 })
     .toBe(200);
-  const ready = (await (await request.get("/api/health?ready=1")).json()) as { status: string; problems: string[]; checks: Record<string, { ok: boolean }> };
+  const ready = (await (await request.get("/api/health?ready=1")).json()) as {
+    status: string;
+    problems: string[];
+    warnings: string[];
+    checks: Record<string, { ok: boolean }>;
+    gas_wallets: { network: string; low: boolean }[];
+  };
   expect(ready.status).toBe("ready");
   expect(ready.problems).toEqual([]);
+  // The facilitator's gas wallets on each of the four networks, funded on the devnet.
+  expect(ready.gas_wallets.map((g) => g.network).sort()).toEqual(["eip155:1370402", "eip155:421610402", "eip155:84530402", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"]);
+  expect(ready.warnings).toEqual([]);
   expect(Object.keys(ready.checks)).toEqual(
     expect.arrayContaining(["database", "chain eip155:84530402", "chain solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "loop fulfilment", "loop webhooks", "loop upkeep"]),
   );

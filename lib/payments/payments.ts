@@ -23,6 +23,8 @@ export type Payments = {
   inProcess: boolean;
   /** The in-process facilitator's Solana fee payer (its signature is a transaction's id); none with a remote facilitator. */
   solanaFeePayer?: KeyPairSigner;
+  /** The in-process facilitator's EVM gas wallets (they pay for settlements); none with a remote facilitator. */
+  evmGasWallets?: `0x${string}`[];
   /** One payment requirement per network of the mode, for an amount in USDC atomic units. */
   requirements(amountAtomic: bigint): Promise<PaymentRequirements[]>;
 };
@@ -38,6 +40,7 @@ async function createPayments(c: Config): Promise<Payments> {
   let networks: PaymentNetwork[];
   let facilitator: FacilitatorClient;
   let solanaFeePayer: KeyPairSigner | undefined;
+  let evmGasWallets: `0x${string}`[] | undefined;
   if (c.networkMode === "devnet") {
     const devnet = await getDevnet();
     networks = devnet.networks;
@@ -45,6 +48,7 @@ async function createPayments(c: Config): Promise<Payments> {
       ? remoteFacilitator(c.facilitatorUrl)
       : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, senderSync);
     solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
+    evmGasWallets = c.facilitatorUrl ? undefined : [devnet.keys.evmFacilitator.address];
   } else {
     networks = publicNetworks(c);
     facilitator = c.facilitatorUrl
@@ -54,8 +58,9 @@ async function createPayments(c: Config): Promise<Payments> {
           { evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)), solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
           senderSync,
         );
+    evmGasWallets = c.facilitatorUrl ? undefined : c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k).address);
   }
-  return paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer });
+  return { ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer })), evmGasWallets };
 }
 
 /**

@@ -9,7 +9,17 @@ import { LOOP_STALE_MS, loopAges } from "./background";
 
 export type Check = { ok: boolean; detail: string; ms: number };
 
-export type Readiness = { ready: boolean; checks: Record<string, Check>; problems: string[] };
+export type Readiness = { ready: boolean; checks: Record<string, Check>; problems: string[]; gas: GasBalance[]; warnings: string[] };
+
+/** A gas wallet's native balance on one network (EVM: wei; Solana: lamports), and whether it runs low. */
+export type GasBalance = { network: string; wallet: string; balance: string; unit: "wei" | "lamports"; low: boolean };
+
+/**
+ * Below these, a gas wallet is reported low (a warning, not unreadiness: settlements still go out until it is empty).
+ * EVM: 0.005 of the native coin pays a few hundred `transferWithAuthorization`s on Base or Arbitrum; Solana: 0.01 SOL
+ * pays about 2,000 fees.
+ */
+export const LOW_GAS = { wei: 5_000_000_000_000_000n, lamports: 10_000_000n } as const;
 
 const CHECK_TIMEOUT_MS = 3_000;
 
@@ -34,20 +44,46 @@ async function timed(work: () => Promise<string>): Promise<Check> {
 
 class NotReady extends Error {}
 
+async function solanaRpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+  });
+  const body = (await res.json()) as { result?: T; error?: { message?: string } };
+  if (body.result === undefined) throw new NotReady(`RPC answered ${res.status}: ${body.error?.message ?? `no ${method} result`}`);
+  return body.result;
+}
+
+/** The gas wallets' balances on every network of the mode (in-process facilitator only), each read with a time limit. */
+export async function gasBalances(networks: PaymentNetwork[], wallets: { evm?: `0x${string}`[]; solana?: string }): Promise<(GasBalance | { network: string; wallet: string; error: string })[]> {
+  const reads: Promise<GasBalance | { network: string; wallet: string; error: string }>[] = [];
+  for (const n of networks) {
+    const owners = n.kind === "evm" ? (wallets.evm ?? []) : wallets.solana ? [wallets.solana] : [];
+    for (const wallet of owners) {
+      reads.push(
+        (async () => {
+          if (n.kind === "evm") {
+            const client = createPublicClient({ transport: http(n.rpcUrl, { timeout: CHECK_TIMEOUT_MS, retryCount: 0 }) });
+            const wei = await client.getBalance({ address: wallet as `0x${string}` });
+            return { network: n.network, wallet, balance: wei.toString(), unit: "wei" as const, low: wei < LOW_GAS.wei };
+          }
+          const { value } = await solanaRpc<{ value: number }>(n.rpcUrl, "getBalance", [wallet]);
+          return { network: n.network, wallet, balance: String(value), unit: "lamports" as const, low: BigInt(value) < LOW_GAS.lamports };
+        })().catch((err: unknown) => ({ network: n.network, wallet, error: err instanceof Error ? err.message : String(err) })),
+      );
+    }
+  }
+  return Promise.all(reads);
+}
+
 async function chainCheck(n: PaymentNetwork): Promise<string> {
   if (n.kind === "evm") {
     const block = await createPublicClient({ transport: http(n.rpcUrl, { timeout: CHECK_TIMEOUT_MS, retryCount: 0 }) }).getBlockNumber();
     return `block ${block}`;
   }
-  const res = await fetch(n.rpcUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot" }),
-    signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
-  });
-  const body = (await res.json()) as { result?: number; error?: { message?: string } };
-  if (typeof body.result !== "number") throw new NotReady(`RPC answered ${res.status}: ${body.error?.message ?? "no slot"}`);
-  return `slot ${body.result}`;
+  return `slot ${await solanaRpc<number>(n.rpcUrl, "getSlot")}`;
 }
 
 /**
@@ -58,6 +94,8 @@ async function chainCheck(n: PaymentNetwork): Promise<string> {
 export async function readiness(): Promise<Readiness> {
   const c = config();
   const checks: Record<string, Check> = {};
+  const gas: GasBalance[] = [];
+  const warnings: string[] = [];
   checks.database = await timed(async () => {
     const db = await getDb();
     await queryRows(db, sql`SELECT 1 AS ok`);
@@ -71,9 +109,19 @@ export async function readiness(): Promise<Readiness> {
   });
   if (!payments.ok) checks.payments = payments;
   else {
-    const { networks } = await getPayments();
-    const results = await Promise.all(networks.map((n) => timed(() => chainCheck(n))));
+    const { networks, evmGasWallets, solanaFeePayer } = await getPayments();
+    const [results, balances] = await Promise.all([
+      Promise.all(networks.map((n) => timed(() => chainCheck(n)))),
+      gasBalances(networks, { evm: evmGasWallets, solana: solanaFeePayer?.address }),
+    ]);
     networks.forEach((n, i) => (checks[`chain ${n.network}`] = { ...results[i]!, detail: `${n.name}: ${results[i]!.detail}` }));
+    for (const b of balances) {
+      if ("error" in b) warnings.push(`gas wallet ${b.wallet} on ${b.network}: balance unknown (${b.error})`);
+      else {
+        gas.push(b);
+        if (b.low) warnings.push(`gas wallet ${b.wallet} on ${b.network} runs low: ${b.balance} ${b.unit}; top it up before settlements fail`);
+      }
+    }
   }
   if (c.vercel) checks.background = { ok: true, detail: "runs from Vercel Cron (GET /api/cron/tick) and after payments", ms: 0 };
   else {
@@ -89,5 +137,5 @@ export async function readiness(): Promise<Readiness> {
   const problems = Object.entries(checks)
     .filter(([, check]) => !check.ok)
     .map(([name, check]) => `${name}: ${check.detail}`);
-  return { ready: problems.length === 0, checks, problems };
+  return { ready: problems.length === 0, checks, problems, gas, warnings };
 }

@@ -5,9 +5,12 @@ import { parseArgs } from "node:util";
 import { importReportWire } from "@/lib/api-v2/admin-wire";
 import { ConfigError } from "@/lib/config";
 import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
+import { BackupError } from "@/lib/db/backup";
+import { DatabaseExistsError } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
 import { withDatabase } from "@/lib/db";
 import { StockError, StockFileError } from "@/lib/inventory";
+import { BACKUP_HELP, backupCommand, restoreCommand } from "./admin-backup";
 import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { ShopError, shopHoldingData, shopJson } from "./admin-shop";
@@ -21,10 +24,11 @@ Commands:
       reported and skipped; the valid rows are imported in one transaction.
 ${STOCK_HELP}
 ${REFUNDS_HELP}
+${BACKUP_HELP}
 ${MERCHANT_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server. The embedded database opens in one
-process at a time: while the shop server holds it, catalog, stock and refunds go through the server's admin
+process at a time: while the shop server holds it, catalog, stock, refunds and backup go through the server's admin
 API (--url, default http://127.0.0.1:$PORT; ADMIN_TOKEN, or in devnet mode the token the server generated under
 DATA_DIR); otherwise they open the database themselves.`;
 
@@ -73,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
   if (group === "stock") return stockCommand(command, rest);
   if (group === "refunds") return refundsCommand(command, rest);
   if (group === "merchant") return merchantCommand(command, rest);
+  if (group === "backup") return backupCommand(argv.slice(1));
+  if (group === "restore") return restoreCommand(argv.slice(1));
   if (!group || group === "help" || group === "--help") {
     console.log(HELP);
     return 0;
@@ -88,7 +94,7 @@ main(process.argv.slice(2)).then(
       console.error(err.message);
       process.exit(err.exitCode);
     }
-    if (err instanceof DataDirLockedError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
+    if (err instanceof DataDirLockedError || err instanceof BackupError || err instanceof DatabaseExistsError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
       console.error(err.message);
     } else if ((err as NodeJS.ErrnoException).code === "ENOENT") {
       console.error(`File not found: ${(err as NodeJS.ErrnoException).path}`);

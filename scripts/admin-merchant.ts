@@ -1,7 +1,7 @@
 // `npm run admin -- merchant ...`: merchants of the merchant API, through the running shop's admin API.
 import { parseArgs } from "node:util";
-import { config } from "@/lib/config";
 import { adminToken } from "@/lib/merchants/admin-token";
+import { shopUrl } from "./admin-shop";
 
 export const MERCHANT_HELP = `  merchant create --name NAME [--credit USD] [--url URL] [--json]
       Creates a merchant through the admin API of the running shop (POST /api/admin/merchants) and prints
@@ -32,7 +32,7 @@ export async function merchantCommand(command: string | undefined, args: string[
       off: { type: "boolean", default: false },
     },
   });
-  const base = (values.url ?? `http://127.0.0.1:${config().port}`).replace(/\/+$/, "");
+  const base = shopUrl(values.url);
   const token = adminToken();
   if (!token) {
     console.error("No admin token: set ADMIN_TOKEN (outside devnet mode the shop generates none).");

@@ -1,14 +1,16 @@
 // `npm run admin -- refunds ...`: refunds of failed orders that are due, and refunds the operator paid by hand.
 import { parseArgs } from "node:util";
+import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/api-v2/admin-wire";
 import { withDatabase } from "@/lib/db";
 import { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "@/lib/fulfilment";
 import { USDC_DECIMALS } from "@/lib/payments/networks";
+import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
 
-export const REFUNDS_HELP = `  refunds list [--json]
+export const REFUNDS_HELP = `  refunds list [--json] [--url URL]
       Refunds due: paid invoices whose failed orders were not paid back yet, with the network, the address
       to pay, the amount in USDC and the last error. With REFUND_EVM_PRIVATE_KEY / REFUND_SOLANA_PRIVATE_KEY
       set, the server pays these itself (and keeps trying); without, they wait for you.
-  refunds mark-paid INVOICE_ID --tx TX
+  refunds mark-paid INVOICE_ID --tx TX [--url URL]
       Records a refund you paid by hand: the invoice's failed orders become refunded with that transaction
       (a 0x hash on EVM networks, a signature on Solana).`;
 
@@ -21,15 +23,16 @@ export async function refundsCommand(command: string | undefined, args: string[]
 }
 
 async function list(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false } } });
-  const due = await withDatabase("admin refunds list", listRefundsDue);
+  const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false }, url: { type: "string" } } });
+  const shop = shopHoldingData(values.url);
+  const due = shop ? await shopJson(shop, "GET", "/api/admin/refunds", refundsWire) : await withDatabase("admin refunds list", listRefundsDue);
   if (values.json) console.log(JSON.stringify(due, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2));
   else console.log(due.length === 0 ? "No refund is due." : table(due));
   return 0;
 }
 
 async function markPaid(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { tx: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { tx: { type: "string" }, url: { type: "string" } } });
   const invoiceId = positionals[0];
   if (!invoiceId || !values.tx || positionals.length > 1) {
     console.error(`refunds mark-paid needs an INVOICE_ID and --tx.\n\n${REFUNDS_HELP}`);
@@ -37,13 +40,24 @@ async function markPaid(args: string[]): Promise<number> {
   }
   const tx = values.tx;
   try {
-    const marked = await withDatabase("admin refunds mark-paid", (db) => markRefundPaid(db, invoiceId, tx));
+    const shop = shopHoldingData(values.url);
+    const marked = shop ? await markPaidThroughShop(shop, invoiceId, tx) : await withDatabase("admin refunds mark-paid", (db) => markRefundPaid(db, invoiceId, tx));
     console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${tx.trim()}.`);
     return 0;
   } catch (err) {
     if (!(err instanceof RefundError)) throw err;
     console.error(err.message);
     return 1;
+  }
+}
+
+/** The same record through the running shop (POST /api/admin/refunds/{id}/mark-paid); its refusal is the domain's. */
+async function markPaidThroughShop(shop: Shop, invoiceId: string, tx: string): Promise<number> {
+  try {
+    return (await shopJson(shop, "POST", `/api/admin/refunds/${encodeURIComponent(invoiceId)}/mark-paid`, markPaidWire, { tx })).marked;
+  } catch (err) {
+    if (err instanceof ShopRefusal && err.code === REFUND_REFUSED) throw new RefundError(err.reason);
+    throw err;
   }
 }
 

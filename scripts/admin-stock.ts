@@ -2,15 +2,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/api-v2/admin-wire";
 import { withDatabase } from "@/lib/db";
-import { importStock, parseStockFile, stockLevels, type StockLevel } from "@/lib/inventory";
+import { importStock, parseStockFile, StockError, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/inventory";
+import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
 
-export const STOCK_HELP = `  stock import --product SLUG --package VALUE FILE.csv [--dry-run]
+export const STOCK_HELP = `  stock import --product SLUG --package VALUE FILE.csv [--dry-run] [--url URL]
       Adds gift card codes to the stock of one package. The file is CSV with a header naming
       code (and optionally pin, expiration_date as YYYY-MM-DD), or one code per line. Bad rows
       are reported and skipped; codes already in stock are left alone. From the first import on,
       the product's orders are served from its stock: each code is sold to exactly one order.
-  stock levels [--product SLUG] [--json]
+  stock levels [--product SLUG] [--json] [--url URL]
       Codes available, reserved by open invoices, and sold, per package.`;
 
 /** Runs a `stock` command; returns the exit code (1 when some rows were rejected, 2 for a usage error). */
@@ -25,7 +27,7 @@ async function stockImport(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { product: { type: "string" }, package: { type: "string" }, "dry-run": { type: "boolean", default: false } },
+    options: { product: { type: "string" }, package: { type: "string" }, "dry-run": { type: "boolean", default: false }, url: { type: "string" } },
   });
   const file = positionals[0];
   if (!values.product || !values.package || !file) {
@@ -39,7 +41,8 @@ async function stockImport(args: string[]): Promise<number> {
     return rejected.length > 0 ? 1 : 0;
   }
   const input = { productId: values.product, packageValue: values.package, codes: rows, batch: `${path.basename(file)} ${new Date().toISOString()}` };
-  const report = await withDatabase("admin stock import", (db) => importStock(db, input));
+  const shop = shopHoldingData(values.url);
+  const report = shop ? await importThroughShop(shop, input) : await withDatabase("admin stock import", (db) => importStock(db, input));
   console.log(
     `${rows.length + rejected.length} row(s) read: imported ${report.imported} code(s) for ${report.productId} ${report.packageValue}, ` +
       `${report.alreadyStocked} already in stock, ${rejected.length} rejected.`,
@@ -48,11 +51,30 @@ async function stockImport(args: string[]): Promise<number> {
 }
 
 async function levels(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { product: { type: "string" }, json: { type: "boolean", default: false } } });
-  const rows = await withDatabase("admin stock levels", (db) => stockLevels(db, values.product));
+  const { values } = parseArgs({ args, options: { product: { type: "string" }, json: { type: "boolean", default: false }, url: { type: "string" } } });
+  const shop = shopHoldingData(values.url);
+  const rows = shop
+    ? await shopJson(shop, "GET", `/api/admin/stock/levels${values.product !== undefined ? `?product_id=${encodeURIComponent(values.product)}` : ""}`, stockLevelsWire)
+    : await withDatabase("admin stock levels", (db) => stockLevels(db, values.product));
   if (values.json) console.log(JSON.stringify(rows, null, 2));
   else console.log(rows.length === 0 ? "No product is sold from stock yet: see `stock import`." : table(rows));
   return 0;
+}
+
+/** The same import through the running shop (POST /api/admin/stock/import); its refusal is the domain's. */
+async function importThroughShop(shop: Shop, input: { productId: string; packageValue: string; codes: StockCode[]; batch: string }): Promise<StockImportReport> {
+  const body = {
+    product_id: input.productId,
+    package_value: input.packageValue,
+    batch: input.batch,
+    codes: input.codes.map((c) => ({ code: c.code, pin: c.pin, expiration_date: c.expirationDate })),
+  };
+  try {
+    return await shopJson(shop, "POST", "/api/admin/stock/import", stockImportReportWire, body);
+  } catch (err) {
+    if (err instanceof ShopRefusal && err.code === STOCK_REFUSED) throw new StockError(err.reason);
+    throw err;
+  }
 }
 
 function table(rows: StockLevel[]): string {

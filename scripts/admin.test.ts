@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/db/client";
-import { runAdmin } from "./testing";
+import { closedPort, runAdmin } from "./testing";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -49,7 +49,25 @@ describe("npm run admin -- catalog import", () => {
     }
   });
 
-  it("refuses, without touching the data, while a server holds the embedded database", async () => {
+  it("refuses, without touching the data, while another admin command holds the embedded database", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
+    dirs.push(dir);
+    const file = path.join(dir, "catalog.json");
+    fs.writeFileSync(file, JSON.stringify(products.slice(0, 1)));
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      fs.writeFileSync(path.join(dir, "db.lock"), JSON.stringify({ pid: other.pid, role: "admin stock import", since: new Date().toISOString() }));
+      const { code, out } = await admin(["catalog", "import", file], dir);
+      expect(code).toBe(2);
+      expect(out).toContain(`is in use by another process (pid ${other.pid}, admin stock import`);
+      expect(out).toContain("Stop that process first, or use a PostgreSQL server (DATABASE_URL)");
+      expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("goes to the shop server that holds the embedded database, and says so when it cannot reach it", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
     dirs.push(dir);
     const file = path.join(dir, "catalog.json");
@@ -57,10 +75,11 @@ describe("npm run admin -- catalog import", () => {
     const server = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
       fs.writeFileSync(path.join(dir, "db.lock"), JSON.stringify({ pid: server.pid, role: "server", since: new Date().toISOString() }));
-      const { code, out } = await admin(["catalog", "import", file], dir);
-      expect(code).toBe(2);
-      expect(out).toContain(`is in use by another process (pid ${server.pid}, server`);
-      expect(out).toContain("Stop that process first, or use a PostgreSQL server (DATABASE_URL)");
+      const port = await closedPort();
+      const { code, out } = await admin(["catalog", "import", file], dir, { PORT: String(port) });
+      expect(code).toBe(1);
+      expect(out).toContain(`Cannot reach the shop at http://127.0.0.1:${port}`);
+      expect(out).toContain(`The shop server (pid ${server.pid}`);
       expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
     } finally {
       server.kill();

@@ -2,27 +2,35 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { importReportWire } from "@/lib/api-v2/admin-wire";
 import { ConfigError } from "@/lib/config";
 import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
+import { BackupError } from "@/lib/db/backup";
+import { DatabaseExistsError } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
 import { withDatabase } from "@/lib/db";
 import { StockError, StockFileError } from "@/lib/inventory";
+import { BACKUP_HELP, backupCommand, restoreCommand } from "./admin-backup";
 import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
+import { ShopError, shopHoldingData, shopJson } from "./admin-shop";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
 
 const HELP = `Usage: npm run admin -- <command>
 
 Commands:
-  catalog import FILE [--format json|csv] [--dry-run]
+  catalog import FILE [--format json|csv] [--dry-run] [--url URL]
       Adds or replaces products (by slug) from a JSON or CSV file. Rows that fail validation are
       reported and skipped; the valid rows are imported in one transaction.
-      With the embedded database, stop the shop server first: PGlite opens in one process at a time.
 ${STOCK_HELP}
 ${REFUNDS_HELP}
+${BACKUP_HELP}
 ${MERCHANT_HELP}
 
-Environment: DATA_DIR or DATABASE_URL select the database, as for the server.`;
+Environment: DATA_DIR or DATABASE_URL select the database, as for the server. The embedded database opens in one
+process at a time: while the shop server holds it, catalog, stock, refunds and backup go through the server's admin
+API (--url, default http://127.0.0.1:$PORT; ADMIN_TOKEN, or in devnet mode the token the server generated under
+DATA_DIR); otherwise they open the database themselves.`;
 
 function printReport(report: ImportReport, dryRun: boolean) {
   const verb = dryRun ? "would import" : "imported";
@@ -37,7 +45,7 @@ async function catalogImport(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: "string" }, "dry-run": { type: "boolean", default: false } },
+    options: { format: { type: "string" }, "dry-run": { type: "boolean", default: false }, url: { type: "string" } },
   });
   const file = positionals[0];
   if (!file) {
@@ -55,7 +63,10 @@ async function catalogImport(args: string[]): Promise<number> {
     printReport({ imported: valid.length, rejected, total: rows.length }, true);
     return rejected.length > 0 ? 1 : 0;
   }
-  const report = await withDatabase("admin catalog import", (db) => importCatalog(db, rows));
+  const shop = shopHoldingData(values.url);
+  const report = shop
+    ? await shopJson(shop, "POST", "/api/admin/catalog/import", importReportWire, { rows })
+    : await withDatabase("admin catalog import", (db) => importCatalog(db, rows));
   printReport(report, false);
   return report.rejected.length > 0 ? 1 : 0;
 }
@@ -66,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
   if (group === "stock") return stockCommand(command, rest);
   if (group === "refunds") return refundsCommand(command, rest);
   if (group === "merchant") return merchantCommand(command, rest);
+  if (group === "backup") return backupCommand(argv.slice(1));
+  if (group === "restore") return restoreCommand(argv.slice(1));
   if (!group || group === "help" || group === "--help") {
     console.log(HELP);
     return 0;
@@ -77,7 +90,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof DataDirLockedError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
+    if (err instanceof ShopError) {
+      console.error(err.message);
+      process.exit(err.exitCode);
+    }
+    if (err instanceof DataDirLockedError || err instanceof BackupError || err instanceof DatabaseExistsError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
       console.error(err.message);
     } else if ((err as NodeJS.ErrnoException).code === "ENOENT") {
       console.error(`File not found: ${(err as NodeJS.ErrnoException).path}`);

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { getDb, type Db } from "@/lib/db";
+import { getDatabase, type Database, type Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { BodyError, readJson } from "@/lib/http/body";
+import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { log } from "@/lib/log";
 
@@ -16,14 +17,18 @@ export const usdAmount = z
   })
   .refine((c) => c <= 100_000_000n, "must be at most 1000000");
 
-const adminError = (status: number, code: string, message: string) => jsonResponse({ error_code: code, message }, { status });
+export const adminError = (status: number, code: string, message: string) => jsonResponse({ error_code: code, message }, { status });
 
-/** An operator route: `Authorization: Bearer <ADMIN_TOKEN>`, JSON in and out, errors as `{error_code, message}`. */
-export function adminRoute<P extends Record<string, string>>(handler: (req: Request, ctx: { db: Db; params: P }) => Promise<Response>) {
+/**
+ * An operator route: `Authorization: Bearer <ADMIN_TOKEN>`, JSON in and out, errors as `{error_code, message}`. The
+ * handler gets the process's database (`database`, for what only its driver can do) and its query interface (`db`).
+ */
+export function adminRoute<P extends Record<string, string>>(handler: (req: Request, ctx: { db: Db; database: Database; params: P }) => Promise<Response>) {
   return async (req: Request, next: { params: Promise<P> }): Promise<Response> => {
     if (!isAdmin(req.headers.get("authorization"))) return adminError(401, "unauthorized", "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>).");
     try {
-      return await handler(req, { db: await getDb(), params: await next.params });
+      const database = await getDatabase();
+      return await handler(req, { db: database.db, database, params: await next.params });
     } catch (err) {
       if (err instanceof z.ZodError) {
         const issue = err.issues[0];
@@ -36,7 +41,7 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
   };
 }
 
-/** The JSON body of an operator request (`{}` when empty), read with the shop's limits (lib/http/body.ts). */
-export async function jsonBody(req: Request): Promise<unknown> {
-  return (await readJson(req)) ?? {};
+/** The JSON body of an operator request (`{}` when empty), read up to `limit` bytes with the shop's rules (lib/http/body.ts). */
+export async function jsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  return (await readJson(req, limit)) ?? {};
 }

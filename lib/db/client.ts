@@ -21,6 +21,11 @@ export type Database = {
   driver: "pglite" | "postgres";
   /** On PostgreSQL, the node-postgres pool under `db`, for libraries that take a pg client (rate-limit counts). */
   pool?: pg.Pool;
+  /**
+   * On PGlite, a gzipped tarball of the database's data folder (PGlite's own dump), taken between two transactions
+   * while the database stays open; what `admin backup` writes and `admin restore` loads.
+   */
+  dump?: () => Promise<Blob>;
   close(): Promise<void>;
 };
 
@@ -35,8 +40,39 @@ export type OpenOptions =
       /** Connections of this process's pool (default 10). */
       max?: number;
     }
-  | { driver: "pglite"; dataDir: string; role?: string }
+  | {
+      driver: "pglite";
+      dataDir: string;
+      role?: string;
+      /** A tarball made by `dump()` to fill the database from; the folder must hold no database yet. */
+      loadDataDir?: Blob;
+      /** false: open the database as it is, without applying the migrations (a backup does not change what it copies). */
+      migrate?: boolean;
+    }
   | { driver: "pglite-memory" };
+
+/** Thrown when a backup is to be restored into a data folder that already holds a database. */
+export class DatabaseExistsError extends Error {
+  constructor(readonly folder: string) {
+    super(`${folder} already holds a database: a backup is restored into an empty data folder. Restore into a new DATA_DIR, or move that folder away first.`);
+    this.name = "DatabaseExistsError";
+  }
+}
+
+/** Where PGlite keeps the embedded database under DATA_DIR. */
+export function pgliteFolder(dataDir: string): string {
+  return path.join(dataDir, "pglite");
+}
+
+/** Whether a folder is missing or empty. */
+function isEmptyFolder(folder: string): boolean {
+  try {
+    return fs.readdirSync(folder).length === 0;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw err;
+  }
+}
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib", "db", "migrations");
 
@@ -73,24 +109,41 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
 
   let release: (() => void) | undefined;
   let dataDir: string | undefined;
+  const load = options.driver === "pglite" ? options.loadDataDir : undefined;
   if (options.driver === "pglite") {
     release = await lockDataDir(options.dataDir, options.role ?? "server");
-    dataDir = path.join(options.dataDir, "pglite");
+    dataDir = pgliteFolder(options.dataDir);
+    // Checked under the lock, so that no other process can create a database there meanwhile.
+    if (load && !isEmptyFolder(dataDir)) {
+      release();
+      throw new DatabaseExistsError(dataDir);
+    }
   }
+  let client: PGlite | undefined;
   try {
-    const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(load ? { loadDataDir: load } : {}) });
     const db = drizzlePglite({ client, schema }) as unknown as Db;
-    await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    if (options.driver !== "pglite" || options.migrate !== false) await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
     await prepare?.(db);
+    const opened = client;
     return {
       db,
       driver: "pglite",
+      dump: async () => {
+        // A checkpoint first, so that the copied files hold the data rather than leave it to a replay of the WAL;
+        // then the copy, under the mutex that transactions hold: never in the middle of one.
+        await opened.exec("CHECKPOINT");
+        return opened._runExclusiveTransaction(() => opened.dumpDataDir("gzip"));
+      },
       close: async () => {
-        await client.close();
+        await opened.close();
         release?.();
       },
     };
   } catch (err) {
+    await client?.close().catch(() => undefined);
+    // A restore that failed leaves no half-loaded database behind: the folder was empty before it.
+    if (load && dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     release?.();
     throw err;
   }

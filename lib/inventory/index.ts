@@ -1,4 +1,4 @@
-export { parseStockFile, StockFileError, type RejectedStockRow, type StockCode, type StockFileRow } from "./stock-file";
+export { parseStockFile, stockCodeSchema, StockFileError, type RejectedStockRow, type StockCode, type StockFileRow } from "./stock-file";
 export {
   importStock,
   releaseCodes,

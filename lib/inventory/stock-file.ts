@@ -15,7 +15,8 @@ const COLUMNS = ["code", "pin", "expiration_date"] as const;
 /** Printable text without control characters or surrounding blanks. */
 const printable = /^[^\p{Cc}\s](?:[^\p{Cc}]*[^\p{Cc}\s])?$/u;
 
-const rowSchema = z.object({
+/** One code as a stock file row or the admin API (`POST /api/admin/stock/import`) gives it: checked the same way. */
+export const stockCodeSchema = z.object({
   code: z
     .string()
     .min(1, { error: "the code is empty", abort: true })
@@ -61,7 +62,7 @@ export function parseStockFile(text: string): { rows: StockFileRow[]; rejected: 
       const v = record[columns.indexOf(name)];
       return v === undefined || v === "" ? null : v;
     };
-    const parsed = rowSchema.safeParse({ code: value("code") ?? "", pin: value("pin"), expiration_date: value("expiration_date") });
+    const parsed = stockCodeSchema.safeParse({ code: value("code") ?? "", pin: value("pin"), expiration_date: value("expiration_date") });
     if (!parsed.success) {
       rejected.push({ line, error: parsed.error.issues.map((issue) => issue.message).join("; ") });
       return;

@@ -1,0 +1,15 @@
+import { adminRoute, jsonBody } from "@/lib/api-v2/admin";
+import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/api-v2/admin-wire";
+import { importCatalog } from "@/lib/catalog/import";
+import { jsonResponse } from "@/lib/http/api-error";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Imports catalog rows (`{rows: [...]}`, products as a catalog file gives them): the valid ones are added or replaced
+ * by slug in one transaction, the others reported. Answers `{imported, rejected: [{row, slug, errors}], total}`.
+ */
+export const POST = adminRoute(async (req, { db }) => {
+  const input = catalogImportRequest.parse(await jsonBody(req, IMPORT_BODY_LIMIT));
+  return jsonResponse(await importCatalog(db, input.rows));
+});

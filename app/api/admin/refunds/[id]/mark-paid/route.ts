@@ -1,0 +1,21 @@
+import { adminError, adminRoute, jsonBody } from "@/lib/api-v2/admin";
+import { markPaidRequest, REFUND_REFUSED } from "@/lib/api-v2/admin-wire";
+import { markRefundPaid, RefundError } from "@/lib/fulfilment";
+import { jsonResponse } from "@/lib/http/api-error";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Records a refund the operator paid by hand (`{tx}`): the invoice's failed orders become refunded by that
+ * transaction. Answers `{invoice_id, marked, tx}`; 400 `refund_refused` when it cannot be recorded (the message says why).
+ */
+export const POST = adminRoute<{ id: string }>(async (req, { db, params }) => {
+  const input = markPaidRequest.parse(await jsonBody(req));
+  try {
+    const marked = await markRefundPaid(db, params.id, input.tx);
+    return jsonResponse({ invoice_id: params.id, marked, tx: input.tx });
+  } catch (err) {
+    if (err instanceof RefundError) return adminError(400, REFUND_REFUSED, err.message);
+    throw err;
+  }
+});

@@ -1,0 +1,12 @@
+import { adminRoute } from "@/lib/api-v2/admin";
+import { stockLevelsQuery, toStockLevelsWire } from "@/lib/api-v2/admin-wire";
+import { jsonResponse } from "@/lib/http/api-error";
+import { stockLevels } from "@/lib/inventory";
+
+export const dynamic = "force-dynamic";
+
+/** Codes available, reserved and sold per package (`?product_id=SLUG` for one product): `{levels: [...]}`. */
+export const GET = adminRoute(async (req, { db }) => {
+  const query = stockLevelsQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
+  return jsonResponse(toStockLevelsWire(await stockLevels(db, query.product_id)));
+});

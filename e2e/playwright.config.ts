@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
-import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "./server-env";
+import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET, MAINNET_STAND_IN } from "./server-env";
 import { SERVER_A, SHARED_DEVNET_PORT, SHARED_SESSION_SECRET } from "./two-servers/servers";
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
@@ -9,19 +9,6 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
 const external = process.env.E2E_BASE_URL;
 
-/**
- * Mainnet mode without real money: stand-in payTo addresses and gas keys (generated for this test, holding nothing;
- * the shop never reaches a chain in the test), and no SEED_DEMO_CATALOG, as an operator starts it.
- */
-const MAINNET_STAND_IN = (port: number) => ({
-  NETWORK_MODE: "mainnet",
-  PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-  SESSION_SECRET: "e2e-mainnet-stand-in-session-secret-0123456789",
-  PAY_TO_EVM: "0x000000000000000000000000000000000000dEaD",
-  PAY_TO_SOLANA: "4dAcXFjpfQ6ScrzvEMj9hUGbjDvNSQtkDGjpyWRsc9gg",
-  FACILITATOR_EVM_PRIVATE_KEY: `0x${"11".repeat(32)}`,
-  FACILITATOR_SOLANA_PRIVATE_KEY: "3QWJuv3qWQKPSwVCaYnyRshGpUarLiBJzcB5FRqrYCtT51qtbkrPeH97jR1dueaXmZviMg2PTMxgsvpvLqF42e68",
-});
 
 // Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
 const server = (port: number, mode: string, env: Record<string, string> = {}) => ({

@@ -7,11 +7,11 @@ test.setTimeout(300_000);
 
 test("no route answers a malformed request with a 5xx, and the shop still serves after them all", async ({ baseURL }) => {
   const creds = await merchantCredentials(baseURL!, E2E_ADMIN_TOKEN);
-  const { sent, failures, statuses } = await runFuzz(baseURL!, creds, { extra: 200, concurrency: 4 });
+  const { sent, failures, statuses } = await runFuzz(baseURL!, creds, { extra: 150, concurrency: 4 });
   const report = failures.slice(0, 20).map((f) => `${f.case.method} ${f.case.path.slice(0, 120)} [${f.case.label}] -> ${f.status} ${f.body.slice(0, 120)}`);
   expect(report, `${failures.length} of ${sent} requests answered 5xx or not at all`).toEqual([]);
   // The cases reached the handlers: refusals of each kind, not one blanket answer.
-  expect(sent).toBeGreaterThan(5000);
+  expect(sent).toBeGreaterThan(3500);
   for (const status of ["400", "401", "404", "413"]) expect(statuses[status] ?? 0, `answers ${status}`).toBeGreaterThan(0);
 
   const home = await fetch(new URL("/", baseURL));

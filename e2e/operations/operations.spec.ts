@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import fs from "node:fs";
@@ -114,5 +114,36 @@ test("OpenTelemetry traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set", as
   } finally {
     await shop.stop();
     collector.close();
+  }
+});
+
+test("a backup taken while the shop runs restores into a new data folder that shows the same invoices", async ({ request }) => {
+  // An invoice the backup must hold, made through the merchant API.
+  const created = await request.post("/api/admin/merchants", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` }, data: { name: "Backup merchant" } });
+  expect(created.status()).toBe(201);
+  const m = (await created.json()) as { api_id: string; api_secret: string };
+  const auth = `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`;
+  const invoice = await request.post("/api/v2/invoices", { headers: { authorization: auth }, data: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
+  expect(invoice.status(), await invoice.text()).toBe(200);
+  const invoiceId = ((await invoice.json()) as { meta: { id: string } }).meta.id;
+
+  const backup = await request.post("/api/admin/backup", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+  expect(backup.status()).toBe(200);
+  expect(backup.headers()["content-type"]).toBe("application/gzip");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-restore-"));
+  try {
+    const file = path.join(dir, "shop.tar.gz");
+    fs.writeFileSync(file, await backup.body());
+    const env = { ...process.env, DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" };
+    const root = path.join(__dirname, "..", "..");
+    const tsx = path.join(root, "node_modules", ".bin", "tsx");
+    const restore = spawnSync(tsx, ["scripts/admin.ts", "restore", file], { cwd: root, env, encoding: "utf8" });
+    expect(restore.status, restore.stdout + restore.stderr).toBe(0);
+    expect(restore.stdout).toMatch(/invoice/);
+    const read = spawnSync(tsx, ["e2e/operations/read-invoices.ts"], { cwd: root, env, encoding: "utf8" });
+    expect(read.status, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout.trim().split("\n").at(-1)!) as string[]).toContain(invoiceId);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

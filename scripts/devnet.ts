@@ -6,8 +6,8 @@
 import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { loadDevnetSecrets } from "@/lib/devnet/keys";
+import { loadStartDevnet } from "@/lib/devnet/load";
 import { serveDevnet } from "@/lib/devnet/shared";
-import { startDevnet } from "@/lib/devnet/start-devnet";
 
 async function main() {
   const { values } = parseArgs({
@@ -20,6 +20,7 @@ async function main() {
   if (!Number.isFinite(blockTime) || blockTime < 0 || blockTime > 60) throw new Error("--block-time must be 0 to 60 seconds");
   const dataDir = values["data-dir"] ?? c.dataDir;
 
+  const startDevnet = await loadStartDevnet();
   const devnet = await startDevnet(dataDir, { blockTimeSeconds: blockTime });
   const server = await serveDevnet(devnet, loadDevnetSecrets(dataDir), port).catch(async (err: unknown) => {
     await devnet.stop();

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { onShutdown } from "@/lib/server/shutdown";
+import { loadStartDevnet } from "./load";
 import { connectDevnet } from "./shared";
 import type { Devnet } from "./start-devnet";
 
@@ -17,16 +18,11 @@ export function getDevnet(): Promise<Devnet> {
   if (c.networkMode !== "devnet") return Promise.reject(new Error("The local chains run in devnet mode only"));
   if (!globalForDevnet.__storefrontDevnet) {
     // DEVNET_URL: chains another process runs (npm run devnet), shared with other servers; else this process's own.
-    // The chains' packages (anvil, litesvm) are optional dependencies, loaded only here: a testnet or mainnet server
-    // (the Docker image) runs without them.
+    // The chains' packages (anvil, litesvm) are loaded only here: a testnet or mainnet server (the Docker image) runs
+    // without them.
     const starting = c.devnetUrl
       ? connectDevnet(c.devnetUrl)
-      : import("./start-devnet").then(
-          ({ startDevnet }) => startDevnet(c.dataDir, { blockTimeSeconds: c.devnetBlockTime }),
-          (err: unknown) => {
-            throw new Error(`devnet mode needs the optional packages @foundry-rs/anvil and litesvm (npm install installs them): ${(err as Error).message}`);
-          },
-        );
+      : loadStartDevnet().then((startDevnet) => startDevnet(c.dataDir, { blockTimeSeconds: c.devnetBlockTime }));
     globalForDevnet.__storefrontDevnet = starting;
     starting.then(
       // A graceful stop lets anvil dump its state first.

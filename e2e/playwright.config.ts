@@ -10,6 +10,10 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const external = process.env.E2E_BASE_URL;
 
 
+// At the end, SIGTERM rather than Playwright's default SIGKILL, so that e2e/server.mjs and e2e/devnet.mjs remove the
+// data folders, the standalone server's copy and the PostgreSQL databases they made.
+const GRACEFUL_SHUTDOWN = { signal: "SIGTERM" as const, timeout: 30_000 };
+
 // Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
 const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
   command: `node e2e/server.mjs ${port} ${mode}`,
@@ -20,6 +24,7 @@ const server = (port: number, mode: string, env: Record<string, string> = {}) =>
   reuseExistingServer: false,
   stdout: "pipe" as const,
   stderr: "pipe" as const,
+  gracefulShutdown: GRACEFUL_SHUTDOWN,
 });
 
 export default defineConfig({
@@ -108,6 +113,7 @@ export default defineConfig({
                 reuseExistingServer: false,
                 stdout: "pipe" as const,
                 stderr: "pipe" as const,
+                gracefulShutdown: GRACEFUL_SHUTDOWN,
               },
               ...[PORT + 3, PORT + 4].map((port) =>
                 server(port, "postgres-shared", {

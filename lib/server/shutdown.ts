@@ -1,3 +1,4 @@
+import os from "node:os";
 import { log } from "@/lib/log";
 
 type Cleanup = () => Promise<void>;
@@ -30,6 +31,9 @@ export function onShutdown(cleanup: Cleanup, phase: ShutdownPhase = "close"): vo
       void Promise.race([runPhases(state), deadline]).finally(() => {
         // No handler is left for the signal: sent again, it ends the process as the signal does (exit code 128+n).
         process.kill(process.pid, signal);
+        // Except as PID 1 (a container's `node server.js` without an init): the kernel drops a signal it has no handler
+        // for, and the server would wait for the platform's SIGKILL. Then the same exit code, by hand.
+        setTimeout(() => process.exit(128 + (os.constants.signals[signal] ?? 0)), 100);
       });
     };
     process.once("SIGINT", run);

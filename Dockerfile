@@ -2,14 +2,16 @@
 # The shop as one image: the standalone server (next.config.mjs output: "standalone") on Node 20, run as a non-root
 # user, with production dependencies only. For testnet/mainnet: the devnet's local chains are not in the image.
 #   docker build -t x402-storefront .
-#   docker run -p 3000:3000 --env-file .env x402-storefront      (or docker compose up, with docker-compose.yml)
+#   docker run -p 3000:3000 --env-file .env --stop-timeout 30 x402-storefront   (or docker compose up)
 
-FROM node:20-bookworm-slim AS deps
+# Install and build on the full Debian image: it has python3, make and g++ for the native addons that ship no build for
+# every platform (bufferutil and utf-8-validate have none for linux/arm64). The runtime image needs none of them.
+FROM node:20-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS build
+FROM node:20-bookworm AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
@@ -22,13 +24,16 @@ FROM node:20-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
-    # The shop stops in its own order on SIGTERM (new payments refused, settlements in flight finished, then workers).
+    # The shop stops in its own order on SIGTERM (new payments refused, settlements in flight finished, then workers),
+    # within 25 s: give it more than Docker's default 10 s (docker run --stop-timeout 30; compose: stop_grace_period).
     NEXT_MANUAL_SIG_HANDLE=true \
     PORT=3000 \
+    # Docker sets HOSTNAME to the container id; the server listens on HOSTNAME.
     HOSTNAME=0.0.0.0 \
     DATA_DIR=/data
 RUN groupadd --system --gid 1001 shop && useradd --system --uid 1001 --gid shop --home /app shop \
  && mkdir -p /data && chown shop:shop /data
+# Owned by the server's user: Next.js writes its image cache under .next/cache.
 COPY --from=build --chown=shop:shop /app/.next/standalone ./
 USER shop
 EXPOSE 3000

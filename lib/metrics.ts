@@ -54,7 +54,7 @@ export async function renderMetrics(): Promise<{ body: string; contentType: stri
       db,
       sql`SELECT
         (SELECT count(*)::int FROM invoices WHERE paid_at IS NOT NULL) AS paid,
-        (SELECT count(*)::int FROM orders WHERE status IN ('created', 'processing')) AS orders,
+        (SELECT count(*)::int FROM orders WHERE status IN ('created', 'processing') AND run_at IS NOT NULL) AS orders,
         (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS webhooks,
         (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'failed') AS webhooks_failed,
         (SELECT count(*)::int FROM settlements WHERE status IN ('settling', 'pending')) AS settlements,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDatabase, type Database, type Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { BodyError, readJson } from "@/lib/http/body";
-import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
+import { MAX_BODY_BYTES, REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { log } from "@/lib/log";
 
@@ -35,7 +35,7 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
         return adminError(400, "invalid_param", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
       }
       if (err instanceof BodyError) return adminError(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message);
-      log.error({ err, request_id: req.headers.get("x-request-id") ?? undefined, path: new URL(req.url).pathname }, "admin request failed");
+      log.error({ err, request_id: req.headers.get(REQUEST_ID_HEADER) ?? undefined, path: new URL(req.url).pathname }, "admin request failed");
       return adminError(500, "internal_error", "Something went wrong.");
     }
   };

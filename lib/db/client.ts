@@ -200,12 +200,15 @@ function poolCloser(pool: pg.Pool): () => Promise<void> {
   };
 }
 
+let journal: { entries: { when: number }[] } | undefined;
+
 /**
  * Whether every committed migration is applied to this database: the newest migration drizzle recorded is the newest
  * in the journal (lib/db/migrations/meta/_journal.json). `pending` counts those not applied yet.
  */
 export async function migrationStatus(db: Db): Promise<{ applied: boolean; pending: number }> {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+  // The journal ships with the build: read once per process.
+  journal ??= JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
   const rows = await queryRows<{ created_at: string | number }>(
     db,
     sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`,

@@ -1,5 +1,5 @@
 import { ApiError } from "./api-error";
-import { MAX_BODY_BYTES, textProblem } from "./edge-guard";
+import { MAX_BODY_BYTES, strictUtf8, textProblem } from "./edge-guard";
 
 /** A request body the shop does not read: too large (413), not UTF-8 JSON, or holding text PostgreSQL cannot store. */
 export class BodyError extends Error {
@@ -13,7 +13,6 @@ export class BodyError extends Error {
 }
 
 const MAX_DEPTH = 16;
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a request's body as text, at most MAX_BODY_BYTES (a longer body is refused with 413 as soon as it passes the

@@ -15,7 +15,8 @@ export function requestId(given: string | null): string {
 /** The largest request body the shop reads (every body it takes is a small JSON object). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+/** Decodes UTF-8 and throws on anything that is not (the shop reads no other text). */
+export const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Why a text is not acceptable, or undefined when it is: NUL, C0 controls other than tab/newline, lone surrogates. */
 export function textProblem(s: string): string | undefined {

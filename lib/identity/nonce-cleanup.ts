@@ -1,7 +1,6 @@
 import { lt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { siwxNonces } from "@/lib/db/schema";
-import { log } from "@/lib/log";
 import { SIWX_CLOCK_SKEW_MS } from "./siwx-limits";
 
 // A nonce is needed until its message can no longer pass the time checks (its expiry plus the clock skew allowed):
@@ -11,17 +10,4 @@ const KEEP_AFTER_EXPIRY_MS = SIWX_CLOCK_SKEW_MS;
 /** Deletes sign-in nonces, spent or not, whose messages can no longer pass (past expiry and the clock skew). */
 export async function deleteStaleNonces(db: Db, now: Date = new Date()): Promise<void> {
   await db.delete(siwxNonces).where(lt(siwxNonces.expiresAt, new Date(now.getTime() - KEEP_AFTER_EXPIRY_MS)));
-}
-
-/**
- * Runs the cleanup on about one call in `1 / chance`: challenge creation calls this, so the table stays
- * small without a scheduler. A failing cleanup is logged and never fails the caller's sign-in.
- */
-export async function maybeDeleteStaleNonces(db: Db, chance = 1 / 50, random: () => number = Math.random): Promise<void> {
-  if (random() >= chance) return;
-  try {
-    await deleteStaleNonces(db);
-  } catch (err) {
-    log.error({ err }, "SIWX nonce cleanup failed");
-  }
 }

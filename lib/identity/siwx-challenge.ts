@@ -6,7 +6,6 @@ import {
   type SIWxExtensionInfo,
 } from "@x402/extensions/sign-in-with-x";
 import { getDb, type Db } from "@/lib/db";
-import { maybeDeleteStaleNonces } from "./nonce-cleanup";
 import { storeNonce } from "./siwx-nonces";
 import { SIWX_CHALLENGE_TTL_MS } from "./siwx-limits";
 import { parseSiwxOrigin } from "./siwx-origin";
@@ -58,7 +57,6 @@ export async function createSiwxChallenge(opts: SiwxChallengeOptions, db?: Db): 
 
   const database = db ?? (await getDb());
   await storeNonce(database, nonce, now, expiresAt);
-  await maybeDeleteStaleNonces(database);
 
   // declareSIWxExtension gives supportedChains (type per chain) and the payload schema; it leaves domain,
   // uri, nonce and times to the package's own server extension, which we do not use (its nonces are not stored).

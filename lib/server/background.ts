@@ -22,8 +22,11 @@ export function loopAges(now = Date.now()): Record<string, number> {
   return Object.fromEntries([...lastPass].map(([name, at]) => [name, now - at]));
 }
 
+/** The loops of a Node server. */
+export const LOOPS = ["fulfilment", "webhooks", "upkeep"] as const;
+
 /** The longest a loop may go without finishing a pass before readiness reports it (its interval plus a slow pass). */
-export const LOOP_STALE_MS = { fulfilment: 5 * 60_000, webhooks: 5 * 60_000, upkeep: 5 * 60_000 } as const;
+export const LOOP_STALE_MS = 5 * 60_000;
 
 /**
  * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
@@ -33,7 +36,7 @@ export const LOOP_STALE_MS = { fulfilment: 5 * 60_000, webhooks: 5 * 60_000, upk
  */
 export async function startBackgroundWork(): Promise<void> {
   const c = config();
-  const passed = (name: string) => () => lastPass.set(name, Date.now());
+  const passed = (name: (typeof LOOPS)[number]) => () => lastPass.set(name, Date.now());
   const worker = startWorker(getDb, { payout: await processPayout(), onPass: passed("fulfilment") });
   const webhooks = startWebhookWorker(getDb, { mode: c.networkMode, retryBaseSeconds: c.webhookRetryBaseSeconds, onPass: passed("webhooks") });
   const upkeep = startPollLoop(

@@ -1,11 +1,13 @@
+import { address, createSolanaRpc } from "@solana/kit";
+import { sql } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { migrationStatus, queryRows } from "@/lib/db/client";
 import { getPayments } from "@/lib/payments/payments";
+import { viemChain } from "@/lib/payments/chain";
 import type { PaymentNetwork } from "@/lib/payments/networks";
-import { sql } from "drizzle-orm";
-import { LOOP_STALE_MS, loopAges } from "./background";
+import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";
 
 export type Check = { ok: boolean; detail: string; ms: number };
 
@@ -44,46 +46,39 @@ async function timed(work: () => Promise<string>): Promise<Check> {
 
 class NotReady extends Error {}
 
-async function solanaRpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message?: string } };
-  if (body.result === undefined) throw new NotReady(`RPC answered ${res.status}: ${body.error?.message ?? `no ${method} result`}`);
-  return body.result;
+type Balance = GasBalance | { network: string; wallet: string; error: string };
+
+/** One network's RPC as readiness reads it (a client made once per check): its head, and a wallet's native balance. */
+function chainReader(n: PaymentNetwork): { head(): Promise<string>; balance(wallet: string): Promise<bigint> } {
+  const signal = () => AbortSignal.timeout(CHECK_TIMEOUT_MS);
+  if (n.kind === "evm") {
+    const client = createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl, { timeout: CHECK_TIMEOUT_MS, retryCount: 0 }) });
+    return {
+      head: async () => `block ${await client.getBlockNumber()}`,
+      balance: (wallet) => client.getBalance({ address: wallet as `0x${string}` }),
+    };
+  }
+  const rpc = createSolanaRpc(n.rpcUrl);
+  return {
+    head: async () => `slot ${await rpc.getSlot().send({ abortSignal: signal() })}`,
+    balance: async (wallet) => (await rpc.getBalance(address(wallet)).send({ abortSignal: signal() })).value,
+  };
 }
 
 /** The gas wallets' balances on every network of the mode (in-process facilitator only), each read with a time limit. */
-export async function gasBalances(networks: PaymentNetwork[], wallets: { evm?: `0x${string}`[]; solana?: string }): Promise<(GasBalance | { network: string; wallet: string; error: string })[]> {
-  const reads: Promise<GasBalance | { network: string; wallet: string; error: string }>[] = [];
-  for (const n of networks) {
-    const owners = n.kind === "evm" ? (wallets.evm ?? []) : wallets.solana ? [wallets.solana] : [];
-    for (const wallet of owners) {
-      reads.push(
-        (async () => {
-          if (n.kind === "evm") {
-            const client = createPublicClient({ transport: http(n.rpcUrl, { timeout: CHECK_TIMEOUT_MS, retryCount: 0 }) });
-            const wei = await client.getBalance({ address: wallet as `0x${string}` });
-            return { network: n.network, wallet, balance: wei.toString(), unit: "wei" as const, low: wei < LOW_GAS.wei };
-          }
-          const { value } = await solanaRpc<{ value: number }>(n.rpcUrl, "getBalance", [wallet]);
-          return { network: n.network, wallet, balance: String(value), unit: "lamports" as const, low: BigInt(value) < LOW_GAS.lamports };
-        })().catch((err: unknown) => ({ network: n.network, wallet, error: err instanceof Error ? err.message : String(err) })),
-      );
-    }
-  }
-  return Promise.all(reads);
+export async function gasBalances(networks: PaymentNetwork[], wallets: { evm?: `0x${string}`[]; solana?: string }): Promise<Balance[]> {
+  return Promise.all(networks.flatMap((n) => networkBalances(n, chainReader(n), wallets)));
 }
 
-async function chainCheck(n: PaymentNetwork): Promise<string> {
-  if (n.kind === "evm") {
-    const block = await createPublicClient({ transport: http(n.rpcUrl, { timeout: CHECK_TIMEOUT_MS, retryCount: 0 }) }).getBlockNumber();
-    return `block ${block}`;
-  }
-  return `slot ${await solanaRpc<number>(n.rpcUrl, "getSlot")}`;
+function networkBalances(n: PaymentNetwork, reader: ReturnType<typeof chainReader>, wallets: { evm?: `0x${string}`[]; solana?: string }): Promise<Balance>[] {
+  const owners = n.kind === "evm" ? (wallets.evm ?? []) : wallets.solana ? [wallets.solana] : [];
+  const unit = n.kind === "evm" ? ("wei" as const) : ("lamports" as const);
+  return owners.map((wallet) =>
+    reader.balance(wallet).then(
+      (amount) => ({ network: n.network, wallet, balance: amount.toString(), unit, low: amount < LOW_GAS[unit] }),
+      (err: unknown) => ({ network: n.network, wallet, error: err instanceof Error ? err.message : String(err) }),
+    ),
+  );
 }
 
 /**
@@ -103,18 +98,16 @@ export async function readiness(): Promise<Readiness> {
     if (!applied) throw new NotReady(`${pending} migration(s) not applied: run npm run db:migrate`);
     return "reachable, migrations applied";
   });
-  const payments = await timed(async () => {
-    await getPayments();
-    return "ready";
-  });
-  if (!payments.ok) checks.payments = payments;
+  const payments = await getPayments().catch((err: unknown) => err as Error);
+  if (payments instanceof Error) checks.payments = { ok: false, detail: payments.message, ms: 0 };
   else {
-    const { networks, evmGasWallets, solanaFeePayer } = await getPayments();
-    const [results, balances] = await Promise.all([
-      Promise.all(networks.map((n) => timed(() => chainCheck(n)))),
-      gasBalances(networks, { evm: evmGasWallets, solana: solanaFeePayer?.address }),
+    const { networks, evmGasWallets, solanaFeePayer } = payments;
+    const readers = networks.map(chainReader);
+    const [heads, balances] = await Promise.all([
+      Promise.all(readers.map((r) => timed(r.head))),
+      Promise.all(networks.flatMap((n, i) => networkBalances(n, readers[i]!, { evm: evmGasWallets, solana: solanaFeePayer?.address }))),
     ]);
-    networks.forEach((n, i) => (checks[`chain ${n.network}`] = { ...results[i]!, detail: `${n.name}: ${results[i]!.detail}` }));
+    networks.forEach((n, i) => (checks[`chain ${n.network}`] = { ...heads[i]!, detail: `${n.name}: ${heads[i]!.detail}` }));
     for (const b of balances) {
       if ("error" in b) warnings.push(`gas wallet ${b.wallet} on ${b.network}: balance unknown (${b.error})`);
       else {
@@ -126,12 +119,11 @@ export async function readiness(): Promise<Readiness> {
   if (c.vercel) checks.background = { ok: true, detail: "runs from Vercel Cron (GET /api/cron/tick) and after payments", ms: 0 };
   else {
     const ages = loopAges();
-    for (const [name, limit] of Object.entries(LOOP_STALE_MS)) {
+    for (const name of LOOPS) {
       const age = ages[name];
-      checks[`loop ${name}`] =
-        age === undefined
-          ? { ok: false, detail: "has not finished a pass yet", ms: 0 }
-          : { ok: age <= limit, detail: age <= limit ? `last pass ${Math.round(age / 1000)} s ago` : `no pass for ${Math.round(age / 1000)} s`, ms: 0 };
+      const ok = age !== undefined && age <= LOOP_STALE_MS;
+      const detail = age === undefined ? "has not finished a pass yet" : ok ? `last pass ${Math.round(age / 1000)} s ago` : `no pass for ${Math.round(age / 1000)} s`;
+      checks[`loop ${name}`] = { ok, detail, ms: 0 };
     }
   }
   const problems = Object.entries(checks)

@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 /**
  * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
@@ -74,7 +75,7 @@ export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promi
 export function kickLoop(name: string): void {
   const loop = loops.__storefrontLoops?.get(name);
   if (loop) loop.kick();
-  else if (process.env.VERCEL === "1") roundAfterResponse();
+  else if (config().vercel) roundAfterResponse();
 }
 
 let round: { again: boolean } | undefined;

@@ -36,9 +36,10 @@ export type RoundReport = {
 export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
   const db = await getDb();
   const { networks } = await getPayments();
-  await deleteStaleNonces(db);
   const expired = await expireInvoices(db);
   const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
+  // Last: housekeeping never holds up the money work above.
+  await deleteStaleNonces(db);
   return { expired, settlements };
 }
 

@@ -30,6 +30,9 @@ ENV NODE_ENV=production \
     PORT=3000 \
     # Docker sets HOSTNAME to the container id; the server listens on HOSTNAME.
     HOSTNAME=0.0.0.0 \
+    # Idle keep-alive connections outlive a load balancer's (60 s on most), so the server never closes one that the
+    # balancer is about to reuse.
+    KEEP_ALIVE_TIMEOUT=65000 \
     DATA_DIR=/data
 RUN groupadd --system --gid 1001 shop && useradd --system --uid 1001 --gid shop --home /app shop \
  && mkdir -p /data && chown shop:shop /data

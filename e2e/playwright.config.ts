@@ -38,6 +38,8 @@ export default defineConfig({
   reporter: [["list"]],
   // Checkouts wait for blocks (a second each on the devnet, as on Base), and the CI machine runs six shops at once.
   timeout: 60_000,
+  // A page or an assertion may wait on a shop that shares two cores with five others and the browsers.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: external ?? `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

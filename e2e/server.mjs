@@ -53,9 +53,16 @@ if (standalone) {
   fs.cpSync(path.join(".next", "standalone"), serverDir, { recursive: true, verbatimSymlinks: true });
   execFileSync(process.execPath, ["scripts/standalone-prune.mjs", serverDir], { stdio: "inherit" });
 }
+// Idle keep-alive connections stay open longer than a test's pause between two requests: with Node's default 5 s, the
+// server may close a connection just as the test's HTTP client sends on it again (ECONNRESET).
+const KEEP_ALIVE_MS = "65000";
 const child = standalone
-  ? spawn(process.execPath, [path.join(serverDir, "server.js")], { stdio: "inherit", env: { ...env, HOSTNAME: "127.0.0.1" } })
-  : spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env });
+  ? spawn(process.execPath, [path.join(serverDir, "server.js")], { stdio: "inherit", env: { ...env, HOSTNAME: "127.0.0.1", KEEP_ALIVE_TIMEOUT: KEEP_ALIVE_MS } })
+  : spawn(
+      process.execPath,
+      [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1", "--keepAliveTimeout", KEEP_ALIVE_MS],
+      { stdio: "inherit", env },
+    );
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("exit", async (code, signal) => {
   fs.rmSync(dataDir, { recursive: true, force: true });

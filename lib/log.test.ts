@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLog } from "./log";
+import { addLogContext, createLog, logContext, withLogContext, withoutLogContext } from "./log";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -10,7 +10,9 @@ function capture() {
       done();
     },
   });
-  return { lines, log: createLog(stream) };
+  const log = createLog(stream);
+  log.level = "debug";
+  return { lines, log };
 }
 
 describe("the log", () => {
@@ -34,5 +36,45 @@ describe("the log", () => {
     const { lines, log } = capture();
     log.error({ err: new Error("boom") }, "failed");
     expect(lines[0]).toMatchObject({ err: { message: "boom", type: "Error" } });
+  });
+});
+
+describe("the log's context", () => {
+  it("adds the ids of the running context to every line, through awaits, without repeating a child's own", async () => {
+    const { lines, log } = capture();
+    await withLogContext({ request_id: "req-1", skipped: undefined }, async () => {
+      log.info("first");
+      await new Promise((r) => setTimeout(r, 1));
+      addLogContext({ merchant_id: "mer_1" });
+      await Promise.resolve().then(() => log.warn({ extra: 1 }, "second"));
+      log.child({ merchant_id: "mer_2" }).error("third");
+      expect(logContext()).toEqual({ request_id: "req-1", merchant_id: "mer_1" });
+      withoutLogContext(() => log.info("elsewhere"));
+    });
+    log.info("outside");
+    expect(lines.map((l) => [l.msg, l.request_id, l.merchant_id])).toEqual([
+      ["first", "req-1", undefined],
+      ["second", "req-1", "mer_1"],
+      ["third", "req-1", "mer_2"],
+      ["elsewhere", undefined, undefined],
+      ["outside", undefined, undefined],
+    ]);
+    expect(lines[1]).toMatchObject({ extra: 1 });
+    expect(lines[0]).not.toHaveProperty("skipped");
+  });
+
+  it("keeps two requests' ids apart while they interleave", async () => {
+    const { lines, log } = capture();
+    const request = (id: string, ms: number) =>
+      withLogContext({ request_id: id }, async () => {
+        await new Promise((r) => setTimeout(r, ms));
+        addLogContext({ invoice_id: `inv_${id}` });
+        log.info("done");
+      });
+    await Promise.all([request("a", 5), request("b", 1)]);
+    expect(lines.map((l) => [l.request_id, l.invoice_id])).toEqual([
+      ["b", "inv_b"],
+      ["a", "inv_a"],
+    ]);
   });
 });

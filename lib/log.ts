@@ -1,4 +1,34 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
+
+type Ids = Record<string, string | number | undefined>;
+type Bindings = Record<string, string | number>;
+
+/** The ids of what the code running now is about: a request, then the invoice, order or merchant it turns to. */
+const context = new AsyncLocalStorage<Bindings>();
+
+const defined = (ids: Ids): Bindings => Object.fromEntries(Object.entries(ids).filter((e): e is [string, string | number] => e[1] !== undefined));
+
+/** Runs `fn` with these ids added to every log line written inside it, however deep and however late (async). */
+export function withLogContext<T>(ids: Ids, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...defined(ids) }, fn);
+}
+
+/** Adds ids, once they are known (the merchant after authentication), to the lines of the rest of this context. */
+export function addLogContext(ids: Ids): void {
+  const store = context.getStore();
+  if (store) Object.assign(store, defined(ids));
+}
+
+/** Runs `fn` about nothing in particular: a background round kicked by a request is not that request's. */
+export function withoutLogContext<T>(fn: () => T): T {
+  return context.exit(fn);
+}
+
+/** The ids of the current context (for tests, and for messages that name the request). */
+export function logContext(): Readonly<Bindings> {
+  return { ...context.getStore() };
+}
 
 /**
  * The shop's log: one JSON object a line on stdout (level, time, msg, and the ids of what it is about: `request_id`,
@@ -40,6 +70,13 @@ export function createLog(destination?: pino.DestinationStream): pino.Logger {
     censor: "[redacted]",
   },
   serializers: { err: pino.stdSerializers.err },
+  // The context's ids, except those that a child log (`logFor`) already names.
+  mixin: (_line, _level, logger) => {
+    const store = context.getStore();
+    if (!store) return {};
+    const bound = logger.bindings();
+    return Object.fromEntries(Object.entries(store).filter(([k]) => !(k in bound)));
+  },
     },
     destination,
   );
@@ -50,6 +87,7 @@ export const log = createLog();
 export type Log = pino.Logger;
 
 /** A child log about one thing: `logFor({ invoice_id })`. */
-export function logFor(bindings: Record<string, string | number | undefined>): Log {
-  return log.child(Object.fromEntries(Object.entries(bindings).filter(([, v]) => v !== undefined)));
+export function logFor(bindings: Ids): Log {
+  return log.child(defined(bindings));
 }
+

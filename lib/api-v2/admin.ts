@@ -2,7 +2,8 @@ import { z } from "zod";
 import { getDatabase, type Database, type Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { BodyError, readJson } from "@/lib/http/body";
-import { MAX_BODY_BYTES, REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
+import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
+import { withRequestLog } from "@/lib/http/request-log";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { log } from "@/lib/log";
 
@@ -24,7 +25,7 @@ export const adminError = (status: number, code: string, message: string) => jso
  * handler gets the process's database (`database`, for what only its driver can do) and its query interface (`db`).
  */
 export function adminRoute<P extends Record<string, string>>(handler: (req: Request, ctx: { db: Db; database: Database; params: P }) => Promise<Response>) {
-  return async (req: Request, next: { params: Promise<P> }): Promise<Response> => {
+  return withRequestLog(async (req: Request, next: { params: Promise<P> }): Promise<Response> => {
     if (!isAdmin(req.headers.get("authorization"))) return adminError(401, "unauthorized", "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>).");
     try {
       const database = await getDatabase();
@@ -35,10 +36,10 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
         return adminError(400, "invalid_param", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
       }
       if (err instanceof BodyError) return adminError(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message);
-      log.error({ err, request_id: req.headers.get(REQUEST_ID_HEADER) ?? undefined, path: new URL(req.url).pathname }, "admin request failed");
+      log.error({ err, path: new URL(req.url).pathname }, "admin request failed");
       return adminError(500, "internal_error", "Something went wrong.");
     }
-  };
+  });
 }
 
 /** The JSON body of an operator request (`{}` when empty), read up to `limit` bytes with the shop's rules (lib/http/body.ts). */

@@ -1,12 +1,12 @@
 import { ZodError } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { BodyError } from "@/lib/http/body";
-import { REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
 import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
 import { getRateLimiter, rateLimitedResponse, type MerchantRouteId } from "@/lib/ratelimit";
 import { V2Error } from "./envelope";
-import { log } from "@/lib/log";
+import { addLogContext, log } from "@/lib/log";
 
 export type MerchantContext = {
   merchant: Merchant;
@@ -29,15 +29,14 @@ export const API_PREFIX = "/api/v2";
  * API's error envelope. An unexpected error is logged and answered 500 without details.
  */
 export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
-  return async (req: Request, next: NextContext): Promise<Response> => {
+  return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
     const url = new URL(req.url);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     let limits: Headers | undefined;
-    let merchantId: string | undefined;
     try {
       const db = await getDb();
       const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
-      merchantId = merchant.id;
+      addLogContext({ merchant_id: merchant.id });
       // Counted per credential once it is known; every answer from here on carries the limit's fields.
       const decision = await (await getRateLimiter()).consume(routeId, credential.id);
       if (!decision.allowed) return rateLimitedResponse(endpoint, decision);
@@ -46,9 +45,9 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
       const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
       return withHeaders(await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params }), limits);
     } catch (err) {
-      return withHeaders(errorResponse(err, endpoint, routeId, { request_id: req.headers.get(REQUEST_ID_HEADER) ?? undefined, merchant_id: merchantId }), limits);
+      return withHeaders(errorResponse(err, endpoint, routeId), limits);
     }
-  };
+  });
 }
 
 function withHeaders(res: Response, extra: Headers | undefined): Response {
@@ -57,7 +56,7 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
   return res;
 }
 
-export function errorResponse(err: unknown, endpoint: string, routeId: string, about: { request_id?: string; merchant_id?: string } = {}): Response {
+export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
   if (err instanceof V2Error) return err.toResponse(endpoint);
   if (err instanceof AuthError) {
     return new V2Error(err.status, err.code, err.message).toResponse(endpoint, err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
@@ -68,6 +67,6 @@ export function errorResponse(err: unknown, endpoint: string, routeId: string, a
     const field = issue?.path.map(String).join(".") || "request";
     return new V2Error(400, "invalid_param", `Invalid parameter ${field}: ${issue?.message ?? "invalid"}`).toResponse(endpoint);
   }
-  log.error({ err, route: routeId, ...about }, "merchant API request failed");
+  log.error({ err, route: routeId }, "merchant API request failed");
   return new V2Error(500, "internal_error", "Something went wrong on our side. Try again; if it persists, contact support.").toResponse(endpoint);
 }

@@ -6,6 +6,7 @@ import type { ClaimedOrder } from "./claim";
 import type { Delivery, FulfilmentProvider } from "./providers/types";
 import { refundOrderToBalance } from "@/lib/merchants/refund-order";
 import { rollUpInvoice } from "./roll-up-invoice";
+import { logFor } from "@/lib/log";
 
 /** How long a provider may take before the attempt counts as a transient failure; well inside the claim's lock. */
 export const PROVIDER_TIMEOUT_MS = 30_000;
@@ -65,7 +66,14 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
     if (rows.length > 0 && outcome === "failed") await refundOrderToBalance(tx as unknown as Db, order.id, now);
     return rows;
   });
-  if (written.length === 0) return "lost";
+  const about = logFor({ order_id: order.id, invoice_id: order.invoiceId, attempt: order.attempts });
+  if (written.length === 0) {
+    about.warn("another worker took this order over (its claim had lapsed): its outcome is that worker's");
+    return "lost";
+  }
+  if (outcome === "delivered") about.info("order delivered");
+  else if (outcome === "failed") about.warn({ error_code: set.errorCode, reason: set.lastError }, "order failed");
+  else about.warn({ reason: set.lastError, retry_at: set.runAt?.toISOString() }, "order delivery failed; retrying");
   if (outcome !== "retry") await rollUpInvoice(db, order.invoiceId, now);
   return outcome;
 }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { logFor } from "@/lib/log";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 
@@ -171,9 +172,12 @@ async function watch(
       .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundRaw: null, lockedUntil: null, updatedAt: new Date() })
       .where(mine)
       .returning({ id: orders.id });
-    return done.length > 0 ? { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: stored.transaction } : null;
+    if (done.length === 0) return null;
+    logFor({ invoice_id: r.invoiceId }).info({ network, transaction: stored.transaction, orders: done.length, amount_usdc_atomic: r.amountUsdc.toString() }, "refund paid");
+    return { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: stored.transaction };
   }
   if (status === "failed" || status === "dead") {
+    logFor({ invoice_id: r.invoiceId }).warn({ network, transaction: stored.transaction, status }, "a refund transfer cannot land: a new one is made");
     await db
       .update(orders)
       .set({

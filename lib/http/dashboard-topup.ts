@@ -14,7 +14,8 @@ import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "./unavailable";
-import { log } from "@/lib/log";
+import { addLogContext, log } from "@/lib/log";
+import { withRequestLog } from "./request-log";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 
@@ -49,13 +50,14 @@ async function readBody(req: Request): Promise<{ amount: bigint }> {
  * outcome is not known yet is shown as a pending top-up and credited if the chain confirms it. Same-origin POSTs with
  * a dashboard session only.
  */
-export async function topUpBalance(req: Request): Promise<Response> {
+export const topUpBalance = withRequestLog(async (req: Request): Promise<Response> => {
   try {
     if (!isSameOriginPost(req.headers)) throw new ApiError(403, "FORBIDDEN", "Top-ups are made from the dashboard's own pages.");
     const db = await getDb();
     const signedIn = await resolveDashboardSession(db, cookieValue(req, DASHBOARD_COOKIE));
     if (!signedIn) throw new ApiError(401, "UNAUTHORIZED", "Sign in to the dashboard again to top up.");
     const merchantId = signedIn.merchant.id;
+    addLogContext({ merchant_id: merchantId });
     await checkX402Limits(req);
     const { amount } = await readBody(req);
 
@@ -126,4 +128,4 @@ export async function topUpBalance(req: Request): Promise<Response> {
     log.error({ err }, "dashboard top-up failed");
     return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(noStore());
   }
-}
+});

@@ -6,6 +6,7 @@ import { getPayments } from "@/lib/payments/payments";
 import type { EvmNetwork } from "@/lib/payments/networks";
 import { ApiError, jsonResponse } from "./api-error";
 import { publicOrigin } from "./origin";
+import { withRequestLog } from "./request-log";
 import { checkX402Limits } from "./x402-limits";
 import { errorResponse, x402Headers } from "./with-x402-fee";
 import type { X402RouteId } from "./x402-routes";
@@ -61,7 +62,7 @@ export async function resolveWallet(
 /** Wraps a route that needs a wallet identity (no fee): SIWX or a session token, else a 402 sign-in challenge. */
 export function withWallet(routeId: X402RouteId, handler: Handler, opts: { acceptToken?: boolean; precheck?: (req: Request) => void } = {}) {
   const acceptToken = opts.acceptToken ?? true;
-  return async (req: Request): Promise<Response> => {
+  return withRequestLog(async (req: Request): Promise<Response> => {
     try {
       opts.precheck?.(req);
       const origin = publicOrigin(req);
@@ -78,5 +79,5 @@ export function withWallet(routeId: X402RouteId, handler: Handler, opts: { accep
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  });
 }

@@ -7,6 +7,7 @@ import { getPayments, type Payments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "./api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "./origin";
+import { withRequestLog } from "./request-log";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "./unavailable";
@@ -61,7 +62,7 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
   const route = X402_ROUTES[routeId];
   if (route.fee === null) throw new Error(`${routeId} has no fixed fee`);
   const fee = route.fee;
-  return async (req: Request): Promise<Response> => {
+  return withRequestLog(async (req: Request): Promise<Response> => {
     try {
       const origin = publicOrigin(req);
       const token = req.headers.get("x-access-token");
@@ -122,7 +123,7 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  });
 }
 
 export function errorResponse(err: unknown): Response {

@@ -9,6 +9,8 @@ import { ApiError, jsonResponse } from "./api-error";
 import { x402Json } from "./body";
 import { nextStep } from "./next-step";
 import { publicOrigin } from "./origin";
+import { withRequestLog } from "./request-log";
+import { addLogContext } from "@/lib/log";
 import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
@@ -35,10 +37,11 @@ async function readInvoiceId(req: Request): Promise<string> {
  * invoice claimed (one payment at a time), settled, and marked paid in one conditional update. A session token never
  * pays an invoice.
  */
-export async function payInvoice(req: Request, kick?: () => void): Promise<Response> {
+export const payInvoice = withRequestLog(async (req: Request, kick?: () => void): Promise<Response> => {
   try {
     await checkX402Limits(req);
     const id = await readInvoiceId(req);
+    addLogContext({ invoice_id: isInvoiceId(id) ? id : undefined });
     const origin = publicOrigin(req);
     const db = await getDb();
     const inv = isInvoiceId(id) ? await getInvoice(db, id) : undefined;
@@ -121,4 +124,4 @@ export async function payInvoice(req: Request, kick?: () => void): Promise<Respo
   } catch (err) {
     return errorResponse(err);
   }
-}
+});

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { addLogContext, log } from "@/lib/log";
 import { getProduct, type Product } from "@/lib/catalog";
 import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
@@ -143,6 +144,8 @@ export async function createInvoice(
     }
     if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
   });
+  addLogContext({ invoice_id: id });
+  log.info({ invoice_id: id, merchant_id: merchant?.merchantId, orders: orderRows.length, amount_usdc_atomic: priceUsdc.toString() }, "invoice created");
 
   return {
     id,

@@ -3,6 +3,7 @@ import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
 import { settlements } from "@/lib/db/schema";
 import type { PaymentIdentity } from "./identity";
+import { log } from "@/lib/log";
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementPurpose = "invoice" | "fee" | "topup";
@@ -102,7 +103,7 @@ export type Outcome =
  * decided it, or null when it was already decided (by another server or the reconciler).
  */
 export async function finishSettlement(db: Db, id: string, outcome: Outcome, effects: SettlementEffects, now = new Date()): Promise<Settlement | null> {
-  return db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx) => {
     const set = {
       status: outcome.status,
       leaseUntil: null,
@@ -121,6 +122,22 @@ export async function finishSettlement(db: Db, id: string, outcome: Outcome, eff
     if (outcome.status === "failed") await effect?.failed?.(tx as unknown as Db, row);
     return row;
   });
+  // Written once the outcome is committed, by the one caller that decided it.
+  if (decided && decided.status !== "pending") logOutcome(decided);
+  return decided;
+}
+
+function logOutcome(s: Settlement) {
+  const about = {
+    settlement_id: s.id,
+    purpose: s.purpose,
+    ...(s.purpose === "invoice" ? { invoice_id: s.reference } : s.purpose === "topup" ? { merchant_id: s.reference } : { route: s.reference }),
+    network: s.network,
+    transaction: s.transaction ?? undefined,
+    amount_usdc_atomic: s.amountUsdc.toString(),
+  };
+  if (s.status === "settled") log.info(about, "payment settled");
+  else log.warn({ ...about, reason: s.lastError ?? undefined }, "payment failed");
 }
 
 /** Settlements whose outcome is open and that no server is working on: pending ones, and settling ones whose hold lapsed. */

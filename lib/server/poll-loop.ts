@@ -1,6 +1,6 @@
 import { after } from "next/server";
 import { config } from "@/lib/config";
-import { log } from "@/lib/log";
+import { log, withoutLogContext } from "@/lib/log";
 /**
  * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
  * signal is aborted then (a pass that works in rounds stops after the current one).
@@ -94,7 +94,8 @@ function roundAfterResponse(): void {
         const { runRound } = await import("./round");
         do {
           current.again = false;
-          await runRound({ budgetMs: 25_000 });
+          // The round's lines are about the orders and deliveries it takes, not about the request that kicked it.
+          await withoutLogContext(() => runRound({ budgetMs: 25_000 }));
         } while (current.again);
       } catch (err) {
         log.error({ err }, "the round after the response failed");

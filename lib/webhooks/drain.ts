@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { logFor } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -99,5 +100,19 @@ export async function deliverClaimed(
       .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil)));
   });
   metrics().webhookAttempts.inc({ outcome });
+  // The endpoint by its host only: a receiver's URL may carry a token of its own.
+  const about = logFor({ merchant_id: claimed.merchantId, delivery_id: claimed.id, attempt: claimed.attempt });
+  const answer = { host: hostOf(claimed.url), status_code: attempt.statusCode ?? undefined, reason: attempt.error ?? undefined };
+  if (outcome === "delivered") about.debug(answer, "webhook delivered");
+  else if (outcome === "retry") about.warn({ ...answer, retry_at: nextAttemptAt?.toISOString() }, "webhook not accepted; retrying");
+  else about.error(answer, outcome === "gone" ? "webhook endpoint answered 410: disabled" : "webhook not accepted after every retry: given up");
   return outcome;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }

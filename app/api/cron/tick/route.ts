@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 import { jsonResponse } from "@/lib/http/api-error";
+import { withRequestLog } from "@/lib/http/request-log";
 import { runRound } from "@/lib/server/round";
 
 export const dynamic = "force-dynamic";
@@ -17,11 +18,11 @@ function authorized(header: string | null, secret: string): boolean {
  * One bounded round of every background job (payment upkeep, fulfilment, refunds, webhooks), as Vercel Cron calls
  * it: `Authorization: Bearer $CRON_SECRET`. Answers what the round did. Off (404) without CRON_SECRET.
  */
-export async function GET(req: Request) {
+export const GET = withRequestLog(async (req: Request) => {
   const secret = config().cronSecret;
   if (!secret) return jsonResponse({ error_code: "not_found", message: "The cron route is off: set CRON_SECRET to enable it." }, { status: 404 });
   if (!authorized(req.headers.get("authorization"), secret)) {
     return jsonResponse({ error_code: "unauthorized", message: "Authorization: Bearer <CRON_SECRET> is missing or wrong." }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
   }
   return jsonResponse({ round: await runRound({ budgetMs: 50_000 }) }, { headers: { "Cache-Control": "no-store" } });
-}
+});

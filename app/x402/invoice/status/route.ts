@@ -1,5 +1,6 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { resolveWallet, signInRequired } from "@/lib/http/with-wallet";
 import { errorResponse, withX402Fee, x402Headers, x402Preflight } from "@/lib/http/with-x402-fee";
 import { invoiceStatusResponse, requireInvoiceId } from "@/lib/http/x402-status";
@@ -14,7 +15,7 @@ const paidStatus = withX402Fee(
 );
 
 /** Status for whoever pays the fee; with SIGN-IN-WITH-X the wallet is proven (no fee) and the payer sees the codes. */
-export async function GET(req: Request) {
+export const GET = withRequestLog(async (req: Request) => {
   if (!req.headers.get("sign-in-with-x")) return paidStatus(req);
   try {
     const url = new URL(req.url);
@@ -26,6 +27,6 @@ export async function GET(req: Request) {
   } catch (err) {
     return errorResponse(err);
   }
-}
+});
 
 export const OPTIONS = x402Preflight;

@@ -2,15 +2,17 @@ import { getDb } from "@/lib/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard-auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/merchant-invoices/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/merchant-invoices/orders-csv";
-import { log } from "@/lib/log";
+import { withRequestLog } from "@/lib/http/request-log";
+import { addLogContext, log } from "@/lib/log";
 
 /**
  * The orders table as CSV, with the same filters and sort as the page that links here, every page of it. Streamed a
  * batch at a time. A GET that changes nothing, so the session cookie (SameSite=Lax) is all it needs.
  */
-export async function GET(request: Request): Promise<Response> {
+export const GET = withRequestLog(async (request: Request): Promise<Response> => {
   const signedIn = await currentMerchant();
   if (!signedIn) return Response.redirect(new URL(SIGN_IN_PATH, request.url), 303);
+  addLogContext({ merchant_id: signedIn.merchant.id });
   const { query } = parseOrderListQuery(Object.fromEntries(new URL(request.url).searchParams));
   const db = await getDb();
   const batches = allMerchantOrders(db, signedIn.merchant.id, query);
@@ -25,7 +27,7 @@ export async function GET(request: Request): Promise<Response> {
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(ordersCsvRows(next.value)));
       } catch (err) {
-        log.error({ err }, "orders export failed");
+        log.error({ err, merchant_id: signedIn.merchant.id }, "orders export failed");
         controller.error(err);
       }
     },
@@ -42,4 +44,4 @@ export async function GET(request: Request): Promise<Response> {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

@@ -12,11 +12,15 @@ export default defineConfig({
     // Each database test file opens its own in-memory PGlite; loading its WebAssembly takes a moment.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time: a file waits on PGlite, PostgreSQL, a chain or a child process much of its time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+        test: { name: "pglite", include: ["lib/**/*.test.ts", "components/**/*.test.ts"], env: { TEST_DB: "pglite" } },
       },
+      // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
+      { extends: true, test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, testTimeout: 120_000 } },
       ...(postgresUrl
         ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], env: { TEST_DB: "postgres" } } }]
         : []),

@@ -77,9 +77,11 @@ export default defineConfig({
           },
         ]
       : []),
+    // The pages again at a phone's size; not the JavaScript budgets nor the API documents' pages, which do not depend
+    // on the screen.
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "budget.spec.ts", "docs.spec.ts"],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
@@ -106,7 +108,6 @@ export default defineConfig({
         server(PORT + 6, "pglite", { ...MAINNET_STAND_IN(PORT + 6), E2E_STANDALONE: "1" }),
         ...(postgres
           ? [
-              server(PORT + 1, "postgres"),
               {
                 command: `node e2e/devnet.mjs ${SHARED_DEVNET_PORT}`,
                 url: `http://127.0.0.1:${SHARED_DEVNET_PORT}/`,
@@ -117,6 +118,8 @@ export default defineConfig({
                 stderr: "pipe" as const,
                 gracefulShutdown: GRACEFUL_SHUTDOWN,
               },
+              // The browse flow's shop pays nothing: it uses the shared devnet rather than chains of its own.
+              server(PORT + 1, "postgres", { DEVNET_URL: `http://127.0.0.1:${SHARED_DEVNET_PORT}` }),
               ...[PORT + 3, PORT + 4].map((port) =>
                 server(port, "postgres-shared", {
                   DEVNET_URL: `http://127.0.0.1:${SHARED_DEVNET_PORT}`,

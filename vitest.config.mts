@@ -21,9 +21,7 @@ export default defineConfig({
       },
       // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
       { extends: true, test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, testTimeout: 120_000 } },
-      ...(postgresUrl
-        ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], env: { TEST_DB: "postgres" } } }]
-        : []),
+      ...(postgresUrl ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], env: { TEST_DB: "postgres" } } }] : []),
     ],
   },
 });

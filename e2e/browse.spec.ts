@@ -5,8 +5,14 @@ test("home -> search steam -> product page -> add to cart", async ({ page }) => 
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Gift cards, eSIMs and top-ups");
   await expect(page.getByRole("link", { name: "Amazon", exact: true })).toBeVisible();
 
-  await page.getByRole("searchbox", { name: /Search gift cards/ }).first().fill("steam");
-  await page.getByRole("searchbox", { name: /Search gift cards/ }).first().press("Enter");
+  await page
+    .getByRole("searchbox", { name: /Search gift cards/ })
+    .first()
+    .fill("steam");
+  await page
+    .getByRole("searchbox", { name: /Search gift cards/ })
+    .first()
+    .press("Enter");
   await expect(page).toHaveURL(/\/search\?q=steam/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “steam”");
 
@@ -15,7 +21,11 @@ test("home -> search steam -> product page -> add to cart", async ({ page }) => 
   const count = await results.count();
   expect(count).toBeGreaterThan(3);
   // Exact brand matches rank first: the first results are all Steam products.
-  for (const text of await results.locator("h3").allTextContents().then((t) => t.slice(0, 3))) expect(text).toMatch(/Steam/);
+  for (const text of await results
+    .locator("h3")
+    .allTextContents()
+    .then((t) => t.slice(0, 3)))
+    expect(text).toMatch(/Steam/);
 
   await results.first().click();
   await expect(page).toHaveURL(/\/products\/steam-/);

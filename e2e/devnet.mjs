@@ -7,10 +7,14 @@ import path from "node:path";
 
 const [port = "3112"] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-devnet-"));
-const child = spawn(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), path.join("scripts", "devnet.ts"), "--port", port, "--data-dir", dataDir], {
-  stdio: "inherit",
-  env: { ...process.env, NETWORK_MODE: "devnet" },
-});
+const child = spawn(
+  process.execPath,
+  [path.join("node_modules", "tsx", "dist", "cli.mjs"), path.join("scripts", "devnet.ts"), "--port", port, "--data-dir", dataDir],
+  {
+    stdio: "inherit",
+    env: { ...process.env, NETWORK_MODE: "devnet" },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
   fs.rmSync(dataDir, { recursive: true, force: true });

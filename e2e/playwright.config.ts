@@ -9,7 +9,6 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // E2E_BASE_URL points the tests at a shop that is already running (for example `npm run dev`) instead of starting one.
 const external = process.env.E2E_BASE_URL;
 
-
 // At the end, SIGTERM rather than Playwright's default SIGKILL, so that e2e/server.mjs and e2e/devnet.mjs remove the
 // data folders, the standalone server's copy and the PostgreSQL databases they made.
 const GRACEFUL_SHUTDOWN = { signal: "SIGTERM" as const, timeout: 30_000 };
@@ -46,7 +45,11 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"], use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    {
+      name: "desktop",
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"],
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
+    },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
     // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
@@ -67,7 +70,7 @@ export default defineConfig({
     ...(!external
       ? [{ name: "mainnet", testMatch: "mainnet/**/*.spec.ts", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PORT + 6}` } }]
       : []),
-        // Invoices that expire: a shop of its own whose invoices live one minute.
+    // Invoices that expire: a shop of its own whose invoices live one minute.
     ...(!external
       ? [
           {
@@ -81,13 +84,25 @@ export default defineConfig({
     // on the screen.
     {
       name: "phone",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "budget.spec.ts", "docs.spec.ts"],
+      testIgnore: [
+        "x402/**",
+        "checkout/**",
+        "checkout-expiry/**",
+        "merchant-api/**",
+        "two-servers/**",
+        "mainnet/**",
+        "operations/**",
+        "budget.spec.ts",
+        "docs.spec.ts",
+      ],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
     // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo.
     // It runs after the browser checkouts, so that its payers do not compete with them for the machine.
-    ...(postgres && !external ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, dependencies: ["checkout"], use: { baseURL: SERVER_A } }] : []),
+    ...(postgres && !external
+      ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, dependencies: ["checkout"], use: { baseURL: SERVER_A } }]
+      : []),
     ...(postgres && !external
       ? [
           {

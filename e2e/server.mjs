@@ -57,7 +57,10 @@ if (standalone) {
 // server may close a connection just as the test's HTTP client sends on it again (ECONNRESET).
 const KEEP_ALIVE_MS = "65000";
 const child = standalone
-  ? spawn(process.execPath, [path.join(serverDir, "server.js")], { stdio: "inherit", env: { ...env, HOSTNAME: "127.0.0.1", KEEP_ALIVE_TIMEOUT: KEEP_ALIVE_MS } })
+  ? spawn(process.execPath, [path.join(serverDir, "server.js")], {
+      stdio: "inherit",
+      env: { ...env, HOSTNAME: "127.0.0.1", KEEP_ALIVE_TIMEOUT: KEEP_ALIVE_MS },
+    })
   : spawn(
       process.execPath,
       [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1", "--keepAliveTimeout", KEEP_ALIVE_MS],

@@ -20,7 +20,14 @@ describe("the log", () => {
     const { lines, log } = capture();
     log.child({ request_id: "req-12345678", invoice_id: "inv_1" }).error({ merchant_id: "mer_1" }, "something failed");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: "error", msg: "something failed", request_id: "req-12345678", invoice_id: "inv_1", merchant_id: "mer_1", service: "storefront" });
+    expect(lines[0]).toMatchObject({
+      level: "error",
+      msg: "something failed",
+      request_id: "req-12345678",
+      invoice_id: "inv_1",
+      merchant_id: "mer_1",
+      service: "storefront",
+    });
     expect(new Date(lines[0]!.time as string).getTime()).toBeGreaterThan(0);
   });
 

@@ -39,44 +39,44 @@ export function logContext(): Readonly<Bindings> {
 export function createLog(destination?: pino.DestinationStream): pino.Logger {
   return pino(
     {
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
-  base: { service: "storefront" },
-  messageKey: "msg",
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-  redact: {
-    paths: [
-      "authorization",
-      "*.authorization",
-      "secret",
-      "*.secret",
-      "api_secret",
-      "*.api_secret",
-      "token",
-      "*.token",
-      "code",
-      "*.code",
-      "pin",
-      "*.pin",
-      "redemption",
-      "*.redemption",
-      "privateKey",
-      "*.privateKey",
-      "password",
-      "*.password",
-      "databaseUrl",
-      "*.databaseUrl",
-    ],
-    censor: "[redacted]",
-  },
-  serializers: { err: pino.stdSerializers.err },
-  // The context's ids, except those that a child log (`logFor`) already names.
-  mixin: (_line, _level, logger) => {
-    const store = context.getStore();
-    if (!store) return {};
-    const bound = logger.bindings();
-    return Object.fromEntries(Object.entries(store).filter(([k]) => !(k in bound)));
-  },
+      level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
+      base: { service: "storefront" },
+      messageKey: "msg",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: [
+          "authorization",
+          "*.authorization",
+          "secret",
+          "*.secret",
+          "api_secret",
+          "*.api_secret",
+          "token",
+          "*.token",
+          "code",
+          "*.code",
+          "pin",
+          "*.pin",
+          "redemption",
+          "*.redemption",
+          "privateKey",
+          "*.privateKey",
+          "password",
+          "*.password",
+          "databaseUrl",
+          "*.databaseUrl",
+        ],
+        censor: "[redacted]",
+      },
+      serializers: { err: pino.stdSerializers.err },
+      // The context's ids, except those that a child log (`logFor`) already names.
+      mixin: (_line, _level, logger) => {
+        const store = context.getStore();
+        if (!store) return {};
+        const bound = logger.bindings();
+        return Object.fromEntries(Object.entries(store).filter(([k]) => !(k in bound)));
+      },
     },
     destination,
   );
@@ -90,4 +90,3 @@ export type Log = pino.Logger;
 export function logFor(bindings: Ids): Log {
   return log.child(defined(bindings));
 }
-

@@ -28,14 +28,23 @@ function createMetrics() {
     registers: [registry],
   });
   const invoicesPaid = new client.Gauge({ name: "storefront_invoices_paid", help: "Invoices ever paid (whatever their status now)", registers: [registry] });
-  const invoices = new client.Gauge({ name: "storefront_invoices", help: "Invoices in the database, by status", labelNames: ["status"] as const, registers: [registry] });
+  const invoices = new client.Gauge({
+    name: "storefront_invoices",
+    help: "Invoices in the database, by status",
+    labelNames: ["status"] as const,
+    registers: [registry],
+  });
   const queue = new client.Gauge({
     name: "storefront_queue_depth",
     help: "Work waiting in the database: orders to fulfil, webhook messages to send, settlements not decided, refunds due",
     labelNames: ["queue"] as const,
     registers: [registry],
   });
-  const webhookFailures = new client.Gauge({ name: "storefront_webhook_deliveries_failed", help: "Webhook messages that failed for good (all retries spent, or 410)", registers: [registry] });
+  const webhookFailures = new client.Gauge({
+    name: "storefront_webhook_deliveries_failed",
+    help: "Webhook messages that failed for good (all retries spent, or 410)",
+    registers: [registry],
+  });
   return { registry, settlementSeconds, webhookAttempts, invoicesPaid, invoices, queue, webhookFailures };
 }
 

@@ -26,7 +26,7 @@ let shop: Awaited<ReturnType<typeof serveRoutes>>;
 let env: Record<string, string>;
 
 const dir = (name: string) => path.join(root, name);
-const ids = async (db: Database["db"]) => (await db.select({ id: invoices.id, status: invoices.status }).from(invoices).orderBy(asc(invoices.id)));
+const ids = async (db: Database["db"]) => await db.select({ id: invoices.id, status: invoices.status }).from(invoices).orderBy(asc(invoices.id));
 const orderRows = async (db: Database["db"]) =>
   await db.select({ id: orders.id, invoiceId: orders.invoiceId, status: orders.status }).from(orders).orderBy(asc(orders.id));
 
@@ -85,7 +85,10 @@ describe("npm run admin -- backup / restore", () => {
   it("refuses: an existing FILE without --force, a folder that holds a database, a folder a server holds, a file that is no backup", async () => {
     const file = dir("kept.tar.gz");
     fs.writeFileSync(file, "keep me");
-    expect(await runAdmin(["backup", file], live, env)).toMatchObject({ code: 2, out: expect.stringContaining(`${file} already exists: give another FILE, or --force to replace it.`) });
+    expect(await runAdmin(["backup", file], live, env)).toMatchObject({
+      code: 2,
+      out: expect.stringContaining(`${file} already exists: give another FILE, or --force to replace it.`),
+    });
     expect(fs.readFileSync(file, "utf8")).toBe("keep me");
     expect(await runAdmin(["backup", file, "--force"], live, env)).toMatchObject({ code: 0 });
     expect(fs.readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
@@ -100,20 +103,31 @@ describe("npm run admin -- backup / restore", () => {
     });
     const notBackup = dir("catalog.json");
     fs.writeFileSync(notBackup, "[]");
-    expect(await runAdmin(["restore", notBackup], dir("empty"))).toMatchObject({ code: 2, out: expect.stringContaining("catalog.json is not a backup of the embedded database") });
+    expect(await runAdmin(["restore", notBackup], dir("empty"))).toMatchObject({
+      code: 2,
+      out: expect.stringContaining("catalog.json is not a backup of the embedded database"),
+    });
     expect(fs.existsSync(path.join(dir("empty"), "pglite"))).toBe(false);
   });
 
   it("points to pg_dump and pg_restore on PostgreSQL", async () => {
     const postgres = { DATABASE_URL: "postgres://shop@127.0.0.1:1/shop" };
-    expect(await runAdmin(["backup", dir("pg.tar.gz")], dir("pg"), postgres)).toMatchObject({ code: 2, out: expect.stringContaining('pg_dump -Fc "$DATABASE_URL" > shop.dump') });
-    expect(await runAdmin(["restore", dir("shop.tar.gz")], dir("pg"), postgres)).toMatchObject({ code: 2, out: expect.stringContaining('pg_restore -d "$DATABASE_URL" shop.dump') });
+    expect(await runAdmin(["backup", dir("pg.tar.gz")], dir("pg"), postgres)).toMatchObject({
+      code: 2,
+      out: expect.stringContaining('pg_dump -Fc "$DATABASE_URL" > shop.dump'),
+    });
+    expect(await runAdmin(["restore", dir("shop.tar.gz")], dir("pg"), postgres)).toMatchObject({
+      code: 2,
+      out: expect.stringContaining('pg_restore -d "$DATABASE_URL" shop.dump'),
+    });
     expect(fs.existsSync(dir("pg.tar.gz"))).toBe(false);
 
     // A server on PostgreSQL answers the route with 409.
     const back = useAsProcessDatabase({ db: database.db, driver: "postgres", close: async () => undefined });
     try {
-      const res = await backupRoute(new Request("http://shop.test/api/admin/backup", { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } }), { params: Promise.resolve({}) });
+      const res = await backupRoute(new Request("http://shop.test/api/admin/backup", { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } }), {
+        params: Promise.resolve({}),
+      });
       expect(res.status).toBe(409);
       expect(await res.json()).toMatchObject({ error_code: "not_embedded", message: expect.stringContaining("pg_dump -Fc") });
     } finally {
@@ -125,9 +139,12 @@ describe("npm run admin -- backup / restore", () => {
     const res = await backupRoute(new Request("http://shop.test/api/admin/backup", { method: "POST" }), { params: Promise.resolve({}) });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error_code: "unauthorized" });
-    const wrong = await backupRoute(new Request("http://shop.test/api/admin/backup", { method: "POST", headers: { Authorization: "Bearer adm_wrong_token_0123456789abcdef" } }), {
-      params: Promise.resolve({}),
-    });
+    const wrong = await backupRoute(
+      new Request("http://shop.test/api/admin/backup", { method: "POST", headers: { Authorization: "Bearer adm_wrong_token_0123456789abcdef" } }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(wrong.status).toBe(401);
 
     // Outside devnet mode no token is generated: with none set, the CLI cannot ask the server.

@@ -20,7 +20,8 @@ export const BACKUP_HELP = `  backup FILE [--force] [--url URL]
       pg_restore -d "$DATABASE_URL" shop.dump.`;
 
 const ON_POSTGRES_BACKUP = 'DATABASE_URL is set: the shop runs on PostgreSQL. Back it up with its own tool: pg_dump -Fc "$DATABASE_URL" > shop.dump';
-const ON_POSTGRES_RESTORE = 'DATABASE_URL is set: the shop runs on PostgreSQL. Restore a pg_dump -Fc dump with its own tool: pg_restore -d "$DATABASE_URL" shop.dump';
+const ON_POSTGRES_RESTORE =
+  'DATABASE_URL is set: the shop runs on PostgreSQL. Restore a pg_dump -Fc dump with its own tool: pg_restore -d "$DATABASE_URL" shop.dump';
 
 /** `backup FILE [--force] [--url URL]`; returns the exit code (2 for a refusal or a usage error). */
 export async function backupCommand(args: string[]): Promise<number> {

@@ -22,7 +22,11 @@ beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "GET" ? undefined : Buffer.concat(chunks) });
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: req.method === "GET" ? undefined : Buffer.concat(chunks),
+    });
     const credit = /^\/api\/admin\/merchants\/([^/]+)\/credit$/.exec(req.url ?? "");
     const one = /^\/api\/admin\/merchants\/([^/]+)$/.exec(req.url ?? "");
     const answer = credit
@@ -84,7 +88,10 @@ describe("npm run admin -- merchant", () => {
 
     expect((await run("api-access", [created.merchant_id])).code).toBe(2);
     expect(await run("suspend", ["mer_nobody"])).toMatchObject({ code: 1, out: expect.stringMatching(/refused \(404\): No merchant mer_nobody/) });
-    const bad = await changeRoute(new Request("http://x/", { method: "PATCH", headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` }, body: '{"status":"gone"}' }), { params: Promise.resolve({ id: created.merchant_id }) });
+    const bad = await changeRoute(
+      new Request("http://x/", { method: "PATCH", headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` }, body: '{"status":"gone"}' }),
+      { params: Promise.resolve({ id: created.merchant_id }) },
+    );
     expect(bad.status).toBe(400);
   });
 

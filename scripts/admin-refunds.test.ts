@@ -38,9 +38,15 @@ describe("npm run admin -- refunds", () => {
       { invoiceId, network: TEST_PAYMENT.network, paymentPayer: TEST_PAYMENT.payer, orders: 1, amountUsdc: "10000000" },
     ]);
 
-    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", "0x1234"])).toMatchObject({ code: 1, out: expect.stringContaining("is not an EVM transaction hash") });
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", "0x1234"])).toMatchObject({
+      code: 1,
+      out: expect.stringContaining("is not an EVM transaction hash"),
+    });
     const tx = `0x${"d5".repeat(32)}`;
-    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({ code: 0, out: expect.stringContaining(`Marked 1 order(s) of ${invoiceId} refunded by ${tx}.`) });
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({
+      code: 0,
+      out: expect.stringContaining(`Marked 1 order(s) of ${invoiceId} refunded by ${tx}.`),
+    });
     expect(await admin(["refunds", "list"])).toMatchObject({ code: 0, out: "No refund is due.\n" });
     expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({ code: 1, out: expect.stringContaining("has no refund due") });
   });

@@ -41,7 +41,9 @@ async function markPaid(args: string[]): Promise<number> {
   const tx = values.tx;
   try {
     const shop = shopHoldingData(values.url);
-    const marked = shop ? await markPaidThroughShop(shop, invoiceId, tx) : await withDatabase("admin refunds mark-paid", (db) => markRefundPaid(db, invoiceId, tx));
+    const marked = shop
+      ? await markPaidThroughShop(shop, invoiceId, tx)
+      : await withDatabase("admin refunds mark-paid", (db) => markRefundPaid(db, invoiceId, tx));
     console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${tx.trim()}.`);
     return 0;
   } catch (err) {
@@ -81,7 +83,5 @@ function table(rows: RefundDue[]): string {
   const all = [header, ...cells];
   const widths = header.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
   const numeric = new Set([3, 4]);
-  return all
-    .map((c) => c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  "))
-    .join("\n");
+  return all.map((c) => c.map((v, i) => (i === c.length - 1 ? v : numeric.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ")).join("\n");
 }

@@ -88,6 +88,7 @@ export async function callShop(shop: Shop, method: "GET" | "POST", path: string,
 export async function shopJson<S extends z.ZodType>(shop: Shop, method: "GET" | "POST", path: string, schema: S, body?: unknown): Promise<z.output<S>> {
   const res = await callShop(shop, method, path, body);
   const parsed = schema.safeParse(await res.json().catch(() => undefined));
-  if (!parsed.success) throw new ShopError(`The shop at ${shop.base} answered ${path} with something this command does not understand: is it the same version?`);
+  if (!parsed.success)
+    throw new ShopError(`The shop at ${shop.base} answered ${path} with something this command does not understand: is it the same version?`);
   return parsed.data;
 }

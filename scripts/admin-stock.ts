@@ -54,7 +54,12 @@ async function levels(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { product: { type: "string" }, json: { type: "boolean", default: false }, url: { type: "string" } } });
   const shop = shopHoldingData(values.url);
   const rows = shop
-    ? await shopJson(shop, "GET", `/api/admin/stock/levels${values.product !== undefined ? `?product_id=${encodeURIComponent(values.product)}` : ""}`, stockLevelsWire)
+    ? await shopJson(
+        shop,
+        "GET",
+        `/api/admin/stock/levels${values.product !== undefined ? `?product_id=${encodeURIComponent(values.product)}` : ""}`,
+        stockLevelsWire,
+      )
     : await withDatabase("admin stock levels", (db) => stockLevels(db, values.product));
   if (values.json) console.log(JSON.stringify(rows, null, 2));
   else console.log(rows.length === 0 ? "No product is sold from stock yet: see `stock import`." : table(rows));
@@ -62,7 +67,10 @@ async function levels(args: string[]): Promise<number> {
 }
 
 /** The same import through the running shop (POST /api/admin/stock/import); its refusal is the domain's. */
-async function importThroughShop(shop: Shop, input: { productId: string; packageValue: string; codes: StockCode[]; batch: string }): Promise<StockImportReport> {
+async function importThroughShop(
+  shop: Shop,
+  input: { productId: string; packageValue: string; codes: StockCode[]; batch: string },
+): Promise<StockImportReport> {
   const body = {
     product_id: input.productId,
     package_value: input.packageValue,
@@ -78,7 +86,10 @@ async function importThroughShop(shop: Shop, input: { productId: string; package
 }
 
 function table(rows: StockLevel[]): string {
-  const cells = [["product", "package", "available", "reserved", "sold"], ...rows.map((r) => [r.productId, r.packageValue, String(r.available), String(r.reserved), String(r.sold)])];
+  const cells = [
+    ["product", "package", "available", "reserved", "sold"],
+    ...rows.map((r) => [r.productId, r.packageValue, String(r.available), String(r.reserved), String(r.sold)]),
+  ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
   return cells.map((c) => c.map((v, i) => (i >= 2 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ")).join("\n");
 }

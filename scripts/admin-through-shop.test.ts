@@ -51,8 +51,29 @@ afterAll(async () => {
 });
 
 const products = [
-  { slug: "kpn-topup", name: "KPN Top-up", kind: "topup", brand: "KPN", country: "NL", currency: "EUR", description: "Airtime for KPN.", redemptionInstructions: "Credited in minutes.", recipientType: "phone_number", phonePrefixes: ["+316"], packages: [{ value: "10" }, { value: "20" }] },
-  { slug: "broken", name: "Broken", kind: "gift_card", brand: "B", currency: "EUR", description: "d", redemptionInstructions: "r", packages: [{ value: "10" }] },
+  {
+    slug: "kpn-topup",
+    name: "KPN Top-up",
+    kind: "topup",
+    brand: "KPN",
+    country: "NL",
+    currency: "EUR",
+    description: "Airtime for KPN.",
+    redemptionInstructions: "Credited in minutes.",
+    recipientType: "phone_number",
+    phonePrefixes: ["+316"],
+    packages: [{ value: "10" }, { value: "20" }],
+  },
+  {
+    slug: "broken",
+    name: "Broken",
+    kind: "gift_card",
+    brand: "B",
+    currency: "EUR",
+    description: "d",
+    redemptionInstructions: "r",
+    packages: [{ value: "10" }],
+  },
 ];
 
 describe("admin commands while a shop server holds the embedded database", () => {
@@ -84,7 +105,12 @@ describe("admin commands while a shop server holds the embedded database", () =>
 
     const levels = await admin(["stock", "levels"]);
     expect(levels.code).toBe(0);
-    expect(levels.out.split("\n").slice(0, 2).map((l) => l.split(/\s+/))).toEqual([
+    expect(
+      levels.out
+        .split("\n")
+        .slice(0, 2)
+        .map((l) => l.split(/\s+/)),
+    ).toEqual([
       ["product", "package", "available", "reserved", "sold"],
       ["broken", "10", "2", "0", "0"],
     ]);
@@ -103,9 +129,15 @@ describe("admin commands while a shop server holds the embedded database", () =>
     expect(json).toMatchObject([{ invoiceId, network: TEST_PAYMENT.network, paymentPayer: TEST_PAYMENT.payer, orders: 1, amountUsdc: "10000000" }]);
     expect(Object.keys(json[0]!)).toEqual(["invoiceId", "payer", "network", "paymentPayer", "orders", "amountUsdc", "since", "lastError"]);
 
-    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", "0x1234"])).toMatchObject({ code: 1, out: expect.stringContaining("is not an EVM transaction hash") });
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", "0x1234"])).toMatchObject({
+      code: 1,
+      out: expect.stringContaining("is not an EVM transaction hash"),
+    });
     const tx = `0x${"d5".repeat(32)}`;
-    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({ code: 0, out: `Marked 1 order(s) of ${invoiceId} refunded by ${tx}.\n` });
+    expect(await admin(["refunds", "mark-paid", invoiceId, "--tx", tx])).toMatchObject({
+      code: 0,
+      out: `Marked 1 order(s) of ${invoiceId} refunded by ${tx}.\n`,
+    });
     expect(await admin(["refunds", "list"])).toMatchObject({ code: 0, out: "No refund is due.\n" });
   });
 

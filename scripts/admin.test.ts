@@ -28,7 +28,16 @@ const products = [
     phonePrefixes: ["+316"],
     packages: [{ value: "10" }, { value: "20" }],
   },
-  { slug: "broken", name: "Broken", kind: "gift_card", brand: "B", currency: "EUR", description: "d", redemptionInstructions: "r", packages: [{ value: "10" }] },
+  {
+    slug: "broken",
+    name: "Broken",
+    kind: "gift_card",
+    brand: "B",
+    currency: "EUR",
+    description: "d",
+    redemptionInstructions: "r",
+    packages: [{ value: "10" }],
+  },
 ];
 
 describe("npm run admin -- catalog import", () => {
@@ -116,7 +125,12 @@ describe("npm run admin -- stock", () => {
 
     const levels = await admin(["stock", "levels"], dir);
     expect(levels.code).toBe(0);
-    expect(levels.out.split("\n").slice(0, 2).map((l) => l.split(/\s+/))).toEqual([
+    expect(
+      levels.out
+        .split("\n")
+        .slice(0, 2)
+        .map((l) => l.split(/\s+/)),
+    ).toEqual([
       ["product", "package", "available", "reserved", "sold"],
       ["broken", "10", "3", "0", "0"],
     ]);
@@ -133,7 +147,10 @@ describe("npm run admin -- stock", () => {
     await admin(["catalog", "import", catalog], dir);
     const file = path.join(dir, "codes.csv");
     fs.writeFileSync(file, "AAAA\n");
-    expect(await admin(["stock", "import", "--product", "broken", file], dir)).toMatchObject({ code: 2, out: expect.stringContaining("needs --product, --package and a FILE") });
+    expect(await admin(["stock", "import", "--product", "broken", file], dir)).toMatchObject({
+      code: 2,
+      out: expect.stringContaining("needs --product, --package and a FILE"),
+    });
     expect(await admin(["stock", "import", "--product", "broken", "--package", "25", file], dir)).toMatchObject({
       code: 2,
       out: expect.stringContaining('"25" is not a package of broken: its packages are "10"'),

@@ -94,7 +94,15 @@ main(process.argv.slice(2)).then(
       console.error(err.message);
       process.exit(err.exitCode);
     }
-    if (err instanceof DataDirLockedError || err instanceof BackupError || err instanceof DatabaseExistsError || err instanceof ConfigError || err instanceof ImportFormatError || err instanceof StockError || err instanceof StockFileError) {
+    if (
+      err instanceof DataDirLockedError ||
+      err instanceof BackupError ||
+      err instanceof DatabaseExistsError ||
+      err instanceof ConfigError ||
+      err instanceof ImportFormatError ||
+      err instanceof StockError ||
+      err instanceof StockFileError
+    ) {
       console.error(err.message);
     } else if ((err as NodeJS.ErrnoException).code === "ENOENT") {
       console.error(`File not found: ${(err as NodeJS.ErrnoException).path}`);

@@ -24,12 +24,16 @@ async function main() {
 
     const toCodes: number[] = [];
     for (let i = 0; i < PURCHASES; i++) {
-      const { invoice_id } = (await (await fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart })).json()) as { invoice_id: string };
+      const { invoice_id } = (await (await fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart })).json()) as {
+        invoice_id: string;
+      };
       const t = performance.now();
       const paid = await pay(`${base}/x402/invoice/pay`, { method: "POST", headers: json, body: JSON.stringify({ invoice_id }) });
       if (paid.status !== 200) throw new Error(`pay answered ${paid.status}`);
       for (;;) {
-        const s = (await (await fetch(`${base}/x402/invoice/status?invoice_id=${invoice_id}`, { headers: { "X-Access-Token": token } })).json()) as { redemption_info?: unknown[] };
+        const s = (await (await fetch(`${base}/x402/invoice/status?invoice_id=${invoice_id}`, { headers: { "X-Access-Token": token } })).json()) as {
+          redemption_info?: unknown[];
+        };
         if (s.redemption_info?.length) break;
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -56,7 +56,11 @@ async function main() {
     await load("GET /api/v2/products?limit=50", (i) => fetch(`${base}/api/v2/products?limit=50&start=${(i % 10) * 50}`, { headers: auth() }), 200);
     turn = 0;
     const body = JSON.stringify({ products: [{ product_id: "steam-us", value: 10 }], payment_method: "balance", auto_pay: true });
-    await load("POST /api/v2/invoices (balance, auto_pay)", () => fetch(`${base}/api/v2/invoices`, { method: "POST", headers: { ...auth(), "Content-Type": "application/json" }, body }), 200);
+    await load(
+      "POST /api/v2/invoices (balance, auto_pay)",
+      () => fetch(`${base}/api/v2/invoices`, { method: "POST", headers: { ...auth(), "Content-Type": "application/json" }, body }),
+      200,
+    );
   } finally {
     await shop.stop();
   }

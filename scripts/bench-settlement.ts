@@ -22,7 +22,11 @@ const BARE_CLIENTS = 100;
 type DevnetNetwork = { network: string; rpcUrl: string };
 
 async function rpc(url: string, method: string, params: unknown[]) {
-  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { error?: { message: string }; result?: unknown };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;

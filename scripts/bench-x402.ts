@@ -9,7 +9,6 @@ const PAID_CALLS = 40;
 const SEARCH_SECONDS = 5;
 const SEARCH_CLIENTS = 8;
 
-
 async function main() {
   const external = process.env.E2E_BASE_URL;
   const shop = external ? { baseURL: external, stop: async () => {} } : await startShop();
@@ -40,7 +39,9 @@ async function main() {
       Array.from({ length: SEARCH_CLIENTS }, async (_, c) => {
         for (let i = c; performance.now() < until; i++) {
           const t = performance.now();
-          const res = await fetch(`${base}/x402/gift-cards/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, { headers: { "X-Access-Token": token } });
+          const res = await fetch(`${base}/x402/gift-cards/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, {
+            headers: { "X-Access-Token": token },
+          });
           if (res.status !== 200) throw new Error(`token search answered ${res.status}`);
           await res.arrayBuffer();
           latencies.push(performance.now() - t);

@@ -15,9 +15,7 @@ type SolcOutput = {
 };
 
 function main() {
-  const sources = Object.fromEntries(
-    CONTRACTS.map((name) => [`${name}.sol`, { content: fs.readFileSync(path.join(dir, `${name}.sol`), "utf8") }]),
-  );
+  const sources = Object.fromEntries(CONTRACTS.map((name) => [`${name}.sol`, { content: fs.readFileSync(path.join(dir, `${name}.sol`), "utf8") }]));
   const input = {
     language: "Solidity",
     sources,

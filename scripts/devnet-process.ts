@@ -6,7 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 
-export async function startDevnetProcess(opts: { blockTime?: number; dataDir?: string } = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+export async function startDevnetProcess(
+  opts: { blockTime?: number; dataDir?: string } = {},
+): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "storefront-devnet-"));
   const args = [path.join("node_modules", "tsx", "dist", "cli.mjs"), path.join("scripts", "devnet.ts"), "--port", "0", "--data-dir", dataDir];
   if (opts.blockTime !== undefined) args.push("--block-time", String(opts.blockTime));

@@ -5,7 +5,7 @@ import fs from "node:fs";
 
 const out = ".next/standalone";
 if (!fs.existsSync(`${out}/server.js`)) {
-  console.error("No standalone server in .next/standalone: is output: \"standalone\" set in next.config.mjs?");
+  console.error('No standalone server in .next/standalone: is output: "standalone" set in next.config.mjs?');
   process.exit(1);
 }
 fs.rmSync(`${out}/.next/static`, { recursive: true, force: true });

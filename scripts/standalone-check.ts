@@ -155,13 +155,22 @@ async function main(): Promise<number> {
     if (stopped && (stopped.code ?? 0) !== 0) dump();
     const stillUp = await Promise.all(
       rpcUrls.map((url) =>
-        fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"getHealth"}', signal: AbortSignal.timeout(2_000) }).then(
+        fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: '{"jsonrpc":"2.0","id":1,"method":"getHealth"}',
+          signal: AbortSignal.timeout(2_000),
+        }).then(
           () => url,
           () => undefined,
         ),
       ),
     );
-    check("the local chains stop with the server", stillUp.every((u) => u === undefined), stillUp.filter(Boolean).join(", "));
+    check(
+      "the local chains stop with the server",
+      stillUp.every((u) => u === undefined),
+      stillUp.filter(Boolean).join(", "),
+    );
     check("shutdown logged no error", !/shutdown \(\w+\) failed|"level":(50|60)/.test(log.join("")));
   } catch (err) {
     check("standalone server", false, err instanceof Error ? err.message : String(err));

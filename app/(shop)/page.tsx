@@ -14,21 +14,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const remembered = (await cookies()).get(COUNTRY_COOKIE)?.value?.toUpperCase();
   const countries = await listCountries();
   const country = countries.some((c) => c.code === remembered) ? remembered : undefined;
-  const [featured, brands] = await Promise.all([
-    listFeatured({ kind, country, limit: 8 }),
-    listPopularBrands({ country, limit: 12 }),
-  ]);
+  const [featured, brands] = await Promise.all([listFeatured({ kind, country, limit: 8 }), listPopularBrands({ country, limit: 12 })]);
   const where = country ? countryName(country) : undefined;
 
   return (
     <div className="flex flex-col gap-10">
       <section className="rounded-3xl bg-gradient-to-br from-brand-700 to-brand-500 px-5 py-10 text-white sm:px-10 sm:py-14">
-        <h1 className="max-w-2xl text-3xl font-bold tracking-tight sm:text-4xl">
-          Gift cards, eSIMs and top-ups. Paid in USDC.
-        </h1>
+        <h1 className="max-w-2xl text-3xl font-bold tracking-tight sm:text-4xl">Gift cards, eSIMs and top-ups. Paid in USDC.</h1>
         <p className="mt-3 max-w-2xl text-brand-50">
-          Over 500 products from brands like Amazon, Steam and Netflix, travel data for 90+ countries and airtime for 90+
-          mobile operators. Pay from your wallet; codes arrive in seconds.
+          Over 500 products from brands like Amazon, Steam and Netflix, travel data for 90+ countries and airtime for 90+ mobile operators. Pay from your
+          wallet; codes arrive in seconds.
         </p>
         <div className="mt-6 max-w-2xl">
           <SearchForm size="large" id="home-search" hidden={{ country }} />
@@ -55,10 +50,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           </p>
         )}
         <p>
-          <Link
-            href={`/search?kind=${kind}${country ? `&country=${country}` : ""}`}
-            className="text-sm font-semibold text-brand-700 hover:underline"
-          >
+          <Link href={`/search?kind=${kind}${country ? `&country=${country}` : ""}`} className="text-sm font-semibold text-brand-700 hover:underline">
             All {KIND_LABELS[kind].many.toLowerCase()}
             {where ? ` for ${where}` : ""} →
           </Link>

@@ -73,9 +73,7 @@ export function addToCart(line: CartLine): AddResult {
   }
   const existing = lines.find((l) => sameLine(l, line));
   write(
-    existing
-      ? lines.map((l) => (l === existing ? { ...l, quantity: l.quantity + line.quantity, unitPriceUsdc: line.unitPriceUsdc } : l))
-      : [...lines, line],
+    existing ? lines.map((l) => (l === existing ? { ...l, quantity: l.quantity + line.quantity, unitPriceUsdc: line.unitPriceUsdc } : l)) : [...lines, line],
   );
   return { ok: true };
 }

@@ -14,12 +14,25 @@ function OrdersList({ token }: { token: string }) {
   const [start, setStart] = useState(0);
   // The page shown stays while the next loads, so the paging buttons (and keyboard focus on them) stay put.
   const q = useQuery({ queryKey: ["my-orders", token, start], queryFn: () => myOrders(token, start, PAGE), placeholderData: keepPreviousData });
-  if (q.error) return <p role="alert" className="text-red-700">{explainError(q.error)}</p>;
-  if (!q.data) return <p role="status" className="text-slate-700">Loading your orders…</p>;
+  if (q.error)
+    return (
+      <p role="alert" className="text-red-700">
+        {explainError(q.error)}
+      </p>
+    );
+  if (!q.data)
+    return (
+      <p role="status" className="text-slate-700">
+        Loading your orders…
+      </p>
+    );
   if (q.data.total === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-700">
-        No orders yet. <Link href="/" className="font-semibold text-brand-700 hover:underline">Find something to buy</Link>
+        No orders yet.{" "}
+        <Link href="/" className="font-semibold text-brand-700 hover:underline">
+          Find something to buy
+        </Link>
       </p>
     );
   }
@@ -45,13 +58,23 @@ function OrdersList({ token }: { token: string }) {
         ))}
       </ul>
       <nav aria-label="Pages" className="flex items-center justify-between text-sm">
-        <button type="button" disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE))} className="rounded-lg px-3 py-2 font-semibold text-brand-700 disabled:text-slate-400">
+        <button
+          type="button"
+          disabled={start === 0}
+          onClick={() => setStart(Math.max(0, start - PAGE))}
+          className="rounded-lg px-3 py-2 font-semibold text-brand-700 disabled:text-slate-400"
+        >
           Newer
         </button>
         <span className="text-slate-700">
           {start + 1}-{Math.min(start + PAGE, total)} of {total}
         </span>
-        <button type="button" disabled={start + PAGE >= total} onClick={() => setStart(start + PAGE)} className="rounded-lg px-3 py-2 font-semibold text-brand-700 disabled:text-slate-400">
+        <button
+          type="button"
+          disabled={start + PAGE >= total}
+          onClick={() => setStart(start + PAGE)}
+          className="rounded-lg px-3 py-2 font-semibold text-brand-700 disabled:text-slate-400"
+        >
           Older
         </button>
       </nav>
@@ -61,12 +84,25 @@ function OrdersList({ token }: { token: string }) {
 
 function EsimsList({ token }: { token: string }) {
   const q = useQuery({ queryKey: ["my-esims", token], queryFn: () => myEsims(token) });
-  if (q.error) return <p role="alert" className="text-red-700">{explainError(q.error)}</p>;
-  if (!q.data) return <p role="status" className="text-slate-700">Loading your eSIMs…</p>;
+  if (q.error)
+    return (
+      <p role="alert" className="text-red-700">
+        {explainError(q.error)}
+      </p>
+    );
+  if (!q.data)
+    return (
+      <p role="status" className="text-slate-700">
+        Loading your eSIMs…
+      </p>
+    );
   if (q.data.esims.length === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-700">
-        No eSIMs yet. <Link href="/search?kind=esim" className="font-semibold text-brand-700 hover:underline">Browse eSIMs</Link>
+        No eSIMs yet.{" "}
+        <Link href="/search?kind=esim" className="font-semibold text-brand-700 hover:underline">
+          Browse eSIMs
+        </Link>
       </p>
     );
   }

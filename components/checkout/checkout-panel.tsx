@@ -11,7 +11,11 @@ import { useAction } from "./use-action";
 /** The cart as invoice items: one item per unit, as the API takes them. */
 export function cartItems(lines: CartLine[]): CartItem[] {
   return lines.flatMap((l) =>
-    Array.from({ length: l.quantity }, () => ({ product_id: l.productId, package_value: l.packageValue, ...(l.recipient ? { refill_input: l.recipient } : {}) })),
+    Array.from({ length: l.quantity }, () => ({
+      product_id: l.productId,
+      package_value: l.packageValue,
+      ...(l.recipient ? { refill_input: l.recipient } : {}),
+    })),
   );
 }
 

@@ -23,7 +23,6 @@ import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 
 const FINAL = new Set(["complete", "expired", "denied", "payment_error"]);
 
-
 /** An order's state in the shopper's words. */
 const ORDER_STATUS: Record<string, string> = {
   created: "awaiting payment",
@@ -135,7 +134,12 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
       </div>
     );
   }
-  if (!invoice) return <p className="text-slate-700" role="status">Loading the invoice…</p>;
+  if (!invoice)
+    return (
+      <p className="text-slate-700" role="status">
+        Loading the invoice…
+      </p>
+    );
 
   const partial = invoice.orders.filter((o) => o.status === "failed" || o.status === "refunded");
   return (
@@ -172,10 +176,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
           {invoice.status === "unpaid" && secondsLeft !== null && (
             <>
               <p className="text-sm text-slate-700" role="timer" aria-live="off">
-                Price locked for{" "}
-                <span className="font-semibold text-slate-900">
-                  {formatCountdown(secondsLeft)}
-                </span>
+                Price locked for <span className="font-semibold text-slate-900">{formatCountdown(secondsLeft)}</span>
               </p>
               <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />
               {balance !== undefined && chosen && (
@@ -210,7 +211,12 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
             <div className="flex flex-col gap-2">
               <p className="text-slate-800">This invoice expired before it was paid; nothing was charged.</p>
               {lines.length > 0 ? (
-                <button type="button" onClick={recreate} disabled={busy !== null} className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700">
+                <button
+                  type="button"
+                  onClick={recreate}
+                  disabled={busy !== null}
+                  className="h-11 w-fit rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700"
+                >
                   {busy === "recreate" ? "Creating…" : "New invoice from my cart"}
                 </button>
               ) : (
@@ -221,7 +227,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
             </div>
           )}
           {invoice.payment && (
-            <p className="break-all text-sm text-slate-700">
+            <p className="text-sm break-all text-slate-700">
               Paid on {networkName(setup, invoice.payment.network)}: <code>{invoice.payment.transaction}</code>
             </p>
           )}
@@ -245,7 +251,9 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               {partial.map((o) => (
                 <span key={o.order_id} className="block">
                   {o.name} · {o.package_value}:{" "}
-                  {o.refund?.transaction ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).` : "a refund of its price is on its way to your wallet."}
+                  {o.refund?.transaction
+                    ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
+                    : "a refund of its price is on its way to your wallet."}
                 </span>
               ))}
             </div>

@@ -18,7 +18,10 @@ export function MerchantPay({ id }: { id: string }) {
   const setup = useWalletSetup();
   const wallet = useShopWallet();
   const queryClient = useQueryClient();
-  const refresh = useCallback(() => Promise.all([queryClient.invalidateQueries({ queryKey: ["pay", id] }), queryClient.invalidateQueries({ queryKey: BALANCES })]), [queryClient, id]);
+  const refresh = useCallback(
+    () => Promise.all([queryClient.invalidateQueries({ queryKey: ["pay", id] }), queryClient.invalidateQueries({ queryKey: BALANCES })]),
+    [queryClient, id],
+  );
   const { busy, error, run } = useAction<"pay" | "fund">(refresh);
   const [notice, setNotice] = useState<string | null>(null);
   const query = useQuery({
@@ -40,7 +43,12 @@ export function MerchantPay({ id }: { id: string }) {
       </p>
     );
   }
-  if (!inv) return <p role="status" className="text-slate-700">Loading the invoice…</p>;
+  if (!inv)
+    return (
+      <p role="status" className="text-slate-700">
+        Loading the invoice…
+      </p>
+    );
   if (!net) {
     return (
       <p role="alert" className="rounded-2xl bg-white p-5 font-medium text-slate-900 shadow-sm ring-1 ring-slate-200">
@@ -103,7 +111,12 @@ export function MerchantPay({ id }: { id: string }) {
                 {busy === "pay" ? "Confirm in your wallet…" : `Pay ${inv.amount_usdc} USDC`}
               </button>
               {setup.mode === "devnet" && (
-                <button type="button" onClick={fund} disabled={busy !== null} className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60">
+                <button
+                  type="button"
+                  onClick={fund}
+                  disabled={busy !== null}
+                  className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+                >
                   {busy === "fund" ? "Minting…" : "Get test USDC"}
                 </button>
               )}
@@ -113,12 +126,18 @@ export function MerchantPay({ id }: { id: string }) {
       ) : inv.payment_status === "expired" ? (
         <p className="text-slate-800">This invoice expired before it was paid; nothing was charged. Ask the merchant for a new one.</p>
       ) : inv.payment_status === "denied" || inv.payment_status === "payment_error" ? (
-        <p role="alert" className="font-medium text-red-700">This invoice cannot be paid: its payment was refused. Ask the merchant for a new one.</p>
+        <p role="alert" className="font-medium text-red-700">
+          This invoice cannot be paid: its payment was refused. Ask the merchant for a new one.
+        </p>
       ) : (
         <div role="status" className="flex flex-col gap-1 text-slate-800">
           <p className="text-lg font-semibold text-emerald-800">Paid. Thank you!</p>
           <p>The merchant receives the order{inv.status === "complete" ? " and it has been delivered" : " as soon as it is delivered"}.</p>
-          {inv.transaction && <p className="break-all text-sm text-slate-700">Transaction: <code>{inv.transaction}</code></p>}
+          {inv.transaction && (
+            <p className="text-sm break-all text-slate-700">
+              Transaction: <code>{inv.transaction}</code>
+            </p>
+          )}
         </div>
       )}
       <ActionMessages notice={notice} error={error} />

@@ -8,9 +8,9 @@ function CopyField({ label, value, mono = true }: { label: string; value: string
   const [copied, setCopied] = useState(false);
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold uppercase tracking-wide text-slate-600">{label}</span>
+      <span className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{label}</span>
       <div className="flex items-center gap-2">
-        <output className={`min-w-0 flex-1 break-all rounded-lg bg-slate-100 px-3 py-2 text-slate-900 ${mono ? "font-mono" : ""}`}>{value}</output>
+        <output className={`min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 break-all text-slate-900 ${mono ? "font-mono" : ""}`}>{value}</output>
         <button
           type="button"
           onClick={() => {
@@ -58,7 +58,7 @@ export function RedemptionCard({ redemption: r, name }: { redemption: Redemption
       {r.pin && <CopyField label="PIN" value={r.pin} />}
       {r.link && (
         <p>
-          <a href={r.link} target="_blank" rel="noopener noreferrer" className="break-all font-semibold text-brand-700 underline">
+          <a href={r.link} target="_blank" rel="noopener noreferrer" className="font-semibold break-all text-brand-700 underline">
             Open your gift card
           </a>
         </p>
@@ -77,7 +77,7 @@ export function RedemptionCard({ redemption: r, name }: { redemption: Redemption
       {r.iccid && <CopyField label="ICCID" value={r.iccid} />}
       {r.other && <p className="text-sm text-slate-800">{r.other}</p>}
       {r.expiration_date && <p className="text-sm text-slate-700">Expires {r.expiration_date}</p>}
-      {r.instructions && <p className="whitespace-pre-line text-sm text-slate-700">{r.instructions}</p>}
+      {r.instructions && <p className="text-sm whitespace-pre-line text-slate-700">{r.instructions}</p>}
     </article>
   );
 }

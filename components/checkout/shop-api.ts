@@ -20,9 +20,14 @@ export class ShopApiError extends Error {
 }
 
 async function answer<T>(res: Response): Promise<T> {
-  const body = (await res.json().catch(() => null)) as (Record<string, unknown> & { code?: string; error_code?: string; message?: string; error?: string }) | null;
+  const body = (await res.json().catch(() => null)) as
+    (Record<string, unknown> & { code?: string; error_code?: string; message?: string; error?: string }) | null;
   if (!res.ok) {
-    throw new ShopApiError(res.status, body?.code ?? body?.error_code ?? body?.error ?? `HTTP_${res.status}`, body?.message ?? `The shop answered ${res.status}.`);
+    throw new ShopApiError(
+      res.status,
+      body?.code ?? body?.error_code ?? body?.error ?? `HTTP_${res.status}`,
+      body?.message ?? `The shop answered ${res.status}.`,
+    );
   }
   return body as T;
 }
@@ -41,7 +46,8 @@ export async function signIn(signer: SIWxSigner, family: "eip155" | "solana", ch
   const ext = decodePaymentRequiredHeader(header).extensions?.[SIGN_IN_WITH_X] as SIWxExtension | undefined;
   const chains = ext?.supportedChains ?? [];
   const chain = chains.find((c) => c.chainId === chainId) ?? chains.find((c) => c.chainId.startsWith(`${family}:`));
-  if (!ext || !chain) throw new ShopApiError(400, "UNSUPPORTED_WALLET", `The shop does not accept sign-in from ${family === "solana" ? "Solana" : "EVM"} wallets here.`);
+  if (!ext || !chain)
+    throw new ShopApiError(400, "UNSUPPORTED_WALLET", `The shop does not accept sign-in from ${family === "solana" ? "Solana" : "EVM"} wallets here.`);
   const payload = await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, signer, url);
   const res = await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": encodeSIWxHeader(payload) } });
   const body = await answer<{ token: string; expires_in: number }>(res);
@@ -117,7 +123,15 @@ export async function payInvoice(opts: X402Payment & { invoiceId: string }) {
   return postPaid<{ accepted: boolean; message: string }>("/x402/invoice/pay", { invoice_id: opts.invoiceId }, opts);
 }
 
-export type TopupResult = { topup_id: string; status: "credited" | "pending"; amount: string; currency: "USD"; balance: string; network: string; transaction: string };
+export type TopupResult = {
+  topup_id: string;
+  status: "credited" | "pending";
+  amount: string;
+  currency: "USD";
+  balance: string;
+  network: string;
+  transaction: string;
+};
 
 /** Tops up the signed-in merchant's balance (the dashboard's `POST /dashboard/balance/topup`): `amount` in USD. */
 export async function topUpBalance(opts: X402Payment & { amount: string }) {
@@ -170,7 +184,11 @@ export const faucetAmount = (priceUsdc: string) => String(Math.ceil(Number(price
 /** Devnet only: mints test USDC to the wallet on a network (the faucet); answers what was sent, for the page to say. */
 export async function requestTestUsdc(network: { network: string; name: string }, address: string, amount: string): Promise<string> {
   await answer<unknown>(
-    await fetch("/api/dev/faucet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ network: network.network, address, amount }) }),
+    await fetch("/api/dev/faucet", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ network: network.network, address, amount }),
+    }),
   );
   return `${amount} test USDC sent to your wallet on ${network.name}.`;
 }

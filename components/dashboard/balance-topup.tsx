@@ -48,7 +48,13 @@ export function BalanceTopup() {
       setNotice(null);
       if (!wallet || !chosen || cents === undefined) return;
       const scheme = await wallet.paymentScheme(chosen.network);
-      const result = await topUpBalance({ amount: centsToDecimal(cents), network: chosen.network, asset: chosen.asset, amountAtomic: centsToUsdc(cents), scheme });
+      const result = await topUpBalance({
+        amount: centsToDecimal(cents),
+        network: chosen.network,
+        asset: chosen.asset,
+        amountAtomic: centsToUsdc(cents),
+        scheme,
+      });
       setNotice(`${formatUsd(cents)} added to your balance (top-up ${result.topup_id}).`);
       router.refresh();
     });

@@ -10,7 +10,7 @@ export function Breadcrumb({ section, href, current }: { section: string; href: 
       <span aria-hidden className="px-2 text-slate-500">
         /
       </span>
-      <span aria-current="page" className="font-mono text-slate-700 [overflow-wrap:anywhere]">
+      <span aria-current="page" className="font-mono [overflow-wrap:anywhere] text-slate-700">
         {current}
       </span>
     </nav>

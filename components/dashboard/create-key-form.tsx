@@ -14,9 +14,9 @@ const KINDS = [
 function SecretField({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold uppercase tracking-wide text-slate-700">{label}</span>
+      <span className="text-xs font-semibold tracking-wide text-slate-700 uppercase">{label}</span>
       <div className="flex items-center gap-2">
-        <output aria-label={label} className="min-w-0 flex-1 break-all rounded-lg bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300">
+        <output aria-label={label} className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300">
           {value}
         </output>
         <CopyButton value={value} label={label} />

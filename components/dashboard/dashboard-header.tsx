@@ -5,7 +5,7 @@ import { DashboardNav } from "./dashboard-nav";
 export function DashboardHeader({ merchantName, signOut }: { merchantName: string; signOut: () => Promise<void> }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-30 focus:rounded focus:bg-white focus:p-2">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:p-2">
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 pt-3">
@@ -14,14 +14,17 @@ export function DashboardHeader({ merchantName, signOut }: { merchantName: strin
             x4
           </span>
           <span className="sr-only sm:not-sr-only">Storefront</span>
-          <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-slate-700">Merchant</span>
+          <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-semibold tracking-wide text-slate-700 uppercase">Merchant</span>
         </Link>
         <p className="ml-auto min-w-0 truncate text-sm text-slate-700" title={merchantName}>
           <span className="sr-only">Signed in as </span>
           <span className="font-semibold text-slate-900">{merchantName}</span>
         </p>
         <form action={signOut}>
-          <button type="submit" className="h-9 shrink-0 whitespace-nowrap rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50">
+          <button
+            type="submit"
+            className="h-9 shrink-0 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold whitespace-nowrap text-slate-900 hover:bg-slate-50"
+          >
             Sign out
           </button>
         </form>

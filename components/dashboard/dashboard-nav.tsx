@@ -17,7 +17,7 @@ export function DashboardNav() {
     nav.scrollLeft = Math.max(0, current.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2);
   }, [pathname]);
   return (
-    <nav ref={strip} aria-label="Dashboard" className="relative -mb-px overflow-x-auto [scrollbar-width:thin]">
+    <nav ref={strip} aria-label="Dashboard" className="relative -mb-px [scrollbar-width:thin] overflow-x-auto">
       <ul className="flex min-w-max gap-1 px-4 sm:px-0">
         {DASHBOARD_NAV.map((item) => {
           const current = isCurrent(item, pathname);
@@ -26,7 +26,7 @@ export function DashboardNav() {
               <Link
                 href={item.href}
                 aria-current={current ? "page" : undefined}
-                className="block whitespace-nowrap border-b-2 border-transparent px-3 py-3 text-sm font-semibold text-slate-700 hover:border-slate-300 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700"
+                className="block border-b-2 border-transparent px-3 py-3 text-sm font-semibold whitespace-nowrap text-slate-700 hover:border-slate-300 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700"
               >
                 {item.label}
               </Link>

@@ -45,7 +45,7 @@ export function DataTable<T>({
         <caption id={captionId} className={showCaption ? "px-4 pt-4 text-left font-semibold text-slate-900 max-sm:block" : "sr-only"}>
           {caption}
         </caption>
-        <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-700 max-sm:sr-only">
+        <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-700 uppercase max-sm:sr-only">
           <tr role="row">
             {columns.map((c) => (
               <th
@@ -53,7 +53,7 @@ export function DataTable<T>({
                 role="columnheader"
                 scope="col"
                 aria-sort={c.sort ? (c.sort.direction ?? "none") : undefined}
-                className={`whitespace-nowrap px-4 py-3 font-semibold ${c.className ?? ""}`}
+                className={`px-4 py-3 font-semibold whitespace-nowrap ${c.className ?? ""}`}
               >
                 {c.sort ? <SortLink header={c.header} sort={c.sort} /> : c.header}
               </th>
@@ -65,14 +65,23 @@ export function DataTable<T>({
             <tr key={rowKey(row)} role="row" className="align-middle max-sm:flex max-sm:flex-col max-sm:gap-1.5 max-sm:px-4 max-sm:py-3">
               {columns.map((c) =>
                 c.rowHeader ? (
-                  <th key={c.header} role="rowheader" scope="row" className={`px-4 py-3 font-semibold text-slate-900 max-sm:p-0 max-sm:text-base ${c.className ?? ""}`}>
+                  <th
+                    key={c.header}
+                    role="rowheader"
+                    scope="row"
+                    className={`px-4 py-3 font-semibold text-slate-900 max-sm:p-0 max-sm:text-base ${c.className ?? ""}`}
+                  >
                     {c.cell(row)}
                   </th>
                 ) : (
-                  <td key={c.header} role="cell" className={`px-4 py-3 text-slate-800 max-sm:flex max-sm:items-baseline max-sm:gap-3 max-sm:p-0 max-sm:text-left ${c.className ?? ""}`}>
+                  <td
+                    key={c.header}
+                    role="cell"
+                    className={`px-4 py-3 text-slate-800 max-sm:flex max-sm:items-baseline max-sm:gap-3 max-sm:p-0 max-sm:text-left ${c.className ?? ""}`}
+                  >
                     {c.phoneLabel !== false && (
                       // The column's name, for sighted phone users; screen readers get it from the table itself.
-                      <span aria-hidden className="w-24 shrink-0 whitespace-normal text-xs font-semibold uppercase tracking-wide text-slate-600 sm:hidden">
+                      <span aria-hidden className="w-24 shrink-0 text-xs font-semibold tracking-wide whitespace-normal text-slate-600 uppercase sm:hidden">
                         {c.header}
                       </span>
                     )}

@@ -5,7 +5,7 @@ export function DetailList({ items }: { items: { term: string; value: React.Reac
       {items.map((item) => (
         <div key={item.term} className="contents">
           <dt className="text-sm font-semibold text-slate-700">{item.term}</dt>
-          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere] max-sm:-mt-2">{item.value}</dd>
+          <dd className="min-w-0 [overflow-wrap:anywhere] text-slate-900 max-sm:-mt-2">{item.value}</dd>
         </div>
       ))}
     </dl>

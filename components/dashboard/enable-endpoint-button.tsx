@@ -16,7 +16,11 @@ export function EnableEndpointButton({ url, disabled, action }: Props) {
     <form action={formAction} className="flex flex-col items-start gap-1.5">
       <input type="hidden" name="url" value={url} />
       {disabled && (
-        <button type="submit" disabled={pending} className="h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+        >
           {pending ? "Re-enabling…" : "Re-enable"}
           <span className="sr-only"> {url}</span>
         </button>

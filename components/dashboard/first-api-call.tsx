@@ -28,8 +28,8 @@ export function FirstApiCall({ origin }: { origin: string }) {
           </div>
         </li>
         <li>
-          Then order over <code className="font-mono text-slate-900">POST /api/v2/invoices</code>; your orders will show here. Test products
-          (<code className="font-mono text-slate-900">test-gift-card-code</code>) deliver at once.
+          Then order over <code className="font-mono text-slate-900">POST /api/v2/invoices</code>; your orders will show here. Test products (
+          <code className="font-mono text-slate-900">test-gift-card-code</code>) deliver at once.
         </li>
       </ol>
     </EmptyState>

@@ -16,8 +16,8 @@ export function FirstWebhook({ origin }: { origin: string }) {
     <EmptyState title="No webhooks yet: set a webhook URL">
       <p>
         The shop tells your server when an invoice is final (complete, denied or payment error) by POSTing the invoice to the{" "}
-        <code className="font-mono text-slate-900">webhook_url</code> you give when you create it. Each delivery, its attempts and your server&apos;s answers will
-        show here.
+        <code className="font-mono text-slate-900">webhook_url</code> you give when you create it. Each delivery, its attempts and your server&apos;s answers
+        will show here.
       </p>
       <ol className="flex list-decimal flex-col gap-3 pl-5">
         <li>

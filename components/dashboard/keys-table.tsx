@@ -34,11 +34,12 @@ export function KeysTable({
           ),
         },
         { header: "Kind", cell: (k) => (k.kind === "business" ? "Business" : "Personal"), className: "whitespace-nowrap" },
-        { header: "ID", cell: (k) => <code className="break-all font-mono text-xs text-slate-900">{k.publicId}</code>, className: "sm:whitespace-nowrap" },
+        { header: "ID", cell: (k) => <code className="font-mono text-xs break-all text-slate-900">{k.publicId}</code>, className: "sm:whitespace-nowrap" },
         { header: "Created", cell: (k) => <time dateTime={k.createdAt.toISOString()}>{formatDateTime(k.createdAt)}</time>, className: "whitespace-nowrap" },
         {
           header: "Last used",
-          cell: (k) => (k.lastUsedAt ? <time dateTime={k.lastUsedAt.toISOString()}>{formatDateTime(k.lastUsedAt)}</time> : <span className="text-slate-600">Never</span>),
+          cell: (k) =>
+            k.lastUsedAt ? <time dateTime={k.lastUsedAt.toISOString()}>{formatDateTime(k.lastUsedAt)}</time> : <span className="text-slate-600">Never</span>,
           className: "whitespace-nowrap",
         },
         { header: "Status", cell: (k) => <Badge tone={STATUS_TONE[k.status]}>{k.status}</Badge> },

@@ -24,12 +24,25 @@ export function OrderFilters({ query, exportHref }: { query: OrderListQuery; exp
   const sort = `${query.sort}:${query.dir}`;
   return (
     <form
-      method="get" action="/dashboard/orders" role="search" aria-label="Orders" className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6">
+      method="get"
+      action="/dashboard/orders"
+      role="search"
+      aria-label="Orders"
+      className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6"
+    >
       <div className="flex flex-col gap-1.5 sm:col-span-2">
         <label htmlFor="orders-q" className={label}>
           Search
         </label>
-        <input id="orders-q" name="q" type="search" defaultValue={query.q} maxLength={100} placeholder="Order id, invoice id or product" className={inputClass} />
+        <input
+          id="orders-q"
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          maxLength={100}
+          placeholder="Order id, invoice id or product"
+          className={inputClass}
+        />
       </div>
       <div className="flex flex-col gap-1.5">
         <label htmlFor="orders-status" className={label}>
@@ -75,7 +88,11 @@ export function OrderFilters({ query, exportHref }: { query: OrderListQuery; exp
         <Link href="/dashboard/orders" className="text-sm font-semibold text-brand-700 underline-offset-4 hover:underline">
           Clear filters
         </Link>
-        <a href={exportHref} download className="ml-auto inline-flex h-11 items-center rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50">
+        <a
+          href={exportHref}
+          download
+          className="ml-auto inline-flex h-11 items-center rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+        >
           Export CSV
         </a>
       </div>

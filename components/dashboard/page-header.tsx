@@ -3,8 +3,8 @@ export function PageHeader({ title, description, children }: { title: string; de
   return (
     <div className="flex flex-wrap items-end justify-between gap-3">
       <div className="flex min-w-0 flex-col gap-1">
-        <h1 className="text-2xl font-bold text-slate-900 [overflow-wrap:anywhere]">{title}</h1>
-        {description && <p className="max-w-prose text-slate-700 [overflow-wrap:anywhere]">{description}</p>}
+        <h1 className="text-2xl font-bold [overflow-wrap:anywhere] text-slate-900">{title}</h1>
+        {description && <p className="max-w-prose [overflow-wrap:anywhere] text-slate-700">{description}</p>}
       </div>
       {children}
     </div>

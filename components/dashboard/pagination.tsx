@@ -1,6 +1,7 @@
 import Link from "next/link";
 
-const linkClass = "inline-flex h-10 items-center rounded-xl border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50";
+const linkClass =
+  "inline-flex h-10 items-center rounded-xl border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50";
 const disabledClass = "inline-flex h-10 items-center rounded-xl border border-slate-200 px-4 text-sm font-semibold text-slate-400";
 
 /**

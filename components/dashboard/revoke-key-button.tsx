@@ -37,7 +37,7 @@ export function RevokeKeyButton({ id, name, publicId, signedInWith, action }: Pr
             Revoke “{name}”?
           </h2>
           <p className="text-sm text-slate-700">
-            Programs using <code className="break-all font-mono text-slate-900">{publicId}</code> get 401 from the API from now on. This cannot be undone.
+            Programs using <code className="font-mono break-all text-slate-900">{publicId}</code> get 401 from the API from now on. This cannot be undone.
           </p>
           {signedInWith && <p className="text-sm font-medium text-amber-900">You are signed in with this key: revoking it also signs you out.</p>}
           <input type="hidden" name="id" value={id} />
@@ -48,7 +48,11 @@ export function RevokeKeyButton({ id, name, publicId, signedInWith, action }: Pr
             <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               Cancel
             </button>
-            <button type="submit" disabled={pending} className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400">
+            <button
+              type="submit"
+              disabled={pending}
+              className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400"
+            >
               {pending ? "Revoking…" : "Revoke key"}
             </button>
           </div>

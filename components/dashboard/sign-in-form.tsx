@@ -46,7 +46,16 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
             maxLength={200}
             aria-invalid={Boolean(state.error) || undefined}
           />
-          <FormField id="api_secret" name="api_secret" label="API secret" type="password" autoComplete="current-password" required maxLength={500} aria-invalid={Boolean(state.error) || undefined} />
+          <FormField
+            id="api_secret"
+            name="api_secret"
+            label="API secret"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={500}
+            aria-invalid={Boolean(state.error) || undefined}
+          />
         </>
       ) : (
         <FormField

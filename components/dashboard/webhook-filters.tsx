@@ -10,7 +10,13 @@ const label = "text-sm font-semibold text-slate-900";
  */
 export function WebhookFilters({ query, urls }: { query: WebhookLogQuery; urls: string[] }) {
   return (
-    <form method="get" action="/dashboard/webhooks" role="search" aria-label="Delivery log" className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6">
+    <form
+      method="get"
+      action="/dashboard/webhooks"
+      role="search"
+      aria-label="Delivery log"
+      className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6"
+    >
       <div className="flex flex-col gap-1.5">
         <label htmlFor="webhooks-status" className={label}>
           Status
@@ -63,7 +69,16 @@ export function WebhookFilters({ query, urls }: { query: WebhookLogQuery; urls: 
         <label htmlFor="webhooks-invoice" className={label}>
           Invoice id
         </label>
-        <input id="webhooks-invoice" name="invoice" type="text" spellCheck={false} defaultValue={query.invoice} maxLength={64} placeholder="inv_…" className={`${inputClass} font-mono text-sm`} />
+        <input
+          id="webhooks-invoice"
+          name="invoice"
+          type="text"
+          spellCheck={false}
+          defaultValue={query.invoice}
+          maxLength={64}
+          placeholder="inv_…"
+          className={`${inputClass} font-mono text-sm`}
+        />
       </div>
       <div className="flex flex-wrap items-center gap-3 sm:col-span-2 lg:col-span-6">
         <button type="submit" className={primaryButtonClass}>

@@ -17,9 +17,9 @@ type Props = {
 function SecretField({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold uppercase tracking-wide text-slate-700">{label}</span>
+      <span className="text-xs font-semibold tracking-wide text-slate-700 uppercase">{label}</span>
       <div className="flex items-center gap-2">
-        <output aria-label={label} className="min-w-0 flex-1 break-all rounded-lg bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300">
+        <output aria-label={label} className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300">
           {value}
         </output>
         <CopyButton value={value} label={label} />
@@ -49,7 +49,8 @@ export function WebhookSecretPanel({ previousUntil, overlapHours, action }: Prop
     <div className="flex flex-col gap-4">
       {state.rotated && (
         <p role="status" className="rounded-xl bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
-          New secret made. Put it on your receiver: {state.previous ? `the previous secret keeps signing until ${when(state.previous.until)}.` : "it signs every message from now on."}
+          New secret made. Put it on your receiver:{" "}
+          {state.previous ? `the previous secret keeps signing until ${when(state.previous.until)}.` : "it signs every message from now on."}
         </p>
       )}
       {!state.rotated && until && (
@@ -108,7 +109,11 @@ export function WebhookSecretPanel({ previousUntil, overlapHours, action }: Prop
             <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               Cancel
             </button>
-            <button type="submit" disabled={pending} className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400">
+            <button
+              type="submit"
+              disabled={pending}
+              className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400"
+            >
               {pending ? "Rotating…" : "Rotate secret"}
             </button>
           </div>

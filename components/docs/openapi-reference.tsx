@@ -44,7 +44,10 @@ export type OpenApiDocument = {
   servers?: { url: string }[];
   tags?: { name: string; description?: string }[];
   paths?: Record<string, Record<string, Operation> | undefined>;
-  components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, { type: string; scheme?: string; name?: string; in?: string; description?: string }> };
+  components?: {
+    schemas?: Record<string, Schema>;
+    securitySchemes?: Record<string, { type: string; scheme?: string; name?: string; in?: string; description?: string }>;
+  };
 };
 
 const METHOD_STYLE: Record<string, string> = {
@@ -75,7 +78,7 @@ function inlineMarkdown(para: string): React.ReactNode[] {
   return para.split(/(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\(https?:\/\/[^)\s]+\))/).map((part, j) => {
     if (part.length > 2 && part.startsWith("`") && part.endsWith("`"))
       return (
-        <code key={j} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-900 [overflow-wrap:anywhere]">
+        <code key={j} className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere] text-slate-900">
           {part.slice(1, -1)}
         </code>
       );
@@ -183,14 +186,16 @@ export function Fields({ doc, schema, depth = 0 }: { doc: OpenApiDocument; schem
         const about = (
           <>
             <Prose text={prop.description ?? (named ? undefined : resolved.description)} className="text-sm text-slate-700" />
-            {constraints(resolved).length ? <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">{constraints(resolved).join(" · ")}</p> : null}
+            {constraints(resolved).length ? <p className="text-xs [overflow-wrap:anywhere] text-slate-600">{constraints(resolved).join(" · ")}</p> : null}
           </>
         );
         return (
           <li key={name} className="py-2">
             {nested ? (
               <details>
-                <summary className="cursor-pointer rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">{head}</summary>
+                <summary className="cursor-pointer rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+                  {head}
+                </summary>
                 {about}
                 <Fields doc={doc} schema={prop} depth={depth + 1} />
               </details>
@@ -213,12 +218,20 @@ function ParametersTable({ doc, params }: { doc: OpenApiDocument; params: Parame
     <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Parameters">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Parameters</caption>
-        <thead className="text-xs uppercase tracking-wide text-slate-600">
+        <thead className="text-xs tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Name</th>
-            <th scope="col" className="py-1 pr-3 font-medium">In</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Type</th>
-            <th scope="col" className="py-1 font-medium">About</th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Name
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              In
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Type
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              About
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 align-top">
@@ -234,7 +247,9 @@ function ParametersTable({ doc, params }: { doc: OpenApiDocument; params: Parame
               </td>
               <td className="py-2 text-slate-700">
                 <Prose text={p.description} />
-                {p.schema && constraints(p.schema).length ? <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">{constraints(p.schema).join(" · ")}</p> : null}
+                {p.schema && constraints(p.schema).length ? (
+                  <p className="text-xs [overflow-wrap:anywhere] text-slate-600">{constraints(p.schema).join(" · ")}</p>
+                ) : null}
               </td>
             </tr>
           ))}
@@ -249,14 +264,19 @@ function OperationView({ doc, method, path, op }: { doc: OpenApiDocument; method
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const fee = op["x-x402-fee"];
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-32 lg:scroll-mt-20 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-32 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:scroll-mt-20">
       <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900">
         <span className={`rounded-md px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_STYLE[method] ?? "bg-slate-100"}`}>{method}</span>
-        <code className="break-all font-mono text-sm">{path}</code>
+        <code className="font-mono text-sm break-all">{path}</code>
       </h3>
       {op.summary ? <p className="mt-1 font-medium text-slate-800">{op.summary}</p> : null}
       <Prose text={op.description} className="mt-2 text-sm text-slate-700" />
-      {fee !== undefined ? <p className="mt-2 text-sm text-slate-700">Fee: <code className="font-mono">{String(typeof fee === "object" && fee && "amount" in fee ? (fee as { amount: unknown }).amount : fee)}</code> (USDC atomic units)</p> : null}
+      {fee !== undefined ? (
+        <p className="mt-2 text-sm text-slate-700">
+          Fee: <code className="font-mono">{String(typeof fee === "object" && fee && "amount" in fee ? (fee as { amount: unknown }).amount : fee)}</code> (USDC
+          atomic units)
+        </p>
+      ) : null}
       {op.parameters?.length ? (
         <div className="mt-4">
           <h4 className="text-sm font-semibold text-slate-900">Parameters</h4>
@@ -280,12 +300,17 @@ function OperationView({ doc, method, path, op }: { doc: OpenApiDocument; method
               <li key={status}>
                 <details className="rounded-lg px-2 py-1 open:bg-slate-50">
                   <summary className="cursor-pointer rounded text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
-                    <span className={`mr-2 font-mono font-semibold ${status.startsWith("2") ? "text-emerald-800" : status.startsWith("4") ? "text-amber-900" : "text-rose-800"}`}>{status}</span>
+                    <span
+                      className={`mr-2 font-mono font-semibold ${status.startsWith("2") ? "text-emerald-800" : status.startsWith("4") ? "text-amber-900" : "text-rose-800"}`}
+                    >
+                      {status}
+                    </span>
                     <Prose text={res.description} className="inline-flex text-slate-700 [&>p]:inline" />
                   </summary>
                   {res.headers && Object.keys(res.headers).length ? (
                     <p className="mt-1 text-xs text-slate-600">
-                      Headers: {Object.keys(res.headers).map((h, i) => (
+                      Headers:{" "}
+                      {Object.keys(res.headers).map((h, i) => (
                         <span key={h}>
                           {i ? ", " : ""}
                           <code className="font-mono">{h}</code>
@@ -318,13 +343,18 @@ export function OpenApiReference({ doc, jsonUrl, intro }: { doc: OpenApiDocument
       .map(([method, op]) => ({ path, method, op })),
   );
   const tagNames = [...new Set([...(doc.tags ?? []).map((t) => t.name), ...ops.flatMap((o) => o.op.tags ?? ["Other"])])];
-  const groups = tagNames.map((name) => ({ name, about: doc.tags?.find((t) => t.name === name)?.description, ops: ops.filter((o) => (o.op.tags ?? ["Other"]).includes(name)) })).filter((g) => g.ops.length);
+  const groups = tagNames
+    .map((name) => ({ name, about: doc.tags?.find((t) => t.name === name)?.description, ops: ops.filter((o) => (o.op.tags ?? ["Other"]).includes(name)) }))
+    .filter((g) => g.ops.length);
   const server = doc.servers?.[0]?.url;
   const schemas = Object.entries(doc.components?.schemas ?? {});
 
   return (
     <div className="flex flex-col gap-6 lg:flex-row lg:items-start">
-      <nav aria-label="Operations" className="rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-2rem)] lg:w-64 lg:shrink-0 lg:overflow-y-auto">
+      <nav
+        aria-label="Operations"
+        className="rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-4 lg:max-h-[calc(100dvh-2rem)] lg:w-64 lg:shrink-0 lg:overflow-y-auto"
+      >
         <ul className="flex flex-col gap-3">
           {groups.map((g) => (
             <li key={g.name}>
@@ -334,9 +364,13 @@ export function OpenApiReference({ doc, jsonUrl, intro }: { doc: OpenApiDocument
               <ul className="mt-1 flex flex-col gap-0.5">
                 {g.ops.map(({ path, method, op }) => (
                   <li key={`${method} ${path}`}>
-                    <a href={`#${op.operationId ?? `${method}-${path}`}`} aria-label={`${method.toUpperCase()} ${path}`} className="flex gap-2 rounded px-1 py-0.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+                    <a
+                      href={`#${op.operationId ?? `${method}-${path}`}`}
+                      aria-label={`${method.toUpperCase()} ${path}`}
+                      className="flex gap-2 rounded px-1 py-0.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+                    >
                       <span className="w-9 shrink-0 font-mono text-xs font-bold uppercase">{method}</span>
-                      <span className="break-all font-mono text-xs">{path}</span>
+                      <span className="font-mono text-xs break-all">{path}</span>
                     </a>
                   </li>
                 ))}
@@ -362,24 +396,35 @@ export function OpenApiReference({ doc, jsonUrl, intro }: { doc: OpenApiDocument
             {server ? (
               <>
                 <dt className="text-slate-600">Base URL</dt>
-                <dd><code className="break-all font-mono text-slate-900">{server}</code></dd>
+                <dd>
+                  <code className="font-mono break-all text-slate-900">{server}</code>
+                </dd>
               </>
             ) : null}
             {Object.entries(doc.components?.securitySchemes ?? {}).map(([name, scheme]) => (
               <div key={name} className="contents">
                 <dt className="text-slate-600">{scheme.type === "http" ? `HTTP ${scheme.scheme}` : scheme.in ? `Header ${scheme.name}` : name}</dt>
-                <dd><Prose text={scheme.description} className="text-slate-800" /></dd>
+                <dd>
+                  <Prose text={scheme.description} className="text-slate-800" />
+                </dd>
               </div>
             ))}
             <dt className="text-slate-600">Version</dt>
-            <dd className="text-slate-800">{doc.info.version}, OpenAPI 3.1: <a href={jsonUrl} className="font-medium text-brand-700 underline">{jsonUrl.replace(/^https?:\/\/[^/]+/, "")}</a></dd>
+            <dd className="text-slate-800">
+              {doc.info.version}, OpenAPI 3.1:{" "}
+              <a href={jsonUrl} className="font-medium text-brand-700 underline">
+                {jsonUrl.replace(/^https?:\/\/[^/]+/, "")}
+              </a>
+            </dd>
           </dl>
         </header>
 
         {groups.map((g) => (
           <section key={g.name} aria-labelledby={`tag-${g.name}`} className="flex flex-col gap-4">
             <div>
-              <h2 id={`tag-${g.name}`} className="scroll-mt-32 lg:scroll-mt-20 text-xl font-semibold text-slate-900">{g.name}</h2>
+              <h2 id={`tag-${g.name}`} className="scroll-mt-32 text-xl font-semibold text-slate-900 lg:scroll-mt-20">
+                {g.name}
+              </h2>
               <Prose text={g.about} className="text-sm text-slate-700" />
             </div>
             {g.ops.map(({ path, method, op }) => (
@@ -390,10 +435,19 @@ export function OpenApiReference({ doc, jsonUrl, intro }: { doc: OpenApiDocument
 
         {schemas.length ? (
           <section aria-labelledby="schemas" className="flex flex-col gap-4">
-            <h2 id="schemas" className="scroll-mt-32 lg:scroll-mt-20 text-xl font-semibold text-slate-900">Schemas</h2>
+            <h2 id="schemas" className="scroll-mt-32 text-xl font-semibold text-slate-900 lg:scroll-mt-20">
+              Schemas
+            </h2>
             {schemas.map(([name, schema]) => (
-              <section key={name} id={`schema-${name}`} aria-labelledby={`schema-${name}-title`} className="scroll-mt-32 lg:scroll-mt-20 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
-                <h3 id={`schema-${name}-title`} className="font-mono text-base font-semibold text-slate-900">{name}</h3>
+              <section
+                key={name}
+                id={`schema-${name}`}
+                aria-labelledby={`schema-${name}-title`}
+                className="scroll-mt-32 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 lg:scroll-mt-20"
+              >
+                <h3 id={`schema-${name}-title`} className="font-mono text-base font-semibold text-slate-900">
+                  {name}
+                </h3>
                 <Prose text={schema.description} className="mt-1 text-sm text-slate-700" />
                 <Fields doc={doc} schema={schema} />
               </section>

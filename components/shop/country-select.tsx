@@ -21,9 +21,7 @@ export function CountrySelect({ countries, value }: { countries: Country[]; valu
         disabled={pending}
         onChange={(e) => {
           const code = e.target.value;
-          document.cookie = code
-            ? `${COUNTRY_COOKIE}=${code}; path=/; max-age=31536000; samesite=lax`
-            : `${COUNTRY_COOKIE}=; path=/; max-age=0; samesite=lax`;
+          document.cookie = code ? `${COUNTRY_COOKIE}=${code}; path=/; max-age=31536000; samesite=lax` : `${COUNTRY_COOKIE}=; path=/; max-age=0; samesite=lax`;
           startTransition(() => router.refresh());
         }}
         className="h-10 rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm"

@@ -82,7 +82,8 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
       productId: product.slug,
       packageValue: value,
       quantity,
-      recipient: topup ?? (product.recipientType === "none" ? undefined : recipient.trim().replace(/[\s().-]/g, product.recipientType === "phone_number" ? "" : " ")),
+      recipient:
+        topup ?? (product.recipientType === "none" ? undefined : recipient.trim().replace(/[\s().-]/g, product.recipientType === "phone_number" ? "" : " ")),
       name: product.name,
       image: product.image,
       unitPriceUsdc: unitPrice.toString(),
@@ -99,9 +100,8 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
       {topup && (
         <div role="note" className="flex flex-col gap-2 rounded-xl bg-brand-50 p-3 text-sm text-slate-800 ring-1 ring-brand-200">
           <p>
-            <span className="font-semibold text-slate-900">Top-up for your eSIM</span>{" "}
-            <code className="break-all rounded bg-white px-1.5 py-0.5">{topup}</code>. The bundle is added to that eSIM: nothing new to install. Pay with
-            the wallet that bought it.
+            <span className="font-semibold text-slate-900">Top-up for your eSIM</span> <code className="rounded bg-white px-1.5 py-0.5 break-all">{topup}</code>
+            . The bundle is added to that eSIM: nothing new to install. Pay with the wallet that bought it.
           </p>
           <button type="button" onClick={() => setSetAside(topupIccid)} className="w-fit font-semibold text-brand-700 underline-offset-2 hover:underline">
             Buy a new eSIM instead

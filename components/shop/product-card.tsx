@@ -9,17 +9,9 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
       href={`/products/${product.slug}`}
       className="group flex w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md"
     >
-      <Image
-        src={product.image}
-        alt=""
-        width={400}
-        height={250}
-        unoptimized
-        priority={priority}
-        className="aspect-[8/5] w-full bg-slate-100 object-cover"
-      />
+      <Image src={product.image} alt="" width={400} height={250} unoptimized priority={priority} className="aspect-[8/5] w-full bg-slate-100 object-cover" />
       <div className="flex flex-1 flex-col gap-1 p-3">
-        <h3 className="text-sm font-semibold leading-snug text-slate-900 group-hover:text-brand-700">{product.name}</h3>
+        <h3 className="text-sm leading-snug font-semibold text-slate-900 group-hover:text-brand-700">{product.name}</h3>
         <p className="text-xs text-slate-600">
           {KIND_LABELS[product.kind].one} · {countryLabel(product)}
         </p>

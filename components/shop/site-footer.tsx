@@ -6,7 +6,10 @@ export function SiteFooter() {
       <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-8 text-sm text-slate-600 sm:flex-row sm:justify-between">
         <p>Gift cards, eSIMs and mobile top-ups, paid in USDC from your wallet.</p>
         <p>
-          Prices in US dollars; 1 USDC = 1 USD. <Link href="/docs" className="font-medium text-slate-700 underline">API documentation</Link>
+          Prices in US dollars; 1 USDC = 1 USD.{" "}
+          <Link href="/docs" className="font-medium text-slate-700 underline">
+            API documentation
+          </Link>
         </p>
       </div>
     </footer>

@@ -5,7 +5,7 @@ import { SearchForm } from "./search-form";
 export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:p-2">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:p-2">
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
@@ -16,9 +16,15 @@ export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
           Storefront
         </Link>
         <nav aria-label="Categories" className="hidden items-center gap-4 text-sm font-medium text-slate-700 md:flex">
-          <Link href="/search?kind=gift_card" className="hover:text-brand-700">Gift cards</Link>
-          <Link href="/search?kind=esim" className="hover:text-brand-700">eSIMs</Link>
-          <Link href="/search?kind=topup" className="hover:text-brand-700">Top-ups</Link>
+          <Link href="/search?kind=gift_card" className="hover:text-brand-700">
+            Gift cards
+          </Link>
+          <Link href="/search?kind=esim" className="hover:text-brand-700">
+            eSIMs
+          </Link>
+          <Link href="/search?kind=topup" className="hover:text-brand-700">
+            Top-ups
+          </Link>
         </nav>
         {showSearch && (
           <div className="order-last w-full md:order-none md:ml-2 md:w-auto md:flex-1">

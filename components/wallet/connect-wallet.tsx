@@ -50,8 +50,7 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
       {devnet && (
         <p className="text-sm text-slate-600">
           <span className="font-semibold text-slate-800">No wallet extension?</span> This is a devnet: pick{" "}
-          <span className="font-medium text-slate-800">{BURNER_WALLET_NAME}</span> in either list. It is a test wallet kept in this
-          browser, for test USDC only.
+          <span className="font-medium text-slate-800">{BURNER_WALLET_NAME}</span> in either list. It is a test wallet kept in this browser, for test USDC only.
         </p>
       )}
     </div>

@@ -79,7 +79,11 @@ test("a merchant tops up its balance in USDC with the injected wallet; the ledge
   await screenshot(page, testInfo, "balance-phone");
 });
 
-test("the top-up route: a session and the dashboard's origin are required, bad amounts are 400, any x402 client can pay", async ({ page, baseURL, context }) => {
+test("the top-up route: a session and the dashboard's origin are required, bad amounts are 400, any x402 client can pay", async ({
+  page,
+  baseURL,
+  context,
+}) => {
   const merchant = await newMerchant(baseURL!, 0);
   await signIn(page, { id: merchant.api_id, secret: merchant.api_secret });
   const session = (await sessionCookie(context))!;

@@ -20,7 +20,10 @@ test("an eSIM is delivered as a QR code, then topped up from the account page; a
   expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
   await expect(card.getByText("Add eSIM")).toBeVisible();
   await expect(card.locator("output").filter({ hasText: /^LPA:1\$/ })).toBeVisible();
-  const iccid = (await card.locator("output").filter({ hasText: /^89\d{17,18}$/ }).textContent())!;
+  const iccid = (await card
+    .locator("output")
+    .filter({ hasText: /^89\d{17,18}$/ })
+    .textContent())!;
   await page.screenshot({ path: "test-results/checkout-esim-qr.png", fullPage: true });
 
   // The account page lists the eSIM with a top-up link that carries its ICCID to the product page.

@@ -16,7 +16,10 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   await page.screenshot({ path: "test-results/checkout-1-cart.png", fullPage: true });
 
   await page.getByRole("button", { name: "Connect EVM wallet" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Test Wallet/ })
+    .click();
   await expect(page.getByText(/Connected: .*Test Wallet/)).toBeVisible();
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Sign in with your wallet (done)" })).toBeVisible();
@@ -31,7 +34,10 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
   // The wallet holds no USDC yet: the page says so before anything is signed, and points to the faucet.
   await expect(page.getByText(`Not enough USDC on ${base.name}: this wallet holds 0 USDC and the invoice needs 10.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeDisabled();
-  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute(
+    "aria-current",
+    "step",
+  );
 
   await page.getByRole("button", { name: "Get test USDC" }).click();
   await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
@@ -65,5 +71,8 @@ test("a rejected signature is explained and nothing is paid; the invoice can sti
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("main").getByRole("alert")).toContainText("You declined the request in your wallet");
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
-  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute("aria-current", "step");
+  await expect(page.getByRole("list", { name: "Progress" }).getByRole("listitem").filter({ hasText: "Awaiting payment" })).toHaveAttribute(
+    "aria-current",
+    "step",
+  );
 });

@@ -38,7 +38,10 @@ export async function addToCart(page: Page, slug: string, packageLabel?: string)
 
 export async function connectEvm(page: Page) {
   await page.getByRole("button", { name: "Connect EVM wallet" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Test Wallet/ })
+    .click();
   await expect(page.getByText(/Connected: .*Test Wallet/).first()).toBeVisible();
 }
 

@@ -23,7 +23,10 @@ test("on a phone: cart, connect, pay and read the code, every step fitting the s
   await page.getByRole("button", { name: "Connect EVM wallet" }).click();
   await expect(page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ })).toBeVisible();
   await page.screenshot({ path: "test-results/phone-2-connect.png" });
-  await page.getByRole("dialog").getByRole("button", { name: /Test Wallet/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Test Wallet/ })
+    .click();
   await expect(page.getByText(/Connected: .*Test Wallet/)).toBeVisible();
   await expectAccessible(page, "cart, connected");
 

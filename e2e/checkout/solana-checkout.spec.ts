@@ -59,7 +59,10 @@ test("a declined Solana signature is explained and nothing moves", async ({ page
   await addToCart(page, "test-gift-card-code");
   await page.goto("/cart");
   await page.getByRole("button", { name: "Connect Solana wallet" }).click();
-  await page.getByRole("dialog", { name: "Connect a Solana wallet" }).getByRole("button", { name: /Solana Test Wallet/ }).click();
+  await page
+    .getByRole("dialog", { name: "Connect a Solana wallet" })
+    .getByRole("button", { name: /Solana Test Wallet/ })
+    .click();
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/invoices\//);
   await page.getByRole("button", { name: "Get test USDC" }).click();

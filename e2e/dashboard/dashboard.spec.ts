@@ -6,7 +6,11 @@ import { fillSignIn, screenshot, sessionCookie, signIn, signInError } from "./se
 // The merchant dashboard in the browser, on desktop and phone (both projects run this file): sign-in with a key
 // pair or a personal token, sign-out, and API keys made and revoked, checked against the merchant API over HTTP.
 
-test("sign-in with an API ID and secret; a wrong secret gets one message that does not say which part was wrong", async ({ page, context, baseURL }, testInfo) => {
+test("sign-in with an API ID and secret; a wrong secret gets one message that does not say which part was wrong", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
   const m = await newMerchant(baseURL!, 25);
 
   await page.goto("/dashboard");
@@ -136,7 +140,10 @@ test("revoking the key a session signed in with ends that session, in this brows
   await page.getByLabel("Name").fill("Laptop");
   await page.getByRole("radio", { name: /Personal token/ }).check();
   await page.getByRole("button", { name: "Create key" }).click();
-  const token = (await page.getByRole("region", { name: /created/ }).getByLabel("Personal token", { exact: true }).textContent())!;
+  const token = (await page
+    .getByRole("region", { name: /created/ })
+    .getByLabel("Personal token", { exact: true })
+    .textContent())!;
   expect(token).toMatch(/^pt_[\w-]+\.[\w-]+$/);
   await page.getByRole("button", { name: "I have saved it" }).click();
   await expect(page.getByRole("region", { name: /created/ })).toHaveCount(0);
@@ -146,7 +153,10 @@ test("revoking the key a session signed in with ends that session, in this brows
     const otherPage = await other.newPage();
     await signIn(otherPage, { token });
 
-    await page.getByRole("row", { name: /Laptop/ }).getByRole("button", { name: "Revoke Laptop" }).click();
+    await page
+      .getByRole("row", { name: /Laptop/ })
+      .getByRole("button", { name: "Revoke Laptop" })
+      .click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
     await expect(page.getByRole("row", { name: /Laptop/ })).toContainText("revoked");
 

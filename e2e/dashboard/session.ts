@@ -27,7 +27,10 @@ export async function fillSignIn(page: Page, credentials: { id: string; secret: 
 
 /** The mode radios are drawn as buttons (the input itself is visually hidden): click the label, as a person does. */
 async function chooseMode(page: Page, name: string) {
-  await page.locator("label").filter({ has: page.getByRole("radio", { name }) }).click();
+  await page
+    .locator("label")
+    .filter({ has: page.getByRole("radio", { name }) })
+    .click();
   await expect(page.getByRole("radio", { name })).toBeChecked();
 }
 

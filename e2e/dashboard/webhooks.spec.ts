@@ -44,7 +44,10 @@ async function openWebhooks(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
 }
 
-test("a failing webhook shows its attempts, is redelivered to a receiver on loopback, and its disabled endpoint re-enabled", async ({ page, baseURL }, testInfo) => {
+test("a failing webhook shows its attempts, is redelivered to a receiver on loopback, and its disabled endpoint re-enabled", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   // 500, then 410 Gone: the worker gives the message up at once and disables the endpoint (no retry races the test).
   let healthy = false;
   const receiver = await startReceiver((i) =>
@@ -57,7 +60,9 @@ test("a failing webhook shows its attempts, is redelivered to a receiver on loop
     });
     expect(res.status).toBe(200);
     await expect
-      .poll(async () => ((await m.call("/webhooks/deliveries")).body.data as { status: string; attempts: number }[]).map((d) => [d.status, d.attempts]), { timeout: 20_000 })
+      .poll(async () => ((await m.call("/webhooks/deliveries")).body.data as { status: string; attempts: number }[]).map((d) => [d.status, d.attempts]), {
+        timeout: 20_000,
+      })
       .toEqual([["failed", 2]]);
     const messageId = String(receiver.received[0]!.headers["webhook-id"]);
 
@@ -111,7 +116,9 @@ test("a failing webhook shows its attempts, is redelivered to a receiver on loop
     await expect(attempts.getByRole("row").nth(3)).toContainText("thanks");
     await expect(page.getByRole("region", { name: "Details" })).toContainText("delivered");
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([messageId, messageId, messageId]);
-    expect(new Webhook(m.webhook_secret).verify(receiver.received[2]!.body, receiver.received[2]!.headers as Record<string, string>)).toMatchObject({ status: "complete" });
+    expect(new Webhook(m.webhook_secret).verify(receiver.received[2]!.body, receiver.received[2]!.headers as Record<string, string>)).toMatchObject({
+      status: "complete",
+    });
     await expectAccessible(page, "redelivered webhook");
     await screenshot(page, testInfo, "webhook-redelivered");
 
@@ -151,7 +158,9 @@ test("a new merchant is shown how to get webhooks, sends a test event, and revea
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Accepted: HTTP 204" })).toBeVisible();
     expect(receiver.received).toHaveLength(1);
-    expect(new Webhook(m.webhook_secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toMatchObject({ type: "test" });
+    expect(new Webhook(m.webhook_secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toMatchObject({
+      type: "test",
+    });
     // Logged with the others.
     const log = page.getByRole("table", { name: "Webhook deliveries" });
     await expect(log.getByRole("row")).toHaveCount(2);
@@ -168,7 +177,9 @@ test("a new merchant is shown how to get webhooks, sends a test event, and revea
     await expect(dialog).toContainText("24 hours");
     await dialog.getByRole("button", { name: "Rotate secret" }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole("status").filter({ hasText: "New secret made." })).toContainText(/the previous secret keeps signing until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/);
+    await expect(page.getByRole("status").filter({ hasText: "New secret made." })).toContainText(
+      /the previous secret keeps signing until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/,
+    );
     await expect(current).toHaveText(/^whsec_/);
     const rotated = await current.innerText();
     expect(rotated).not.toBe(m.webhook_secret);
@@ -183,7 +194,8 @@ test("a new merchant is shown how to get webhooks, sends a test event, and revea
     await expect.poll(() => receiver.received.length).toBe(2);
     const second = receiver.received[1]!;
     expect(String(second.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    for (const secret of [rotated, m.webhook_secret]) expect(new Webhook(secret).verify(second.body, second.headers as Record<string, string>)).toMatchObject({ type: "test" });
+    for (const secret of [rotated, m.webhook_secret])
+      expect(new Webhook(secret).verify(second.body, second.headers as Record<string, string>)).toMatchObject({ type: "test" });
 
     // Hidden again, and gone from the page.
     await page.getByRole("button", { name: "Hide secret" }).click();
@@ -219,7 +231,9 @@ test.describe("not found", () => {
       });
       await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(2);
       await page.goto("/dashboard/webhooks?cursor=bm9uc2Vuc2U&status=lost");
-      await expect(page.getByRole("status").filter({ hasText: "Ignored a value this log does not understand: status, page link. Showing the newest messages." })).toBeVisible();
+      await expect(
+        page.getByRole("status").filter({ hasText: "Ignored a value this log does not understand: status, page link. Showing the newest messages." }),
+      ).toBeVisible();
       await expect(page.getByRole("table", { name: "Webhook deliveries" }).getByRole("row")).toHaveCount(2);
     } finally {
       await receiver.close();

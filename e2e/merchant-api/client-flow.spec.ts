@@ -47,12 +47,24 @@ test("an existing client's flow: ping, balance, the whole catalog, a purchase to
   expect(ids).toContain("test-gift-card-code");
 
   const created = await m.call("/invoices", {
-    body: { products: [{ product_id: "test-gift-card-code", value: 10 }, { product_id: "test-gift-card-code-fail", value: 10 }], payment_method: "balance", auto_pay: true },
+    body: {
+      products: [
+        { product_id: "test-gift-card-code", value: 10 },
+        { product_id: "test-gift-card-code-fail", value: 10 },
+      ],
+      payment_method: "balance",
+      auto_pay: true,
+    },
   });
   expect(created.status).toBe(200);
   const invoiceId = (created.body.data as { id: string }).id;
   const final = await until(
-    async () => (await m.call(`/invoices/${invoiceId}`)).body.data as { status: string; payment: { status: string }; orders: { id: string; status: string; refund?: { amount: number } }[] },
+    async () =>
+      (await m.call(`/invoices/${invoiceId}`)).body.data as {
+        status: string;
+        payment: { status: string };
+        orders: { id: string; status: string; refund?: { amount: number } }[];
+      },
     (inv) => inv.status === "complete",
   );
   expect(final).toMatchObject({ status: "complete", payment: { status: "paid" } });
@@ -72,8 +84,14 @@ test("raw HTTP: auth cases and error codes with their statuses", async ({ baseUR
   expect((await m.call("/accounts/balance", { auth: "Digest abc" })).body.error_code).toBe("unauthorized");
   const low = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true } });
   expect([low.status, low.body.error_code]).toEqual([402, "balance_too_low"]);
-  expect((await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "lightning" } })).body.error_code).toBe("unsupported_payment_method");
-  const parse = await fetch(`${baseURL}/api/v2/invoices`, { method: "POST", headers: { Authorization: m.basic, "Content-Type": "application/json" }, body: "{" });
+  expect(
+    (await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "lightning" } })).body.error_code,
+  ).toBe("unsupported_payment_method");
+  const parse = await fetch(`${baseURL}/api/v2/invoices`, {
+    method: "POST",
+    headers: { Authorization: m.basic, "Content-Type": "application/json" },
+    body: "{",
+  });
   expect([parse.status, ((await parse.json()) as Json).error_code]).toEqual([400, "parse_error"]);
   expect((await m.call("/products/search")).body.error_code).toBe("missing_param");
   expect((await m.call("/products/no-such-thing")).status).toBe(404);
@@ -94,9 +112,15 @@ test("a webhook receiver on loopback that fails twice gets the third delivery, s
   try {
     const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/storefront`;
     const m = await newMerchant(baseURL!, 20);
-    const created = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true, webhook_url: hook } });
+    const created = await m.call("/invoices", {
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true, webhook_url: hook },
+    });
     const invoiceId = (created.body.data as { id: string }).id;
-    await until(async () => received.length, (n) => n >= 3, 40_000);
+    await until(
+      async () => received.length,
+      (n) => n >= 3,
+      40_000,
+    );
     expect(received).toHaveLength(3);
     expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(1);
     const payload = new Webhook(m.webhook_secret).verify(received[2]!.body, received[2]!.headers as Record<string, string>);
@@ -114,20 +138,55 @@ test("a usdc_base invoice is paid through its x402 payment URL by any x402 clien
   const m = await newMerchant(baseURL!, 0);
   const created = await m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
   expect(created.status).toBe(200);
-  const inv = created.body.data as { id: string; payment: { method: string; status: string; network: string; amount_usdc: string; payment_url: string; payment_body: unknown; payment_page: string; address: string } };
+  const inv = created.body.data as {
+    id: string;
+    payment: {
+      method: string;
+      status: string;
+      network: string;
+      amount_usdc: string;
+      payment_url: string;
+      payment_body: unknown;
+      payment_page: string;
+      address: string;
+    };
+  };
   const base = (await devnetNetworks(baseURL!)).filter(isEvm).find((n) => n.network === inv.payment.network)!;
   expect(base.name).toMatch(/^Base/);
-  expect(inv.payment).toMatchObject({ method: "usdc_base", status: "unpaid", amount_usdc: "10", payment_url: `${baseURL}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${baseURL}/pay/${inv.id}` });
+  expect(inv.payment).toMatchObject({
+    method: "usdc_base",
+    status: "unpaid",
+    amount_usdc: "10",
+    payment_url: `${baseURL}/x402/invoice/pay`,
+    payment_body: { invoice_id: inv.id },
+    payment_page: `${baseURL}/pay/${inv.id}`,
+  });
 
   // The 402 offers only the invoice's network.
-  const challenge = await fetch(inv.payment.payment_url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(inv.payment.payment_body) });
+  const challenge = await fetch(inv.payment.payment_url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(inv.payment.payment_body),
+  });
   expect(challenge.status).toBe(402);
   const buyer = await evmBuyer(baseURL!, base, "12");
-  const paid = await buyer.pay(inv.payment.payment_url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(inv.payment.payment_body) });
+  const paid = await buyer.pay(inv.payment.payment_url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(inv.payment.payment_body),
+  });
   expect(paid.status).toBe(200);
   expect(await evmUsdcBalance(base, buyer.account.address)).toBe(2_000_000n);
 
-  const final = await until(async () => (await m.call(`/invoices/${inv.id}`)).body.data as { status: string; payment: { status: string; transaction?: string }; orders: { id: string; status: string }[] }, (v) => v.status === "complete");
+  const final = await until(
+    async () =>
+      (await m.call(`/invoices/${inv.id}`)).body.data as {
+        status: string;
+        payment: { status: string; transaction?: string };
+        orders: { id: string; status: string }[];
+      },
+    (v) => v.status === "complete",
+  );
   expect(final).toMatchObject({ status: "complete", payment: { status: "paid", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
   const order = await m.call(`/orders/${final.orders[0]!.id}`);
   expect((order.body.data as { redemption_info: { code: string } }).redemption_info.code).toMatch(/^[A-Z0-9-]{8,}$/);
@@ -137,7 +196,11 @@ test("a usdc_base invoice is paid through its x402 payment URL by any x402 clien
   // A balance invoice cannot be paid with USDC, and a USDC invoice not from the balance.
   const rich = await newMerchant(baseURL!, 50);
   const byBalance = await rich.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" } });
-  const refused = await fetch(`${baseURL}/x402/invoice/pay`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: (byBalance.body.data as { id: string }).id }) });
+  const refused = await fetch(`${baseURL}/x402/invoice/pay`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ invoice_id: (byBalance.body.data as { id: string }).id }),
+  });
   expect(refused.status).toBe(409);
   const usdc = await rich.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_solana" } });
   const usdcId = (usdc.body.data as { id: string }).id;

@@ -29,4 +29,3 @@ export async function newMerchant(baseURL: string, creditUsd: number) {
   };
   return { ...m, basic, call };
 }
-

@@ -97,8 +97,26 @@ function badPaymentHeaders(): Record<string, string>[] {
     { x402Version: 2, accepted: { scheme: "exact", network: "eip155:84532", amount: "1e30", asset: "0x", payTo: "\u0000" }, payload: { signature: "0x00" } },
     {
       x402Version: 2,
-      accepted: { scheme: "exact", network: "eip155:84530402", amount: "1000", asset: "0x0000000000000000000000000000000000000000", payTo: "0x0000000000000000000000000000000000000000", maxTimeoutSeconds: 60, extra: {} },
-      payload: { signature: `0x${"00".repeat(65)}`, authorization: { from: "0x0000000000000000000000000000000000000001", to: "0x0000000000000000000000000000000000000000", value: "99999999999999999999999999999", validAfter: "-1", validBefore: "1e99", nonce: "0x00" } },
+      accepted: {
+        scheme: "exact",
+        network: "eip155:84530402",
+        amount: "1000",
+        asset: "0x0000000000000000000000000000000000000000",
+        payTo: "0x0000000000000000000000000000000000000000",
+        maxTimeoutSeconds: 60,
+        extra: {},
+      },
+      payload: {
+        signature: `0x${"00".repeat(65)}`,
+        authorization: {
+          from: "0x0000000000000000000000000000000000000001",
+          to: "0x0000000000000000000000000000000000000000",
+          value: "99999999999999999999999999999",
+          validAfter: "-1",
+          validBefore: "1e99",
+          nonce: "0x00",
+        },
+      },
     },
     { x402Version: 2, accepted: { scheme: "exact", network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", amount: "1" }, payload: { transaction: "\u0000" } },
     { x402Version: 999 },
@@ -222,7 +240,29 @@ function inUrl(v: string): string {
 }
 
 /** Field names the JSON bodies of the shop read, to put bad values where a handler looks. */
-const BODY_FIELDS = ["items", "invoice_id", "product_id", "package_id", "quantity", "amount", "amount_usd", "credit_usd", "name", "phone_number", "refill_input", "email", "auto_pay", "payment_method", "network", "address", "status", "webhook_url", "price", "package", "slug"];
+const BODY_FIELDS = [
+  "items",
+  "invoice_id",
+  "product_id",
+  "package_id",
+  "quantity",
+  "amount",
+  "amount_usd",
+  "credit_usd",
+  "name",
+  "phone_number",
+  "refill_input",
+  "email",
+  "auto_pay",
+  "payment_method",
+  "network",
+  "address",
+  "status",
+  "webhook_url",
+  "price",
+  "package",
+  "slug",
+];
 
 /**
  * Credentials that pass, so that bad input reaches the handlers behind them. Several merchants' keys are used in turn:
@@ -237,7 +277,7 @@ export type Credentials = { merchantBasic: string[]; admin?: string };
 export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}): FuzzCase[] {
   const cases: FuzzCase[] = [];
   const random = rng(seed);
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
   let turn = 0;
   const goodAuth = (r: Route): Record<string, string> =>
     r.auth === "merchant" && creds.merchantBasic.length > 0
@@ -251,28 +291,58 @@ export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}):
   for (const [routeIndex, r] of ROUTES.entries()) {
     const base = fill(r.path, "inv_does_not_exist");
     for (const bad of BAD_STRINGS) {
-      if (r.path.includes("{id}")) cases.push({ method: r.method, path: fill(r.path, inUrl(bad)), headers: goodAuth(r), label: `path id ${JSON.stringify(bad.slice(0, 20))}` });
-      for (const q of r.query ?? []) cases.push({ method: r.method, path: `${base}?${q}=${inUrl(bad)}`, headers: goodAuth(r), label: `query ${q}=${JSON.stringify(bad.slice(0, 20))}` });
+      if (r.path.includes("{id}"))
+        cases.push({ method: r.method, path: fill(r.path, inUrl(bad)), headers: goodAuth(r), label: `path id ${JSON.stringify(bad.slice(0, 20))}` });
+      for (const q of r.query ?? [])
+        cases.push({ method: r.method, path: `${base}?${q}=${inUrl(bad)}`, headers: goodAuth(r), label: `query ${q}=${JSON.stringify(bad.slice(0, 20))}` });
     }
     cases.push({ method: r.method, path: `${base}?%ED%A0%80=1&%00=%00`, headers: goodAuth(r), label: "broken query names" });
     cases.push({ method: r.method, path: `${base}/%ED%A0%80`, headers: goodAuth(r), label: "broken path segment" });
     // Every bad credential where credentials are read, a few elsewhere; every forged payment or sign-in header where
     // payments and sign-ins are read (the /x402 API, the dashboard's top-up), a few elsewhere.
     const auths = badAuthorizations();
-    for (const a of r.auth ? auths : auths.filter((_, i) => i % 5 === 0)) cases.push({ method: r.method, path: base, headers: { authorization: a }, label: `authorization ${a.slice(0, 24)}` });
+    for (const a of r.auth ? auths : auths.filter((_, i) => i % 5 === 0))
+      cases.push({ method: r.method, path: base, headers: { authorization: a }, label: `authorization ${a.slice(0, 24)}` });
     const payments = badPaymentHeaders();
     const paid = r.path.startsWith("/x402/") || r.path === "/dashboard/balance/topup";
-    for (const h of paid ? payments : payments.filter((_, i) => i % 8 === 0)) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...h }, label: `header ${Object.keys(h)[0]}` });
+    for (const h of paid ? payments : payments.filter((_, i) => i % 8 === 0))
+      cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...h }, label: `header ${Object.keys(h)[0]}` });
     if (r.body || r.method !== "GET") {
-      for (const b of RAW_BODIES) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: b, label: `raw body ${typeof b === "string" ? JSON.stringify(b.slice(0, 20)) : "bytes"}` });
+      for (const b of RAW_BODIES)
+        cases.push({
+          method: r.method,
+          path: base,
+          headers: { ...goodAuth(r), ...json },
+          body: b,
+          label: `raw body ${typeof b === "string" ? JSON.stringify(b.slice(0, 20)) : "bytes"}`,
+        });
       for (const [fi, f] of BODY_FIELDS.entries()) {
         // A third of the fields on each route, in turn: every field meets every route family.
         if ((fi + routeIndex) % 3 !== 0) continue;
         // Every bad value for every field across the routes, a third of them on each route.
-        for (const v of BAD_JSON_VALUES.filter((_, vi) => (fi + vi + cases.length) % 3 === 0)) cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ [f]: v }), label: `body ${f}=${JSON.stringify(v)?.slice(0, 20)}` });
-        cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ [f]: [{ product_id: "\u0000", package_id: "\ud800", quantity: 1e20, refill_input: "\u0000" }] }), label: `body ${f}=[bad item]` });
+        for (const v of BAD_JSON_VALUES.filter((_, vi) => (fi + vi + cases.length) % 3 === 0))
+          cases.push({
+            method: r.method,
+            path: base,
+            headers: { ...goodAuth(r), ...json },
+            body: JSON.stringify({ [f]: v }),
+            label: `body ${f}=${JSON.stringify(v)?.slice(0, 20)}`,
+          });
+        cases.push({
+          method: r.method,
+          path: base,
+          headers: { ...goodAuth(r), ...json },
+          body: JSON.stringify({ [f]: [{ product_id: "\u0000", package_id: "\ud800", quantity: 1e20, refill_input: "\u0000" }] }),
+          label: `body ${f}=[bad item]`,
+        });
       }
-      cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...json }, body: JSON.stringify({ items: [{ product_id: "x", quantity: 1 }] }).padEnd(200_000, " "), label: "body of 200 KB" });
+      cases.push({
+        method: r.method,
+        path: base,
+        headers: { ...goodAuth(r), ...json },
+        body: JSON.stringify({ items: [{ product_id: "x", quantity: 1 }] }).padEnd(200_000, " "),
+        label: "body of 200 KB",
+      });
       cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), "content-type": "text/plain" }, body: "items=1", label: "form body" });
     }
   }
@@ -282,7 +352,13 @@ export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}):
     const query = (r.query ?? []).map((q) => `${q}=${inUrl(random() < 0.5 ? bad : pick(BAD_STRINGS))}`).join("&");
     const headers = { ...(random() < 0.5 ? goodAuth(r) : { authorization: pick(badAuthorizations()) }), ...(random() < 0.5 ? pick(badPaymentHeaders()) : {}) };
     const body = r.method === "GET" ? undefined : JSON.stringify({ [pick(BODY_FIELDS)]: pick(BAD_JSON_VALUES), [pick(BODY_FIELDS)]: bad });
-    cases.push({ method: r.method, path: `${fill(r.path, inUrl(pick(BAD_STRINGS)))}${query ? `?${query}` : ""}`, headers: { ...headers, ...(body ? json : {}) }, body, label: `random #${i}` });
+    cases.push({
+      method: r.method,
+      path: `${fill(r.path, inUrl(pick(BAD_STRINGS)))}${query ? `?${query}` : ""}`,
+      headers: { ...headers, ...(body ? json : {}) },
+      body,
+      label: `random #${i}`,
+    });
   }
   return cases;
 }

@@ -15,9 +15,7 @@ test("GET /api/health answers liveness without credentials, and readiness once t
   expect(live.headers()["cache-control"]).toBe("no-store");
 
   // The loops pass within seconds of the start; readiness names what it checked.
-  await expect
-    .poll(async () => (await request.get("/api/health?ready=1")).status(), { timeout: 30_000 })
-    .toBe(200);
+  await expect.poll(async () => (await request.get("/api/health?ready=1")).status(), { timeout: 30_000 }).toBe(200);
   const ready = (await (await request.get("/api/health?ready=1")).json()) as {
     status: string;
     problems: string[];
@@ -28,10 +26,22 @@ test("GET /api/health answers liveness without credentials, and readiness once t
   expect(ready.status).toBe("ready");
   expect(ready.problems).toEqual([]);
   // The facilitator's gas wallets on each of the four networks, funded on the devnet.
-  expect(ready.gas_wallets.map((g) => g.network).sort()).toEqual(["eip155:1370402", "eip155:421610402", "eip155:84530402", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"]);
+  expect(ready.gas_wallets.map((g) => g.network).sort()).toEqual([
+    "eip155:1370402",
+    "eip155:421610402",
+    "eip155:84530402",
+    "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+  ]);
   expect(ready.warnings).toEqual([]);
   expect(Object.keys(ready.checks)).toEqual(
-    expect.arrayContaining(["database", "chain eip155:84530402", "chain solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "loop fulfilment", "loop webhooks", "loop upkeep"]),
+    expect.arrayContaining([
+      "database",
+      "chain eip155:84530402",
+      "chain solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+      "loop fulfilment",
+      "loop webhooks",
+      "loop upkeep",
+    ]),
   );
 });
 
@@ -59,7 +69,11 @@ test("a Vercel-like start without DATABASE_URL is refused with a message that na
   delete env.DATABASE_URL;
   delete env.SESSION_SECRET;
   delete env.CRON_SECRET;
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0", "-H", "127.0.0.1"], { cwd: path.join(__dirname, "..", ".."), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0", "-H", "127.0.0.1"], {
+    cwd: path.join(__dirname, "..", ".."),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -123,7 +137,10 @@ test("a backup taken while the shop runs restores into a new data folder that sh
   expect(created.status()).toBe(201);
   const m = (await created.json()) as { api_id: string; api_secret: string };
   const auth = `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`;
-  const invoice = await request.post("/api/v2/invoices", { headers: { authorization: auth }, data: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
+  const invoice = await request.post("/api/v2/invoices", {
+    headers: { authorization: auth },
+    data: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" },
+  });
   expect(invoice.status(), await invoice.text()).toBe(200);
   const invoiceId = ((await invoice.json()) as { meta: { id: string } }).meta.id;
 

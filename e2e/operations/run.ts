@@ -3,7 +3,11 @@ import { fuzzCases, type Credentials, type FuzzCase } from "./cases";
 export type FuzzFailure = { case: FuzzCase; status: number | string; body: string };
 
 /** Sends every case to the shop at `baseURL` (a few at a time) and returns those answered 5xx or not at all. */
-export async function runFuzz(baseURL: string, creds: Credentials, opts: { seed?: number; extra?: number; concurrency?: number } = {}): Promise<{ sent: number; unsendable: number; failures: FuzzFailure[]; statuses: Record<string, number> }> {
+export async function runFuzz(
+  baseURL: string,
+  creds: Credentials,
+  opts: { seed?: number; extra?: number; concurrency?: number } = {},
+): Promise<{ sent: number; unsendable: number; failures: FuzzFailure[]; statuses: Record<string, number> }> {
   const cases = fuzzCases(creds, opts);
   const failures: FuzzFailure[] = [];
   const statuses: Record<string, number> = {};
@@ -16,7 +20,13 @@ export async function runFuzz(baseURL: string, creds: Credentials, opts: { seed?
       if (!c) return;
       let init: RequestInit;
       try {
-        init = { method: c.method, headers: new Headers(c.headers), body: c.body as BodyInit | undefined, redirect: "manual", signal: AbortSignal.timeout(30_000) };
+        init = {
+          method: c.method,
+          headers: new Headers(c.headers),
+          body: c.body as BodyInit | undefined,
+          redirect: "manual",
+          signal: AbortSignal.timeout(30_000),
+        };
       } catch {
         unsendable++;
         continue;

@@ -33,12 +33,16 @@ async function payer(n: DevnetNetwork, usdc: string) {
   if (isEvm(n)) {
     const account = privateKeyToAccount(generatePrivateKey());
     await faucet(SERVER_A, n.network, account.address, usdc);
-    const client = new x402Client().register(n.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+    const client = new x402Client()
+      .register(n.network as `${string}:${string}`, new ExactEvmScheme(account))
+      .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
     return { address: account.address as string, balance: () => evmUsdcBalance(n, account.address), sign: (r: PaymentRequired) => sign(client, r, n) };
   }
   const signer = await generateKeyPairSigner();
   await faucet(SERVER_A, n.network, signer.address, usdc);
-  const client = new x402Client().register(n.network as `${string}:${string}`, new ExactSvmScheme(signer, { rpcUrl: n.rpcUrl })).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  const client = new x402Client()
+    .register(n.network as `${string}:${string}`, new ExactSvmScheme(signer, { rpcUrl: n.rpcUrl }))
+    .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
   const mint = "mint" in n.usdc ? n.usdc.mint : "";
   return { address: signer.address as string, balance: () => tokenBalance(n.rpcUrl, mint, signer.address), sign: (r: PaymentRequired) => sign(client, r, n) };
 }
@@ -62,7 +66,10 @@ for (const family of ["EVM", "Solana"] as const) {
     const buyer = await payer(n, "50");
     const payment = await buyer.sign(decodeRequired(await fetch(`${SERVER_A}/x402/invoice/pay`, payBody(a.invoice_id))));
 
-    const answers = await Promise.all([fetch(`${SERVER_A}/x402/invoice/pay`, payBody(a.invoice_id, payment)), fetch(`${SERVER_B}/x402/invoice/pay`, payBody(b.invoice_id, payment))]);
+    const answers = await Promise.all([
+      fetch(`${SERVER_A}/x402/invoice/pay`, payBody(a.invoice_id, payment)),
+      fetch(`${SERVER_B}/x402/invoice/pay`, payBody(b.invoice_id, payment)),
+    ]);
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses[0]).toBe(200);
     expect([402, 409]).toContain(statuses[1]);

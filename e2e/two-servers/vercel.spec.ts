@@ -84,7 +84,11 @@ test("on Vercel, a paid invoice's codes come from the round after the payment's 
   const buyer = await evmBuyer(SERVER_A, evm, "20");
   const buyerToken = await signIn(base, buyer.account);
   const invoice = await createInvoice(base, buyerToken, [{ product_id: "test-gift-card-code", package_value: "10" }]);
-  const paid = await buyer.pay(`${base}/x402/invoice/pay`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invoice_id: invoice.invoice_id }) });
+  const paid = await buyer.pay(`${base}/x402/invoice/pay`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ invoice_id: invoice.invoice_id }),
+  });
   expect(paid.status).toBe(200);
 
   await expect(async () => {

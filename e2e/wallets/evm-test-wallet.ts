@@ -16,7 +16,12 @@ type RpcError = { code: number; message: string };
  * provider: every request crosses to the test process, where a viem account signs and reads go to the devnet RPC of
  * the wallet's current chain.
  */
-export async function installEvmTestWallet(page: Page, account: PrivateKeyAccount, chains: Record<number, string>, startChainId: number): Promise<EvmTestWallet> {
+export async function installEvmTestWallet(
+  page: Page,
+  account: PrivateKeyAccount,
+  chains: Record<number, string>,
+  startChainId: number,
+): Promise<EvmTestWallet> {
   let chainId = startChainId;
   let reject = false;
   // Like an extension: the site sees no account until the user connects it (then it stays authorized).
@@ -61,7 +66,11 @@ export async function installEvmTestWallet(page: Page, account: PrivateKeyAccoun
         return { result: await account.signTypedData({ ...typed, types } as Parameters<PrivateKeyAccount["signTypedData"]>[0]) };
       }
       default: {
-        const res = await fetch(chains[chainId]!, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: req.method, params }) });
+        const res = await fetch(chains[chainId]!, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: req.method, params }),
+        });
         const body = (await res.json()) as { result?: unknown; error?: RpcError };
         return body;
       }
@@ -72,7 +81,8 @@ export async function installEvmTestWallet(page: Page, account: PrivateKeyAccoun
     type Listener = (...args: unknown[]) => void;
     const listeners = new Map<string, Set<Listener>>();
     const emit = (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((l) => l(...args));
-    const bridge = (window as unknown as { __evmTestWallet: (req: unknown) => Promise<{ result?: unknown; error?: { code: number; message: string } }> }).__evmTestWallet;
+    const bridge = (window as unknown as { __evmTestWallet: (req: unknown) => Promise<{ result?: unknown; error?: { code: number; message: string } }> })
+      .__evmTestWallet;
     const provider = {
       isTestWallet: true,
       async request(req: { method: string; params?: unknown[] }) {
@@ -92,11 +102,15 @@ export async function installEvmTestWallet(page: Page, account: PrivateKeyAccoun
         return provider;
       },
     };
-    const icon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%23334155'/%3E%3C/svg%3E";
+    const icon =
+      "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%23334155'/%3E%3C/svg%3E";
     const announce = () =>
       window.dispatchEvent(
         new CustomEvent("eip6963:announceProvider", {
-          detail: Object.freeze({ info: { uuid: "6f1c2d7e-0b7a-4a56-9a3e-5d2b8f3c1a90", name: "Test Wallet", icon, rdns: "dev.storefront.testwallet" }, provider }),
+          detail: Object.freeze({
+            info: { uuid: "6f1c2d7e-0b7a-4a56-9a3e-5d2b8f3c1a90", name: "Test Wallet", icon, rdns: "dev.storefront.testwallet" },
+            provider,
+          }),
         }),
       );
     window.addEventListener("eip6963:requestProvider", announce);

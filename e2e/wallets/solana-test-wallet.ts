@@ -49,7 +49,8 @@ export async function installSolanaTestWallet(page: Page, signer: KeyPairSigner)
   await page.addInitScript(
     ({ address, publicKey }) => {
       type Listener = (props: { accounts?: readonly unknown[] }) => void;
-      const bridge = (window as unknown as { __solanaTestWallet: (req: unknown) => Promise<{ bytes?: string; signature?: string; error?: string }> }).__solanaTestWallet;
+      const bridge = (window as unknown as { __solanaTestWallet: (req: unknown) => Promise<{ bytes?: string; signature?: string; error?: string }> })
+        .__solanaTestWallet;
       const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
       const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
       const call = async (req: { feature: string; bytes?: Uint8Array }) => {
@@ -69,7 +70,8 @@ export async function installSolanaTestWallet(page: Page, signer: KeyPairSigner)
       let accounts: (typeof account)[] = [];
       const listeners = new Set<Listener>();
       const changed = () => listeners.forEach((l) => l({ accounts }));
-      const icon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%237c3aed'/%3E%3C/svg%3E";
+      const icon =
+        "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%237c3aed'/%3E%3C/svg%3E";
 
       const wallet = {
         version: "1.0.0",

@@ -70,7 +70,10 @@ test("every micro-fee route answers a paid call as documented; a call refused af
   }
   const missing = await buyer.pay(`${baseURL}/x402/products/detail?slug=steam-uss`);
   expect(missing.status).toBe(404);
-  expect(await missing.json()).toMatchObject({ code: "PRODUCT_NOT_FOUND", suggestions: expect.arrayContaining([expect.objectContaining({ slug: "steam-us" })]) });
+  expect(await missing.json()).toMatchObject({
+    code: "PRODUCT_NOT_FOUND",
+    suggestions: expect.arrayContaining([expect.objectContaining({ slug: "steam-us" })]),
+  });
   expect(missing.headers.get("payment-response")).toBeNull();
   expect(await evmUsdcBalance(n, buyer.account.address)).toBe(5_000_000n - spent);
 });
@@ -127,7 +130,13 @@ test("a v1 client's X-PAYMENT header is accepted", async ({ baseURL }) => {
 
 test("malformed payment headers answer 400, never 500", async ({ baseURL }) => {
   const b64 = (s: string) => Buffer.from(s).toString("base64");
-  for (const header of ["garbage!!", b64("not json"), b64(JSON.stringify({ x402Version: 2 })), b64(JSON.stringify({ x402Version: 7, payload: {} })), b64("[]")]) {
+  for (const header of [
+    "garbage!!",
+    b64("not json"),
+    b64(JSON.stringify({ x402Version: 2 })),
+    b64(JSON.stringify({ x402Version: 7, payload: {} })),
+    b64("[]"),
+  ]) {
     const res = await fetch(`${baseURL}/x402/checkout/info`, { headers: { "PAYMENT-SIGNATURE": header } });
     expect(res.status, header).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe("INVALID_PAYMENT");
@@ -162,7 +171,10 @@ test("bad parameters are refused before any payment", async ({ baseURL }) => {
 });
 
 test("browsers may call the API cross-origin with x402 headers", async ({ baseURL }) => {
-  const res = await fetch(`${baseURL}/x402/gift-cards/search`, { method: "OPTIONS", headers: { Origin: "https://agent.example", "Access-Control-Request-Headers": "payment-signature" } });
+  const res = await fetch(`${baseURL}/x402/gift-cards/search`, {
+    method: "OPTIONS",
+    headers: { Origin: "https://agent.example", "Access-Control-Request-Headers": "payment-signature" },
+  });
   expect(res.status).toBe(204);
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
   expect(res.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");

@@ -19,7 +19,16 @@ const post = (baseURL: string, body: unknown, headers: Record<string, string> = 
 
 test("a signed-in wallet creates an invoice that locks the cart's price", async ({ baseURL }) => {
   const { token } = await tokenFor(baseURL!);
-  const res = await post(baseURL!, { items: [{ product_id: "test-gift-card-code", package_value: "10" }, { product_id: "test-esim-product", package_value: "test-esim-product<&>1GB, 7 Days" }] }, { "X-Access-Token": token });
+  const res = await post(
+    baseURL!,
+    {
+      items: [
+        { product_id: "test-gift-card-code", package_value: "10" },
+        { product_id: "test-esim-product", package_value: "test-esim-product<&>1GB, 7 Days" },
+      ],
+    },
+    { "X-Access-Token": token },
+  );
   expect(res.status).toBe(200);
   const body = (await res.json()) as Record<string, unknown> & { next_step: { url: string; body: { invoice_id: string } }; networks: { network: string }[] };
   expect(body).toMatchObject({ price_usdc: "20", price_usd: "20", price_usdc_atomic: "20000000", expires_in_minutes: 15 });

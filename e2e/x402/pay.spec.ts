@@ -18,7 +18,10 @@ const payBody = (id: string) => ({ method: "POST", headers: { "Content-Type": "a
 
 async function status(baseURL: string, id: string, token: string) {
   const res = await fetch(`${baseURL}/x402/invoice/status?invoice_id=${id}`, { headers: { "X-Access-Token": token } });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { status: string; redemption_info?: Record<string, unknown>[]; orders: { status: string }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { status: string; redemption_info?: Record<string, unknown>[]; orders: { status: string }[] },
+  };
 }
 
 test("the buyer pays the locked price once; paying again answers 409 and moves no money", async ({ baseURL }) => {
@@ -35,7 +38,10 @@ test("the buyer pays the locked price once; paying again answers 409 and moves n
   const before = await evmUsdcBalance(evm, payTo);
 
   // A session token never pays an invoice.
-  const withToken = await fetch(`${baseURL}/x402/invoice/pay`, { ...payBody(invoice.invoice_id), headers: { "Content-Type": "application/json", "X-Access-Token": token } });
+  const withToken = await fetch(`${baseURL}/x402/invoice/pay`, {
+    ...payBody(invoice.invoice_id),
+    headers: { "Content-Type": "application/json", "X-Access-Token": token },
+  });
   expect(withToken.status).toBe(402);
 
   const res = await buyer.pay(`${baseURL}/x402/invoice/pay`, payBody(invoice.invoice_id));
@@ -70,11 +76,15 @@ test("twelve wallets paying one invoice at once: one settlement, one wallet char
   const headers = await Promise.all(
     payers.map(async (p) => {
       const client = new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(p)).setSpendControls({ allowedAssets: true });
-      return encodePaymentSignatureHeader(await client.createPaymentPayload({ ...required, accepts: required.accepts.filter((a) => a.network === evm.network) }));
+      return encodePaymentSignatureHeader(
+        await client.createPaymentPayload({ ...required, accepts: required.accepts.filter((a) => a.network === evm.network) }),
+      );
     }),
   );
   const results = await Promise.all(
-    headers.map((h) => fetch(`${baseURL}/x402/invoice/pay`, { ...payBody(invoice.invoice_id), headers: { "Content-Type": "application/json", "PAYMENT-SIGNATURE": h } })),
+    headers.map((h) =>
+      fetch(`${baseURL}/x402/invoice/pay`, { ...payBody(invoice.invoice_id), headers: { "Content-Type": "application/json", "PAYMENT-SIGNATURE": h } }),
+    ),
   );
   const codes = results.map((r) => r.status);
   expect(codes.filter((c) => c === 200)).toHaveLength(1);
@@ -137,7 +147,9 @@ const luhnValid = (digits: string) =>
     .split("")
     .reverse()
     .map(Number)
-    .reduce((sum, d, i) => sum + (i % 2 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
+    .reduce((sum, d, i) => sum + (i % 2 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) %
+    10 ===
+  0;
 
 async function waitComplete(baseURL: string, id: string, token: string) {
   let s = await status(baseURL, id, token);
@@ -165,7 +177,10 @@ test("an eSIM purchase appears in my/esims with a valid ICCID, takes a top-up, a
   const esim = esims.esims[0]!;
   expect(esim.iccid).toMatch(/^89\d{17,18}$/);
   expect(luhnValid(esim.iccid)).toBe(true);
-  expect(esim).toMatchObject({ product_id: "test-esim-product", topup_options_url: `${baseURL}/x402/products/detail?slug=test-esim-product&iccid=${esim.iccid}` });
+  expect(esim).toMatchObject({
+    product_id: "test-esim-product",
+    topup_options_url: `${baseURL}/x402/products/detail?slug=test-esim-product&iccid=${esim.iccid}`,
+  });
   expect(esim.bundles).toEqual([expect.objectContaining({ value: "3GB, 30 Days" })]);
 
   // Top it up: the options URL offers the product's packages with a line item for this eSIM.

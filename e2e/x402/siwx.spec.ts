@@ -1,13 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { generateKeyPairSigner } from "@solana/kit";
-import {
-  createSIWxPayload,
-  encodeSIWxHeader,
-  SIGN_IN_WITH_X,
-  type SIWxExtension,
-  type SIWxSigner,
-  type SolanaSigner,
-} from "@x402/extensions/sign-in-with-x";
+import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension, type SIWxSigner, type SolanaSigner } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decodeRequired } from "./devnet-client";
 // Every answer of the /x402 API these tests get is checked against its OpenAPI document (./documented.ts).
@@ -33,7 +26,10 @@ test("EVM and Solana wallets sign in and get a token that waives fees", async ({
   const evm = privateKeyToAccount(generatePrivateKey());
   const sol = (await generateKeyPairSigner()) as unknown as SolanaSigner;
 
-  for (const [signer, family] of [[evm, "eip155"], [sol, "solana"]] as const) {
+  for (const [signer, family] of [
+    [evm, "eip155"],
+    [sol, "solana"],
+  ] as const) {
     const ext = await challengeOf(await fetch(url, { method: "POST" }));
     expect(ext.supportedChains.map((c) => c.type)).toEqual(expect.arrayContaining(["eip191", "ed25519"]));
     const header = await signIn(url, ext, signer as SIWxSigner, family);

@@ -16,7 +16,8 @@ test("paying on Solana with the official client settles exactly the fee to payTo
   await faucet(baseURL!, sol.network, payer.address, "1");
 
   // The stock client, given the chain's RPC URL: nothing else is adapted.
-  const client = new x402Client().register(sol.network as `${string}:${string}`, new ExactSvmScheme(payer, { rpcUrl: sol.rpcUrl }))
+  const client = new x402Client()
+    .register(sol.network as `${string}:${string}`, new ExactSvmScheme(payer, { rpcUrl: sol.rpcUrl }))
     // Devnet USDC is not a token the client knows: allow it, as for the EVM devnet token.
     .setSpendControls({ allowedAssets: true });
   const sent: string[] = [];
@@ -56,11 +57,19 @@ test("the whole agent flow on Solana: search, detail, create, pay, status, codes
   expect(search.products[0]?.slug).toBe("steam-us");
   const detail = (await (await pay(`${baseURL}/x402/products/detail?slug=test-gift-card-code`)).json()) as { next_step: { url: string; body: unknown } };
   expect(detail.next_step.url).toBe(`${baseURL}/x402/invoice/create`);
-  const created = await pay(detail.next_step.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(detail.next_step.body) });
+  const created = await pay(detail.next_step.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(detail.next_step.body),
+  });
   expect(created.status).toBe(200);
   const invoice = (await created.json()) as { invoice_id: string; price_usdc: string; next_step: { url: string; body: unknown } };
   expect(invoice.price_usdc).toBe("10");
-  const paid = await pay(invoice.next_step.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(invoice.next_step.body) });
+  const paid = await pay(invoice.next_step.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(invoice.next_step.body),
+  });
   expect(paid.status).toBe(200);
   // Fees: 0.002 search + 0.001 detail + 0.002 create, then the invoice's 10.
   expect(await tokenBalance(sol.rpcUrl, (sol.usdc as { mint: string }).mint, payer.address)).toBe(25_000_000n - 5000n - 10_000_000n);
@@ -74,8 +83,11 @@ test("the whole agent flow on Solana: search, detail, create, pay, status, codes
     const challenge = await fetch(`${baseURL}/x402/connect`, { method: "POST" });
     const ext = decodeRequired(challenge).extensions![SIGN_IN_WITH_X] as import("@x402/extensions/sign-in-with-x").SIWxExtension;
     const chain = ext.supportedChains.find((c) => c.chainId.startsWith("solana:"))!;
-    const header = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, payer as never, `${baseURL}/x402/connect`));
-    const token = ((await (await fetch(`${baseURL}/x402/connect`, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string }).token;
+    const header = encodeSIWxHeader(
+      await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, payer as never, `${baseURL}/x402/connect`),
+    );
+    const token = ((await (await fetch(`${baseURL}/x402/connect`, { method: "POST", headers: { "SIGN-IN-WITH-X": header } })).json()) as { token: string })
+      .token;
     body = (await (await fetch(statusUrl, { headers: { "X-Access-Token": token } })).json()) as typeof body;
   }
   expect(body.status).toBe("complete");

@@ -39,22 +39,50 @@ describe(`admin API and account routes on ${testDriver}`, () => {
     const viaBearer = await callRoute(balance, "/api/v2/accounts/balance", { headers: bearerAuth(m.api_token) });
     expect(viaBearer).toMatchObject({ status: 200, body: { meta: { _endpoint: "/accounts/balance" }, data: { balance: 10_050, currency: "USD" } } });
 
-    const credited = await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, { headers: admin, body: { amount_usd: 20 }, params: { id: m.merchant_id } });
+    const credited = await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, {
+      headers: admin,
+      body: { amount_usd: 20 },
+      params: { id: m.merchant_id },
+    });
     expect(credited).toMatchObject({ status: 200, body: { merchant_id: m.merchant_id, balance: 12_050, currency: "USD" } });
-    expect((await callRoute(balance, "/api/v2/accounts/balance", { headers: bearerAuth(m.api_token) })).body.data).toEqual({ balance: 12_050, currency: "USD" });
+    expect((await callRoute(balance, "/api/v2/accounts/balance", { headers: bearerAuth(m.api_token) })).body.data).toEqual({
+      balance: 12_050,
+      currency: "USD",
+    });
   });
 
   it("refuses the admin API without the token, and bad admin input with a clear error", async () => {
     expect((await callRoute(createMerchantRoute, "/api/admin/merchants", { body: { name: "X" } })).status).toBe(401);
-    expect((await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: { Authorization: "Bearer wrong" }, body: { name: "X" } })).status).toBe(401);
-    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: {} })).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
-    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: "{not json" })).toMatchObject({ status: 400, body: { error_code: "parse_error" } });
-    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: -5 } })).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
-    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: "1.234" } })).toMatchObject({ status: 400 });
+    expect((await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: { Authorization: "Bearer wrong" }, body: { name: "X" } })).status).toBe(
+      401,
+    );
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: {} })).toMatchObject({
+      status: 400,
+      body: { error_code: "invalid_param" },
+    });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: "{not json" })).toMatchObject({
+      status: 400,
+      body: { error_code: "parse_error" },
+    });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: -5 } })).toMatchObject({
+      status: 400,
+      body: { error_code: "invalid_param" },
+    });
+    expect(await callRoute(createMerchantRoute, "/api/admin/merchants", { headers: admin, body: { name: "X", credit_usd: "1.234" } })).toMatchObject({
+      status: 400,
+    });
     const unknown = "mer_01AAAAAAAAAAAAAAAAAAAAAAAA";
-    expect(await callRoute(creditMerchant, `/api/admin/merchants/${unknown}/credit`, { headers: admin, body: { amount_usd: 5 }, params: { id: unknown } })).toMatchObject({ status: 404 });
+    expect(
+      await callRoute(creditMerchant, `/api/admin/merchants/${unknown}/credit`, { headers: admin, body: { amount_usd: 5 }, params: { id: unknown } }),
+    ).toMatchObject({ status: 404 });
     const m = await newMerchant();
-    expect(await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, { headers: admin, body: { amount_usd: 0 }, params: { id: m.merchant_id } })).toMatchObject({ status: 400 });
+    expect(
+      await callRoute(creditMerchant, `/api/admin/merchants/${m.merchant_id}/credit`, {
+        headers: admin,
+        body: { amount_usd: 0 },
+        params: { id: m.merchant_id },
+      }),
+    ).toMatchObject({ status: 400 });
   });
 
   it("limits ping to 1 request per 3 seconds per credential, with the rate-limit fields on every answer", async () => {
@@ -77,7 +105,13 @@ describe(`admin API and account routes on ${testDriver}`, () => {
 
   it("answers 401 in the API's envelope for wrong credentials and the wrong scheme", async () => {
     const m = await newMerchant();
-    for (const headers of [{}, { Authorization: "Basic" }, basicAuth(m.api_id, "sk_nope"), { Authorization: `Bearer ${m.api_secret}` }, basicAuth(...(m.api_token.split(".") as [string, string]))]) {
+    for (const headers of [
+      {},
+      { Authorization: "Basic" },
+      basicAuth(m.api_id, "sk_nope"),
+      { Authorization: `Bearer ${m.api_secret}` },
+      basicAuth(...(m.api_token.split(".") as [string, string])),
+    ]) {
       const res = await callRoute(ping, "/api/v2/ping", { headers });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ meta: { _endpoint: "/ping" }, error_code: "unauthorized" });

@@ -64,12 +64,17 @@ export const toStockLevelsWire = (levels: StockLevel[]) => ({
 
 export const stockLevelsWire = z
   .object({
-    levels: z.array(
-      z.object({ product_id: z.string(), product_name: z.string(), package_value: z.string(), available: count, reserved: count, sold: count }),
-    ),
+    levels: z.array(z.object({ product_id: z.string(), product_name: z.string(), package_value: z.string(), available: count, reserved: count, sold: count })),
   })
   .transform(({ levels }): StockLevel[] =>
-    levels.map((l) => ({ productId: l.product_id, productName: l.product_name, packageValue: l.package_value, available: l.available, reserved: l.reserved, sold: l.sold })),
+    levels.map((l) => ({
+      productId: l.product_id,
+      productName: l.product_name,
+      packageValue: l.package_value,
+      available: l.available,
+      reserved: l.reserved,
+      sold: l.sold,
+    })),
   );
 
 // GET /api/admin/refunds: the refunds due; amounts in USDC atomic units as decimal strings.

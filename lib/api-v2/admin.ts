@@ -26,7 +26,8 @@ export const adminError = (status: number, code: string, message: string) => jso
  */
 export function adminRoute<P extends Record<string, string>>(handler: (req: Request, ctx: { db: Db; database: Database; params: P }) => Promise<Response>) {
   return withRequestLog(async (req: Request, next: { params: Promise<P> }): Promise<Response> => {
-    if (!isAdmin(req.headers.get("authorization"))) return adminError(401, "unauthorized", "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>).");
+    if (!isAdmin(req.headers.get("authorization")))
+      return adminError(401, "unauthorized", "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>).");
     try {
       const database = await getDatabase();
       return await handler(req, { db: database.db, database, params: await next.params });

@@ -24,8 +24,15 @@ afterAll(async () => {
   await database?.close();
 });
 
-type P = { id: string; type: string; packages: { id: string; package_id: string; value: string; amount: number; price: number }[]; coverage?: string[]; is_test: boolean };
-const get = async (handler: Parameters<typeof callRoute>[0], path: string, params?: Record<string, string>) => callRoute(handler, path, { headers: auth, params });
+type P = {
+  id: string;
+  type: string;
+  packages: { id: string; package_id: string; value: string; amount: number; price: number }[];
+  coverage?: string[];
+  is_test: boolean;
+};
+const get = async (handler: Parameters<typeof callRoute>[0], path: string, params?: Record<string, string>) =>
+  callRoute(handler, path, { headers: auth, params });
 
 describe(`merchant catalog routes on ${testDriver}`, () => {
   it("pages the whole catalog with start/limit and an absolute meta._next, test products only when asked", async () => {
@@ -66,7 +73,15 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
     const res = await get(productDetail, "/api/v2/products/steam-us", { id: "steam-us" });
     expect(res.status).toBe(200);
     const p = res.body.data as P & Record<string, unknown>;
-    expect(p).toMatchObject({ id: "steam-us", type: "gift_card", country_code: "US", country_name: "United States", currency: "USD", recipient_type: "none", in_stock: true });
+    expect(p).toMatchObject({
+      id: "steam-us",
+      type: "gift_card",
+      country_code: "US",
+      country_name: "United States",
+      currency: "USD",
+      recipient_type: "none",
+      in_stock: true,
+    });
     expect(p.image).toMatch(/^http:\/\/shop\.test\//);
     const first = p.packages[0]!;
     expect(first.id).toBe(`steam-us<&>${first.value}`);
@@ -77,7 +92,10 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
     const test = (await get(productDetail, "/api/v2/products/test-gift-card-code", { id: "test-gift-card-code" })).body.data as P;
     expect(test.is_test).toBe(true);
     expect(test.packages.find((pk) => pk.value === "10")?.price).toBe(1000);
-    expect(await get(productDetail, "/api/v2/products/nope", { id: "nope" })).toMatchObject({ status: 404, body: { error_code: "not_found", meta: { _endpoint: "/products/nope" } } });
+    expect(await get(productDetail, "/api/v2/products/nope", { id: "nope" })).toMatchObject({
+      status: 404,
+      body: { error_code: "not_found", meta: { _endpoint: "/products/nope" } },
+    });
   });
 
   it("searches with q (required, 1-100 characters) and hints when nothing matches", async () => {
@@ -85,7 +103,10 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
     expect(res.status).toBe(200);
     expect((res.body.data as P[])[0]?.id).toMatch(/^steam-/);
     expect(res.body.meta).toMatchObject({ _endpoint: "/products/search", limit: 5, count: 5 });
-    expect(await get(productSearch, "/api/v2/products/search")).toMatchObject({ status: 400, body: { error_code: "missing_param", message: "Missing required parameter: q" } });
+    expect(await get(productSearch, "/api/v2/products/search")).toMatchObject({
+      status: 400,
+      body: { error_code: "missing_param", message: "Missing required parameter: q" },
+    });
     expect(await get(productSearch, `/api/v2/products/search?q=${"x".repeat(101)}`)).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
     expect(await get(productSearch, "/api/v2/products/search?q=%20")).toMatchObject({ status: 400, body: { error_code: "invalid_param" } });
     const none = await get(productSearch, "/api/v2/products/search?q=qwxzvbnm");
@@ -131,7 +152,10 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
     expect(data.operators.length).toBeGreaterThan(0);
     const op = data.operators[0]!.id;
     expect((await get(checkPhone, `/api/v2/check_phone_number?phone_number=%2B14155550134&operator=${op}`)).status).toBe(200);
-    expect(await get(checkPhone, "/api/v2/check_phone_number?phone_number=%2B14155550134&operator=no-such-operator")).toMatchObject({ status: 400, body: { error_code: "unsupported_operator" } });
+    expect(await get(checkPhone, "/api/v2/check_phone_number?phone_number=%2B14155550134&operator=no-such-operator")).toMatchObject({
+      status: 400,
+      body: { error_code: "unsupported_operator" },
+    });
     expect(await get(checkPhone, "/api/v2/check_phone_number?phone_number=12345")).toMatchObject({ status: 400, body: { error_code: "invalid_phone_number" } });
     expect(await get(checkPhone, "/api/v2/check_phone_number")).toMatchObject({ status: 400, body: { error_code: "missing_param" } });
   });

@@ -67,7 +67,6 @@ export function merchantProduct(p: Product, origin: string) {
   };
 }
 
-
 /** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter. */
 export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
   const raw: Record<string, string> = {};
@@ -83,7 +82,10 @@ export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> 
 /** One page of whole products for a list query (optionally a text search), with `meta` in the clients' shape. */
 export async function productPage(db: Db, url: URL, origin: string, q: ListQuery & { q?: string; forceKind?: ProductKind }) {
   const kind = q.forceKind ?? (q.type ? KIND_OF_TYPE[q.type] : undefined);
-  const found = await search({ q: q.q, kind, country: q.country, category: q.category, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit }, db);
+  const found = await search(
+    { q: q.q, kind, country: q.country, category: q.category, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit },
+    db,
+  );
   const items = await getProducts(
     found.items.map((i) => i.slug),
     db,
@@ -117,7 +119,9 @@ export async function operatorsFor(db: Db, e164: string): Promise<{ id: string; 
   const rows = await db
     .select({ id: products.id, name: products.name, brand: products.brand, country: products.country })
     .from(products)
-    .where(and(eq(products.kind, "topup"), eq(products.isTest, false), sql`EXISTS (SELECT 1 FROM unnest(${products.phonePrefixes}) p WHERE ${e164} LIKE p || '%')`))
+    .where(
+      and(eq(products.kind, "topup"), eq(products.isTest, false), sql`EXISTS (SELECT 1 FROM unnest(${products.phonePrefixes}) p WHERE ${e164} LIKE p || '%')`),
+    )
     .orderBy(products.name);
   return rows.map((r) => ({ id: r.id, name: r.brand, country_code: r.country }));
 }
@@ -126,6 +130,7 @@ export async function operatorsFor(db: Db, e164: string): Promise<{ id: string; 
 export function e164(input: string | null): string {
   if (input === null || input.trim() === "") throw missingParam("phone_number");
   const phone = parsePhoneNumberFromString(input.trim());
-  if (!phone || !phone.isValid()) throw new V2Error(400, "invalid_phone_number", "Invalid phone number: use E.164 format, a + and the country code, like +14155550134.");
+  if (!phone || !phone.isValid())
+    throw new V2Error(400, "invalid_phone_number", "Invalid phone number: use E.164 format, a + and the country code, like +14155550134.");
   return phone.number;
 }

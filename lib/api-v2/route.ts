@@ -59,7 +59,10 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
 export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
   if (err instanceof V2Error) return err.toResponse(endpoint);
   if (err instanceof AuthError) {
-    return new V2Error(err.status, err.code, err.message).toResponse(endpoint, err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
+    return new V2Error(err.status, err.code, err.message).toResponse(
+      endpoint,
+      err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined,
+    );
   }
   if (err instanceof BodyError) return new V2Error(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message).toResponse(endpoint);
   if (err instanceof ZodError) {

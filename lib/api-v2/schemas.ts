@@ -70,7 +70,10 @@ export const invoiceItem = z.object({
   product_id: z.string().trim().min(1).max(80).meta({ example: "test-gift-card-code" }),
   value: z.union([z.number(), z.string()]).optional().meta({ description: "A package's value or an amount within the product's range.", example: 10 }),
   package_id: z.string().trim().min(1).max(200).optional().meta({ description: "A package's id (eSIM bundles), instead of `value`." }),
-  quantity: z.unknown().optional().meta({ override: { type: "integer", minimum: 1, default: 1 } }),
+  quantity: z
+    .unknown()
+    .optional()
+    .meta({ override: { type: "integer", minimum: 1, default: 1 } }),
   phone_number: z.string().trim().max(100).optional().meta({ description: "For phone top-ups, E.164." }),
   email: z.string().trim().max(100).optional().meta({ description: "For products delivered to an e-mail address." }),
   esim_id: z.string().trim().max(40).optional().meta({ description: "The ICCID of an eSIM bought before: tops it up." }),
@@ -125,7 +128,12 @@ export const productSchema = z
     redemption_instructions: z.string(),
     packages: z.array(packageSchema),
     range: z
-      .strictObject({ min: z.number(), max: z.number(), step: z.number(), price_rate: z.number().meta({ description: "US dollars per unit of the product's currency." }) })
+      .strictObject({
+        min: z.number(),
+        max: z.number(),
+        step: z.number(),
+        price_rate: z.number().meta({ description: "US dollars per unit of the product's currency." }),
+      })
       .optional(),
     coverage: z.array(z.string()).optional().meta({ description: "eSIMs: the countries covered." }),
   })
@@ -165,7 +173,9 @@ export const orderSchema = z
 export const invoiceSchema = z
   .strictObject({
     id: z.string(),
-    status: z.enum(["unpaid", "processing", "complete", "denied", "payment_error"]).meta({ description: "`complete`, `denied` and `payment_error` are final." }),
+    status: z
+      .enum(["unpaid", "processing", "complete", "denied", "payment_error"])
+      .meta({ description: "`complete`, `denied` and `payment_error` are final." }),
     status_reason: z.literal("expired").optional(),
     created_time: time,
     completed_time: time.nullable(),
@@ -287,14 +297,25 @@ export const invoicePageMeta = z.strictObject({
   _next: next,
 });
 
-export const orderPageMeta = z.strictObject({ _endpoint: endpoint, start: z.number().int(), limit: z.number().int(), count: z.number().int(), total: z.number().int(), _next: next });
+export const orderPageMeta = z.strictObject({
+  _endpoint: endpoint,
+  start: z.number().int(),
+  limit: z.number().int(),
+  count: z.number().int(),
+  total: z.number().int(),
+  _next: next,
+});
 export const cursorPageMeta = z.strictObject({ _endpoint: endpoint, limit: z.number().int(), count: z.number().int(), _next: next });
 
 /** A success: `{meta, data}`. */
 export const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, meta: M) => z.strictObject({ meta, data });
 
 /** `GET /ping` answers `pong` in both shapes that existing clients read. */
-export const pongSchema = z.strictObject({ meta: z.strictObject({ _endpoint: endpoint }), message: z.literal("pong"), data: z.strictObject({ message: z.literal("pong") }) });
+export const pongSchema = z.strictObject({
+  meta: z.strictObject({ _endpoint: endpoint }),
+  message: z.literal("pong"),
+  data: z.strictObject({ message: z.literal("pong") }),
+});
 
 /** An error: `error_code` (one of the listed codes), a message for people, and fields that some codes add. */
 export const errorSchema = (codes: readonly [string, ...string[]]) => errorShape(z.enum(codes));

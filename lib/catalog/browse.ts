@@ -15,9 +15,7 @@ export async function listCountries(db?: Db): Promise<Country[]> {
     .selectDistinct({ code: sql<string>`unnest(${products.coverage})` })
     .from(products)
     .where(eq(products.isTest, false));
-  return rows
-    .map(({ code }) => ({ code, name: countryName(code) ?? code }))
-    .sort((a, b) => a.name.localeCompare(b.name, "en"));
+  return rows.map(({ code }) => ({ code, name: countryName(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, "en"));
 }
 
 export type BrandSummary = { brand: string; slug: string; products: number };

@@ -74,7 +74,11 @@ export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> 
     .where(demoSupply() ? inArray(products.id, slugs) : and(inArray(products.id, slugs), eq(products.isTest, false)));
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const pkgs = await db.select().from(productPackages).where(inArray(productPackages.productId, ids)).orderBy(asc(productPackages.productId), asc(productPackages.position));
+  const pkgs = await db
+    .select()
+    .from(productPackages)
+    .where(inArray(productPackages.productId, ids))
+    .orderBy(asc(productPackages.productId), asc(productPackages.position));
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stock = inventory.length > 0 ? await freeCodesByPackage(db, inventory) : new Map<string, number>();
   const pkgsOf = new Map<string, typeof pkgs>();

@@ -70,9 +70,26 @@ export function csvRowToInput(r: Record<string, string | undefined>): unknown {
 }
 
 export const CSV_COLUMNS = [
-  "slug", "name", "kind", "brand", "country", "coverage", "region", "currency", "categories", "description",
-  "redemption_instructions", "image", "recipient_type", "phone_prefixes", "in_stock", "popularity", "packages",
-  "range_min", "range_max", "range_step",
+  "slug",
+  "name",
+  "kind",
+  "brand",
+  "country",
+  "coverage",
+  "region",
+  "currency",
+  "categories",
+  "description",
+  "redemption_instructions",
+  "image",
+  "recipient_type",
+  "phone_prefixes",
+  "in_stock",
+  "popularity",
+  "packages",
+  "range_min",
+  "range_max",
+  "range_step",
 ] as const;
 
 /** Reads a catalog file's text: a JSON array (or `{ "products": [...] }`) or a CSV with a header row. */

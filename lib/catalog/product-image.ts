@@ -20,8 +20,7 @@ export function fallbackColors(brand: string): CardColors {
   return PALETTE[h % PALETTE.length] ?? PALETTE[0]!;
 }
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] ?? c);
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] ?? c);
 
 const KIND_CAPTION: Record<ProductKind, string> = { gift_card: "GIFT CARD", esim: "eSIM · DATA", topup: "MOBILE TOP-UP" };
 

@@ -21,7 +21,12 @@ const countryCode = z
 
 export const packageInputSchema = z.object({
   /** What the shopper picks and what an invoice line names: "25" or "3GB, 30 Days". */
-  value: z.string().trim().min(1).max(60).regex(/^[^<>&]+$/, "must not contain <, > or &"),
+  value: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .regex(/^[^<>&]+$/, "must not contain <, > or &"),
   /** Face value in the product currency, as a decimal string. Defaults to `value` when that is a number. */
   faceValue: decimalAmount.optional(),
   /** eSIM bundle data allowance in MB; omitted or null for unlimited. */
@@ -58,7 +63,12 @@ export const productInputSchema = z
     image: z.string().trim().max(500).optional(),
     recipientType: z.enum(RECIPIENT_TYPES).default("none"),
     phonePrefixes: z
-      .array(z.string().trim().regex(/^\+\d{1,8}$/, "must be a + followed by 1 to 8 digits"))
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^\+\d{1,8}$/, "must be a + followed by 1 to 8 digits"),
+      )
       .max(200)
       .default([]),
     inStock: z.boolean().default(true),

@@ -20,10 +20,17 @@ afterAll(() => database?.close());
 
 const buy = (product_id: string, package_value: string) =>
   createInvoice(
-    { items: createInvoiceBody.parse({ items: [{ product_id, package_value }] }).items, payer: { chainId: "eip155:8453", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" } },
+    {
+      items: createInvoiceBody.parse({ items: [{ product_id, package_value }] }).items,
+      payer: { chainId: "eip155:8453", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" },
+    },
     database.db,
   );
-const refusal = (p: Promise<unknown>) => p.then(() => "created", (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => "created",
+    (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)),
+  );
 
 describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
   it("neither lists nor sells test products, even when asked for them", async () => {
@@ -40,7 +47,12 @@ describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
     expect(listed.items.find((p) => p.slug === "steam-us")?.inStock).toBe(false);
     expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("OUT_OF_STOCK");
 
-    await importStock(database.db, { productId: "steam-us", packageValue: steam!.packages[0]!.value, codes: [{ code: "REAL-CODE-1", pin: null, expirationDate: null }], batch: "b1" });
+    await importStock(database.db, {
+      productId: "steam-us",
+      packageValue: steam!.packages[0]!.value,
+      codes: [{ code: "REAL-CODE-1", pin: null, expirationDate: null }],
+      batch: "b1",
+    });
     expect((await getProduct("steam-us", database.db))?.inStock).toBe(true);
     expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("created");
   });

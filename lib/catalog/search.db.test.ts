@@ -12,7 +12,10 @@ let database: Database;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  await upsertProducts(database.db, fixtureProducts.map((p) => productInputSchema.parse(p)));
+  await upsertProducts(
+    database.db,
+    fixtureProducts.map((p) => productInputSchema.parse(p)),
+  );
 });
 afterAll(() => database?.close());
 
@@ -103,7 +106,14 @@ describe(`product detail on ${testDriver}`, () => {
   it("returns packages with ids and prices, in order", async () => {
     const p = await getProduct("esim-europe", database.db);
     expect(p?.packages).toEqual([
-      expect.objectContaining({ id: "esim-europe<&>3GB, 30 Days", value: "3GB, 30 Days", faceValue: "9.5", priceUsdc: 9_500_000n, dataMb: 3072, validityDays: 30 }),
+      expect.objectContaining({
+        id: "esim-europe<&>3GB, 30 Days",
+        value: "3GB, 30 Days",
+        faceValue: "9.5",
+        priceUsdc: 9_500_000n,
+        dataMb: 3072,
+        validityDays: 30,
+      }),
       expect.objectContaining({ value: "Unlimited, 7 Days", priceUsdc: 29_000_000n, dataMb: null }),
     ]);
     expect(p?.coverage).toEqual(["FR", "DE", "IT", "ES"]);

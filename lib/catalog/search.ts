@@ -61,9 +61,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   if (q.country) filters.push(sql`${products.coverage} @> ARRAY[${q.country}]::text[]`);
   if (q.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = lower(${q.category}))`);
   for (const token of tokens) {
-    filters.push(
-      sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.titleKey})`,
-    );
+    filters.push(sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.titleKey})`);
   }
 
   const prefixQuery = sql`to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(" & ")})`;
@@ -89,9 +87,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
     if (tokens.length > 0) {
       // The typo threshold, and the indexes: on a small table the planner would rather scan and compute word
       // similarity for every row, which costs several times what the trigram and full-text indexes do.
-      await tx.execute(
-        sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true), set_config('enable_seqscan', 'off', true)`,
-      );
+      await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true), set_config('enable_seqscan', 'off', true)`);
     }
     return tx
       .select({

@@ -55,7 +55,9 @@ describe("parseConfig", () => {
   });
 
   it("reads a WalletConnect project id, and refuses one of the wrong shape", () => {
-    expect(parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "0123456789abcdef0123456789ABCDEF" }).walletConnectProjectId).toBe("0123456789abcdef0123456789ABCDEF");
+    expect(parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "0123456789abcdef0123456789ABCDEF" }).walletConnectProjectId).toBe(
+      "0123456789abcdef0123456789ABCDEF",
+    );
     expect(() => parseConfig({ NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: "my-project" })).toThrow(/NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID/);
   });
 
@@ -130,8 +132,14 @@ describe("parseConfig", () => {
   it("reads the refund keys, and names a malformed one without echoing it", () => {
     const evm = `0x${"ab".repeat(32)}`;
     const solana = "4".repeat(88);
-    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: evm, REFUND_SOLANA_PRIVATE_KEY: solana })).toMatchObject({ refundEvmPrivateKey: evm, refundSolanaPrivateKey: solana });
-    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: " ", REFUND_SOLANA_PRIVATE_KEY: "" })).toMatchObject({ refundEvmPrivateKey: undefined, refundSolanaPrivateKey: undefined });
+    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: evm, REFUND_SOLANA_PRIVATE_KEY: solana })).toMatchObject({
+      refundEvmPrivateKey: evm,
+      refundSolanaPrivateKey: solana,
+    });
+    expect(parseConfig({ REFUND_EVM_PRIVATE_KEY: " ", REFUND_SOLANA_PRIVATE_KEY: "" })).toMatchObject({
+      refundEvmPrivateKey: undefined,
+      refundSolanaPrivateKey: undefined,
+    });
 
     const badEvm = "0x1234secret";
     expect(() => parseConfig({ REFUND_EVM_PRIVATE_KEY: badEvm })).toThrow(ConfigError);
@@ -141,7 +149,10 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ REFUND_SOLANA_PRIVATE_KEY: badSolana })).toThrow(/REFUND_SOLANA_PRIVATE_KEY: must be a base58 64-byte Solana secret key/);
     expect(() => parseConfig({ REFUND_SOLANA_PRIVATE_KEY: evm })).toThrow(/REFUND_SOLANA_PRIVATE_KEY/);
     // A key is a secret: the message names the variable but never repeats its value.
-    for (const [variable, value] of [["REFUND_EVM_PRIVATE_KEY", badEvm], ["REFUND_SOLANA_PRIVATE_KEY", badSolana]] as const) {
+    for (const [variable, value] of [
+      ["REFUND_EVM_PRIVATE_KEY", badEvm],
+      ["REFUND_SOLANA_PRIVATE_KEY", badSolana],
+    ] as const) {
       const err = configError({ [variable]: value });
       expect(err.issues.map((i) => i.variable)).toEqual([variable]);
       expect(err.message).not.toContain(value);

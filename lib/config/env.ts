@@ -9,19 +9,22 @@ const port = z.coerce
 
 const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
-const optionalUrl = z.preprocess(
-  emptyAsUndefined,
-  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-);
+const optionalUrl = z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional());
 
 const optionalEvmPrivateKey = z.preprocess(
   emptyAsUndefined,
-  z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key").optional(),
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .optional(),
 );
 
 const optionalSolanaSecretKey = z.preprocess(
   emptyAsUndefined,
-  z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, "must be a base58 64-byte Solana secret key").optional(),
+  z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, "must be a base58 64-byte Solana secret key")
+    .optional(),
 );
 
 /** The environment this app reads, with defaults. Every variable the app uses is named here and nowhere else. */
@@ -44,10 +47,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   /** Redis for the rate-limit counts of several servers (preferred over DATABASE_URL's table when set). */
-  REDIS_URL: z.preprocess(
-    emptyAsUndefined,
-    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
-  ),
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
   PUBLIC_ORIGIN: z.preprocess(
     emptyAsUndefined,
     z
@@ -75,7 +75,12 @@ export const envSchema = z.object({
    */
   TRUSTED_PROXY_HOPS: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number({ error: "must be a whole number of proxies" }).int("must be a whole number of proxies").min(1, "must be 1 to 10").max(10, "must be 1 to 10").optional(),
+    z.coerce
+      .number({ error: "must be a whole number of proxies" })
+      .int("must be a whole number of proxies")
+      .min(1, "must be 1 to 10")
+      .max(10, "must be 1 to 10")
+      .optional(),
   ),
   /** Set by Vercel on its builds and functions: the stricter start-up rules of a serverless deploy apply. */
   VERCEL: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -103,10 +108,19 @@ export const envSchema = z.object({
   REFUND_EVM_PRIVATE_KEY: optionalEvmPrivateKey,
   REFUND_SOLANA_PRIVATE_KEY: optionalSolanaSecretKey,
   /** Where payments go on testnet/mainnet (devnet generates its own wallets). */
-  PAY_TO_EVM: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x EVM address").optional()),
+  PAY_TO_EVM: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x EVM address")
+      .optional(),
+  ),
   PAY_TO_SOLANA: z.preprocess(
     emptyAsUndefined,
-    z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana address").optional(),
+    z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana address")
+      .optional(),
   ),
   /** RPC overrides per network of the mode. */
   RPC_URL_BASE: optionalUrl,
@@ -147,12 +161,15 @@ export const envSchema = z.object({
       .refine((n) => Number.isInteger(n * 10), "must be whole tenths of a second")
       .default(1),
   ),
-  SEED_DEMO_CATALOG: z.preprocess(
-    emptyAsUndefined,
-    z.enum(["true", "false"], { error: "must be true or false" }).optional(),
-  ),
+  SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
-  NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[0-9a-f]{32}$/i, "must be a 32-character hex project id").optional()),
+  NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[0-9a-f]{32}$/i, "must be a 32-character hex project id")
+      .optional(),
+  ),
 });
 
 export type Config = {
@@ -201,9 +218,7 @@ export type Config = {
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
     super(
-      "Invalid configuration:\n" +
-        issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n") +
-        "\nFix the environment variable(s) above and start again.",
+      "Invalid configuration:\n" + issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n") + "\nFix the environment variable(s) above and start again.",
     );
     this.name = "ConfigError";
   }
@@ -279,13 +294,23 @@ export function serverRequirements(c: Config, env: Record<string, string | undef
   const issues: { variable: string; message: string }[] = [];
   const missing = (variable: string, why: string) => issues.push({ variable, message: `is required ${why}` });
   if (c.vercel) {
-    if (!c.databaseUrl) missing("DATABASE_URL", "on Vercel: functions keep no files, so the embedded database cannot be used (a PostgreSQL URL, pooled or direct)");
-    if (c.networkMode === "devnet" && (env.NETWORK_MODE ?? "").trim() && !c.devnetUrl) issues.push({ variable: "NETWORK_MODE", message: "devnet needs local chains, which do not run in Vercel functions: use testnet or mainnet (or DEVNET_URL)" });
+    if (!c.databaseUrl)
+      missing("DATABASE_URL", "on Vercel: functions keep no files, so the embedded database cannot be used (a PostgreSQL URL, pooled or direct)");
+    if (c.networkMode === "devnet" && (env.NETWORK_MODE ?? "").trim() && !c.devnetUrl)
+      issues.push({
+        variable: "NETWORK_MODE",
+        message: "devnet needs local chains, which do not run in Vercel functions: use testnet or mainnet (or DEVNET_URL)",
+      });
     if (!(env.NETWORK_MODE ?? "").trim()) missing("NETWORK_MODE", "on Vercel: choose testnet or mainnet (the devnet's local chains do not run in functions)");
     if (!c.cronSecret) missing("CRON_SECRET", "on Vercel: the background round (GET /api/cron/tick) runs from Vercel Cron with it");
   }
   if (!c.sessionSecret && (c.vercel || c.databaseUrl || c.networkMode !== "devnet")) {
-    missing("SESSION_SECRET", c.vercel ? "on Vercel: every function must sign and check the same session tokens" : "when DATABASE_URL is set or the mode is not devnet: every server must sign and check the same session tokens (32+ characters)");
+    missing(
+      "SESSION_SECRET",
+      c.vercel
+        ? "on Vercel: every function must sign and check the same session tokens"
+        : "when DATABASE_URL is set or the mode is not devnet: every server must sign and check the same session tokens (32+ characters)",
+    );
   }
   return issues;
 }

@@ -17,7 +17,12 @@ describe(`dashboard API keys on ${testDriver}`, () => {
     const m = await createMerchant(database.db, { name: "Keys" });
     const business = await createKey(database.db, m.merchant_id, { name: "  Warehouse  ", kind: "business" });
     if (!business.ok) throw new Error(business.error);
-    expect(business.issued).toMatchObject({ name: "Warehouse", kind: "business", api_id: expect.stringMatching(/^ak_/), api_secret: expect.stringMatching(/^sk_/) });
+    expect(business.issued).toMatchObject({
+      name: "Warehouse",
+      kind: "business",
+      api_id: expect.stringMatching(/^ak_/),
+      api_secret: expect.stringMatching(/^sk_/),
+    });
     expect((await authenticate(database.db, basic(business.issued.api_id!, business.issued.api_secret!))).credential.id).toBe(business.issued.id);
 
     const personal = await createKey(database.db, m.merchant_id, { name: "Laptop", kind: "personal" });
@@ -27,7 +32,11 @@ describe(`dashboard API keys on ${testDriver}`, () => {
 
     const rows = await listKeys(database.db, m.merchant_id);
     expect(rows.map((r) => [r.name, r.kind, r.status])).toEqual(
-      expect.arrayContaining([["Warehouse", "business", "active"], ["Laptop", "personal", "active"], ["Default business key", "business", "active"]]),
+      expect.arrayContaining([
+        ["Warehouse", "business", "active"],
+        ["Laptop", "personal", "active"],
+        ["Default business key", "business", "active"],
+      ]),
     );
     expect(JSON.stringify(rows)).not.toContain(business.issued.api_secret);
     expect(rows.find((r) => r.id === business.issued.id)?.lastUsedAt).toBeInstanceOf(Date);
@@ -51,7 +60,12 @@ describe(`dashboard API keys on ${testDriver}`, () => {
     expect(await revokeKey(database.db, m.merchant_id, { id: theirs.id })).toMatchObject({ ok: false });
     expect((await authenticate(database.db, basic(theirs.api_id!, theirs.api_secret!))).merchant.id).toBe(stranger.merchant_id);
 
-    expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toEqual({ ok: true, id: made.issued.id, name: "Temp", publicId: made.issued.api_id });
+    expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toEqual({
+      ok: true,
+      id: made.issued.id,
+      name: "Temp",
+      publicId: made.issued.api_id,
+    });
     expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toMatchObject({ ok: false });
     const err = await authenticate(database.db, basic(made.issued.api_id!, made.issued.api_secret!)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthError);

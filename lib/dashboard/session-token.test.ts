@@ -47,7 +47,14 @@ describe("dashboard session tokens", () => {
     // Even with the dashboard's claims, a token signed with the wallet key (the raw secret) is refused...
     const iat = Math.floor(Date.now() / 1000);
     const forged = (key: Uint8Array, aud: string) =>
-      new SignJWT({ cid: who.credentialId }).setProtectedHeader({ alg: "HS256" }).setIssuer("x402-storefront").setAudience(aud).setSubject(who.merchantId).setIssuedAt(iat).setExpirationTime(iat + 60).sign(key);
+      new SignJWT({ cid: who.credentialId })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("x402-storefront")
+        .setAudience(aud)
+        .setSubject(who.merchantId)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 60)
+        .sign(key);
     expect(await verifyDashboardSession(await forged(new TextEncoder().encode(secret), "x402-storefront/dashboard"), { secret })).toBeNull();
     // ...and so is one with the dashboard key but the wallet audience.
     expect(await verifyDashboardSession(await forged(dashboardKeyFrom(secret), "x402-storefront"), { secret })).toBeNull();
@@ -57,7 +64,14 @@ describe("dashboard session tokens", () => {
   it("refuse well-signed tokens whose ids are not ours", async () => {
     const iat = Math.floor(Date.now() / 1000);
     const sign = (sub: string, cid: unknown) =>
-      new SignJWT({ cid }).setProtectedHeader({ alg: "HS256" }).setIssuer("x402-storefront").setAudience("x402-storefront/dashboard").setSubject(sub).setIssuedAt(iat).setExpirationTime(iat + 60).sign(dashboardKeyFrom(secret));
+      new SignJWT({ cid })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("x402-storefront")
+        .setAudience("x402-storefront/dashboard")
+        .setSubject(sub)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 60)
+        .sign(dashboardKeyFrom(secret));
     expect(await verifyDashboardSession(await sign("eip155:8453:0x0", who.credentialId), { secret })).toBeNull();
     expect(await verifyDashboardSession(await sign(who.merchantId, 42), { secret })).toBeNull();
   });

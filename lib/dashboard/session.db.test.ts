@@ -25,7 +25,11 @@ describe(`dashboard sessions on ${testDriver}`, () => {
   it("resolve to the merchant and the credential used to sign in, without its hash", async () => {
     const { m, cred, token } = await signedIn();
     const s = await resolve(token);
-    expect(s).toMatchObject({ merchant: { id: m.merchant_id, name: "Session shop" }, credential: { id: cred.id }, session: { merchantId: m.merchant_id, credentialId: cred.id } });
+    expect(s).toMatchObject({
+      merchant: { id: m.merchant_id, name: "Session shop" },
+      credential: { id: cred.id },
+      session: { merchantId: m.merchant_id, credentialId: cred.id },
+    });
     expect(s?.credential).not.toHaveProperty("secretHash");
   });
 

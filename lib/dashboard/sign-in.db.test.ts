@@ -86,7 +86,10 @@ describe(`dashboard sign-in on ${testDriver}`, () => {
       // One address trying many ids: refused after 10 failures, whatever id comes next.
       const other = await createMerchant(database.db, { name: "Elsewhere" });
       for (let i = 0; i < 10; i++) expect((await attempt(key(`ak_guess_${i}`, "sk_x"), "198.51.100.9", rl)).ok).toBe(false);
-      expect(await attempt(key(other.api_id, other.api_secret), "198.51.100.9", rl)).toMatchObject({ ok: false, error: expect.stringMatching(/^Too many failed sign-ins/) });
+      expect(await attempt(key(other.api_id, other.api_secret), "198.51.100.9", rl)).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^Too many failed sign-ins/),
+      });
       expect((await attempt(key(other.api_id, other.api_secret), "198.51.100.10", rl)).ok).toBe(true);
     } finally {
       await rl.close();

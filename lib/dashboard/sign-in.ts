@@ -19,9 +19,7 @@ export const signInForm = z.discriminatedUnion("mode", [
   }),
 ]);
 
-export type SignInOutcome =
-  | { ok: true; merchant: Merchant; credential: Credential }
-  | { ok: false; error: string; retryAfterSec?: number };
+export type SignInOutcome = { ok: true; merchant: Merchant; credential: Credential } | { ok: false; error: string; retryAfterSec?: number };
 
 /**
  * Checks dashboard credentials with the API's own credential check (`verifyCredential`: hashed secrets compared in

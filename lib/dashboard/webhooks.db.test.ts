@@ -51,7 +51,13 @@ describe("the delivery log's query", () => {
       invoice: "inv_01ABC",
       cursor: "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafG1zZ18x",
     });
-    expect(query).toEqual({ status: "failed", event: "invoice.complete", url: "https://hooks.example.com/a?b=c", invoice: "inv_01ABC", cursor: "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafG1zZ18x" });
+    expect(query).toEqual({
+      status: "failed",
+      event: "invoice.complete",
+      url: "https://hooks.example.com/a?b=c",
+      invoice: "inv_01ABC",
+      cursor: "MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafG1zZ18x",
+    });
     expect(ignored).toEqual([]);
     expect(webhookLogParams(query).toString()).toBe(
       "status=failed&event=invoice.complete&url=https%3A%2F%2Fhooks.example.com%2Fa%3Fb%3Dc&invoice=inv_01ABC&cursor=MjAyNi0wMS0wMVQwMDowMDowMC4wMDBafG1zZ18x",
@@ -105,7 +111,9 @@ describe(`the Webhooks section's actions on ${testDriver}`, () => {
     await drain(new Date());
 
     const failing = await redeliverFromForm(db, m.id, { id }, devnet);
-    expect(failing).toEqual({ outcome: { attempt: 2, ok: false, statusCode: 500, responseExcerpt: "broken", error: null, durationMs: expect.any(Number), endpointDisabled: false } });
+    expect(failing).toEqual({
+      outcome: { attempt: 2, ok: false, statusCode: 500, responseExcerpt: "broken", error: null, durationMs: expect.any(Number), endpointDisabled: false },
+    });
     status = 200;
     expect(await redeliverFromForm(db, m.id, { id }, devnet)).toMatchObject({ outcome: { attempt: 3, ok: true, statusCode: 200, responseExcerpt: "thanks" } });
     expect(r.requests.map((q) => q.headers["webhook-id"])).toEqual([id, id, id]);
@@ -127,12 +135,22 @@ describe(`the Webhooks section's actions on ${testDriver}`, () => {
     expect(await sendTestFromForm(db, m.id, { url: "" }, devnet)).toEqual({ error: "Enter the URL to send the test event to.", url: "" });
     expect(await sendTestFromForm(db, m.id, {}, devnet)).toMatchObject({ error: "Enter the URL to send the test event to." });
     expect(await sendTestFromForm(db, m.id, { url: "not a url" }, devnet)).toEqual({ error: "The URL is not an absolute URL.", url: "not a url" });
-    expect(await sendTestFromForm(db, m.id, { url: "ftp://hooks.example.com/" }, devnet)).toEqual({ error: "The URL must be an http or https URL.", url: "ftp://hooks.example.com/" });
-    expect(await sendTestFromForm(db, m.id, { url: "http://127.0.0.1/x" }, { mode: "mainnet" })).toMatchObject({ error: expect.stringMatching(/^The URL must be an https URL/) });
+    expect(await sendTestFromForm(db, m.id, { url: "ftp://hooks.example.com/" }, devnet)).toEqual({
+      error: "The URL must be an http or https URL.",
+      url: "ftp://hooks.example.com/",
+    });
+    expect(await sendTestFromForm(db, m.id, { url: "http://127.0.0.1/x" }, { mode: "mainnet" })).toMatchObject({
+      error: expect.stringMatching(/^The URL must be an https URL/),
+    });
     expect((await sendTestFromForm(db, m.id, { url: `https://x.example/${"a".repeat(2048)}` }, devnet)).error).toBe("Keep the URL under 2048 characters.");
 
     // A URL that cannot be reached is an attempt like any other: logged, with why.
-    const unreachable = await sendTestFromForm(db, m.id, { url: "https://intranet.test/x" }, { mode: "mainnet", resolve: async () => [{ address: "10.0.0.2", family: 4 }] });
+    const unreachable = await sendTestFromForm(
+      db,
+      m.id,
+      { url: "https://intranet.test/x" },
+      { mode: "mainnet", resolve: async () => [{ address: "10.0.0.2", family: 4 }] },
+    );
     expect(unreachable.outcome).toMatchObject({ ok: false, statusCode: null, error: expect.stringMatching(/^blocked: /) });
   });
 
@@ -145,10 +163,14 @@ describe(`the Webhooks section's actions on ${testDriver}`, () => {
     // A second message for the same URL, enqueued after the endpoint was disabled: held.
     const { id: held } = await enqueueInvoiceMessage(db, m.id, r.url(), t0);
     await drain(t0);
-    expect(await listWebhookEndpoints(db, m.id)).toEqual([expect.objectContaining({ url: r.url(), disabledReason: "the endpoint answered 410 Gone", pendingDeliveries: 1 })]);
+    expect(await listWebhookEndpoints(db, m.id)).toEqual([
+      expect.objectContaining({ url: r.url(), disabledReason: "the endpoint answered 410 Gone", pendingDeliveries: 1 }),
+    ]);
 
     expect(await enableEndpointFromForm(db, m.id, { url: "https://elsewhere.example/" })).toEqual({ error: "That is not a webhook endpoint of yours." });
-    expect(await enableEndpointFromForm(db, (await insertTestMerchant(db)).id, { url: r.url() })).toEqual({ error: "That is not a webhook endpoint of yours." });
+    expect(await enableEndpointFromForm(db, (await insertTestMerchant(db)).id, { url: r.url() })).toEqual({
+      error: "That is not a webhook endpoint of yours.",
+    });
     expect(await enableEndpointFromForm(db, m.id, {})).toEqual({ error: "That is not a webhook endpoint of yours." });
 
     const later = new Date(t0.getTime() + 60_000);
@@ -163,7 +185,11 @@ describe(`the Webhooks section's actions on ${testDriver}`, () => {
     const t0 = new Date();
     expect(await revealWebhookSecret(db, m.id, t0)).toEqual({ secret: m.secret, previous: null });
     const rotated = await rotateWebhookSecretNow(db, m.id, t0);
-    expect(rotated).toEqual({ secret: expect.stringMatching(/^whsec_/), previous: { secret: m.secret, until: new Date(t0.getTime() + ROTATION_OVERLAP_MS).toISOString() }, rotated: true });
+    expect(rotated).toEqual({
+      secret: expect.stringMatching(/^whsec_/),
+      previous: { secret: m.secret, until: new Date(t0.getTime() + ROTATION_OVERLAP_MS).toISOString() },
+      rotated: true,
+    });
     expect(rotated.secret).not.toBe(m.secret);
     expect(await revealWebhookSecret(db, m.id, t0)).toEqual({ secret: rotated.secret, previous: rotated.previous });
     expect(await revealWebhookSecret(db, m.id, new Date(t0.getTime() + ROTATION_OVERLAP_MS + 1))).toEqual({ secret: rotated.secret, previous: null });
@@ -181,7 +207,9 @@ describe("the test event's default URL", () => {
   });
   it("is the endpoint used last that still gets messages, else any", () => {
     expect(defaultTestUrl([])).toBeUndefined();
-    expect(defaultTestUrl([endpoint("https://a.example/", 1), endpoint("https://b.example/", 3, true), endpoint("https://c.example/", 2)])).toBe("https://c.example/");
+    expect(defaultTestUrl([endpoint("https://a.example/", 1), endpoint("https://b.example/", 3, true), endpoint("https://c.example/", 2)])).toBe(
+      "https://c.example/",
+    );
     expect(defaultTestUrl([endpoint("https://a.example/", 1, true), endpoint("https://b.example/", 2, true)])).toBe("https://b.example/");
   });
 });

@@ -96,8 +96,12 @@ describe("backups of the embedded database", () => {
     expect(hasDatabase(full)).toBe(true);
 
     const empty = tmp();
-    await expect(restoreDataDir(empty, new TextEncoder().encode("not a tarball"), "notes.txt")).rejects.toThrow(/notes.txt is not a backup of the embedded database/);
-    await expect(restoreDataDir(empty, new Uint8Array([0x1f, 0x8b, 1, 2, 3]), "bad.tar.gz")).rejects.toThrow(/bad.tar.gz is not a backup of the embedded database: it is gzip but does not unpack/);
+    await expect(restoreDataDir(empty, new TextEncoder().encode("not a tarball"), "notes.txt")).rejects.toThrow(
+      /notes.txt is not a backup of the embedded database/,
+    );
+    await expect(restoreDataDir(empty, new Uint8Array([0x1f, 0x8b, 1, 2, 3]), "bad.tar.gz")).rejects.toThrow(
+      /bad.tar.gz is not a backup of the embedded database: it is gzip but does not unpack/,
+    );
     expect(fs.existsSync(path.join(empty, "pglite"))).toBe(false);
 
     await expect(backupDataDir(empty)).rejects.toBeInstanceOf(BackupError);

@@ -78,7 +78,7 @@ function gunzip(bytes: Uint8Array, name: string): Uint8Array {
  */
 function checkTarball(tar: Uint8Array, name: string): void {
   const text = new TextDecoder("latin1");
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const entry = text.decode(header.subarray(0, 100)).replace(/\0.*$/s, "");

@@ -1,18 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -44,7 +31,10 @@ export const products = pgTable(
     image: text("image").notNull(),
     recipientType: recipientType("recipient_type").notNull().default("none"),
     /** Number prefixes (E.164, with +) served by a top-up operator. */
-    phonePrefixes: text("phone_prefixes").array().notNull().default(sql`'{}'::text[]`),
+    phonePrefixes: text("phone_prefixes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     inStock: boolean("in_stock").notNull().default(true),
     /** Set to `inventory` by the first stock import; a catalog import leaves it alone. */
     supplier: supplier("supplier").notNull().default("demo"),
@@ -159,7 +149,9 @@ export const invoices = pgTable(
   (t) => [
     index("invoices_payer_idx").on(t.payer, t.createdAt),
     index("invoices_status_expiry_idx").on(t.status, t.expiresAt),
-    index("invoices_merchant_idx").on(t.merchantId, t.createdAt, t.id).where(sql`${t.merchantId} IS NOT NULL`),
+    index("invoices_merchant_idx")
+      .on(t.merchantId, t.createdAt, t.id)
+      .where(sql`${t.merchantId} IS NOT NULL`),
   ],
 );
 
@@ -239,7 +231,9 @@ export const inventoryCodes = pgTable(
   (t) => [
     uniqueIndex("inventory_codes_code_idx").on(t.productId, t.packageValue, t.code),
     uniqueIndex("inventory_codes_order_idx").on(t.orderId),
-    index("inventory_codes_free_idx").on(t.productId, t.packageValue, t.id).where(sql`${t.orderId} IS NULL`),
+    index("inventory_codes_free_idx")
+      .on(t.productId, t.packageValue, t.id)
+      .where(sql`${t.orderId} IS NULL`),
   ],
 );
 
@@ -256,7 +250,9 @@ export const merchants = pgTable("merchants", {
    * The balance in USD cents: the sum of the ledger, kept here so that a debit is one conditional update
    * (`balance_cents >= price`) in the transaction that appends its ledger entry. Never negative.
    */
-  balanceCents: bigint("balance_cents", { mode: "bigint" }).notNull().default(sql`0`),
+  balanceCents: bigint("balance_cents", { mode: "bigint" })
+    .notNull()
+    .default(sql`0`),
   /** The Standard Webhooks signing secret (`whsec_…`); during a rotation the previous one signs too, until `previous_until`. */
   webhookSecret: text("webhook_secret").notNull(),
   webhookSecretPrevious: text("webhook_secret_previous"),
@@ -314,7 +310,9 @@ export const ledgerEntries = pgTable(
   (t) => [
     index("ledger_entries_merchant_idx").on(t.merchantId, t.id),
     // One refund per order, whatever retries happen.
-    uniqueIndex("ledger_entries_refund_idx").on(t.orderId).where(sql`${t.kind} = 'refund'`),
+    uniqueIndex("ledger_entries_refund_idx")
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'refund'`),
   ],
 );
 
@@ -444,7 +442,9 @@ export const balanceTopups = pgTable(
   (t) => [
     uniqueIndex("balance_topups_transaction_idx").on(t.network, t.transaction),
     index("balance_topups_merchant_idx").on(t.merchantId, t.createdAt),
-    index("balance_topups_pending_idx").on(t.status).where(sql`${t.status} = 'pending'`),
+    index("balance_topups_pending_idx")
+      .on(t.status)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -485,7 +485,9 @@ export const settlements = pgTable(
   },
   (t) => [
     uniqueIndex("settlements_identity_idx").on(t.network, t.identity),
-    index("settlements_open_idx").on(t.status, t.leaseUntil).where(sql`${t.status} IN ('settling', 'pending')`),
+    index("settlements_open_idx")
+      .on(t.status, t.leaseUntil)
+      .where(sql`${t.status} IN ('settling', 'pending')`),
     index("settlements_reference_idx").on(t.purpose, t.reference),
   ],
 );

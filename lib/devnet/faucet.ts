@@ -23,7 +23,8 @@ export async function faucet(devnet: Devnet, body: unknown) {
   const { network, address, amount } = parsed.data;
   const n = devnet.networks.find((x) => x.network === network);
   if (!n) throw new ApiError(400, "UNKNOWN_NETWORK", `network must be one of ${devnet.networks.map((x) => x.network).join(", ")}`, { field: "network" });
-  if (!validAddress(n, address)) throw new ApiError(400, "INVALID_ADDRESS", `address is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { field: "address" });
+  if (!validAddress(n, address))
+    throw new ApiError(400, "INVALID_ADDRESS", `address is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { field: "address" });
   const atomic = parseMinorUnits(amount, USDC_DECIMALS);
   if (atomic === undefined || atomic <= 0n || atomic > BigInt(FAUCET_MAX_USDC) * 10n ** BigInt(USDC_DECIMALS)) {
     throw new ApiError(400, "INVALID_AMOUNT", `amount must be more than 0 and at most ${FAUCET_MAX_USDC} USDC`, { field: "amount" });

@@ -10,7 +10,9 @@ describe("devnet packages missing", () => {
       Object.assign(new Error("Cannot find package '@foundry-rs/anvil' imported from /app/x.js"), { code: "ERR_MODULE_NOT_FOUND" }),
       new Error("Cannot find native binding. npm has a bug related to optional dependencies"),
       // The server bundle's loader names the package under an alias of its own.
-      new Error("Failed to load external module litesvm-eb0bc884d4ea9e8f: Error: Cannot find module 'litesvm-eb0bc884d4ea9e8f'\nRequire stack:\n- /app/server.js"),
+      new Error(
+        "Failed to load external module litesvm-eb0bc884d4ea9e8f: Error: Cannot find module 'litesvm-eb0bc884d4ea9e8f'\nRequire stack:\n- /app/server.js",
+      ),
     ]) {
       const clear = devnetPackagesError(err);
       expect(clear?.message).toMatch(/^NETWORK_MODE=devnet needs the packages litesvm and @foundry-rs\/anvil/);

@@ -45,7 +45,15 @@ export function describeDevnet(networks: readonly PaymentNetwork[]): z.infer<typ
   return {
     networks: networks.map((n) =>
       n.kind === "evm"
-        ? { key: n.key as "base" | "arbitrum" | "polygon", network: n.network, chainId: n.chainId, name: n.name, rpcUrl: n.rpcUrl, payTo: n.payTo, usdc: n.usdc }
+        ? {
+            key: n.key as "base" | "arbitrum" | "polygon",
+            network: n.network,
+            chainId: n.chainId,
+            name: n.name,
+            rpcUrl: n.rpcUrl,
+            payTo: n.payTo,
+            usdc: n.usdc,
+          }
         : { key: "solana" as const, network: n.network, name: n.name, rpcUrl: n.rpcUrl, payTo: n.payTo, usdc: n.usdc },
     ),
   };
@@ -124,7 +132,13 @@ export async function connectDevnet(url: string, opts: { waitMs?: number } = {})
   const networks: PaymentNetwork[] = description.networks.map((n) =>
     n.key === "solana"
       ? ({ ...n, kind: "solana", network: n.network as `solana:${string}` } satisfies SolanaNetwork)
-      : ({ ...n, kind: "evm", network: n.network as `eip155:${number}`, payTo: n.payTo, usdc: { ...n.usdc, address: n.usdc.address as `0x${string}` } } as EvmNetwork),
+      : ({
+          ...n,
+          kind: "evm",
+          network: n.network as `eip155:${number}`,
+          payTo: n.payTo,
+          usdc: { ...n.usdc, address: n.usdc.address as `0x${string}` },
+        } as EvmNetwork),
   );
   const find = (network: string) => {
     const n = networks.find((x) => x.network === network);

@@ -176,7 +176,10 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
     it(`pays a refund once when the worker died between sending it and recording it (${family}): the restart finds it landed`, async () => {
       const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
       const n = family === "evm" ? base : solana;
-      const wallet = { chainId: n.network, address: family === "evm" ? privateKeyToAccount(generatePrivateKey()).address : (await generateKeyPairSigner()).address };
+      const wallet = {
+        chainId: n.network,
+        address: family === "evm" ? privateKeyToAccount(generatePrivateKey()).address : (await generateKeyPairSigner()).address,
+      };
       const id = await partlyFailedInvoice(wallet);
       const floatBefore = await devnet.balance(n.network, family === "evm" ? refundEvm.address : refundSolana.address);
 

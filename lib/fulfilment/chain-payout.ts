@@ -144,11 +144,10 @@ async function signEvm(
   await opts.beforeEvmTransfer?.(n, account.address);
   const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [getAddress(payer), amount] });
   // Estimated (and so simulated) before it is signed: a wallet short of USDC or gas fails here, with nothing stored.
-  const [gas, fees] = await Promise.all([
-    client.estimateGas({ account, to: n.usdc.address, data }),
-    client.estimateFeesPerGas(),
-  ]).catch((err: unknown) => {
-    throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} could not be made: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err }) : err;
+  const [gas, fees] = await Promise.all([client.estimateGas({ account, to: n.usdc.address, data }), client.estimateFeesPerGas()]).catch((err: unknown) => {
+    throw err instanceof BaseError
+      ? new Error(`The refund transfer on ${n.network} could not be made: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err })
+      : err;
   });
   const key = nonceKey(n.network, account.address);
   return opts.sync.lock(key, async () => {
@@ -199,5 +198,9 @@ async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyP
       ),
   );
   const transaction = await signTransactionMessageWithSigners(message);
-  return { transaction: getSignatureFromTransaction(transaction), raw: getBase64EncodedWireTransaction(transaction), expiry: lifetime.lastValidBlockHeight.toString() };
+  return {
+    transaction: getSignatureFromTransaction(transaction),
+    raw: getBase64EncodedWireTransaction(transaction),
+    expiry: lifetime.lastValidBlockHeight.toString(),
+  };
 }

@@ -25,13 +25,7 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
     const due = await tx
       .select({ id: orders.id })
       .from(orders)
-      .where(
-        and(
-          inArray(orders.status, ["created", "processing"]),
-          lte(orders.runAt, now),
-          or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)),
-        ),
-      )
+      .where(and(inArray(orders.status, ["created", "processing"]), lte(orders.runAt, now), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now))))
       .orderBy(asc(orders.runAt))
       .limit(opts.limit)
       .for("update", { skipLocked: true });

@@ -25,7 +25,9 @@ afterAll(async () => {
 /** Runs the crash worker until it is inside a delivery, then kills it with SIGKILL; returns the order it held. */
 async function killWorkerMidDelivery(): Promise<string> {
   // tsx as a loader of this very process (its CLI would run the script in a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "crash-worker.fixture.ts"), dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "crash-worker.fixture.ts"), dataDir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise((r) => child.on("exit", r));
   try {
     return await new Promise<string>((resolve, reject) => {

@@ -42,7 +42,14 @@ describe(`devnet refunds on ${testDriver}`, () => {
     const id = await partlyFailedInvoice(wallet);
     const shopBefore = await devnet.balance(base.network, base.payTo);
 
-    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)));
+    const refund = await refundFailedOrders(
+      database.db,
+      id,
+      devnetPayout(
+        devnet,
+        databaseSenderSync(async () => database),
+      ),
+    );
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
     expect(await devnet.balance(base.network, base.payTo)).toBe(shopBefore - 10_000_000n);
@@ -55,7 +62,14 @@ describe(`devnet refunds on ${testDriver}`, () => {
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
     const id = await partlyFailedInvoice(wallet);
 
-    const refund = await refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)));
+    const refund = await refundFailedOrders(
+      database.db,
+      id,
+      devnetPayout(
+        devnet,
+        databaseSenderSync(async () => database),
+      ),
+    );
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n });
     expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
   });
@@ -63,7 +77,16 @@ describe(`devnet refunds on ${testDriver}`, () => {
   it("refuses a payout to a network the devnet does not have, leaving the refund due", async () => {
     const wallet = { chainId: "eip155:8453", address: privateKeyToAccount(generatePrivateKey()).address };
     const id = await partlyFailedInvoice(wallet);
-    await expect(refundFailedOrders(database.db, id, devnetPayout(devnet, databaseSenderSync(async () => database)))).rejects.toThrow(/no network eip155:8453/);
+    await expect(
+      refundFailedOrders(
+        database.db,
+        id,
+        devnetPayout(
+          devnet,
+          databaseSenderSync(async () => database),
+        ),
+      ),
+    ).rejects.toThrow(/no network eip155:8453/);
     const rows = await database.db.select().from(orders).where(eq(orders.invoiceId, id));
     expect(rows.find((o) => o.status === "failed")?.lastError).toMatch(/^refund: /);
   });

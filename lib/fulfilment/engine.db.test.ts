@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const item = (product_id: string, package_value: string, refill_input?: string): CartItem => ({ product_id, package_value, ...(refill_input ? { refill_input } : {}) });
+const item = (product_id: string, package_value: string, refill_input?: string): CartItem => ({
+  product_id,
+  package_value,
+  ...(refill_input ? { refill_input } : {}),
+});
 
 async function paidInvoice(items: CartItem[], now = new Date()): Promise<string> {
   const inv = await createInvoice({ items, payer, now }, database.db);
@@ -189,7 +193,10 @@ describe(`fulfilment engine on ${testDriver}`, () => {
     const id = await paidInvoice([item("test-gift-card-code", "10")], now);
     const [claimed] = await claimDueOrders(database.db, { limit: 10, now });
     // The order's outcome was written, the roll-up never ran.
-    await database.db.update(orders).set({ status: "delivered", redemption: { extra_fields: {} }, lockedUntil: null }).where(eq(orders.id, claimed!.id));
+    await database.db
+      .update(orders)
+      .set({ status: "delivered", redemption: { extra_fields: {} }, lockedUntil: null })
+      .where(eq(orders.id, claimed!.id));
     expect(await invoiceRow(id)).toMatchObject({ status: "fulfilling" });
     expect(await drainDue(database.db, { provider: demo })).toMatchObject({ claimed: 0, recoveredInvoices: 1 });
     expect(await invoiceRow(id)).toMatchObject({ status: "complete", deliveryStatus: "all_delivered" });

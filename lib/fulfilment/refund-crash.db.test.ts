@@ -73,8 +73,12 @@ describe.skipIf(testDriver === "postgres")("a refund worker killed between sendi
 
     // The next start, after the killed worker's hold on the orders has lapsed.
     database = await open();
-    const payout = devnetPayout(devnet, databaseSenderSync(async () => database!));
-    const failed = async () => (await database!.db.select().from(orders).where(eq(orders.invoiceId, invoiceId))).find((o) => o.productId === "test-gift-card-code-fail")!;
+    const payout = devnetPayout(
+      devnet,
+      databaseSenderSync(async () => database!),
+    );
+    const failed = async () =>
+      (await database!.db.select().from(orders).where(eq(orders.invoiceId, invoiceId))).find((o) => o.productId === "test-gift-card-code-fail")!;
     expect(await failed()).toMatchObject({ status: "failed", refundTx: sent });
     for (let i = 0; i < 40 && (await failed()).status !== "refunded"; i++) {
       await refundDue(database.db, payout, { now: new Date(Date.now() + 61_000) }).catch(() => undefined);

@@ -12,7 +12,10 @@ async function main() {
   const [dataDir, devnetUrl, invoiceId] = process.argv.slice(2);
   if (!dataDir || !devnetUrl || !invoiceId) throw new Error("usage: refund-crash.fixture.ts DATA_DIR DEVNET_URL INVOICE_ID");
   const database = await openDatabase({ driver: "pglite", dataDir, role: "refund-crash-worker" });
-  const payout = devnetPayout(await connectDevnet(devnetUrl), databaseSenderSync(async () => database));
+  const payout = devnetPayout(
+    await connectDevnet(devnetUrl),
+    databaseSenderSync(async () => database),
+  );
   await refundFailedOrders(database.db, invoiceId, {
     ...payout,
     async send(network, p) {

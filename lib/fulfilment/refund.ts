@@ -40,11 +40,9 @@ const POLL_MS = 250;
 export type Refund = { invoiceId: string; orders: number; amountUsdc: bigint; tx: string | null };
 
 /** Failed, not refunded, no transfer stored for it, and not held by a refund in progress. */
-const refundable = (now: Date) =>
-  and(eq(orders.status, "failed"), isNull(orders.refundTx), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
+const refundable = (now: Date) => and(eq(orders.status, "failed"), isNull(orders.refundTx), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
 /** Failed, with a transfer stored (signed, maybe sent) whose fate is not recorded yet. */
-const inFlight = (now: Date) =>
-  and(eq(orders.status, "failed"), isNotNull(orders.refundRaw), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
+const inFlight = (now: Date) => and(eq(orders.status, "failed"), isNotNull(orders.refundRaw), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
 
 /**
  * Refunds the failed orders of a paid invoice with one transfer of their summed prices, exactly once:
@@ -106,19 +104,21 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
 
   // Signed, then stored on exactly these orders in the transaction that claims them.
   const store = (p: SignedPayout) =>
-    db.transaction(async (tx) => {
-      const claimed = await tx
-        .update(orders)
-        .set({ lockedUntil: until, refundTx: p.transaction, refundRaw: p.raw, refundExpiry: p.expiry, updatedAt: now })
-        .where(and(inArray(orders.id, ids), refundable(now)))
-        .returning({ id: orders.id });
-      // Another worker took some of them meanwhile: keep nothing (this transfer is never sent).
-      if (claimed.length !== ids.length) throw new NotStored();
-      return true;
-    }).catch((err: unknown) => {
-      if (err instanceof NotStored) return false;
-      throw err;
-    });
+    db
+      .transaction(async (tx) => {
+        const claimed = await tx
+          .update(orders)
+          .set({ lockedUntil: until, refundTx: p.transaction, refundRaw: p.raw, refundExpiry: p.expiry, updatedAt: now })
+          .where(and(inArray(orders.id, ids), refundable(now)))
+          .returning({ id: orders.id });
+        // Another worker took some of them meanwhile: keep nothing (this transfer is never sent).
+        if (claimed.length !== ids.length) throw new NotStored();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NotStored) return false;
+        throw err;
+      });
   let stored: SignedPayout | null;
   try {
     stored = await payout.sign({ network, payer }, amountUsdc, store);
@@ -173,7 +173,10 @@ async function watch(
       .where(mine)
       .returning({ id: orders.id });
     if (done.length === 0) return null;
-    logFor({ invoice_id: r.invoiceId }).info({ network, transaction: stored.transaction, orders: done.length, amount_usdc_atomic: r.amountUsdc.toString() }, "refund paid");
+    logFor({ invoice_id: r.invoiceId }).info(
+      { network, transaction: stored.transaction, orders: done.length, amount_usdc_atomic: r.amountUsdc.toString() },
+      "refund paid",
+    );
     return { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: stored.transaction };
   }
   if (status === "failed" || status === "dead") {

@@ -37,7 +37,11 @@ const orderRows = (invoiceId: string) => database.db.select().from(orders).where
 describe(`refunds due on ${testDriver}`, () => {
   it("lists a partly failed paid invoice once, with the summed price of its failed orders, and not an unpaid one", async () => {
     const before = new Date();
-    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10"), item("test-gift-card-code", "20"), item("test-phone-refill-fail", "50", "+14155550134")]);
+    const id = await fulfilledInvoice([
+      item("test-gift-card-code-fail", "10"),
+      item("test-gift-card-code", "20"),
+      item("test-phone-refill-fail", "50", "+14155550134"),
+    ]);
     await createInvoice({ items: [item("test-gift-card-code-fail", "10")], payer }, database.db);
 
     const due = await listRefundsDue(database.db);
@@ -72,7 +76,11 @@ describe(`refunds due on ${testDriver}`, () => {
   });
 
   it("marks a refund paid by hand, after which nothing is due", async () => {
-    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10"), item("test-gift-card-code", "20"), item("test-phone-refill-fail", "50", "+14155550134")]);
+    const id = await fulfilledInvoice([
+      item("test-gift-card-code-fail", "10"),
+      item("test-gift-card-code", "20"),
+      item("test-phone-refill-fail", "50", "+14155550134"),
+    ]);
     expect(await markRefundPaid(database.db, id, EVM_TX.toUpperCase().replace("0X", "0x"))).toBe(2);
     expect((await orderRows(id)).map((o) => [o.status, o.refundUsdc, o.refundTx])).toEqual([
       ["refunded", 10_000_000n, EVM_TX],

@@ -77,7 +77,8 @@ export async function markRefundPaid(db: Db, invoiceId: string, tx: string, opts
       .select({ tx: orders.refundTx })
       .from(orders)
       .where(and(eq(orders.invoiceId, invoiceId), eq(orders.status, "failed"), isNotNull(orders.refundRaw)));
-    if (sending?.tx) throw new RefundError(`Invoice ${invoiceId}'s refund is being paid automatically (transfer ${sending.tx}): wait for it rather than paying it twice`);
+    if (sending?.tx)
+      throw new RefundError(`Invoice ${invoiceId}'s refund is being paid automatically (transfer ${sending.tx}): wait for it rather than paying it twice`);
     throw new RefundError(`Invoice ${invoiceId} has no refund due`);
   }
   return marked.length;
@@ -90,7 +91,8 @@ function transactionFor(network: string, tx: string): string {
   }
   if (network.startsWith("solana:")) {
     // isSignature throws rather than answers on a character outside base58.
-    if (!/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(tx) || !isSignature(tx)) throw new RefundError(`${JSON.stringify(tx)} is not a Solana transaction signature (base58, 64 bytes) for ${network}`);
+    if (!/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(tx) || !isSignature(tx))
+      throw new RefundError(`${JSON.stringify(tx)} is not a Solana transaction signature (base58, 64 bytes) for ${network}`);
     return tx;
   }
   throw new RefundError(`Unknown network family of ${network}`);

@@ -30,7 +30,13 @@ export async function payInvoice(
 ): Promise<void> {
   const claim = await claimForPayment(db, invoiceId, { now });
   if (!("claim" in claim)) throw new Error(`invoice ${invoiceId} cannot be paid: ${claim.refused}`);
-  const settled = await markPaid(db, invoiceId, claim.claim, { network: payment.network, payer: payment.payer, transaction: payment.transaction ?? `0x${"ab".repeat(32)}` }, now);
+  const settled = await markPaid(
+    db,
+    invoiceId,
+    claim.claim,
+    { network: payment.network, payer: payment.payer, transaction: payment.transaction ?? `0x${"ab".repeat(32)}` },
+    now,
+  );
   if (!settled) throw new Error(`invoice ${invoiceId} was not marked paid`);
 }
 
@@ -75,7 +81,11 @@ export function fakePayout() {
         failNext = false;
         throw new Error("RPC unreachable");
       }
-      const p = { transaction: `0xrefund${signed.size + 1}`, raw: Buffer.from(`transfer ${amount} to ${to.payer}`).toString("base64"), expiry: String(signed.size) };
+      const p = {
+        transaction: `0xrefund${signed.size + 1}`,
+        raw: Buffer.from(`transfer ${amount} to ${to.payer}`).toString("base64"),
+        expiry: String(signed.size),
+      };
       signed.set(p.transaction, { to, amount });
       return (await store(p)) ? p : null;
     },

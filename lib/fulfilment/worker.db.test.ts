@@ -36,7 +36,16 @@ describe(`fulfilment worker on ${testDriver}`, () => {
     const worker = startWorker(async () => database.db, { intervalMs: 60_000, provider: demo, payout });
     try {
       await new Promise((r) => setTimeout(r, 100)); // the start-up pass finds nothing
-      const inv = await createInvoice({ items: [{ product_id: "test-gift-card-code", package_value: "10" }, { product_id: "test-gift-card-code-fail", package_value: "20" }], payer }, database.db);
+      const inv = await createInvoice(
+        {
+          items: [
+            { product_id: "test-gift-card-code", package_value: "10" },
+            { product_id: "test-gift-card-code-fail", package_value: "20" },
+          ],
+          payer,
+        },
+        database.db,
+      );
       await payInvoice(database.db, inv.id);
       kickWorker();
       const rows = await until(async () => {

@@ -3,7 +3,8 @@ import { BodyError, jsonProblem, readJson, readText, x402Json } from "./body";
 import { ApiError } from "./api-error";
 import { MAX_BODY_BYTES } from "./edge-guard";
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://shop.test/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://shop.test/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
 /** A body sent in chunks without a Content-Length, as a client streaming it would. */
 function chunked(total: number, chunk = 8192): ReadableStream<Uint8Array> {
@@ -33,7 +34,10 @@ describe("request bodies", () => {
   });
 
   it("refuses invalid UTF-8, text that is not JSON, NUL and lone surrogates anywhere, and deep nesting, with 400", async () => {
-    await expect(readJson(post(new Uint8Array([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d])))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/UTF-8/) });
+    await expect(readJson(post(new Uint8Array([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d])))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/UTF-8/),
+    });
     await expect(readJson(post("{"))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/not valid JSON/) });
     await expect(readJson(post('{"a":"x\\u0000y"}'))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/NUL/) });
     await expect(readJson(post('{"a":["\\ud800"]}'))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/lone surrogate/) });

@@ -74,7 +74,8 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
 
     const payload = decodePaymentHeader(header, requirements);
     const match = findMatchingRequirement(payments, requirements, payload);
-    if (!match) return paymentRequired(await required(`No matching payment requirements: pay exactly ${formatCents(amount)} USDC on one of the offered networks`));
+    if (!match)
+      return paymentRequired(await required(`No matching payment requirements: pay exactly ${formatCents(amount)} USDC on one of the offered networks`));
     const result = await exchange({
       db,
       payments,
@@ -93,7 +94,9 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
       case "cancelled":
         throw new Error("unreachable: top-ups have no handler before settlement");
       case "refused":
-        return paymentRequired(await required(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is already being settled"));
+        return paymentRequired(
+          await required(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is already being settled"),
+        );
       case "failed":
         return paymentRequired(await required(`Settlement failed: ${result.reason}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
       case "pending":
@@ -104,7 +107,14 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
       // Shown on the balance page as pending until the chain decides (the reconciler credits or fails it).
       await recordTopup(
         db,
-        { id: topupId, merchantId, amountCents: amount, network: match.network, transaction: result.settle.transaction || topupId, payer: result.settlement.payer ?? undefined },
+        {
+          id: topupId,
+          merchantId,
+          amountCents: amount,
+          network: match.network,
+          transaction: result.settle.transaction || topupId,
+          payer: result.settlement.payer ?? undefined,
+        },
         { settled: false, holdMs: Math.max(0, result.settlement.validUntil.getTime() - Date.now()) },
       );
     }

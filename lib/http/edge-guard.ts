@@ -92,6 +92,9 @@ export function edgeError(pathname: string, status: 400 | 401 | 413, message: st
     case "x402":
       return json({ code: status === 413 ? "PAYLOAD_TOO_LARGE" : "INVALID_PARAMETER", message });
     case "page":
-      return new Response(`${status === 413 ? "Payload Too Large" : "Bad Request"}: ${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      return new Response(`${status === 413 ? "Payload Too Large" : "Bad Request"}: ${message}\n`, {
+        status,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
   }
 }

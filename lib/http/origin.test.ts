@@ -14,7 +14,9 @@ describe("publicOrigin", () => {
 
   it("reads the same from headers alone", () => {
     expect(publicOriginFrom(new Headers({ host: "127.0.0.1:3411" }), undefined, undefined)).toBe("http://127.0.0.1:3411");
-    expect(publicOriginFrom(new Headers({ host: "10.0.0.5", "x-forwarded-host": "shop.example.com", "x-forwarded-proto": "https" }), undefined, undefined)).toBe("https://shop.example.com");
+    expect(
+      publicOriginFrom(new Headers({ host: "10.0.0.5", "x-forwarded-host": "shop.example.com", "x-forwarded-proto": "https" }), undefined, undefined),
+    ).toBe("https://shop.example.com");
     expect(publicOriginFrom(new Headers({ host: "10.0.0.5" }), undefined, "https://shop.example.com")).toBe("https://shop.example.com");
   });
 

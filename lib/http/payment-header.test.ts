@@ -4,7 +4,15 @@ import { ApiError } from "./api-error";
 import { decodePaymentHeader } from "./payment-header";
 
 const offered: PaymentRequirements[] = [
-  { scheme: "exact", network: "eip155:8453", amount: "1000", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", payTo: "0x000000000000000000000000000000000000dEaD", maxTimeoutSeconds: 300, extra: { name: "USD Coin", version: "2" } },
+  {
+    scheme: "exact",
+    network: "eip155:8453",
+    amount: "1000",
+    asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    payTo: "0x000000000000000000000000000000000000dEaD",
+    maxTimeoutSeconds: 300,
+    extra: { name: "USD Coin", version: "2" },
+  },
 ];
 const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64");
 
@@ -20,7 +28,14 @@ describe("decodePaymentHeader", () => {
   });
 
   it("answers 400 for anything that is not a payment", () => {
-    for (const h of ["%%%", b64("hello"), b64([]), b64({ x402Version: 3 }), b64({ x402Version: 2 }), b64({ x402Version: 1, scheme: "exact", network: "base" })]) {
+    for (const h of [
+      "%%%",
+      b64("hello"),
+      b64([]),
+      b64({ x402Version: 3 }),
+      b64({ x402Version: 2 }),
+      b64({ x402Version: 1, scheme: "exact", network: "base" }),
+    ]) {
       const err = (() => {
         try {
           decodePaymentHeader(h, offered);
@@ -34,6 +49,8 @@ describe("decodePaymentHeader", () => {
   });
 
   it("answers 400 naming the networks for a v1 payment on a network we do not take", () => {
-    expect(() => decodePaymentHeader(b64({ x402Version: 1, scheme: "exact", network: "avalanche", payload: {} }), offered)).toThrow(/does not take exact payments on avalanche/);
+    expect(() => decodePaymentHeader(b64({ x402Version: 1, scheme: "exact", network: "avalanche", payload: {} }), offered)).toThrow(
+      /does not take exact payments on avalanche/,
+    );
   });
 });

@@ -74,7 +74,9 @@ describe.skipIf(testDriver === "postgres")("a server killed while settling a pay
     const payments = await paymentsWith({ networks: devnet.networks, facilitator, devnet: true, inProcess: true });
     const accepts = (await payments.requirements(price)).filter((r) => r.network === base.network);
     const client = new x402Client().register(base.network, new ExactEvmScheme(buyer)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
-    const payment = encodePaymentSignatureHeader(await client.createPaymentPayload({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts }));
+    const payment = encodePaymentSignatureHeader(
+      await client.createPaymentPayload({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts }),
+    );
     await database.close();
     database = undefined;
 

@@ -44,9 +44,14 @@ async function main() {
   const database = await openDatabase({ driver: "pglite", dataDir, role: "settle-crash-server" });
   const devnet = await connectDevnet(devnetUrl);
   const networks = await Promise.all(devnet.networks.map(async (n) => (n.kind === "evm" ? { ...n, rpcUrl: await receiptlessRpc(n.rpcUrl) } : n)));
-  const facilitator = inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, databaseSenderSync(async () => database), {
-    confirmationTimeoutMs: 10 * 60_000,
-  });
+  const facilitator = inProcessFacilitator(
+    networks,
+    { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator },
+    databaseSenderSync(async () => database),
+    {
+      confirmationTimeoutMs: 10 * 60_000,
+    },
+  );
   const payments = await paymentsWith({ networks, facilitator, devnet: true, inProcess: true });
   const invoice = await getInvoice(database.db, invoiceId);
   if (!invoice) throw new Error(`no invoice ${invoiceId}`);
@@ -54,7 +59,16 @@ async function main() {
   const payload = decodePaymentHeader(header, offered);
   const requirement = findMatchingRequirement(payments, offered, payload);
   if (!requirement) throw new Error("the payment matches no requirement");
-  await exchange({ db: database.db, payments, payload, requirement, purpose: "invoice", reference: invoiceId, claim: invoiceClaim(invoiceId), effects: settlementEffects });
+  await exchange({
+    db: database.db,
+    payments,
+    payload,
+    requirement,
+    purpose: "invoice",
+    reference: invoiceId,
+    claim: invoiceClaim(invoiceId),
+    effects: settlementEffects,
+  });
   throw new Error("the settlement finished: it was meant to hang");
 }
 

@@ -18,9 +18,7 @@ const SIWX_STATEMENT = "Sign in to x402 Storefront with this wallet.";
 
 /** Smart-contract wallets (EIP-1271) are checked on their chain; the verifier is a viem public client. */
 async function evmVerifierFor(networks: EvmNetwork[]) {
-  const clients = new Map(
-    networks.map((n) => [n.network as string, createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) })]),
-  );
+  const clients = new Map(networks.map((n) => [n.network as string, createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) })]));
   return (chainId: string) => clients.get(chainId)?.verifyMessage;
 }
 

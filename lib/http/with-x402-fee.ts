@@ -102,14 +102,19 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
           return res.status < 400;
         },
       });
-      const refuse = async (reason: string, extra?: Record<string, string>) => paymentRequiredResponse(await required(payments, requirements, resource, reason), extra);
+      const refuse = async (reason: string, extra?: Record<string, string>) =>
+        paymentRequiredResponse(await required(payments, requirements, resource, reason), extra);
       switch (result.kind) {
         case "invalid":
           return refuse(result.reason);
         case "unavailable":
           throw unavailable();
         case "refused":
-          return refuse(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is being settled for another request: sign a new one");
+          return refuse(
+            result.refusal.refused === "used"
+              ? "This payment has already been used: sign a new one"
+              : "This payment is being settled for another request: sign a new one",
+          );
         case "cancelled":
           return withHeaders(res!, {});
         case "failed":

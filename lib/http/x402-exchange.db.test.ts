@@ -82,12 +82,20 @@ async function payer(n: PaymentNetwork, funds = 50_000_000n) {
     const account = privateKeyToAccount(generatePrivateKey());
     await devnet.mint(n.network, account.address, funds);
     const client = new x402Client().register(n.network, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
-    return { address: account.address as string, sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)) };
+    return {
+      address: account.address as string,
+      sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)),
+    };
   }
   const signer = await generateKeyPairSigner();
   await devnet.mint(n.network, signer.address, funds);
-  const client = new x402Client().register(n.network, localnetExactSvmClient(signer, n as never)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
-  return { address: signer.address as string, sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)) };
+  const client = new x402Client()
+    .register(n.network, localnetExactSvmClient(signer, n as never))
+    .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  return {
+    address: signer.address as string,
+    sign: async (required: PaymentRequired) => encodePaymentSignatureHeader(await client.createPaymentPayload(required)),
+  };
 }
 
 const paidStatus = async (id: string) => (await getInvoice(database.db, id))!.status;
@@ -159,7 +167,9 @@ async function faultyRpc(target: string) {
         if (send && faults.refuseSends > 0) {
           // The node refuses the transaction (it never reaches the chain): its nonce must not be lost.
           faults.refuseSends--;
-          res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: send.id, error: { code: -32603, message: "internal error" } }));
+          res
+            .writeHead(200, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ jsonrpc: "2.0", id: send.id, error: { code: -32603, message: "internal error" } }));
           return;
         }
         const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body });
@@ -187,8 +197,10 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     if (n.kind !== "evm") throw new Error("unreachable");
     const proxy = await faultyRpc(n.rpcUrl);
     const proxied = { ...n, rpcUrl: proxy.url };
-    const sync = { lock: <T,>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
-    const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync, { confirmationTimeoutMs });
+    const sync = { lock: <T>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
+    const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync, {
+      confirmationTimeoutMs,
+    });
     return { proxy, n: proxied, p: await paymentsWith({ networks: [proxied], facilitator, devnet: true, inProcess: true }) };
   }
 
@@ -196,7 +208,11 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     const inv = await newInvoice();
     const buyer = await payer(n);
     const [requirement] = await p.requirements(inv.priceUsdc);
-    const payload = JSON.parse(Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts: [requirement!] }), "base64").toString("utf8"));
+    const payload = JSON.parse(
+      Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts: [requirement!] }), "base64").toString(
+        "utf8",
+      ),
+    );
     const result = await exchange({
       db: database.db,
       payments: p,
@@ -275,7 +291,11 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     const n = evmNetwork();
     const buyer = await payer(n);
     const [requirement] = (await payments.requirements(10_000n)).filter((r) => r.network === n.network);
-    const payload = JSON.parse(Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/checkout/info" }, accepts: [requirement!] }), "base64").toString("utf8"));
+    const payload = JSON.parse(
+      Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/checkout/info" }, accepts: [requirement!] }), "base64").toString(
+        "utf8",
+      ),
+    );
     let runs = 0;
     const results = await Promise.all(
       [1, 2, 3, 4, 5].map(() =>

@@ -21,7 +21,12 @@ const REFUSALS = {
   not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
   expired: () => new ApiError(404, "INVOICE_EXPIRED", "This invoice has expired: create a new one from the same cart."),
   not_payable: (status?: string) =>
-    new ApiError(409, "INVOICE_NOT_PAYABLE", `This invoice is ${status ?? "not payable"}: poll GET /x402/invoice/status instead of paying again.`, status ? { status } : {}),
+    new ApiError(
+      409,
+      "INVOICE_NOT_PAYABLE",
+      `This invoice is ${status ?? "not payable"}: poll GET /x402/invoice/status instead of paying again.`,
+      status ? { status } : {},
+    ),
   busy: () => new ApiError(409, "PAYMENT_IN_PROGRESS", "Another payment of this invoice is being settled: poll GET /x402/invoice/status."),
 };
 
@@ -72,7 +77,10 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       throw new ApiError(400, "UNSUPPORTED_NETWORK", `Pay with the exact scheme on one of: ${requirements.map((r) => r.network).join(", ")}`);
     }
     const match = findMatchingRequirement(payments, requirements, payload);
-    if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`));
+    if (!match)
+      return paymentRequiredResponse(
+        await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`),
+      );
 
     const result = await exchange({
       db,
@@ -98,7 +106,9 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
         throw REFUSALS.busy();
       }
       case "failed":
-        return paymentRequiredResponse(await required(`Settlement failed: ${result.reason}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+        return paymentRequiredResponse(await required(`Settlement failed: ${result.reason}`), {
+          "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle),
+        });
       case "pending":
         throw new ApiError(
           409,

@@ -26,7 +26,8 @@ export function checkDetailQuery(url: URL): void {
   optionalIccid(url);
 }
 
-const ESIM_TOPUP_HELP = "To add a bundle to an eSIM the paying wallet holds, give its ICCID as refill_input (see GET /x402/my/esims); leave refill_input out to buy a new eSIM.";
+const ESIM_TOPUP_HELP =
+  "To add a bundle to an eSIM the paying wallet holds, give its ICCID as refill_input (see GET /x402/my/esims); leave refill_input out to buy a new eSIM.";
 
 const RECIPIENT_HELP = {
   none: null,

@@ -18,7 +18,13 @@ export const x402SearchQuery = z.object({
     .optional()
     .meta({ description: "ISO 3166-1 alpha-2 country code (any case) that narrows the results.", example: "US" }),
   page: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1).meta({ description: "Page number, from 1." }),
-  limit: z.coerce.number().int("must be a whole number").min(1, "must be 1 to 50").max(50, "must be 1 to 50").default(20).meta({ description: "Products per page." }),
+  limit: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be 1 to 50")
+    .max(50, "must be 1 to 50")
+    .default(20)
+    .meta({ description: "Products per page." }),
 });
 
 /** The query of GET /x402/my/orders. */

@@ -41,9 +41,7 @@ export async function searchResponse(kind: ProductKind, url: URL, origin: string
     page: result.page,
     limit: result.pageSize,
     products,
-    ...(products.length === 0
-      ? { hint: "No products match. Try a brand name, a country name, or q=* with a country code to browse." }
-      : {}),
+    ...(products.length === 0 ? { hint: "No products match. Try a brand name, a country name, or q=* with a country code to browse." } : {}),
     next_step: first ? first.next_step : nextStep(origin, "GET", `${url.pathname}?q=*`),
   };
 }

@@ -1,10 +1,4 @@
-import {
-  SIGN_IN_WITH_X,
-  createSIWxPayload,
-  encodeSIWxHeader,
-  type EVMSigner,
-  type SIWxExtension,
-} from "@x402/extensions/sign-in-with-x";
+import { SIGN_IN_WITH_X, createSIWxPayload, encodeSIWxHeader, type EVMSigner, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { eq } from "drizzle-orm";
 import { createPublicClient, defineChain, getAddress, http, pad, toHex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -35,10 +29,7 @@ let publicClient: ReturnType<typeof createPublicClient>;
 let owner: PrivateKeyAccount;
 
 beforeAll(async () => {
-  [database, chain] = await Promise.all([
-    openTestDatabase(),
-    startEvmChain({ chainId: CHAIN_ID, name: "Base (devnet)", usdcAddress: USDC }),
-  ]);
+  [database, chain] = await Promise.all([openTestDatabase(), startEvmChain({ chainId: CHAIN_ID, name: "Base (devnet)", usdcAddress: USDC })]);
   const viemChain = defineChain({
     id: chain.chainId,
     name: chain.name,

@@ -1,10 +1,5 @@
 export { parseWalletId, sameWallet, walletId, walletOwnerKey, isEvmChain, isSolanaChain, type Wallet } from "./wallet";
-export {
-  createSiwxChallenge,
-  DEFAULT_SIWX_STATEMENT,
-  type SiwxChallengeExtensions,
-  type SiwxChallengeOptions,
-} from "./siwx-challenge";
+export { createSiwxChallenge, DEFAULT_SIWX_STATEMENT, type SiwxChallengeExtensions, type SiwxChallengeOptions } from "./siwx-challenge";
 export { verifySiwxHeader, type SiwxFailure, type SiwxVerification, type VerifySiwxOptions } from "./verify-siwx";
 export { SIWX_CHALLENGE_TTL_MS } from "./siwx-limits";
 export { issueSessionToken, verifySessionToken } from "./session-token";

@@ -43,7 +43,7 @@ describe("session tokens", () => {
     const [head, body, sig] = token.split(".") as [string, string, string];
     const otherSub = b64url({ ...claims(token), sub: "eip155:8453:0x0000000000000000000000000000000000000001" });
     expect(await verifySessionToken(`${head}.${otherSub}.${sig}`, { secret })).toBeNull();
-    const flipped = (sig[5] === "A" ? "B" : "A");
+    const flipped = sig[5] === "A" ? "B" : "A";
     expect(await verifySessionToken(`${head}.${body}.${sig.slice(0, 5)}${flipped}${sig.slice(6)}`, { secret })).toBeNull();
     expect(await verifySessionToken(`${head}.${body}.`, { secret })).toBeNull();
     // alg "none" with the signature stripped.
@@ -59,7 +59,12 @@ describe("session tokens", () => {
     const key = new TextEncoder().encode(secret);
     const base = () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime("1h");
     const wrongAudience = await base().setIssuer("x402-storefront").setAudience("other").setSubject(`eip155:8453:${evm.address}`).sign(key);
-    const noExpiry = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("x402-storefront").setAudience("x402-storefront").setSubject(`eip155:8453:${evm.address}`).sign(key);
+    const noExpiry = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("x402-storefront")
+      .setAudience("x402-storefront")
+      .setSubject(`eip155:8453:${evm.address}`)
+      .sign(key);
     const badSubject = await base().setIssuer("x402-storefront").setAudience("x402-storefront").setSubject("user-42").sign(key);
     for (const token of [wrongAudience, noExpiry, badSubject]) expect(await verifySessionToken(token, { secret })).toBeNull();
   });

@@ -19,10 +19,7 @@ const keyOf = (secret: string | Uint8Array | undefined) =>
   secret === undefined ? sessionKey() : typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
 
 /** A session token (HS256 JWT, `sub` = CAIP-10 wallet id) for the X-Access-Token header. */
-export async function issueSessionToken(
-  wallet: Wallet,
-  opts: KeyOption & { ttlSeconds?: number } = {},
-): Promise<{ token: string; expiresIn: number }> {
+export async function issueSessionToken(wallet: Wallet, opts: KeyOption & { ttlSeconds?: number } = {}): Promise<{ token: string; expiresIn: number }> {
   const ttl = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new Error(`Session token lifetime must be a positive whole number of seconds, got ${ttl}`);
   const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000);

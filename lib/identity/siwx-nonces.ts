@@ -19,10 +19,7 @@ export async function storeNonce(db: Db, nonce: string, issuedAt: Date, expiresA
  */
 export async function nonceRefusal(db: Db, nonce: string, now: Date): Promise<NonceRefusal | null> {
   if (!PLAUSIBLE_NONCE.test(nonce)) return { code: "unknown_nonce", message: "This sign-in nonce was not issued by this server" };
-  const [row] = await db
-    .select({ usedAt: siwxNonces.usedAt, expiresAt: siwxNonces.expiresAt })
-    .from(siwxNonces)
-    .where(eq(siwxNonces.nonce, nonce));
+  const [row] = await db.select({ usedAt: siwxNonces.usedAt, expiresAt: siwxNonces.expiresAt }).from(siwxNonces).where(eq(siwxNonces.nonce, nonce));
   if (!row) return { code: "unknown_nonce", message: "This sign-in nonce was not issued by this server" };
   if (row.usedAt) return { code: "replayed", message: "This sign-in message was already used: ask for a new challenge" };
   if (row.expiresAt.getTime() <= now.getTime()) return { code: "expired", message: "This sign-in challenge expired: ask for a new one" };

@@ -296,10 +296,12 @@ describe(`SIWX smart-wallet path with a FAKE EIP-1271 verifier on ${testDriver}`
   it("passes the chain's verifier the contract address, the EIP-4361 text and the signature, and trusts its answer", async () => {
     const ext = await challenge();
     const calls: { chainId: string; args: Parameters<EVMMessageVerifier>[0] }[] = [];
-    const evmVerifier = (chainId: string): EVMMessageVerifier => async (args) => {
-      calls.push({ chainId, args });
-      return args.address === contract && args.signature === contractSignature;
-    };
+    const evmVerifier =
+      (chainId: string): EVMMessageVerifier =>
+      async (args) => {
+        calls.push({ chainId, args });
+        return args.address === contract && args.signature === contractSignature;
+      };
     expect(await verify(await contractHeader(ext), { evmVerifier })).toEqual({ ok: true, wallet: { chainId: BASE, address: contract } });
     expect(calls).toHaveLength(1);
     expect(calls[0]?.chainId).toBe(BASE);

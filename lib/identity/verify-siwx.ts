@@ -20,15 +20,7 @@ import { isEvmChain, isSolanaChain, walletId, type Wallet } from "./wallet";
  * signature (answer 503). The nonce is consumed only on success.
  */
 export type SiwxFailure =
-  | "malformed"
-  | "wrong_origin"
-  | "unsupported_chain"
-  | "expired"
-  | "not_yet_valid"
-  | "unknown_nonce"
-  | "replayed"
-  | "bad_signature"
-  | "verifier_error";
+  "malformed" | "wrong_origin" | "unsupported_chain" | "expired" | "not_yet_valid" | "unknown_nonce" | "replayed" | "bad_signature" | "verifier_error";
 
 export type SiwxVerification = { ok: true; wallet: Wallet } | { ok: false; code: SiwxFailure; message: string };
 
@@ -103,7 +95,11 @@ function checkShape(p: SIWxPayload, chains: string[] | undefined): SiwxVerificat
   } else if (!isSolanaAddress(p.address)) {
     return fail("malformed", "The address is not a Solana address");
   }
-  for (const [name, value] of [["issuedAt", p.issuedAt], ["expirationTime", p.expirationTime], ["notBefore", p.notBefore]] as const) {
+  for (const [name, value] of [
+    ["issuedAt", p.issuedAt],
+    ["expirationTime", p.expirationTime],
+    ["notBefore", p.notBefore],
+  ] as const) {
     if (value !== undefined && !(RFC3339.test(value) && Number.isFinite(Date.parse(value)))) {
       return fail("malformed", `${name} is not an RFC 3339 timestamp`);
     }
@@ -116,10 +112,7 @@ function checkShape(p: SIWxPayload, chains: string[] | undefined): SiwxVerificat
  * skew, so they are neutralised here and done by `checkTimes` against our (injectable) clock instead.
  */
 async function checkOrigin(p: SIWxPayload, origin: URL): Promise<SiwxVerification | null> {
-  const result = await validateSIWxMessage(
-    { ...p, issuedAt: new Date().toISOString(), expirationTime: undefined, notBefore: undefined },
-    origin,
-  );
+  const result = await validateSIWxMessage({ ...p, issuedAt: new Date().toISOString(), expirationTime: undefined, notBefore: undefined }, origin);
   if (result.isValid) return null;
   if (result.invalidReason === "invalid_siwx_domain_mismatch" || result.invalidReason === "invalid_siwx_uri_mismatch") {
     return fail("wrong_origin", result.invalidMessage);
@@ -134,7 +127,8 @@ function checkTimes(p: SIWxPayload, now: Date): SiwxVerification | null {
   if (issuedAt > t + SIWX_CLOCK_SKEW_MS) return fail("not_yet_valid", "issuedAt is in the future");
   if (t - issuedAt > SIWX_CHALLENGE_TTL_MS) return fail("expired", "The sign-in message is more than 5 minutes old: ask for a new challenge");
   if (p.expirationTime !== undefined && Date.parse(p.expirationTime) <= t) return fail("expired", "The sign-in message expired: ask for a new challenge");
-  if (p.notBefore !== undefined && Date.parse(p.notBefore) > t + SIWX_CLOCK_SKEW_MS) return fail("not_yet_valid", "The sign-in message is not valid yet (notBefore)");
+  if (p.notBefore !== undefined && Date.parse(p.notBefore) > t + SIWX_CLOCK_SKEW_MS)
+    return fail("not_yet_valid", "The sign-in message is not valid yet (notBefore)");
   return null;
 }
 

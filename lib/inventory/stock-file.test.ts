@@ -22,7 +22,16 @@ describe("stock files", () => {
 
   it("reports bad rows with their line and keeps the good ones", () => {
     const { rows, rejected } = parseStockFile(
-      ["code,pin,expiration_date", "GOOD-1,,", "GOOD-1,,", ",12,", "BAD-DATE,,2027-02-30", "TOO,MANY,2027-01-01,values", `${"L".repeat(201)},,`, "GOOD-2,99,"].join("\n"),
+      [
+        "code,pin,expiration_date",
+        "GOOD-1,,",
+        "GOOD-1,,",
+        ",12,",
+        "BAD-DATE,,2027-02-30",
+        "TOO,MANY,2027-01-01,values",
+        `${"L".repeat(201)},,`,
+        "GOOD-2,99,",
+      ].join("\n"),
     );
     expect(rows.map((r) => r.code)).toEqual(["GOOD-1", "GOOD-2"]);
     expect(rejected).toEqual([

@@ -15,7 +15,8 @@ import { importStock, StockError, stockLevels } from "./stock";
 // One product per test group, so that the groups do not share stock.
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };
-const codes = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ code: `${prefix}-${String(i + 1).padStart(4, "0")}`, pin: `${1000 + i}`, expirationDate: "2028-06-30" }));
+const codes = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ code: `${prefix}-${String(i + 1).padStart(4, "0")}`, pin: `${1000 + i}`, expirationDate: "2028-06-30" }));
 
 /** The code an order holds, and whether it was sold. */
 async function codeOfOrder(db: Database["db"], orderId: string): Promise<{ code: string; soldAt: Date | null } | null> {
@@ -44,7 +45,12 @@ describe(`inventory stock on ${testDriver}`, () => {
     const db = database.db;
     const first = await importStock(db, { productId: "test-gift-card-link", packageValue: "10", codes: codes("TEN", 3), batch: "ten.csv" });
     expect(first).toEqual({ productId: "test-gift-card-link", packageValue: "10", imported: 3, alreadyStocked: 0 });
-    const again = await importStock(db, { productId: "test-gift-card-link", packageValue: "test-gift-card-link<&>10", codes: codes("TEN", 4), batch: "ten-more.csv" });
+    const again = await importStock(db, {
+      productId: "test-gift-card-link",
+      packageValue: "test-gift-card-link<&>10",
+      codes: codes("TEN", 4),
+      batch: "ten-more.csv",
+    });
     expect(again).toMatchObject({ imported: 1, alreadyStocked: 3 });
 
     expect(await stockLevels(db, "test-gift-card-link")).toEqual([
@@ -55,7 +61,12 @@ describe(`inventory stock on ${testDriver}`, () => {
     ]);
     const product = await getProduct("test-gift-card-link", db);
     expect(product).toMatchObject({ supplier: "inventory", inStock: true });
-    expect(product?.packages.map((p) => [p.value, p.stock])).toEqual([["10", 4], ["20", 0], ["50", 0], ["100", 0]]);
+    expect(product?.packages.map((p) => [p.value, p.stock])).toEqual([
+      ["10", 4],
+      ["20", 0],
+      ["50", 0],
+      ["100", 0],
+    ]);
     // A demo product counts no stock.
     expect((await getProduct("test-gift-card-code", db))?.packages[0]?.stock).toBeNull();
   });
@@ -73,7 +84,13 @@ describe(`inventory stock on ${testDriver}`, () => {
     await importStock(db, { productId: "test-gift-card-link", packageValue: "20", codes: codes("TWENTY", 1), batch: "twenty.csv" });
     // Two items of the one code left: the whole cart is refused and nothing stays reserved.
     const both = createInvoice(
-      { items: [{ product_id: "test-gift-card-link", package_value: "20" }, { product_id: "test-gift-card-link", package_value: "20" }], payer },
+      {
+        items: [
+          { product_id: "test-gift-card-link", package_value: "20" },
+          { product_id: "test-gift-card-link", package_value: "20" },
+        ],
+        payer,
+      },
       db,
     );
     expect(await refusal(both)).toMatchObject({ code: "OUT_OF_STOCK", details: { field: "items.1.package_value" } });
@@ -128,7 +145,16 @@ describe(`inventory stock on ${testDriver}`, () => {
 
     // A provider asked again for the same order (after a crash) hands over the same code, not a second one.
     const provider = createInventoryProvider(db);
-    const again = await provider.deliver({ ...order!, kind: order!.productKind, brand: null, country: null, recipientType: "none", redemptionInstructions: null, dataMb: null, validityDays: null });
+    const again = await provider.deliver({
+      ...order!,
+      kind: order!.productKind,
+      brand: null,
+      country: null,
+      recipientType: "none",
+      redemptionInstructions: null,
+      dataMb: null,
+      validityDays: null,
+    });
     expect(again).toMatchObject({ failed: false, redemption: { code: "HUNDRED-0001" } });
     expect((await stockLevels(db, "test-gift-card-link")).find((l) => l.packageValue === "100")).toMatchObject({ available: 1, sold: 1 });
   });
@@ -136,7 +162,8 @@ describe(`inventory stock on ${testDriver}`, () => {
   it("shows a sold-out product as out of stock in search and detail", async () => {
     const db = database.db;
     await importStock(db, { productId: "test-gift-card-code-fail", packageValue: "10", codes: codes("LAST", 1), batch: "last.csv" });
-    const inSearch = async () => (await search({ q: "Test Gift Card Failing", includeTest: true, page: 1, pageSize: 20 }, db)).items.find((p) => p.slug === "test-gift-card-code-fail");
+    const inSearch = async () =>
+      (await search({ q: "Test Gift Card Failing", includeTest: true, page: 1, pageSize: 20 }, db)).items.find((p) => p.slug === "test-gift-card-code-fail");
     expect((await inSearch())?.inStock).toBe(true);
     await buy("test-gift-card-code-fail", "10");
     expect((await inSearch())?.inStock).toBe(false);
@@ -161,12 +188,19 @@ describe(`inventory stock on ${testDriver}`, () => {
     const delivered = await db
       .select({ redemption: orders.redemption, status: orders.status })
       .from(orders)
-      .where(inArray(orders.invoiceId, created.map((c) => c.id)));
+      .where(
+        inArray(
+          orders.invoiceId,
+          created.map((c) => c.id),
+        ),
+      );
     expect(delivered.every((o) => o.status === "delivered")).toBe(true);
     const sold = delivered.map((o) => (o.redemption as { code: string }).code).sort();
     expect(sold).toEqual(["RACE-0001", "RACE-0002", "RACE-0003", "RACE-0004", "RACE-0005"]);
     const held = await db.select({ orderId: inventoryCodes.orderId }).from(inventoryCodes).where(eq(inventoryCodes.productId, product));
     expect(new Set(held.map((h) => h.orderId)).size).toBe(5);
-    expect(await stockLevels(db, product)).toEqual(expect.arrayContaining([expect.objectContaining({ packageValue: "10", available: 0, reserved: 0, sold: 5 })]));
+    expect(await stockLevels(db, product)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ packageValue: "10", available: 0, reserved: 0, sold: 5 })]),
+    );
   });
 });

@@ -22,7 +22,8 @@ export async function importStock(
 ): Promise<StockImportReport> {
   const product = await getProduct(input.productId, db);
   if (!product) throw new StockError(`No product has the slug ${JSON.stringify(input.productId)}`);
-  if (product.kind !== "gift_card") throw new StockError(`${product.slug} is ${product.kind === "esim" ? "an eSIM" : "a top-up"}: only gift cards take imported codes`);
+  if (product.kind !== "gift_card")
+    throw new StockError(`${product.slug} is ${product.kind === "esim" ? "an eSIM" : "a top-up"}: only gift cards take imported codes`);
   const asId = parsePackageId(input.packageValue);
   const value = asId && asId.productId === product.slug ? asId.value : input.packageValue;
   const pkg = product.packages.find((p) => p.value === value);
@@ -68,7 +69,9 @@ export type StockLevel = {
  * longer lists still shows while it has codes.
  */
 export async function stockLevels(db: Db, productId?: string): Promise<StockLevel[]> {
-  const rows = await queryRows<{ product_id: string; name: string; package_value: string; available: number; reserved: number; sold: number }>(db, sql`
+  const rows = await queryRows<{ product_id: string; name: string; package_value: string; available: number; reserved: number; sold: number }>(
+    db,
+    sql`
     WITH packages AS (
       SELECT p.id AS product_id, p.name, pp.value AS package_value, pp.position
       FROM ${products} p JOIN ${productPackages} pp ON pp.product_id = p.id
@@ -85,7 +88,8 @@ export async function stockLevels(db: Db, productId?: string): Promise<StockLeve
     LEFT JOIN ${inventoryCodes} c ON c.product_id = k.product_id AND c.package_value = k.package_value
     ${productId ? sql`WHERE k.product_id = ${productId}` : sql``}
     GROUP BY k.product_id, k.name, k.package_value, k.position
-    ORDER BY k.product_id, k.position, k.package_value`);
+    ORDER BY k.product_id, k.position, k.package_value`,
+  );
   return rows.map((r) => ({
     productId: r.product_id,
     productName: r.name,
@@ -101,7 +105,9 @@ export async function stockLevels(db: Db, productId?: string): Promise<StockLeve
  * concurrent checkouts take different codes without waiting on each other; returns false when none is free.
  */
 export async function reserveCode(tx: Db, order: { id: string; productId: string; packageValue: string }, now: Date): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(tx, sql`
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`
     UPDATE ${inventoryCodes} SET order_id = ${order.id}, reserved_at = ${now}
     WHERE id = (
       SELECT id FROM ${inventoryCodes}
@@ -109,7 +115,8 @@ export async function reserveCode(tx: Db, order: { id: string; productId: string
       ORDER BY id LIMIT 1
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id`);
+    RETURNING id`,
+  );
   return rows.length === 1;
 }
 

@@ -17,12 +17,10 @@ export const cartItemSchema = z
       .transform((v) => String(v).trim())
       .pipe(z.string().min(1, "is required").max(120))
       .meta({ description: "A package's `package_value` (or `package_id`) from product detail, or an amount of an open-range product.", example: "25" }),
-    refill_input: z
-      .string()
-      .trim()
-      .max(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`)
-      .optional()
-      .meta({ description: "The recipient when the product needs one (E.164 phone number, e-mail), or the ICCID of an eSIM to top up.", example: "+14155550134" }),
+    refill_input: z.string().trim().max(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`).optional().meta({
+      description: "The recipient when the product needs one (E.164 phone number, e-mail), or the ICCID of an eSIM to top up.",
+      example: "+14155550134",
+    }),
   })
   .meta({ id: "CartItem", description: "One item of a cart: a product package for one recipient." });
 
@@ -33,6 +31,10 @@ export const createInvoiceBody = z
       .min(1, "must hold at least one item")
       .max(MAX_ITEMS, `must hold at most ${MAX_ITEMS} items`),
   })
-  .meta({ id: "InvoiceCreateRequest", description: "The cart to quote: 1 to 15 items.", example: { items: [{ product_id: "steam-us", package_value: "25" }] } });
+  .meta({
+    id: "InvoiceCreateRequest",
+    description: "The cart to quote: 1 to 15 items.",
+    example: { items: [{ product_id: "steam-us", package_value: "25" }] },
+  });
 
 export type CartItem = z.output<typeof cartItemSchema>;

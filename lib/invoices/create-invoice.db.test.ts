@@ -69,18 +69,29 @@ describe(`invoice creation on ${testDriver}`, () => {
   });
 
   it("refuses unknown products and packages, naming the field and the packages on offer", async () => {
-    expect(await refusal([{ product_id: "no-such-thing", package_value: "10" }])).toMatchObject({ code: "UNKNOWN_PRODUCT", details: { field: "items.0.product_id" } });
-    const pkg = await refusal([{ product_id: "test-gift-card-code", package_value: "10" }, { product_id: "test-gift-card-code", package_value: "15" }]);
+    expect(await refusal([{ product_id: "no-such-thing", package_value: "10" }])).toMatchObject({
+      code: "UNKNOWN_PRODUCT",
+      details: { field: "items.0.product_id" },
+    });
+    const pkg = await refusal([
+      { product_id: "test-gift-card-code", package_value: "10" },
+      { product_id: "test-gift-card-code", package_value: "15" },
+    ]);
     expect(pkg).toMatchObject({ code: "UNKNOWN_PACKAGE", details: { field: "items.1.package_value", packages: ["10", "20", "50", "100"] } });
     expect(await refusal([{ product_id: "test-gift-card-code", package_value: "steam-us<&>10" }])).toMatchObject({ code: "UNKNOWN_PACKAGE" });
   });
 
   it("refuses missing, invalid and foreign recipients", async () => {
-    expect(await refusal([{ product_id: "test-phone-refill", package_value: "10" }])).toMatchObject({ code: "MISSING_FIELD", details: { field: "items.0.refill_input" } });
+    expect(await refusal([{ product_id: "test-phone-refill", package_value: "10" }])).toMatchObject({
+      code: "MISSING_FIELD",
+      details: { field: "items.0.refill_input" },
+    });
     expect(await refusal([{ product_id: "test-phone-refill", package_value: "10", refill_input: "12" }])).toMatchObject({ code: "INVALID_RECIPIENT" });
     expect((await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+14155550134" }])).message).toMatch(/not a NG number/);
     // A Glo number is a valid Nigerian number, but not one MTN serves.
-    expect((await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+2348051234567" }])).message).toMatch(/MTN serves numbers starting with/);
+    expect((await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+2348051234567" }])).message).toMatch(
+      /MTN serves numbers starting with/,
+    );
   });
 
   it("refuses out-of-stock products and carts over 1000 USDC", async () => {

@@ -44,7 +44,10 @@ function esimToTopUp(product: Product, input: string | undefined, field: string)
   if (product.kind !== "esim" || input === undefined || input.trim() === "") return null;
   const iccid = input.replace(/[\s-]/g, "");
   if (!isIccid(iccid)) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, { field, reason: "not_iccid" });
+    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, {
+      field,
+      reason: "not_iccid",
+    });
   }
   return iccid;
 }
@@ -74,10 +77,14 @@ export async function createInvoice(
   const lines = input.items.map((item, i) => {
     const field = `items.${i}`;
     const product = products.get(item.product_id);
-    if (!product) throw new InvoiceError("UNKNOWN_PRODUCT", `${field}.product_id: no product has the slug ${JSON.stringify(item.product_id)}`, { field: `${field}.product_id` });
+    if (!product)
+      throw new InvoiceError("UNKNOWN_PRODUCT", `${field}.product_id: no product has the slug ${JSON.stringify(item.product_id)}`, {
+        field: `${field}.product_id`,
+      });
     if (!product.inStock) throw new InvoiceError("OUT_OF_STOCK", `${field}: ${product.name} is out of stock`, { field: `${field}.product_id` });
     const pkg = resolvePackage(product, item.package_value, `${field}.package_value`);
-    const recipient = validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? esimToTopUp(product, item.refill_input, `${field}.refill_input`);
+    const recipient =
+      validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? esimToTopUp(product, item.refill_input, `${field}.refill_input`);
     return { product, pkg, recipient, field };
   });
   // An eSIM item naming an ICCID adds its bundle to that eSIM: one the paying wallet bought, of the same product.
@@ -129,7 +136,9 @@ export async function createInvoice(
       expiresAt,
       createdAt: now,
       updatedAt: now,
-      ...(merchant ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents } : {}),
+      ...(merchant
+        ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents }
+        : {}),
     });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
     // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free).

@@ -31,7 +31,9 @@ async function buyAndDeliver(payer: Wallet, items: { product_id: string; package
 }
 
 async function refusal(payer: Wallet, refill: string, productId = "test-esim-product"): Promise<InvoiceError> {
-  const err = await createInvoice({ items: [{ product_id: productId, package_value: "1GB, 7 Days", refill_input: refill }], payer }, database.db).catch((e: unknown) => e);
+  const err = await createInvoice({ items: [{ product_id: productId, package_value: "1GB, 7 Days", refill_input: refill }], payer }, database.db).catch(
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(InvoiceError);
   return err as InvoiceError;
 }
@@ -43,7 +45,9 @@ describe(`eSIM top-ups on ${testDriver}`, () => {
     expect(esim?.bundles).toHaveLength(1);
     const iccid = esim!.iccid;
 
-    const topup = await buyAndDeliver(alice, [{ product_id: "test-esim-product", package_value: "1GB, 7 Days", refill_input: `${iccid.slice(0, 4)} ${iccid.slice(4)}` }]);
+    const topup = await buyAndDeliver(alice, [
+      { product_id: "test-esim-product", package_value: "1GB, 7 Days", refill_input: `${iccid.slice(0, 4)} ${iccid.slice(4)}` },
+    ]);
     expect(topup.items[0]?.recipient).toBe(iccid);
     const [order] = await database.db.select().from(orders).where(eq(orders.invoiceId, topup.id));
     expect(order).toMatchObject({ status: "delivered", redemption: { iccid, esim: { iccid, topup: true } } });
@@ -64,7 +68,10 @@ describe(`eSIM top-ups on ${testDriver}`, () => {
     expect(await refusal(alice, flipped)).toMatchObject({ code: "INVALID_RECIPIENT", message: expect.stringMatching(/is not an ICCID/) });
     expect(await refusal(alice, "12345")).toMatchObject({ code: "INVALID_RECIPIENT", details: { field: "items.0.refill_input" } });
     const stranger = "894450000000000000";
-    expect(await refusal(alice, stranger + luhnCheckDigit(stranger))).toMatchObject({ code: "INVALID_RECIPIENT", message: expect.stringMatching(/holds no Test eSIM/) });
+    expect(await refusal(alice, stranger + luhnCheckDigit(stranger))).toMatchObject({
+      code: "INVALID_RECIPIENT",
+      message: expect.stringMatching(/holds no Test eSIM/),
+    });
     expect(await refusal(bob, iccid)).toMatchObject({ code: "INVALID_RECIPIENT" });
   });
 });

@@ -23,7 +23,11 @@ export const invoicePaymentEffect: SettlementEffect = {
   async landed(tx, s) {
     const paid = await markPaid(tx, s.reference, s.id, { network: s.network, transaction: s.transaction ?? "", payer: s.payer ?? undefined });
     // By construction this cannot happen; if it does, the settlement row (settled, with this invoice) is the record.
-    if (!paid) log.error({ settlement_id: s.id, network: s.network, transaction: s.transaction, invoice_id: s.reference }, "a payment landed for an invoice that no longer waited for it");
+    if (!paid)
+      log.error(
+        { settlement_id: s.id, network: s.network, transaction: s.transaction, invoice_id: s.reference },
+        "a payment landed for an invoice that no longer waited for it",
+      );
   },
   async failed(tx, s) {
     await releaseClaim(tx, s.reference, s.id);

@@ -18,7 +18,11 @@ afterAll(() => database?.close());
 
 const newInvoice = (now?: Date) =>
   createInvoice(
-    { items: createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items, payer: { chainId: "eip155:1", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" }, now },
+    {
+      items: createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items,
+      payer: { chainId: "eip155:1", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" },
+      now,
+    },
     database.db,
   );
 const row = async (id: string) => (await database.db.select().from(invoices).where(eq(invoices.id, id)))[0]!;
@@ -99,7 +103,10 @@ describe(`payment claims on ${testDriver}`, () => {
     const landed = await newInvoice();
     const lost = await newInvoice();
     const ids = new Map<string, string>();
-    for (const [inv, n] of [[landed, 4], [lost, 5]] as const) {
+    for (const [inv, n] of [
+      [landed, 4],
+      [lost, 5],
+    ] as const) {
       const s = ((await beginSettlement(database.db, { ...payment(n), reference: inv.id }, claimOf(inv.id), now)) as { settlement: Settlement }).settlement;
       await finishSettlement(database.db, s.id, { status: "pending", error: "receipt timed out", transaction: `0x${n}` }, effects, now);
       ids.set(s.id, inv.id);

@@ -52,14 +52,7 @@ export async function claimForPayment(
   const taken = await db
     .update(invoices)
     .set({ paymentClaim: claim, paymentClaimUntil: new Date(now.getTime() + CLAIM_MS) })
-    .where(
-      and(
-        eq(invoices.id, id),
-        eq(invoices.status, "unpaid"),
-        gt(invoices.expiresAt, now),
-        unclaimed(now),
-      ),
-    )
+    .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), gt(invoices.expiresAt, now), unclaimed(now)))
     .returning({ id: invoices.id });
   if (taken.length > 0) return { claim };
   return { refused: payability(await getInvoice(db, id), now) ?? "busy" };
@@ -117,15 +110,12 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
     const rows = await tx
       .update(invoices)
       .set({ status: "expired", updatedAt: now })
-      .where(
-        and(
-          eq(invoices.status, "unpaid"),
-          sql`${invoices.expiresAt} <= ${now}`,
-          unclaimed(now),
-        ),
-      )
+      .where(and(eq(invoices.status, "unpaid"), sql`${invoices.expiresAt} <= ${now}`, unclaimed(now)))
       .returning({ id: invoices.id });
-    await releaseCodes(tx as unknown as Db, rows.map((r) => r.id));
+    await releaseCodes(
+      tx as unknown as Db,
+      rows.map((r) => r.id),
+    );
     // Merchant invoices that expired unpaid are final (denied): their webhooks go out with the expiry.
     for (const r of rows) if (await announceFinalInvoice(tx, r.id, now)) announced++;
     return rows.length;
@@ -145,7 +135,10 @@ export async function cancelUnpaid(db: Db, id: string, now = new Date()): Promis
       .set({ status: "expired", expiresAt: now, updatedAt: now })
       .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid")))
       .returning({ id: invoices.id });
-    await releaseCodes(tx as unknown as Db, rows.map((r) => r.id));
+    await releaseCodes(
+      tx as unknown as Db,
+      rows.map((r) => r.id),
+    );
     return rows.length > 0;
   });
 }

@@ -12,24 +12,38 @@ const email = z.email();
 export function validateRecipient(product: Product, input: string | undefined, field: string): string | undefined {
   if (product.recipientType === "none") return undefined;
   if (!input) {
-    throw new InvoiceError("MISSING_FIELD", `${field} is required for ${product.slug}: ${product.recipientType === "phone_number" ? "the phone number to top up" : "the recipient's e-mail"}`, { field, reason: "missing", recipient: product.recipientType });
+    throw new InvoiceError(
+      "MISSING_FIELD",
+      `${field} is required for ${product.slug}: ${product.recipientType === "phone_number" ? "the phone number to top up" : "the recipient's e-mail"}`,
+      { field, reason: "missing", recipient: product.recipientType },
+    );
   }
   if (product.recipientType === "email") {
-    if (!email.safeParse(input).success) throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid e-mail address`, { field, reason: "invalid_email" });
+    if (!email.safeParse(input).success)
+      throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid e-mail address`, { field, reason: "invalid_email" });
     const at = input.lastIndexOf("@");
     return input.slice(0, at) + input.slice(at).toLowerCase();
   }
   const country = product.country as CountryCode | null;
   const phone = parsePhoneNumberFromString(input, country ? { defaultCountry: country } : undefined);
   if (!phone || !phone.isValid()) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid phone number: use international format, like +${phone?.countryCallingCode ?? "1"}…`, { field, reason: "invalid_phone" });
+    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid phone number: use international format, like +${phone?.countryCallingCode ?? "1"}…`, {
+      field,
+      reason: "invalid_phone",
+    });
   }
   if (country && phone.country !== country) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a ${country} number: ${product.name} tops up numbers in ${country} only`, { field, reason: "wrong_country" });
+    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a ${country} number: ${product.name} tops up numbers in ${country} only`, {
+      field,
+      reason: "wrong_country",
+    });
   }
   const e164 = phone.number;
   if (product.phonePrefixes.length > 0 && !product.phonePrefixes.some((p) => e164.startsWith(p))) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field}: ${product.brand} serves numbers starting with ${product.phonePrefixes.slice(0, 6).join(", ")}`, { field, reason: "operator_prefix" });
+    throw new InvoiceError("INVALID_RECIPIENT", `${field}: ${product.brand} serves numbers starting with ${product.phonePrefixes.slice(0, 6).join(", ")}`, {
+      field,
+      reason: "operator_prefix",
+    });
   }
   return e164;
 }

@@ -23,7 +23,10 @@ afterAll(() => database?.close());
 
 const wallet = (n: number) => ({ chainId: "eip155:8453", address: `0x${n.toString(16).padStart(40, "0")}` });
 const buy = (payer: number, value: string, quantity = 1, now?: Date) =>
-  createInvoice({ items: createInvoiceBody.parse({ items: [{ product_id: "steam-us", package_value: value, quantity }] }).items, payer: wallet(payer), now }, database.db).then(
+  createInvoice(
+    { items: createInvoiceBody.parse({ items: [{ product_id: "steam-us", package_value: value, quantity }] }).items, payer: wallet(payer), now },
+    database.db,
+  ).then(
     () => "created",
     (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)),
   );

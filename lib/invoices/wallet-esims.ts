@@ -61,7 +61,16 @@ export async function listWalletEsims(db: Db, payerKey: string, only?: { iccid: 
       expiresAt: order.deliveredAt && validity ? new Date(order.deliveredAt.getTime() + validity * DAY_MS) : null,
     };
     if ("topup" in esim) topups.push({ iccid: esim.iccid, bundle });
-    else byIccid.set(esim.iccid, { iccid: esim.iccid, productId: order.productId, productName: order.productName, orderId: order.id, invoiceId, lpa: esim.lpa, bundles: [bundle] });
+    else
+      byIccid.set(esim.iccid, {
+        iccid: esim.iccid,
+        productId: order.productId,
+        productName: order.productName,
+        orderId: order.id,
+        invoiceId,
+        lpa: esim.lpa,
+        bundles: [bundle],
+      });
   }
   for (const t of topups) byIccid.get(t.iccid)?.bundles.push(t.bundle);
   return [...byIccid.values()].reverse();

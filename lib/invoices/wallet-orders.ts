@@ -8,15 +8,18 @@ export type WalletOrder = {
 };
 
 /** The orders of invoices a wallet paid (or is about to pay), newest first, with the total for paging. */
-export async function listWalletOrders(
-  db: Db,
-  payerKey: string,
-  page: { start: number; limit: number },
-): Promise<{ total: number; items: WalletOrder[] }> {
+export async function listWalletOrders(db: Db, payerKey: string, page: { start: number; limit: number }): Promise<{ total: number; items: WalletOrder[] }> {
   const where = and(eq(invoices.payer, payerKey), sql`${invoices.status} <> 'expired'`);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).innerJoin(invoices, eq(orders.invoiceId, invoices.id)).where(where);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .innerJoin(invoices, eq(orders.invoiceId, invoices.id))
+    .where(where);
   const rows = await db
-    .select({ order: orders, invoice: { id: invoices.id, status: invoices.status, createdAt: invoices.createdAt, paidAt: invoices.paidAt, expiresAt: invoices.expiresAt } })
+    .select({
+      order: orders,
+      invoice: { id: invoices.id, status: invoices.status, createdAt: invoices.createdAt, paidAt: invoices.paidAt, expiresAt: invoices.expiresAt },
+    })
     .from(orders)
     .innerJoin(invoices, eq(orders.invoiceId, invoices.id))
     .where(where)

@@ -12,7 +12,6 @@ export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "./methods
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;
 
-
 /** Where an expanded item came from in the request: its index in `products`, and the fields it was given by. */
 type Source = { index: number; value: "value" | "package_id"; recipient: "phone_number" | "email" | "esim_id" | undefined };
 
@@ -76,7 +75,11 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
   if (b.payment_method === undefined) throw missingParam("payment_method");
   if (typeof b.payment_method !== "string") throw invalidParam("payment_method", "must be a string");
   if (!(PAYMENT_METHODS as readonly string[]).includes(b.payment_method)) {
-    throw new V2Error(400, "unsupported_payment_method", `Payment method ${JSON.stringify(b.payment_method)} is not supported. Supported: ${PAYMENT_METHODS.join(", ")}.`);
+    throw new V2Error(
+      400,
+      "unsupported_payment_method",
+      `Payment method ${JSON.stringify(b.payment_method)} is not supported. Supported: ${PAYMENT_METHODS.join(", ")}.`,
+    );
   }
   let webhookUrl: string | null = null;
   if (b.webhook_url !== undefined && b.webhook_url !== null) {
@@ -117,7 +120,9 @@ export function toV2Error(err: InvoiceError, items: MerchantInvoiceRequest["item
       return new V2Error(409, "out_of_stock", message);
     case "UNKNOWN_PACKAGE":
       // An amount outside a product's range is a bad value; anything else names no package.
-      return err.details.range && /^\d+(\.\d+)?$/.test(item?.package_value ?? "") ? new V2Error(400, "invalid_value", message) : new V2Error(400, "invalid_package_id", message);
+      return err.details.range && /^\d+(\.\d+)?$/.test(item?.package_value ?? "")
+        ? new V2Error(400, "invalid_value", message)
+        : new V2Error(400, "invalid_package_id", message);
     case "MISSING_FIELD":
       return new V2Error(400, "missing_param", `Missing required parameter: ${name}`);
     case "INVALID_RECIPIENT":

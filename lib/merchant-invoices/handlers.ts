@@ -54,7 +54,10 @@ export function createInvoiceHandler(only?: "esim") {
             // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
             if (!(err instanceof V2Error)) throw err;
             await cancelUnpaid(ctx.db, invoiceId);
-            return { status: err.status, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, error_code: err.code, message: err.message, ...err.details, invoice_id: invoiceId } };
+            return {
+              status: err.status,
+              body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, error_code: err.code, message: err.message, ...err.details, invoice_id: invoiceId },
+            };
           }
         }
       }
@@ -148,11 +151,13 @@ export function listInvoicesHandler() {
     const rows = await listMerchantInvoices(ctx.db, ctx.merchant.id, q);
     const last = rows.at(-1);
     const next = rows.length === q.limit && last ? nextPage(url, ctx.apiBase, { before: undefined, start: undefined, after: last.invoice.id }) : undefined;
-    return ok(
-      ctx.endpoint,
-      await Promise.all(rows.map((r) => invoiceJson(r.invoice, r.orders, originOf(ctx)))),
-      { limit: q.limit, count: rows.length, ...(q.after ? { after: q.after } : {}), ...(q.before ? { before: q.before } : {}), ...(next ? { _next: next } : {}) },
-    );
+    return ok(ctx.endpoint, await Promise.all(rows.map((r) => invoiceJson(r.invoice, r.orders, originOf(ctx)))), {
+      limit: q.limit,
+      count: rows.length,
+      ...(q.after ? { after: q.after } : {}),
+      ...(q.before ? { before: q.before } : {}),
+      ...(next ? { _next: next } : {}),
+    });
   };
 }
 

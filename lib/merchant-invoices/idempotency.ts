@@ -78,7 +78,10 @@ export async function idempotent(
   }
 
   const store = (tx: Db, answer: StoredAnswer) =>
-    tx.update(idempotencyKeys).set({ responseStatus: answer.status, responseBody: answer.body as object }).where(thisKey);
+    tx
+      .update(idempotencyKeys)
+      .set({ responseStatus: answer.status, responseBody: answer.body as object })
+      .where(thisKey);
   const ownKey: IdempotencyKey = {
     bindInvoice: async (tx, invoiceId) => {
       await tx.update(idempotencyKeys).set({ invoiceId }).where(thisKey);

@@ -43,7 +43,8 @@ describe(`the dashboard's invoices table, on ${testDriver}`, () => {
     expect(all.rows[1]).toMatchObject({ orderCount: 3, status: "complete" });
     expect(all.rows[1]!.productNames).toHaveLength(2);
 
-    const ids = async (q: Parameters<typeof searchMerchantInvoices>[2], now?: Date) => (await searchMerchantInvoices(database.db, m.merchant_id, q, now)).rows.map((r) => r.id);
+    const ids = async (q: Parameters<typeof searchMerchantInvoices>[2], now?: Date) =>
+      (await searchMerchantInvoices(database.db, m.merchant_id, q, now)).rows.map((r) => r.id);
     expect(await ids({ page: 1, status: "complete" })).toEqual([complete]);
     expect(await ids({ page: 1, status: "unpaid" })).toEqual([unpaid]);
     expect(await ids({ page: 1, status: "denied" })).toEqual([]);

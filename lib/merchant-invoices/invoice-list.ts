@@ -42,7 +42,6 @@ function statusCondition(status: InvoiceListStatus, now: Date): SQL {
   }
 }
 
-
 /** The merchant's invoices, newest first, a page at a time, each with its number of orders and their products. */
 export async function searchMerchantInvoices(
   db: Db,
@@ -83,10 +82,12 @@ export async function searchMerchantInvoices(
       : await db
           .select({ invoiceId: orders.invoiceId, productName: orders.productName })
           .from(orders)
-          .where(inArray(
-            orders.invoiceId,
-            rows.map((r) => r.id),
-          ))
+          .where(
+            inArray(
+              orders.invoiceId,
+              rows.map((r) => r.id),
+            ),
+          )
           .orderBy(orders.invoiceId, orders.position);
   return {
     rows: rows.map((r) => {

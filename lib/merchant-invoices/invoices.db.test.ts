@@ -32,7 +32,12 @@ afterAll(async () => {
   await database?.close();
 });
 
-type Invoice = { id: string; status: string; payment: { method: string; price: number; status: string; currency: string }; orders: { id: string; status: string; price: number; refund?: { amount: number } }[] };
+type Invoice = {
+  id: string;
+  status: string;
+  payment: { method: string; price: number; status: string; currency: string };
+  orders: { id: string; status: string; price: number; refund?: { amount: number } }[];
+};
 
 async function merchant(creditUsd = 100) {
   const m = await createMerchant(database.db, { name: "Flow", creditCents: BigInt(creditUsd * 100) });
@@ -63,7 +68,12 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect(done).toMatchObject({ status: "complete", payment: { status: "paid" } });
     expect(done.orders.map((o) => o.status)).toEqual(["delivered", "delivered"]);
     const order = await callRoute(getOrderRoute, `/api/v2/orders/${done.orders[0]!.id}`, { headers: m.headers, params: { id: done.orders[0]!.id } });
-    expect(order.body.data).toMatchObject({ id: done.orders[0]!.id, status: "delivered", invoice: { id: inv.id }, redemption_info: { code: expect.stringMatching(/^[A-Z0-9-]{8,}$/), extra_fields: {} } });
+    expect(order.body.data).toMatchObject({
+      id: done.orders[0]!.id,
+      status: "delivered",
+      invoice: { id: inv.id },
+      redemption_info: { code: expect.stringMatching(/^[A-Z0-9-]{8,}$/), extra_fields: {} },
+    });
     // The list view does not carry codes.
     const list = await callRoute(listOrders, "/api/v2/orders?limit=1", { headers: m.headers });
     expect(list.body.data as unknown[]).toHaveLength(1);
@@ -73,7 +83,14 @@ describe(`merchant invoices on ${testDriver}`, () => {
 
   it("refunds a failed order of a balance-paid invoice to the balance, and the invoice still completes", async () => {
     const m = await merchant(50);
-    const created = await m.create({ products: [{ product_id: "test-gift-card-code-fail", value: 10 }, { product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true });
+    const created = await m.create({
+      products: [
+        { product_id: "test-gift-card-code-fail", value: 10 },
+        { product_id: "test-gift-card-code", value: 10 },
+      ],
+      payment_method: "balance",
+      auto_pay: true,
+    });
     const id = (created.body.data as Invoice).id;
     expect(await m.balance()).toBe(3000);
     await fulfil();
@@ -99,7 +116,8 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
     const refused = results.filter((r) => r.status === 402);
     expect(refused).toHaveLength(30);
-    for (const r of refused) expect(r.body).toMatchObject({ error_code: "balance_too_low", required: 1000, available: 0, invoice_id: expect.stringMatching(/^inv_/) });
+    for (const r of refused)
+      expect(r.body).toMatchObject({ error_code: "balance_too_low", required: 1000, available: 0, invoice_id: expect.stringMatching(/^inv_/) });
     expect(await m.balance()).toBe(0);
     expect((await listLedger(database.db, m.merchant_id, { limit: 100 })).filter((e) => e.kind === "debit")).toHaveLength(20);
     // A refused auto_pay keeps no payable invoice behind.
@@ -113,7 +131,9 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect(inv).toMatchObject({ status: "unpaid", payment: { status: "unpaid", price: 1000 } });
     const paid = await callRoute(payRoute, `/api/v2/invoices/${inv.id}/pay`, { method: "POST", headers: m.headers, params: { id: inv.id } });
     expect(paid).toMatchObject({ status: 200, body: { data: { status: "processing" } } });
-    expect((await callRoute(payRoute, `/api/v2/invoices/${inv.id}/pay`, { method: "POST", headers: m.headers, params: { id: inv.id } })).body).toMatchObject({ error_code: "invoice_not_payable" });
+    expect((await callRoute(payRoute, `/api/v2/invoices/${inv.id}/pay`, { method: "POST", headers: m.headers, params: { id: inv.id } })).body).toMatchObject({
+      error_code: "invoice_not_payable",
+    });
 
     const big = await m.create({ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" });
     const bigId = (big.body.data as Invoice).id;
@@ -147,7 +167,11 @@ describe(`merchant invoices on ${testDriver}`, () => {
       [{ products: [{ product_id: "test-phone-refill", value: 10, phone_number: "12" }], payment_method: "balance" }, 400, "invalid_phone_number"],
       [{ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", webhook_url: "ftp://x" }, 400, "invalid_param"],
       [{ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: "yes" }, 400, "invalid_param"],
-      [{ products: [{ product_id: "test-esim-product", value: "1GB, 7 Days", esim_id: "8944500000000000006" }], payment_method: "balance" }, 400, "invalid_param"],
+      [
+        { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days", esim_id: "8944500000000000006" }], payment_method: "balance" },
+        400,
+        "invalid_param",
+      ],
     ];
     for (const [body, status, code] of cases) {
       const res = await m.create(body);
@@ -157,12 +181,34 @@ describe(`merchant invoices on ${testDriver}`, () => {
     }
     // Refusals name the request's own fields, counted as the client sent them (quantities are not items).
     const named: [unknown, string, string][] = [
-      [{ products: [{ product_id: "test-gift-card-code", value: 10, quantity: 3 }, { product_id: "test-gift-card-code", value: 13 }], payment_method: "balance" }, "invalid_package_id", "products[1].value"],
-      [{ products: [{ product_id: "test-phone-refill", value: 10 }], payment_method: "balance" }, "missing_param", "Missing required parameter: products[0].phone_number"],
-      [{ products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+442071838750" }], payment_method: "balance" }, "unsupported_operator", "products[0].phone_number"],
+      [
+        {
+          products: [
+            { product_id: "test-gift-card-code", value: 10, quantity: 3 },
+            { product_id: "test-gift-card-code", value: 13 },
+          ],
+          payment_method: "balance",
+        },
+        "invalid_package_id",
+        "products[1].value",
+      ],
+      [
+        { products: [{ product_id: "test-phone-refill", value: 10 }], payment_method: "balance" },
+        "missing_param",
+        "Missing required parameter: products[0].phone_number",
+      ],
+      [
+        { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+442071838750" }], payment_method: "balance" },
+        "unsupported_operator",
+        "products[0].phone_number",
+      ],
       [{ products: [{ product_id: "doordash-us", value: 25 }], payment_method: "balance" }, "missing_param", "Missing required parameter: products[0].email"],
       [{ products: [{ product_id: "doordash-us", value: 25, email: "not-an-address" }], payment_method: "balance" }, "invalid_param", "products[0].email"],
-      [{ products: [{ product_id: "test-esim-product", value: "1GB, 7 Days", esim_id: "12345" }], payment_method: "balance" }, "invalid_param", "products[0].esim_id"],
+      [
+        { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days", esim_id: "12345" }], payment_method: "balance" },
+        "invalid_param",
+        "products[0].esim_id",
+      ],
     ];
     for (const [body, code, field] of named) {
       const res = await m.create(body);
@@ -191,7 +237,9 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const reused = await m.create({ ...body, auto_pay: false }, { "Idempotency-Key": "order-42" });
     expect([reused.status, reused.body.error_code]).toEqual([422, "idempotency_key_reused"]);
     // A first request that died unanswered does not lock its key for good.
-    await database.db.insert(idempotencyKeys).values({ merchantId: m.merchant_id, key: "crashed-1", endpoint: "POST /invoices", requestHash: "x", createdAt: new Date(Date.now() - 10 * 60_000) });
+    await database.db
+      .insert(idempotencyKeys)
+      .values({ merchantId: m.merchant_id, key: "crashed-1", endpoint: "POST /invoices", requestHash: "x", createdAt: new Date(Date.now() - 10 * 60_000) });
     expect((await m.create(body, { "Idempotency-Key": "crashed-1" })).status).toBe(200);
     // Another merchant may use the same key.
     const other = await merchant(100);
@@ -256,7 +304,10 @@ describe(`merchant invoices on ${testDriver}`, () => {
         // As the handler does: the answer is written in the transaction that debits the balance.
         await payFromBalance(database.db, m.merchant_id, created.id, new Date(), async (tx) => {
           const found = (await getMerchantInvoice(tx, m.merchant_id, created.id))!;
-          await key.storeAnswer(tx, { status: 200, body: { meta: { _endpoint: "/invoices", id: created.id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") } });
+          await key.storeAnswer(tx, {
+            status: 200,
+            body: { meta: { _endpoint: "/invoices", id: created.id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") },
+          });
         });
         throw new Error("the process died before answering");
       },
@@ -273,7 +324,8 @@ describe(`merchant invoices on ${testDriver}`, () => {
   it("lists invoices newest first with after/before cursors", async () => {
     const m = await merchant(100);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(((await m.create({ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" })).body.data as Invoice).id);
+    for (let i = 0; i < 5; i++)
+      ids.push(((await m.create({ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" })).body.data as Invoice).id);
     const newest = [...ids].reverse();
     const page1 = await callRoute(listInvoices, "/api/v2/invoices?limit=2", { headers: m.headers });
     expect((page1.body.data as Invoice[]).map((i) => i.id)).toEqual(newest.slice(0, 2));
@@ -291,17 +343,36 @@ describe(`merchant invoices on ${testDriver}`, () => {
 
   it("sells eSIMs through POST /esims, lists them by ICCID, and tops one up with esim_id", async () => {
     const m = await merchant(100);
-    expect((await callRoute(createEsimInvoice, "/api/v2/esims", { headers: m.headers, body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" } })).body.error_code).toBe("invalid_param");
-    const created = await callRoute(createEsimInvoice, "/api/v2/esims", { headers: m.headers, body: { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance", auto_pay: true } });
+    expect(
+      (
+        await callRoute(createEsimInvoice, "/api/v2/esims", {
+          headers: m.headers,
+          body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" },
+        })
+      ).body.error_code,
+    ).toBe("invalid_param");
+    const created = await callRoute(createEsimInvoice, "/api/v2/esims", {
+      headers: m.headers,
+      body: { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance", auto_pay: true },
+    });
     const id = (created.body.data as Invoice).id;
     await fulfil();
-    expect(((await callRoute(getEsimInvoice, `/api/v2/esims/invoice/${id}`, { headers: m.headers, params: { id } })).body.data as Invoice).status).toBe("complete");
-    const esims = (await callRoute(listEsims, "/api/v2/esims", { headers: m.headers })).body.data as { iccid: string; barcode_value: string; bundles: { value: string }[] }[];
+    expect(((await callRoute(getEsimInvoice, `/api/v2/esims/invoice/${id}`, { headers: m.headers, params: { id } })).body.data as Invoice).status).toBe(
+      "complete",
+    );
+    const esims = (await callRoute(listEsims, "/api/v2/esims", { headers: m.headers })).body.data as {
+      iccid: string;
+      barcode_value: string;
+      bundles: { value: string }[];
+    }[];
     expect(esims).toHaveLength(1);
     const iccid = esims[0]!.iccid;
     expect(esims[0]!.barcode_value).toMatch(/^LPA:1\$/);
 
-    await callRoute(createEsimInvoice, "/api/v2/esims", { headers: m.headers, body: { products: [{ product_id: "test-esim-product", value: "3GB, 30 Days", esim_id: iccid }], payment_method: "balance", auto_pay: true } });
+    await callRoute(createEsimInvoice, "/api/v2/esims", {
+      headers: m.headers,
+      body: { products: [{ product_id: "test-esim-product", value: "3GB, 30 Days", esim_id: iccid }], payment_method: "balance", auto_pay: true },
+    });
     await fulfil();
     const one = await callRoute(getEsim, `/api/v2/esims/${iccid}`, { headers: m.headers, params: { id: iccid } });
     expect((one.body.data as { bundles: { value: string }[] }).bundles.map((b) => b.value)).toEqual(["1GB, 7 Days", "3GB, 30 Days"]);
@@ -309,7 +380,10 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect((await callRoute(getEsim, "/api/v2/esims/not-an-iccid", { headers: m.headers, params: { id: "not-an-iccid" } })).status).toBe(404);
 
     // A second eSIM: the list pages newest first, and the top-up stays with its own eSIM.
-    await callRoute(createEsimInvoice, "/api/v2/esims", { headers: m.headers, body: { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance", auto_pay: true } });
+    await callRoute(createEsimInvoice, "/api/v2/esims", {
+      headers: m.headers,
+      body: { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance", auto_pay: true },
+    });
     await fulfil();
     const first = await callRoute(listEsims, "/api/v2/esims?limit=1", { headers: m.headers });
     const firstPage = first.body.data as { iccid: string; bundles: unknown[] }[];

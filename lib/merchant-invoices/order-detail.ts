@@ -15,7 +15,8 @@ export type TimelineStep = { label: string; at: Date | null; detail?: string; to
 
 export type OrderDetail = { order: OrderRow; invoice: InvoiceRow; refund: LedgerRow | null; timeline: TimelineStep[] };
 
-const paymentWords = (inv: InvoiceRow) => (inv.paymentMethod === "balance" || !inv.paymentMethod ? "from your balance" : `in USDC (${inv.paymentMethod.replace(/^usdc_/, "")})`);
+const paymentWords = (inv: InvoiceRow) =>
+  inv.paymentMethod === "balance" || !inv.paymentMethod ? "from your balance" : `in USDC (${inv.paymentMethod.replace(/^usdc_/, "")})`;
 
 /**
  * What happened to an order, in order: placed, paid, then delivered or failed (and refunded). Steps still ahead are
@@ -27,10 +28,21 @@ export function orderTimeline(order: OrderRow, invoice: InvoiceRow, refund: Ledg
   if (invoice.paidAt) {
     steps.push({ label: "Paid", at: invoice.paidAt, detail: `Paid ${paymentWords(invoice)}.`, tone: "done" });
   } else if (invoiceStatus === "denied" || invoiceStatus === "payment_error") {
-    steps.push({ label: "Not paid", at: invoice.updatedAt, detail: invoiceStatus === "denied" ? "The invoice expired or was refused before payment: nothing was charged." : "The payment failed: nothing was charged.", tone: "bad" });
+    steps.push({
+      label: "Not paid",
+      at: invoice.updatedAt,
+      detail:
+        invoiceStatus === "denied" ? "The invoice expired or was refused before payment: nothing was charged." : "The payment failed: nothing was charged.",
+      tone: "bad",
+    });
     return steps;
   } else {
-    steps.push({ label: "Waiting for payment", at: null, detail: `The invoice expires ${invoice.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC.`, tone: "waiting" });
+    steps.push({
+      label: "Waiting for payment",
+      at: null,
+      detail: `The invoice expires ${invoice.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC.`,
+      tone: "waiting",
+    });
   }
 
   const error = order.lastError ?? order.errorCode ?? "The supplier could not deliver it.";
@@ -52,12 +64,17 @@ export function orderTimeline(order: OrderRow, invoice: InvoiceRow, refund: Ledg
       steps.push({
         label: "Refunded",
         at: refund?.createdAt ?? order.updatedAt,
-        detail: refund ? `${formatCents(refund.amountCents)} USD back to your balance.` : order.refundTx ? `Paid back on chain: ${order.refundTx}.` : "Refunded.",
+        detail: refund
+          ? `${formatCents(refund.amountCents)} USD back to your balance.`
+          : order.refundTx
+            ? `Paid back on chain: ${order.refundTx}.`
+            : "Refunded.",
         tone: "done",
       });
       break;
     default:
-      if (invoice.paidAt) steps.push({ label: "Being delivered", at: null, detail: "The supplier is working on it; this usually takes seconds.", tone: "waiting" });
+      if (invoice.paidAt)
+        steps.push({ label: "Being delivered", at: null, detail: "The supplier is working on it; this usually takes seconds.", tone: "waiting" });
   }
   return steps;
 }
@@ -78,7 +95,11 @@ export async function getMerchantOrderDetail(db: Db, merchantId: string, id: str
 }
 
 /** A delivered order's codes, as the shop's redemption card shows them; null before delivery or for another merchant's order. */
-export async function getMerchantRedemption(db: Db, merchantId: string, id: string): Promise<(Redemption & { order_id: string; product_id: string; package_value: string }) | null> {
+export async function getMerchantRedemption(
+  db: Db,
+  merchantId: string,
+  id: string,
+): Promise<(Redemption & { order_id: string; product_id: string; package_value: string }) | null> {
   const order = await getMerchantOrder(db, merchantId, id);
   if (!order || order.status !== "delivered" || !order.redemption) return null;
   return { ...(order.redemption as Redemption), order_id: order.id, product_id: order.productId, package_value: order.packageValue };

@@ -40,7 +40,10 @@ beforeAll(async () => {
   ids.old = await buy(m.api_token, "test-gift-card-link", 20);
   await buy(other.api_token, "test-gift-card-code", 10);
   await drainDue(database.db);
-  await database.db.update(orders).set({ createdAt: new Date("2026-01-15T23:30:00Z") }).where(eq(orders.id, ids.old));
+  await database.db
+    .update(orders)
+    .set({ createdAt: new Date("2026-01-15T23:30:00Z") })
+    .where(eq(orders.id, ids.old));
 });
 afterAll(async () => {
   restore?.();
@@ -125,7 +128,9 @@ describe(`the dashboard's orders table, on ${testDriver}`, () => {
     expect(csv).toContain("\r\n");
     const records = parse(csv, { columns: true }) as Record<string, string>[];
     expect(Object.keys(records[0]!)).toEqual([...ORDERS_CSV_COLUMNS]);
-    expect(records.map((r) => r.order_id)).toEqual((await searchMerchantOrders(database.db, merchantId, query({ sort: "price", dir: "asc" }))).rows.map((r) => r.id));
+    expect(records.map((r) => r.order_id)).toEqual(
+      (await searchMerchantOrders(database.db, merchantId, query({ sort: "price", dir: "asc" }))).rows.map((r) => r.id),
+    );
     const failed = records.find((r) => r.order_id === ids.failing)!;
     expect(failed).toMatchObject({ status: "refunded", product_id: "test-gift-card-code-fail", payment_method: "balance" });
     expect(failed.refund_usd).toBe(failed.price_usd);
@@ -139,7 +144,7 @@ describe(`the dashboard's orders table, on ${testDriver}`, () => {
   });
 
   it("defuses cells a spreadsheet would run as formulas", () => {
-    expect(defuseFormula("=HYPERLINK(\"x\")")).toBe("'=HYPERLINK(\"x\")");
+    expect(defuseFormula('=HYPERLINK("x")')).toBe('\'=HYPERLINK("x")');
     expect(defuseFormula("+1")).toBe("'+1");
     expect(defuseFormula("@SUM")).toBe("'@SUM");
     expect(defuseFormula("Steam 10")).toBe("Steam 10");

@@ -31,7 +31,10 @@ export const orderListQuery = z.object({
   status: z.enum(ORDER_STATUSES).optional().catch(undefined),
   from: day.optional().catch(undefined),
   to: day.optional().catch(undefined),
-  sort: z.enum(ORDER_SORTS as [OrderSort, ...OrderSort[]]).default("created").catch("created"),
+  sort: z
+    .enum(ORDER_SORTS as [OrderSort, ...OrderSort[]])
+    .default("created")
+    .catch("created"),
   dir: z.enum(["asc", "desc"]).default("desc").catch("desc"),
   page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
 });

@@ -31,7 +31,12 @@ export async function payFromBalance(
     }
     const why = payability(inv, now);
     if (why === "expired") throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} expired unpaid: create a new one.`);
-    if (why) throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is ${inv.status === "denied" || inv.status === "payment_error" ? inv.status : "already paid"}.`);
+    if (why)
+      throw new V2Error(
+        409,
+        "invoice_not_payable",
+        `Invoice ${invoiceId} is ${inv.status === "denied" || inv.status === "payment_error" ? inv.status : "already paid"}.`,
+      );
     const price = inv.priceCents ?? 0n;
     try {
       const entry = await debit(tx as unknown as Db, { merchantId, amountCents: price, invoiceId, note: `Invoice ${invoiceId}` });

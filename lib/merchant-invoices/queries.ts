@@ -7,7 +7,10 @@ type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
 export async function getMerchantInvoice(db: Db, merchantId: string, id: string): Promise<{ invoice: InvoiceRow; orders: OrderRow[] } | null> {
-  const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId)));
+  const [invoice] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId)));
   if (!invoice) return null;
   return { invoice, orders: await db.select().from(orders).where(eq(orders.invoiceId, id)).orderBy(asc(orders.position)) };
 }

@@ -38,7 +38,14 @@ export async function merchantOverview(db: Db, merchantId: string, now = new Dat
       })
       .from(orders)
       .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
-      .where(and(eq(invoices.merchantId, merchantId), isNotNull(invoices.paidAt), gte(invoices.paidAt, first), lt(invoices.paidAt, new Date(today.getTime() + DAY_MS))))
+      .where(
+        and(
+          eq(invoices.merchantId, merchantId),
+          isNotNull(invoices.paidAt),
+          gte(invoices.paidAt, first),
+          lt(invoices.paidAt, new Date(today.getTime() + DAY_MS)),
+        ),
+      )
       .groupBy(day),
     db
       .select({ status: orders.status, n: sql<number>`count(*)` })
@@ -61,7 +68,17 @@ export async function merchantOverview(db: Db, merchantId: string, now = new Dat
 
 export type Attention =
   | { kind: "order"; id: string; invoiceId: string; productName: string; status: "failed" | "refunded"; error: string | null; at: Date }
-  | { kind: "webhook"; id: string; invoiceId: string | null; url: string; status: "pending" | "failed"; attempts: number; lastStatusCode: number | null; lastError: string | null; at: Date };
+  | {
+      kind: "webhook";
+      id: string;
+      invoiceId: string | null;
+      url: string;
+      status: "pending" | "failed";
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+      at: Date;
+    };
 
 /**
  * The latest things that need the merchant's eye, newest first: orders that failed (refunded or not) and webhook
@@ -70,7 +87,14 @@ export type Attention =
 export async function needsAttention(db: Db, merchantId: string, limit = 5): Promise<Attention[]> {
   const [failedOrders, failingHooks] = await Promise.all([
     db
-      .select({ id: orders.id, invoiceId: orders.invoiceId, productName: orders.productName, status: orders.status, error: orders.lastError, at: orders.updatedAt })
+      .select({
+        id: orders.id,
+        invoiceId: orders.invoiceId,
+        productName: orders.productName,
+        status: orders.status,
+        error: orders.lastError,
+        at: orders.updatedAt,
+      })
       .from(orders)
       .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
       .where(and(eq(invoices.merchantId, merchantId), inArray(orders.status, ["failed", "refunded"])))
@@ -98,7 +122,15 @@ export async function needsAttention(db: Db, merchantId: string, limit = 5): Pro
       .limit(limit),
   ]);
   const items: Attention[] = [
-    ...failedOrders.map((o) => ({ kind: "order" as const, id: o.id, invoiceId: o.invoiceId, productName: o.productName, status: o.status as "failed" | "refunded", error: o.error, at: o.at })),
+    ...failedOrders.map((o) => ({
+      kind: "order" as const,
+      id: o.id,
+      invoiceId: o.invoiceId,
+      productName: o.productName,
+      status: o.status as "failed" | "refunded",
+      error: o.error,
+      at: o.at,
+    })),
     ...failingHooks.map((w) => ({ kind: "webhook" as const, ...w, status: w.status as "pending" | "failed" })),
   ];
   return items.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, limit);

@@ -8,7 +8,15 @@ import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookErr
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function attemptJson(a: WebhookAttempt) {
-  return { attempt: a.attempt, url: a.url, sent_time: a.sentAt.toISOString(), duration_ms: a.durationMs, status_code: a.statusCode, response_excerpt: a.responseExcerpt, error: a.error };
+  return {
+    attempt: a.attempt,
+    url: a.url,
+    sent_time: a.sentAt.toISOString(),
+    duration_ms: a.durationMs,
+    status_code: a.statusCode,
+    response_excerpt: a.responseExcerpt,
+    error: a.error,
+  };
 }
 
 /** A webhook message as the API shows it: where it goes, the event's time apart from each attempt's send time. */
@@ -44,7 +52,9 @@ function mapWebhookError(err: unknown): never {
 export async function listDeliveriesHandler(req: Request, ctx: MerchantContext): Promise<Response> {
   const url = new URL(req.url);
   const q = readQuery(url, listDeliveriesQuery);
-  const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(mapWebhookError);
+  const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(
+    mapWebhookError,
+  );
   const next = page.nextCursor ? nextPage(url, ctx.apiBase, { cursor: page.nextCursor }) : undefined;
   return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next } : {}) });
 }
@@ -61,5 +71,9 @@ export async function getDeliveryHandler(_req: Request, ctx: MerchantContext): P
 export async function redeliverHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
   const id = ctx.params.id ?? "";
   const result = await redeliverWebhook(ctx.db, ctx.merchant.id, id).catch(mapWebhookError);
-  return ok(ctx.endpoint, { attempt: attemptJson(result.attempt), endpoint_disabled: result.endpointDisabled, delivery: deliveryJson(result.delivery) }, { id });
+  return ok(
+    ctx.endpoint,
+    { attempt: attemptJson(result.attempt), endpoint_disabled: result.endpointDisabled, delivery: deliveryJson(result.delivery) },
+    { id },
+  );
 }

@@ -51,29 +51,62 @@ describe(`merchant invoice webhooks on ${testDriver}`, () => {
     const ids = new Set(receiver.requests.map((r) => r.headers["webhook-id"]));
     expect(ids.size).toBe(1);
     const last = receiver.requests[2]!;
-    const verified = new Webhook(m.webhook_secret).verify(last.body, last.headers as Record<string, string>) as { id: string; status: string; orders: { status: string }[] };
+    const verified = new Webhook(m.webhook_secret).verify(last.body, last.headers as Record<string, string>) as {
+      id: string;
+      status: string;
+      orders: { status: string }[];
+    };
     expect(verified).toMatchObject({ id: invoiceId, status: "complete", orders: [{ status: "delivered" }] });
 
     // The delivery log through the API: the target URL, the event time apart from the send times, every attempt.
     const auth = bearerAuth(m.api_token);
     const list = await callRoute(listDeliveriesRoute, `/api/v2/webhooks/deliveries?invoice_id=${invoiceId}`, { headers: auth });
-    const [delivery] = list.body.data as { id: string; url: string; status: string; attempts: number; event_type: string; event_time: string; last_attempt: { status_code: number } }[];
-    expect(delivery).toMatchObject({ id: [...ids][0], url: receiver.url(), status: "delivered", attempts: 3, event_type: "invoice.complete", last_attempt: { status_code: 204 } });
+    const [delivery] = list.body.data as {
+      id: string;
+      url: string;
+      status: string;
+      attempts: number;
+      event_type: string;
+      event_time: string;
+      last_attempt: { status_code: number };
+    }[];
+    expect(delivery).toMatchObject({
+      id: [...ids][0],
+      url: receiver.url(),
+      status: "delivered",
+      attempts: 3,
+      event_type: "invoice.complete",
+      last_attempt: { status_code: 204 },
+    });
     const one = await callRoute(getDeliveryRoute, `/api/v2/webhooks/deliveries/${delivery!.id}`, { headers: auth, params: { id: delivery!.id } });
-    expect((one.body.data as { attempt_log: { status_code: number; response_excerpt: string }[] }).attempt_log.map((a) => [a.status_code, a.response_excerpt])).toEqual([
+    expect(
+      (one.body.data as { attempt_log: { status_code: number; response_excerpt: string }[] }).attempt_log.map((a) => [a.status_code, a.response_excerpt]),
+    ).toEqual([
       [500, "not yet"],
       [500, "not yet"],
       [204, null],
     ]);
 
     // Redelivery sends it once more, same id, and answers the attempt.
-    const again = await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, { method: "POST", headers: auth, params: { id: delivery!.id } });
+    const again = await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, {
+      method: "POST",
+      headers: auth,
+      params: { id: delivery!.id },
+    });
     expect(again).toMatchObject({ status: 200, body: { data: { attempt: { attempt: 4, status_code: 204 } } } });
     expect(receiver.requests).toHaveLength(4);
     expect(receiver.requests[3]!.headers["webhook-id"]).toBe([...ids][0]);
     // Another merchant cannot see or redeliver it.
     const other = bearerAuth((await createMerchant(database.db, { name: "Other" })).api_token);
-    expect((await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, { method: "POST", headers: other, params: { id: delivery!.id } })).status).toBe(404);
+    expect(
+      (
+        await callRoute(redeliverRoute, `/api/v2/webhooks/deliveries/${delivery!.id}/redeliver`, {
+          method: "POST",
+          headers: other,
+          params: { id: delivery!.id },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("sends a denied invoice when it expires unpaid", async () => {

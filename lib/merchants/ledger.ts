@@ -15,7 +15,8 @@ export class BalanceTooLow extends Error {
   }
 }
 
-export const formatCents = (cents: bigint) => `${cents < 0n ? "-" : ""}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, "0")}`;
+export const formatCents = (cents: bigint) =>
+  `${cents < 0n ? "-" : ""}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, "0")}`;
 
 export async function balanceOf(db: Db, merchantId: string): Promise<bigint> {
   const [row] = await db.select({ balance: merchants.balanceCents }).from(merchants).where(eq(merchants.id, merchantId));
@@ -44,7 +45,15 @@ async function move(db: Db, kind: LedgerEntry["kind"], m: Movement): Promise<Led
   }
   const [entry] = await db
     .insert(ledgerEntries)
-    .values({ merchantId: m.merchantId, kind, amountCents: m.amountCents, balanceAfterCents: updated.balance, invoiceId: m.invoiceId, orderId: m.orderId, note: m.note })
+    .values({
+      merchantId: m.merchantId,
+      kind,
+      amountCents: m.amountCents,
+      balanceAfterCents: updated.balance,
+      invoiceId: m.invoiceId,
+      orderId: m.orderId,
+      note: m.note,
+    })
     .returning();
   return entry!;
 }

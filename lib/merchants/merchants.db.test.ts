@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { ledgerEntries, merchantCredentials } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
-import { authenticate, AuthError, balanceOf, BalanceTooLow, createMerchant, credit, debit, issueCredential, listLedger, refund, revokeCredential, setMerchantAccess } from ".";
+import {
+  authenticate,
+  AuthError,
+  balanceOf,
+  BalanceTooLow,
+  createMerchant,
+  credit,
+  debit,
+  issueCredential,
+  listLedger,
+  refund,
+  revokeCredential,
+  setMerchantAccess,
+} from ".";
 
 let database: Database;
 beforeAll(async () => {
@@ -35,7 +48,9 @@ describe(`merchants and credentials on ${testDriver}`, () => {
       expect(JSON.stringify(c)).not.toContain(m.api_token.split(".")[1]);
     }
     expect(await balanceOf(database.db, m.merchant_id)).toBe(10_000n);
-    expect((await listLedger(database.db, m.merchant_id, { limit: 10 })).map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([["credit", 10_000n, 10_000n]]);
+    expect((await listLedger(database.db, m.merchant_id, { limit: 10 })).map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ["credit", 10_000n, 10_000n],
+    ]);
   });
 
   it("lets in a business key over Basic and a personal token over Bearer, and records the last use", async () => {
@@ -104,7 +119,9 @@ describe(`the balance ledger on ${testDriver}`, () => {
     const inv = await seedInvoice(merchant_id);
     await database.db.transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 1_000n, invoiceId: inv.invoiceId }));
     expect(await balanceOf(database.db, merchant_id)).toBe(1_500n);
-    const err = await database.db.transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 2_000n, invoiceId: inv.invoiceId })).catch((e: unknown) => e);
+    const err = await database.db
+      .transaction((tx) => debit(tx, { merchantId: merchant_id, amountCents: 2_000n, invoiceId: inv.invoiceId }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BalanceTooLow);
     expect((err as BalanceTooLow).message).toBe("Balance too low: this invoice needs 20.00 USD and the balance is 15.00 USD.");
     expect(await balanceOf(database.db, merchant_id)).toBe(1_500n);
@@ -144,7 +161,9 @@ async function seedInvoice(merchantId: string): Promise<{ invoiceId: string; ord
   const { newId } = await import("@/lib/invoices/ids");
   const invoiceId = newId("inv");
   const orderId = newId("ord");
-  await database.db.insert(invoices).values({ id: invoiceId, payer: `merchant:${merchantId}`, priceUsdc: 10_000_000n, expiresAt: new Date(Date.now() + 60_000), merchantId, source: "api" });
+  await database.db
+    .insert(invoices)
+    .values({ id: invoiceId, payer: `merchant:${merchantId}`, priceUsdc: 10_000_000n, expiresAt: new Date(Date.now() + 60_000), merchantId, source: "api" });
   await database.db.insert(orders).values({
     id: orderId,
     invoiceId,

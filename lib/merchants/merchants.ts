@@ -20,13 +20,7 @@ const newCredentialId = () => newId("key");
  * Issues a credential. Business: `api_id` (`ak_…`, public) and `api_secret` (`sk_…`) for HTTP Basic. Personal: one
  * token `pt_<public id>.<secret>` for HTTP Bearer. The secret part is 32 random bytes; only its hash is stored.
  */
-export async function issueCredential(
-  db: Db,
-  merchantId: string,
-  kind: Credential["kind"],
-  name: string,
-  expiresAt?: Date,
-): Promise<IssuedCredential> {
+export async function issueCredential(db: Db, merchantId: string, kind: Credential["kind"], name: string, expiresAt?: Date): Promise<IssuedCredential> {
   const id = newCredentialId();
   const secret = randomToken(kind === "business" ? "sk_" : "", 32);
   const publicId = randomToken(kind === "business" ? "ak_" : "pt_", 12);
@@ -44,7 +38,9 @@ export async function createMerchant(db: Db, input: { name: string; creditCents?
     const personal = await issueCredential(tx, id, "personal", "Default personal token");
     if (input.creditCents && input.creditCents > 0n) {
       await tx.update(merchants).set({ balanceCents: input.creditCents }).where(eq(merchants.id, id));
-      await tx.insert(ledgerEntries).values({ merchantId: id, kind: "credit", amountCents: input.creditCents, balanceAfterCents: input.creditCents, note: "Opening credit" });
+      await tx
+        .insert(ledgerEntries)
+        .values({ merchantId: id, kind: "credit", amountCents: input.creditCents, balanceAfterCents: input.creditCents, note: "Opening credit" });
     }
     return { merchant_id: id, api_id: business.api_id!, api_secret: business.api_secret!, api_token: personal.api_token!, webhook_secret: webhookSecret };
   });
@@ -137,7 +133,11 @@ export async function verifyCredential(db: Db, presented: Presented, now = new D
   const { credential, merchant } = row;
   const expected = credential.kind === "business" ? "basic" : "bearer";
   if (presented.scheme !== expected) {
-    throw unauthorized(credential.kind === "business" ? "A business key is sent with HTTP Basic (api_id:api_secret), not Bearer." : "A personal token is sent as Bearer, not Basic.");
+    throw unauthorized(
+      credential.kind === "business"
+        ? "A business key is sent with HTTP Basic (api_id:api_secret), not Bearer."
+        : "A personal token is sent as Bearer, not Basic.",
+    );
   }
   if (credential.revokedAt) throw unauthorized("This credential was revoked.");
   if (credential.expiresAt && credential.expiresAt <= now) throw unauthorized("This credential has expired.");

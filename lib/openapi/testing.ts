@@ -43,7 +43,9 @@ export function documentProblems(doc: OpenApiDocument): string[] {
       if (!op.operationId) problems.push(`${where}: no operationId`);
       else if (ids.has(op.operationId)) problems.push(`${where}: operationId ${op.operationId} is used twice`);
       else ids.add(op.operationId);
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => ("$ref" in p ? resolve(doc, p.$ref) : p) as oas31.ParameterObject | undefined);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
+        (p) => ("$ref" in p ? resolve(doc, p.$ref) : p) as oas31.ParameterObject | undefined,
+      );
       const seen = new Set<string>();
       for (const p of params) {
         if (!p) continue; // an unresolved $ref: reported below
@@ -52,7 +54,8 @@ export function documentProblems(doc: OpenApiDocument): string[] {
         if (!p.schema && !p.content) problems.push(`${where}: parameter ${p.name} has no schema`);
         if (seen.has(`${p.in}:${p.name}`)) problems.push(`${where}: parameter ${p.in} ${p.name} is declared twice`);
         seen.add(`${p.in}:${p.name}`);
-        if (p.in === "path" && (!p.required || !inTemplate.includes(p.name))) problems.push(`${where}: path parameter ${p.name} must be required and in the path`);
+        if (p.in === "path" && (!p.required || !inTemplate.includes(p.name)))
+          problems.push(`${where}: path parameter ${p.name} must be required and in the path`);
       }
       for (const name of inTemplate) if (!seen.has(`path:${name}`)) problems.push(`${where}: {${name}} is not a declared path parameter`);
       const responses = Object.entries(op.responses ?? {});
@@ -103,7 +106,10 @@ export function routeHandlers(appDir: string, urlPrefix: string): { method: stri
   const found: { method: string; path: string }[] = [];
   for (const file of fs.readdirSync(appDir, { recursive: true, encoding: "utf8" })) {
     if (path.basename(file) !== "route.ts") continue;
-    const segments = path.dirname(file).split(path.sep).filter((s) => s !== "." && !/^\(.*\)$/.test(s));
+    const segments = path
+      .dirname(file)
+      .split(path.sep)
+      .filter((s) => s !== "." && !/^\(.*\)$/.test(s));
     const url = [urlPrefix, ...segments.map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))].join("/");
     const source = fs.readFileSync(path.join(appDir, file), "utf8");
     for (const m of source.matchAll(/export\s+(?:const|(?:async\s+)?function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) found.push({ method: m[1]!, path: url });

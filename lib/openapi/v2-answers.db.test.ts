@@ -84,12 +84,22 @@ type Json = { data?: unknown; error_code?: string };
  * Calls `route` ("POST /invoices/{id}/pay") with `{id}` filled in and `query` appended; records what it answered and
  * checks the status (and error code) expected.
  */
-async function hit(m: { headers: Record<string, string> }, route: string, expected: number | `${number} ${string}`, opts: { id?: string; query?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function hit(
+  m: { headers: Record<string, string> },
+  route: string,
+  expected: number | `${number} ${string}`,
+  opts: { id?: string; query?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const [method, template] = route.split(" ") as [string, string];
   const handler = HANDLERS[route];
   if (!handler) throw new Error(`No handler for ${route}`);
   const path = `/api/v2${template.replace("{id}", encodeURIComponent(opts.id ?? "x"))}${opts.query ? `?${opts.query}` : ""}`;
-  const res = await callRoute(handler, path, { method, headers: { ...m.headers, ...opts.headers }, body: opts.body, params: opts.id === undefined ? {} : { id: opts.id } });
+  const res = await callRoute(handler, path, {
+    method,
+    headers: { ...m.headers, ...opts.headers },
+    body: opts.body,
+    params: opts.id === undefined ? {} : { id: opts.id },
+  });
   const body = res.body as Json;
   const got = body.error_code ? `${res.status} ${body.error_code}` : `${res.status}`;
   expect(got, `${route}${opts.query ? `?${opts.query}` : ""}`).toBe(String(expected));
@@ -129,12 +139,20 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
 
   it("answers every refusal of invoice creation, on both creation routes", async () => {
     const m = await merchant(100);
-    const [ranged] = await database.db.select({ id: products.id, max: products.rangeMaxMinor }).from(products).where(isNotNull(products.rangeMaxMinor)).limit(1);
+    const [ranged] = await database.db
+      .select({ id: products.id, max: products.rangeMaxMinor })
+      .from(products)
+      .where(isNotNull(products.rangeMaxMinor))
+      .limit(1);
     expect(ranged).toBeDefined();
 
     for (const route of ["POST /invoices", "POST /esims"] as const) {
       const item = route === "POST /esims" ? esim.products[0]! : gift().products[0]!;
-      const body = (extra: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({ products: [{ ...item, ...extra }], payment_method: "balance", ...more });
+      const body = (extra: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => ({
+        products: [{ ...item, ...extra }],
+        payment_method: "balance",
+        ...more,
+      });
       await hit(m, route, 200, { body: body() });
       await hit(m, route, "400 parse_error", { body: "{not json" });
       await hit(m, route, "400 missing_param", { body: { payment_method: "balance" } });
@@ -158,10 +176,18 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     }
     // An amount outside a product's range, an eSIM invoice over the most one invoice takes; the phone checks (eSIMs
     // take no phone number).
-    await hit(m, "POST /invoices", "400 invalid_value", { body: { products: [{ product_id: ranged!.id, value: Number(ranged!.max) }], payment_method: "balance" } });
-    await hit(m, "POST /esims", "400 invalid_value", { body: { products: [{ product_id: "test-esim-product", value: "Unlimited, 30 Days", quantity: 11 }], payment_method: "balance" } });
-    await hit(m, "POST /invoices", "400 invalid_phone_number", { body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+1" }], payment_method: "balance" } });
-    await hit(m, "POST /invoices", "400 unsupported_operator", { body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+33612345678" }], payment_method: "balance" } });
+    await hit(m, "POST /invoices", "400 invalid_value", {
+      body: { products: [{ product_id: ranged!.id, value: Number(ranged!.max) }], payment_method: "balance" },
+    });
+    await hit(m, "POST /esims", "400 invalid_value", {
+      body: { products: [{ product_id: "test-esim-product", value: "Unlimited, 30 Days", quantity: 11 }], payment_method: "balance" },
+    });
+    await hit(m, "POST /invoices", "400 invalid_phone_number", {
+      body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+1" }], payment_method: "balance" },
+    });
+    await hit(m, "POST /invoices", "400 unsupported_operator", {
+      body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+33612345678" }], payment_method: "balance" },
+    });
     await hit(m, "POST /esims", "400 invalid_param", { body: gift() });
   });
 

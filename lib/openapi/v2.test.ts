@@ -15,7 +15,10 @@ function routesOnDisk(dir = API_DIR): string[] {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) out.push(...routesOnDisk(full));
     else if (name === "route.ts") {
-      const route = path.relative(API_DIR, dir).split(path.sep).map((seg) => (seg.startsWith("[") ? `{${seg.slice(1, -1)}}` : seg));
+      const route = path
+        .relative(API_DIR, dir)
+        .split(path.sep)
+        .map((seg) => (seg.startsWith("[") ? `{${seg.slice(1, -1)}}` : seg));
       const methods = [...readFileSync(full, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
       for (const m of methods) out.push(`${m} /${route.join("/")}`);
     }
@@ -37,7 +40,11 @@ describe("the merchant API's OpenAPI document", () => {
 
   it("documents exactly the routes that exist (the document itself is served beside them)", () => {
     const documented = V2_OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
-    expect(routesOnDisk().filter((r) => r !== "GET /openapi.json").sort()).toEqual(documented);
+    expect(
+      routesOnDisk()
+        .filter((r) => r !== "GET /openapi.json")
+        .sort(),
+    ).toEqual(documented);
   });
 
   it("gives every operation a unique id and its rate limit", () => {
@@ -59,7 +66,9 @@ describe("the merchant API's OpenAPI document", () => {
   it("refuses an answer it does not describe: an unlisted status, an unlisted error code, a missing or extra field", () => {
     const balance = { meta: { _endpoint: "/accounts/balance" }, data: { balance: 100, currency: "USD" } };
     expect(() => assertDocumentedV2("GET", "/api/v2/accounts/balance", 200, balance)).not.toThrow();
-    expect(() => assertDocumentedV2("GET", "/api/v2/accounts/balance", 404, { meta: { _endpoint: "/x" }, error_code: "not_found", message: "" })).toThrow(/does not list/);
+    expect(() => assertDocumentedV2("GET", "/api/v2/accounts/balance", 404, { meta: { _endpoint: "/x" }, error_code: "not_found", message: "" })).toThrow(
+      /does not list/,
+    );
     expect(() => assertDocumentedV2("GET", "/api/v2/products/x", 404, { meta: { _endpoint: "/x" }, error_code: "gone", message: "" })).toThrow(/error_code/);
     expect(() => assertDocumentedV2("GET", "/api/v2/accounts/balance", 200, { ...balance, data: { balance: 100 } })).toThrow(/currency/);
     expect(() => assertDocumentedV2("GET", "/api/v2/accounts/balance", 200, { ...balance, data: { ...balance.data, extra: 1 } })).toThrow(/extra/);

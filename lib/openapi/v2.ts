@@ -49,7 +49,10 @@ const INVOICE_ERRORS = {
 } as const;
 
 /** `POST /esims` takes eSIM products only: a phone number is never read, so its codes cannot come. */
-const ESIM_INVOICE_ERRORS = { ...INVOICE_ERRORS, 400: INVOICE_ERRORS[400].filter((c) => c !== "invalid_phone_number" && c !== "unsupported_operator") as unknown as Codes };
+const ESIM_INVOICE_ERRORS = {
+  ...INVOICE_ERRORS,
+  400: INVOICE_ERRORS[400].filter((c) => c !== "invalid_phone_number" && c !== "unsupported_operator") as unknown as Codes,
+};
 
 const PAY_ERRORS = { 402: ["balance_too_low"], 404: ["not_found"], 409: ["invoice_not_payable"] } as const;
 
@@ -57,8 +60,23 @@ const invoiceOne = s.envelope(s.invoiceSchema, s.idMeta);
 
 /** Every route under /api/v2. A route file without its line here fails `v2.test.ts`. */
 export const V2_OPERATIONS: readonly V2Operation[] = [
-  { method: "get", path: "/ping", operationId: "ping", tag: "Account", summary: "Check credentials", description: "Answers `pong` in both shapes existing clients read.", ok: s.pongSchema },
-  { method: "get", path: "/accounts/balance", operationId: "getBalance", tag: "Account", summary: "The balance in US cents", ok: s.envelope(s.balanceSchema, s.idMeta) },
+  {
+    method: "get",
+    path: "/ping",
+    operationId: "ping",
+    tag: "Account",
+    summary: "Check credentials",
+    description: "Answers `pong` in both shapes existing clients read.",
+    ok: s.pongSchema,
+  },
+  {
+    method: "get",
+    path: "/accounts/balance",
+    operationId: "getBalance",
+    tag: "Account",
+    summary: "The balance in US cents",
+    ok: s.envelope(s.balanceSchema, s.idMeta),
+  },
   {
     method: "get",
     path: "/products",
@@ -81,7 +99,16 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: s.envelope(z.array(s.productSchema), s.productPageMeta),
     errors: { 400: ["missing_param", "invalid_param"] },
   },
-  { method: "get", path: "/products/{id}", operationId: "getProduct", tag: "Catalog", summary: "One product with its packages", idParam: "The product's id (its slug).", ok: s.envelope(s.productSchema, s.idMeta), errors: { 404: ["not_found"] } },
+  {
+    method: "get",
+    path: "/products/{id}",
+    operationId: "getProduct",
+    tag: "Catalog",
+    summary: "One product with its packages",
+    idParam: "The product's id (its slug).",
+    ok: s.envelope(s.productSchema, s.idMeta),
+    errors: { 404: ["not_found"] },
+  },
   {
     method: "get",
     path: "/products/esims",
@@ -92,7 +119,16 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: s.envelope(z.array(s.productSchema), s.productPageMeta),
     errors: { 400: ["invalid_param"] },
   },
-  { method: "get", path: "/products/esims/{id}", operationId: "getEsimProduct", tag: "Catalog", summary: "One eSIM product with its coverage and bundles", idParam: "The product's id.", ok: s.envelope(s.productSchema, s.idMeta), errors: { 404: ["not_found"] } },
+  {
+    method: "get",
+    path: "/products/esims/{id}",
+    operationId: "getEsimProduct",
+    tag: "Catalog",
+    summary: "One eSIM product with its coverage and bundles",
+    idParam: "The product's id.",
+    ok: s.envelope(s.productSchema, s.idMeta),
+    errors: { 404: ["not_found"] },
+  },
   {
     method: "get",
     path: "/check_phone_number",
@@ -136,8 +172,26 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: invoiceOne,
     errors: { 404: ["not_found"] },
   },
-  { method: "post", path: "/invoices/{id}/pay", operationId: "payInvoice", tag: "Invoices", summary: "Pay an invoice from the balance", idParam: "The invoice's id.", ok: invoiceOne, errors: PAY_ERRORS },
-  { method: "get", path: "/orders", operationId: "listOrders", tag: "Orders", summary: "Orders, newest first", query: s.listOrdersQuery, ok: s.envelope(z.array(s.orderSchema), s.orderPageMeta), errors: { 400: ["invalid_param"] } },
+  {
+    method: "post",
+    path: "/invoices/{id}/pay",
+    operationId: "payInvoice",
+    tag: "Invoices",
+    summary: "Pay an invoice from the balance",
+    idParam: "The invoice's id.",
+    ok: invoiceOne,
+    errors: PAY_ERRORS,
+  },
+  {
+    method: "get",
+    path: "/orders",
+    operationId: "listOrders",
+    tag: "Orders",
+    summary: "Orders, newest first",
+    query: s.listOrdersQuery,
+    ok: s.envelope(z.array(s.orderSchema), s.orderPageMeta),
+    errors: { 400: ["invalid_param"] },
+  },
   {
     method: "get",
     path: "/orders/{id}",
@@ -148,11 +202,57 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: s.envelope(s.orderSchema, s.idMeta),
     errors: { 404: ["not_found"] },
   },
-  { method: "post", path: "/esims", operationId: "createEsimInvoice", tag: "eSIMs", summary: "Create an invoice for eSIMs or eSIM top-ups", body: s.invoiceRequest, idempotent: true, ok: invoiceOne, errors: ESIM_INVOICE_ERRORS },
-  { method: "get", path: "/esims", operationId: "listEsims", tag: "eSIMs", summary: "The eSIMs bought, newest first, with their bundles", query: s.listEsimsQuery, ok: s.envelope(z.array(s.esimSchema), s.orderPageMeta), errors: { 400: ["invalid_param"] } },
-  { method: "get", path: "/esims/{id}", operationId: "getEsim", tag: "eSIMs", summary: "One eSIM by its ICCID", idParam: "The ICCID.", ok: s.envelope(s.esimSchema, s.idMeta), errors: { 404: ["not_found"] } },
-  { method: "get", path: "/esims/invoice/{id}", operationId: "getEsimInvoice", tag: "eSIMs", summary: "One eSIM invoice", idParam: "The invoice's id.", ok: invoiceOne, errors: { 404: ["not_found"] } },
-  { method: "post", path: "/esims/invoice/{id}/pay", operationId: "payEsimInvoice", tag: "eSIMs", summary: "Pay an eSIM invoice from the balance", idParam: "The invoice's id.", ok: invoiceOne, errors: PAY_ERRORS },
+  {
+    method: "post",
+    path: "/esims",
+    operationId: "createEsimInvoice",
+    tag: "eSIMs",
+    summary: "Create an invoice for eSIMs or eSIM top-ups",
+    body: s.invoiceRequest,
+    idempotent: true,
+    ok: invoiceOne,
+    errors: ESIM_INVOICE_ERRORS,
+  },
+  {
+    method: "get",
+    path: "/esims",
+    operationId: "listEsims",
+    tag: "eSIMs",
+    summary: "The eSIMs bought, newest first, with their bundles",
+    query: s.listEsimsQuery,
+    ok: s.envelope(z.array(s.esimSchema), s.orderPageMeta),
+    errors: { 400: ["invalid_param"] },
+  },
+  {
+    method: "get",
+    path: "/esims/{id}",
+    operationId: "getEsim",
+    tag: "eSIMs",
+    summary: "One eSIM by its ICCID",
+    idParam: "The ICCID.",
+    ok: s.envelope(s.esimSchema, s.idMeta),
+    errors: { 404: ["not_found"] },
+  },
+  {
+    method: "get",
+    path: "/esims/invoice/{id}",
+    operationId: "getEsimInvoice",
+    tag: "eSIMs",
+    summary: "One eSIM invoice",
+    idParam: "The invoice's id.",
+    ok: invoiceOne,
+    errors: { 404: ["not_found"] },
+  },
+  {
+    method: "post",
+    path: "/esims/invoice/{id}/pay",
+    operationId: "payEsimInvoice",
+    tag: "eSIMs",
+    summary: "Pay an eSIM invoice from the balance",
+    idParam: "The invoice's id.",
+    ok: invoiceOne,
+    errors: PAY_ERRORS,
+  },
   {
     method: "get",
     path: "/webhooks/deliveries",
@@ -163,7 +263,16 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: s.envelope(z.array(s.webhookDeliverySchema), s.cursorPageMeta),
     errors: { 400: ["invalid_param"] },
   },
-  { method: "get", path: "/webhooks/deliveries/{id}", operationId: "getWebhookDelivery", tag: "Webhooks", summary: "One webhook message with every attempt", idParam: "The message's id (`webhook-id`).", ok: s.envelope(s.webhookDeliverySchema, s.idMeta), errors: { 404: ["not_found"] } },
+  {
+    method: "get",
+    path: "/webhooks/deliveries/{id}",
+    operationId: "getWebhookDelivery",
+    tag: "Webhooks",
+    summary: "One webhook message with every attempt",
+    idParam: "The message's id (`webhook-id`).",
+    ok: s.envelope(s.webhookDeliverySchema, s.idMeta),
+    errors: { 404: ["not_found"] },
+  },
   {
     method: "post",
     path: "/webhooks/deliveries/{id}/redeliver",
@@ -206,7 +315,7 @@ const rateHeaders = {
   "X-RateLimit-Limit": z.string().meta({ description: "Requests allowed in the window." }),
   "X-RateLimit-Remaining": z.string().meta({ description: "Requests left in the window." }),
   "X-RateLimit-Reset": z.string().meta({ description: "When the window resets, Unix seconds." }),
-  "RateLimit-Policy": z.string().meta({ description: "The limits (IETF draft), e.g. `\"per-endpoint\";q=60;w=60`." }),
+  "RateLimit-Policy": z.string().meta({ description: 'The limits (IETF draft), e.g. `"per-endpoint";q=60;w=60`.' }),
   RateLimit: z.string().meta({ description: "The closest limit's state (IETF draft)." }),
 };
 
@@ -224,7 +333,12 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
     200: { description: "OK", headers: z.object(rateHeaders), content: { "application/json": { schema: op.ok } } },
   };
   for (const [status, codes] of errorCodes(op)) {
-    const headers = status === 429 ? z.object({ ...rateHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) }) : status === 401 ? z.object({ "WWW-Authenticate": z.string() }) : undefined;
+    const headers =
+      status === 429
+        ? z.object({ ...rateHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) })
+        : status === 401
+          ? z.object({ "WWW-Authenticate": z.string() })
+          : undefined;
     responses[`${status}` as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: `${ERROR_TEXT[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
       ...(headers ? { headers } : {}),
@@ -240,7 +354,15 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
       ...(op.query ? { query: op.query } : {}),
       ...(op.idParam ? { path: z.object({ id: z.string().meta({ description: op.idParam }) }) } : {}),
       ...(op.idempotent
-        ? { header: z.object({ "Idempotency-Key": z.string().max(255).optional().meta({ description: "Replays the first answer for a retry of the same request; another body with the same key is refused (422)." }) }) }
+        ? {
+            header: z.object({
+              "Idempotency-Key": z
+                .string()
+                .max(255)
+                .optional()
+                .meta({ description: "Replays the first answer for a retry of the same request; another body with the same key is refused (422)." }),
+            }),
+          }
         : {}),
     },
     ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
@@ -332,6 +454,8 @@ export function assertDocumentedV2(method: string, path: string, status: number,
   if (!schema) throw new Error(`${method} ${path} answered ${status}, which the OpenAPI document does not list`);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new Error(`${method} ${path} answered ${status} unlike its OpenAPI document:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(body).slice(0, 600)}`);
+    throw new Error(
+      `${method} ${path} answered ${status} unlike its OpenAPI document:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(body).slice(0, 600)}`,
+    );
   }
 }

@@ -21,7 +21,7 @@ export const UsdcAmount = z
 export const UsdcAtomic = z
   .string()
   .regex(/^\d+$/)
-  .meta({ id: "UsdcAtomic", description: "USDC in atomic units (6 decimals) as a decimal string: 1 USDC is \"1000000\".", example: "10500000" });
+  .meta({ id: "UsdcAtomic", description: 'USDC in atomic units (6 decimals) as a decimal string: 1 USDC is "1000000".', example: "10500000" });
 
 const DateTime = z.iso.datetime().meta({ description: "ISO 8601 date and time, UTC.", example: "2026-05-01T12:00:00.000Z" });
 const Url = z.url().meta({ description: "An absolute URL.", example: `${EXAMPLE_ORIGIN}/x402/checkout/info` });
@@ -91,14 +91,20 @@ const ErrorBase = z.strictObject({
 export const ErrorDetails = {
   reason: z.string().optional().meta({ description: "Why a recipient was refused.", example: "invalid_phone" }),
   recipient: z.enum(RECIPIENT_TYPES).optional().meta({ description: "The kind of recipient the product needs." }),
-  packages: z.array(z.string()).optional().meta({ description: "The package values the product offers.", example: ["10", "25", "50"] }),
+  packages: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "The package values the product offers.", example: ["10", "25", "50"] }),
   range: z.strictObject({ min: z.string(), max: z.string(), step: z.string() }).optional().meta({ description: "The amounts an open-range product takes." }),
   suggestions: z
     .array(z.strictObject({ slug: z.string(), name: z.string(), url: Url }))
     .optional()
     .meta({ description: "Products with a similar slug." }),
   status: InvoiceStatus.optional(),
-  networks: z.array(z.string()).optional().meta({ description: "The networks (CAIP-2) this shop takes payments on.", example: ["eip155:8453"] }),
+  networks: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "The networks (CAIP-2) this shop takes payments on.", example: ["eip155:8453"] }),
   retry_after: z.number().int().optional().meta({ description: "Seconds to wait before trying again.", example: 12 }),
   transaction: z.string().nullable().optional().meta({ description: "The transaction that carries a payment still waiting for the chain, when known." }),
   network: z.string().optional().meta({ description: "The network (CAIP-2) of that payment.", example: "eip155:8453" }),
@@ -212,7 +218,7 @@ export const SignInRequired = z
   .meta({
     id: "SignInRequired",
     description:
-      "An x402 402 that asks for a wallet sign-in instead of a payment (also base64-encoded in PAYMENT-REQUIRED): the challenge is in `extensions[\"sign-in-with-x\"]`.",
+      'An x402 402 that asks for a wallet sign-in instead of a payment (also base64-encoded in PAYMENT-REQUIRED): the challenge is in `extensions["sign-in-with-x"]`.',
   });
 
 // --- Bodies -------------------------------------------------------------------------------------------------------
@@ -236,7 +242,9 @@ export const CheckoutInfo = z
         method: z.enum(["GET", "POST"]),
         path: z.string().meta({ example: "/x402/gift-cards/search" }),
         url: Url,
-        fee_usd: UsdcAmount.nullable().meta({ description: "The fixed fee per call; null when the route has none (or, for invoice/pay, the invoice's price)." }),
+        fee_usd: UsdcAmount.nullable().meta({
+          description: "The fixed fee per call; null when the route has none (or, for invoice/pay, the invoice's price).",
+        }),
         fee_atomic: UsdcAtomic.nullable(),
         headers: z.array(z.string()).meta({ description: "The request headers the route reads." }),
         query: z.array(z.string()).optional(),
@@ -305,7 +313,10 @@ export const ProductDetail = z
       type: z.enum(RECIPIENT_TYPES),
       field: z.literal("refill_input").nullable(),
       description: z.string().nullable(),
-      phone_prefixes: z.array(z.string()).optional().meta({ description: "The phone number prefixes a top-up operator serves.", example: ["+234803"] }),
+      phone_prefixes: z
+        .array(z.string())
+        .optional()
+        .meta({ description: "The phone number prefixes a top-up operator serves.", example: ["+234803"] }),
       esim_topup: z
         .strictObject({ field: z.literal("refill_input"), description: z.string(), iccid: z.string().optional() })
         .optional()

@@ -75,14 +75,25 @@ describe("the /x402 OpenAPI document", () => {
   });
 
   it("has examples that its own schemas accept", () => {
-    const withExamples = ([...Object.values(schemas), createInvoiceBody] as unknown[]).filter((v): v is z.ZodType => v instanceof z.ZodType && v.meta()?.example !== undefined);
+    const withExamples = ([...Object.values(schemas), createInvoiceBody] as unknown[]).filter(
+      (v): v is z.ZodType => v instanceof z.ZodType && v.meta()?.example !== undefined,
+    );
     expect(withExamples.length).toBeGreaterThan(5);
     for (const schema of withExamples) expect(schema.safeParse(schema.meta()?.example).error?.issues, String(schema.meta()?.id)).toBeUndefined();
   });
 
   it("says what the hand-written query checks of products/detail and invoice/status accept", () => {
     const iccid = "894450010219830482";
-    const samples = ["slug=steam-us", "", "slug=", `slug=${"x".repeat(80)}`, `slug=${"x".repeat(81)}`, `slug=e&iccid=${iccid}${luhnCheckDigit(iccid)}`, `slug=e&iccid=${iccid}0`, "slug=e&iccid=12"];
+    const samples = [
+      "slug=steam-us",
+      "",
+      "slug=",
+      `slug=${"x".repeat(80)}`,
+      `slug=${"x".repeat(81)}`,
+      `slug=e&iccid=${iccid}${luhnCheckDigit(iccid)}`,
+      `slug=e&iccid=${iccid}0`,
+      "slug=e&iccid=12",
+    ];
     const accepts = (check: () => unknown) => {
       try {
         check();

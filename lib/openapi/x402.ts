@@ -32,7 +32,7 @@ const SECURITY_SCHEMES = {
     in: "header",
     name: "SIGN-IN-WITH-X",
     description:
-      "A wallet sign-in (CAIP-122 / SIWE): base64 JSON of the signed challenge fields (domain, address, uri, version, chainId, type, nonce, issuedAt, signature, …). The challenge comes in a 402's `extensions[\"sign-in-with-x\"]`; its nonce is good once.",
+      'A wallet sign-in (CAIP-122 / SIWE): base64 JSON of the signed challenge fields (domain, address, uri, version, chainId, type, nonce, issuedAt, signature, …). The challenge comes in a 402\'s `extensions["sign-in-with-x"]`; its nonce is good once.',
   },
   accessToken: {
     type: "apiKey",
@@ -50,7 +50,9 @@ const FEE_SECURITY = anyOf("x402Payment", "x402PaymentV1", "accessToken");
 
 const paymentResponseHeader = z.string().meta({ description: "base64 JSON of the settlement receipt: `{success, transaction, network, payer}`." });
 const paidHeaders = z.object({
-  "PAYMENT-RESPONSE": paymentResponseHeader.optional().meta({ description: "When the call was paid: base64 JSON of the settlement receipt `{success, transaction, network, payer}`." }),
+  "PAYMENT-RESPONSE": paymentResponseHeader
+    .optional()
+    .meta({ description: "When the call was paid: base64 JSON of the settlement receipt `{success, transaction, network, payer}`." }),
 });
 const requiredHeaders = z.object({
   "PAYMENT-REQUIRED": z.string().meta({ description: "base64 of the JSON body: the x402 payment requirements." }),
@@ -76,7 +78,11 @@ const error = (description: string, codes: readonly [string, ...string[]], detai
 const COMMON = {
   429: { description: "Too many requests from this address or wallet.", body: s.RateLimited, headers: retryHeaders },
   500: { description: "Unexpected error on the shop's side.", body: s.InternalError },
-  503: { description: "The server is shutting down and takes no new payments; nothing was charged. Try again after Retry-After.", body: s.ShuttingDown, headers: retryHeaders },
+  503: {
+    description: "The server is shutting down and takes no new payments; nothing was charged. Try again after Retry-After.",
+    body: s.ShuttingDown,
+    headers: retryHeaders,
+  },
 } satisfies Record<number, ApiResponse>;
 
 const paymentRequired = (what: string): ApiResponse => ({
@@ -87,7 +93,7 @@ const paymentRequired = (what: string): ApiResponse => ({
 
 const signInRequired: ApiResponse = {
   description:
-    "Sign-in required (or the one sent was refused: see `error`): a 402 with an empty `accepts` and a SIWX challenge in `extensions[\"sign-in-with-x\"]`, also in PAYMENT-REQUIRED. Sign it and send the call again with SIGN-IN-WITH-X, or send X-Access-Token.",
+    'Sign-in required (or the one sent was refused: see `error`): a 402 with an empty `accepts` and a SIWX challenge in `extensions["sign-in-with-x"]`, also in PAYMENT-REQUIRED. Sign it and send the call again with SIGN-IN-WITH-X, or send X-Access-Token.',
   body: s.SignInRequired,
   headers: z.object({ "PAYMENT-REQUIRED": z.string().meta({ description: "base64 of the JSON body." }) }),
 };
@@ -176,7 +182,8 @@ const OPERATIONS: readonly ApiOperation[] = [
   searchRoute("topupSearch", "Mobile top-ups by operator or country."),
   route("productDetail", {
     tags: ["Catalog"],
-    description: "A product's packages (as invoice/create takes them), its recipient rules, and a suggested line item. Bad parameters are refused (400) before any payment.",
+    description:
+      "A product's packages (as invoice/create takes them), its recipient rules, and a suggested line item. Bad parameters are refused (400) before any payment.",
     security: FEE_SECURITY,
     requestParams: { query: productDetailQuery },
     responses: {
@@ -196,11 +203,10 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestParams: {
       header: z.object({
         "SIGN-IN-WITH-X": z.string().optional().meta({ description: "Names the paying wallet (see the siwx scheme); the fee is still due." }),
-        "X-Service-Affiliate-Id": z
-          .string()
-          .regex(AFFILIATE_CODE)
-          .optional()
-          .meta({ description: "A public affiliate code, 6-16 letters and digits, case-sensitive. An unknown or malformed code is ignored, not refused.", example: "AGENT42x" }),
+        "X-Service-Affiliate-Id": z.string().regex(AFFILIATE_CODE).optional().meta({
+          description: "A public affiliate code, 6-16 letters and digits, case-sensitive. An unknown or malformed code is ignored, not refused.",
+          example: "AGENT42x",
+        }),
       }),
     },
     requestBody: jsonBody(createInvoiceBody),
@@ -209,7 +215,13 @@ const OPERATIONS: readonly ApiOperation[] = [
       400: error(
         "The body or the cart was refused (the field at fault is in `field`), no paying wallet, a malformed SIGN-IN-WITH-X, or a malformed payment header.",
         ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", "INVALID_SIWX", ...INVOICE_REFUSAL_CODES, ...PAYMENT_ERRORS],
-        { reason: s.ErrorDetails.reason, recipient: s.ErrorDetails.recipient, packages: s.ErrorDetails.packages, range: s.ErrorDetails.range, networks: s.ErrorDetails.networks },
+        {
+          reason: s.ErrorDetails.reason,
+          recipient: s.ErrorDetails.recipient,
+          packages: s.ErrorDetails.packages,
+          range: s.ErrorDetails.range,
+          networks: s.ErrorDetails.networks,
+        },
       ),
       401: error("The SIGN-IN-WITH-X sign-in was refused (expired, replayed, unknown nonce, bad signature); the fee is not charged.", ["SIWX_REFUSED"]),
       402: paymentRequired("the fee of this call."),
@@ -225,9 +237,13 @@ const OPERATIONS: readonly ApiOperation[] = [
       requestBody: jsonBody(invoicePayBody),
       responses: {
         200: ok("The payment settled; fulfilment has started.", s.InvoicePaid, z.object({ "PAYMENT-RESPONSE": paymentResponseHeader })),
-        400: error("No `invoice_id`, a body that is not JSON, a malformed payment header, or a payment on a network not offered.", ["INVALID_JSON", "MISSING_FIELD", ...PAYMENT_ERRORS], {
-          networks: s.ErrorDetails.networks,
-        }),
+        400: error(
+          "No `invoice_id`, a body that is not JSON, a malformed payment header, or a payment on a network not offered.",
+          ["INVALID_JSON", "MISSING_FIELD", ...PAYMENT_ERRORS],
+          {
+            networks: s.ErrorDetails.networks,
+          },
+        ),
         402: paymentRequired("the invoice's locked price."),
         404: error("No invoice has this id, or it has expired.", ["INVOICE_NOT_FOUND", "INVOICE_EXPIRED"]),
         409: error(
@@ -258,7 +274,7 @@ const OPERATIONS: readonly ApiOperation[] = [
         402: {
           ...paymentRequired("the fee of this call."),
           description:
-            "Payment required (the fee; see checkoutInfo's 402), or, when SIGN-IN-WITH-X was sent and refused, a sign-in challenge (an empty `accepts` and `extensions[\"sign-in-with-x\"]`).",
+            'Payment required (the fee; see checkoutInfo\'s 402), or, when SIGN-IN-WITH-X was sent and refused, a sign-in challenge (an empty `accepts` and `extensions["sign-in-with-x"]`).',
           body: z.union([s.PaymentRequired, s.SignInRequired]),
         },
         403: error("The proven wallet did not pay this invoice.", ["NOT_THE_PAYER"]),
@@ -335,17 +351,20 @@ let built: OpenApiDocument | undefined;
 
 /** The OpenAPI 3.1 document of the /x402 API, served from `origin`. */
 export function x402OpenApiDocument(origin: string): OpenApiDocument {
-  built ??= createDocument({
-    openapi: "3.1.0",
-    info: { title: "x402 Storefront: the wallet-paid API", version: "1.0.0", description: INFO_DESCRIPTION },
-    tags: [
-      { name: "Catalog", description: "Search and product detail." },
-      { name: "Invoices", description: "Create, pay and follow an invoice." },
-      { name: "Wallet", description: "Sign-in, and what the wallet bought." },
-    ],
-    paths: documentPaths(OPERATIONS),
-    components: { securitySchemes: SECURITY_SCHEMES },
-  }, DOCUMENT_OPTIONS);
+  built ??= createDocument(
+    {
+      openapi: "3.1.0",
+      info: { title: "x402 Storefront: the wallet-paid API", version: "1.0.0", description: INFO_DESCRIPTION },
+      tags: [
+        { name: "Catalog", description: "Search and product detail." },
+        { name: "Invoices", description: "Create, pay and follow an invoice." },
+        { name: "Wallet", description: "Sign-in, and what the wallet bought." },
+      ],
+      paths: documentPaths(OPERATIONS),
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    DOCUMENT_OPTIONS,
+  );
   return { ...built, servers: [{ url: origin }] };
 }
 

@@ -98,7 +98,9 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
       return await sync.lock(key, async () => {
         const recorded = await sync.nonces.get(key);
         let nonce =
-          recorded && Date.now() - recorded.updatedAt.getTime() < NONCE_FRESH_MS ? recorded.next : await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+          recorded && Date.now() - recorded.updatedAt.getTime() < NONCE_FRESH_MS
+            ? recorded.next
+            : await client.getTransactionCount({ address: account.address, blockTag: "pending" });
         for (let attempt = 0; ; attempt++) {
           const serializedTransaction = await account.signTransaction({
             chainId: n.chainId,
@@ -152,7 +154,11 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
       }),
     sendTransaction: (args) => send(args),
     waitForTransactionReceipt: (args) =>
-      client.waitForTransactionReceipt({ hash: args.hash, timeout: args.timeout ?? opts.confirmationTimeoutMs, pollingInterval: opts.pollingIntervalMs ?? 250 }),
+      client.waitForTransactionReceipt({
+        hash: args.hash,
+        timeout: args.timeout ?? opts.confirmationTimeoutMs,
+        pollingInterval: opts.pollingIntervalMs ?? 250,
+      }),
     getCode: (args) => client.getCode(args),
   };
 }
@@ -169,7 +175,11 @@ function hasCode(err: unknown): boolean {
 export function errorText(err: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) {
-    parts.push(e.message, (e as { details?: string }).details ?? "", JSON.stringify((e as { context?: unknown }).context ?? "", (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)));
+    parts.push(
+      e.message,
+      (e as { details?: string }).details ?? "",
+      JSON.stringify((e as { context?: unknown }).context ?? "", (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
+    );
   }
   return parts.join(" ");
 }

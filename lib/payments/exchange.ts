@@ -7,7 +7,16 @@ import { broadcasts } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
-import { beginSettlement, extendLease, finishSettlement, LEASE_MS, type Refusal, type Settlement, type SettlementEffects, type SettlementPurpose } from "./settlements";
+import {
+  beginSettlement,
+  extendLease,
+  finishSettlement,
+  LEASE_MS,
+  type Refusal,
+  type Settlement,
+  type SettlementEffects,
+  type SettlementPurpose,
+} from "./settlements";
 
 /**
  * The one x402 exchange of every paid route (the micro-fee routes, invoice payment, balance top-up), after the route
@@ -85,10 +94,13 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
   if ("refused" in begun) return { kind: "refused", refusal: begun };
   const { settlement } = begun;
 
-  if (input.beforeSettle && !(await input.beforeSettle(verified.payer).catch(async (err: unknown) => {
-    await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request failed before settlement" }, input.effects);
-    throw err;
-  }))) {
+  if (
+    input.beforeSettle &&
+    !(await input.beforeSettle(verified.payer).catch(async (err: unknown) => {
+      await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request failed before settlement" }, input.effects);
+      throw err;
+    }))
+  ) {
     await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request was refused, so the payment was not settled" }, input.effects);
     return { kind: "cancelled" };
   }
@@ -155,9 +167,12 @@ export function findMatchingRequirement(payments: Payments, offered: PaymentRequ
 
 /** A facilitator that fails is a refused payment, never a thrown error. */
 export async function verifyPayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<VerifyResponse> {
-  return payments.server.verifyPayment(payload, requirement).catch(
-    (err: unknown): VerifyResponse => ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
-  );
+  return payments.server
+    .verifyPayment(payload, requirement)
+    .catch(
+      (err: unknown): VerifyResponse =>
+        ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
+    );
 }
 
 async function settlePayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<SettleResponse> {

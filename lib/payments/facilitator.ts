@@ -31,7 +31,10 @@ export function inProcessFacilitator(
   const facilitator = new x402Facilitator();
   for (const n of networks) {
     if (n.kind === "evm") {
-      facilitator.register(n.network, new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })));
+      facilitator.register(
+        n.network,
+        new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })),
+      );
     } else {
       facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));
     }

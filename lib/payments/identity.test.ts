@@ -54,7 +54,11 @@ describe("payment identity", () => {
   it("refuses what is not a payment of the network's kind", () => {
     expect(() => paymentIdentity(evmPayload({ nonce: "0x12" }), evmRequirement, now)).toThrow(PaymentIdentityError);
     expect(() => paymentIdentity({ ...evmPayload({}), payload: { transaction: "AAAA" } }, evmRequirement, now)).toThrow(PaymentIdentityError);
-    const solana: PaymentRequirements = { ...evmRequirement, network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", asset: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" };
+    const solana: PaymentRequirements = {
+      ...evmRequirement,
+      network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+      asset: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    };
     expect(() => paymentIdentity({ ...evmPayload({}), payload: { transaction: "not a transaction" } }, solana, now)).toThrow(PaymentIdentityError);
     expect(() => paymentIdentity(evmPayload({}), { ...evmRequirement, network: "cosmos:hub" }, now)).toThrow(PaymentIdentityError);
   });

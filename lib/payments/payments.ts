@@ -55,12 +55,18 @@ async function createPayments(c: Config): Promise<Payments> {
       ? remoteFacilitator(c.facilitatorUrl)
       : inProcessFacilitator(
           networks,
-          { evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)), solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)) },
+          {
+            evm: c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k)),
+            solana: (solanaFeePayer = await solanaSignerFromSecret(c.facilitatorSolanaPrivateKey!)),
+          },
           senderSync,
         );
     evmGasWallets = c.facilitatorUrl ? undefined : c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k).address);
   }
-  return { ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer })), evmGasWallets };
+  return {
+    ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer })),
+    evmGasWallets,
+  };
 }
 
 /**

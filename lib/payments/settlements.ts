@@ -109,7 +109,9 @@ export async function finishSettlement(db: Db, id: string, outcome: Outcome, eff
       leaseUntil: null,
       updatedAt: now,
       ...(outcome.transaction ? { transaction: outcome.transaction } : {}),
-      ...(outcome.status === "settled" ? { settledAt: now, lastError: null, ...(outcome.payer ? { payer: outcome.payer } : {}) } : { lastError: outcome.error.slice(0, 500) }),
+      ...(outcome.status === "settled"
+        ? { settledAt: now, lastError: null, ...(outcome.payer ? { payer: outcome.payer } : {}) }
+        : { lastError: outcome.error.slice(0, 500) }),
     };
     const [row] = await tx
       .update(settlements)
@@ -151,7 +153,8 @@ export async function openSettlements(db: Db, now = new Date(), limit = 100): Pr
 }
 
 /** What the chain says of a payment: it landed (in this transaction), it never can, or not known yet. */
-export type ChainVerdict = { landed: true; transaction: string; payer?: string } | { landed: false; final: true; why: string } | { landed: false; final: false };
+export type ChainVerdict =
+  { landed: true; transaction: string; payer?: string } | { landed: false; final: true; why: string } | { landed: false; final: false };
 
 /**
  * Decides every open settlement from what the chain says: landed ones are applied (once), ones that can no longer

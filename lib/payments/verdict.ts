@@ -54,7 +54,12 @@ async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerd
   const rpc = createSolanaRpc(n.rpcUrl);
   if (s.transaction) {
     const [status] = (await rpc.getSignatureStatuses([s.transaction as Signature], { searchTransactionHistory: true }).send()).value;
-    if (status?.err) return { landed: false, final: true, why: `the transaction failed: ${JSON.stringify(status.err, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}` };
+    if (status?.err)
+      return {
+        landed: false,
+        final: true,
+        why: `the transaction failed: ${JSON.stringify(status.err, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
+      };
     if (status && status.confirmationStatus !== "processed") return { landed: true, transaction: s.transaction };
     if (status) return { landed: false, final: false };
   }

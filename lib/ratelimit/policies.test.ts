@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_SIGN_IN_LIMITS, EXTRA_MERCHANT_ROUTES, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS, merchantPolicyName, type MerchantRouteId } from "./policies";
+import {
+  DASHBOARD_SIGN_IN_LIMITS,
+  EXTRA_MERCHANT_ROUTES,
+  MERCHANT_LIMITS,
+  PRODUCT_QUOTA,
+  X402_LIMITS,
+  merchantPolicyName,
+  type MerchantRouteId,
+} from "./policies";
 
 // The "Limits" table of specs/merchant-api.md, as written there.
 const SPEC_TABLE = `

@@ -97,7 +97,11 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     const cred = freshCredential();
     const first = await a.consume("GET /ping", cred);
     expect(first.allowed).toBe(true);
-    expect(first.headers).toMatchObject({ "X-RateLimit-Limit": "1", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 3) });
+    expect(first.headers).toMatchObject({
+      "X-RateLimit-Limit": "1",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 3),
+    });
 
     vi.setSystemTime(Date.now() + 2000);
     const second = await b.consume("GET /ping", cred);

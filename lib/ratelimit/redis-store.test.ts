@@ -85,7 +85,7 @@ describe.skipIf(!redisServer)("rate limits on Redis, shared by several servers",
   it("lets ping through once per 3 seconds", async () => {
     const [a, b] = [await limiterOn(await node()), await limiterOn(await node())];
     const cred = freshCredential();
-    expect((await a.consume("GET /ping", cred)).headers).toMatchObject({ "X-RateLimit-Limit": "1", "RateLimit": '"get-ping";r=0;t=3' });
+    expect((await a.consume("GET /ping", cred)).headers).toMatchObject({ "X-RateLimit-Limit": "1", RateLimit: '"get-ping";r=0;t=3' });
     const refused = await b.consume("GET /ping", cred);
     expect(refused.allowed).toBe(false);
     expect(refused.headers["Retry-After"]).toMatch(/^[123]$/);

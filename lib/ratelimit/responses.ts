@@ -31,7 +31,11 @@ export function describeRule(rule: LimitRule): string {
 }
 
 function describeWindow(seconds: number): string {
-  for (const [unit, size] of [["day", 86_400], ["hour", 3600], ["minute", 60]] as const) {
+  for (const [unit, size] of [
+    ["day", 86_400],
+    ["hour", 3600],
+    ["minute", 60],
+  ] as const) {
     if (seconds % size === 0) return seconds === size ? unit : plural(seconds / size, unit);
   }
   return seconds === 1 ? "second" : plural(seconds, "second");

@@ -14,10 +14,7 @@ export type PgQueryable = {
  * - `postgres`: a table shared by every server on the same database (the app's own pool; see `getRateLimiter`).
  * - `redis`: shared through Redis, when `REDIS_URL` is set.
  */
-export type RateLimitStore =
-  | { kind: "memory" }
-  | { kind: "postgres"; client: PgQueryable; tableName?: string }
-  | { kind: "redis"; client: Redis };
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; client: PgQueryable; tableName?: string } | { kind: "redis"; client: Redis };
 
 export type StoreKind = RateLimitStore["kind"];
 
@@ -91,8 +88,7 @@ export async function openStore(store: RateLimitStore): Promise<PolicyLimiters> 
     case "redis":
       return {
         kind: "redis",
-        limiterFor: (p) =>
-          cached(p, (o) => new RateLimiterRedis({ ...o, storeClient: store.client, insuranceLimiter: new RateLimiterMemory(o) })),
+        limiterFor: (p) => cached(p, (o) => new RateLimiterRedis({ ...o, storeClient: store.client, insuranceLimiter: new RateLimiterMemory(o) })),
         close: async () => {},
       };
   }

@@ -122,7 +122,8 @@ export async function readiness(): Promise<Readiness> {
     for (const name of LOOPS) {
       const age = ages[name];
       const ok = age !== undefined && age <= LOOP_STALE_MS;
-      const detail = age === undefined ? "has not finished a pass yet" : ok ? `last pass ${Math.round(age / 1000)} s ago` : `no pass for ${Math.round(age / 1000)} s`;
+      const detail =
+        age === undefined ? "has not finished a pass yet" : ok ? `last pass ${Math.round(age / 1000)} s ago` : `no pass for ${Math.round(age / 1000)} s`;
       checks[`loop ${name}`] = { ok, detail, ms: 0 };
     }
   }

@@ -30,16 +30,31 @@ describe("shutdown on SIGTERM", () => {
   // A container's `node server.js` without an init is PID 1, which the kernel gives no default signal action: the
   // shutdown's own SIGTERM to itself is dropped. The process must end all the same, with the same code.
   const unshare = spawnSync("unshare", ["--pid", "--fork", "--mount-proc", "true"]).status === 0;
-  it.skipIf(!unshare)("ends as PID 1 too (a container without an init), with the code SIGTERM gives", async () => {
-    const args = ["--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "--import", "tsx", path.join("lib", "server", "shutdown.fixture.ts"), "100", "self"];
-    const child = spawn("unshare", args, { stdio: ["ignore", "pipe", "inherit"] });
-    const lines: string[] = [];
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => lines.push(line));
-    // A process that does not end is killed (with its namespace), and the test fails on its code.
-    const hung = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
-    clearTimeout(hung);
-    expect(lines).toEqual(["ready", "settlement recorded", "intake drained, 0 unfinished, accepting false", "workers stopped", "database closed"]);
-    expect(code).toBe(143);
-  }, 30_000);
+  it.skipIf(!unshare)(
+    "ends as PID 1 too (a container without an init), with the code SIGTERM gives",
+    async () => {
+      const args = [
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--mount-proc",
+        process.execPath,
+        "--import",
+        "tsx",
+        path.join("lib", "server", "shutdown.fixture.ts"),
+        "100",
+        "self",
+      ];
+      const child = spawn("unshare", args, { stdio: ["ignore", "pipe", "inherit"] });
+      const lines: string[] = [];
+      readline.createInterface({ input: child.stdout! }).on("line", (line) => lines.push(line));
+      // A process that does not end is killed (with its namespace), and the test fails on its code.
+      const hung = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+      clearTimeout(hung);
+      expect(lines).toEqual(["ready", "settlement recorded", "intake drained, 0 unfinished, accepting false", "workers stopped", "database closed"]);
+      expect(code).toBe(143);
+    },
+    30_000,
+  );
 });

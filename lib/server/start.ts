@@ -24,7 +24,12 @@ export async function startServer(): Promise<void> {
     if (!c.vercel) await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(
-      { mode: c.networkMode, database: where, ready_ms: Date.now() - started, networks: payments.networks.map((n) => ({ name: n.name, network: n.network, rpc: n.rpcUrl })) },
+      {
+        mode: c.networkMode,
+        database: where,
+        ready_ms: Date.now() - started,
+        networks: payments.networks.map((n) => ({ name: n.name, network: n.network, rpc: n.rpcUrl })),
+      },
       `storefront ready: ${c.networkMode} mode, database: ${where}`,
     );
     const admin = adminToken(c);

@@ -18,7 +18,11 @@ export const ledgerPageQuery = z.object({
  * One page of the merchant's ledger, newest first, paged by entry id (stable while new entries arrive). `older` is
  * the `before` of the next page, or null on the last one.
  */
-export async function ledgerPage(db: Db, merchantId: string, opts: { before?: number; limit?: number } = {}): Promise<{ rows: LedgerRow[]; older: number | null }> {
+export async function ledgerPage(
+  db: Db,
+  merchantId: string,
+  opts: { before?: number; limit?: number } = {},
+): Promise<{ rows: LedgerRow[]; older: number | null }> {
   const limit = opts.limit ?? LEDGER_PAGE_SIZE;
   const found = await db
     .select({ entry: ledgerEntries, topup: { id: balanceTopups.id, network: balanceTopups.network, transaction: balanceTopups.transaction } })

@@ -102,7 +102,11 @@ describe(`balance top-ups on ${testDriver}`, () => {
   it("marks failed a pending top-up whose payment cannot land, and credits nothing", async () => {
     const merchantId = await merchant();
     const settlement = settlementRow(merchantId, 700n, txHash());
-    await recordTopup(database.db, { id: topupIdOf(settlement.id), merchantId, amountCents: 700n, network: NETWORK, transaction: settlement.transaction! }, { settled: false, holdMs: 60_000 });
+    await recordTopup(
+      database.db,
+      { id: topupIdOf(settlement.id), merchantId, amountCents: 700n, network: NETWORK, transaction: settlement.transaction! },
+      { settled: false, holdMs: 60_000 },
+    );
     await database.db.transaction((tx) => topupPaymentEffect.failed!(tx as unknown as Db, settlement));
     expect((await listTopups(database.db, merchantId)).map((t) => t.status)).toEqual(["failed"]);
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
@@ -112,8 +116,18 @@ describe(`balance top-ups on ${testDriver}`, () => {
   it("lists a merchant's top-ups only, newest first", async () => {
     const a = await merchant();
     const b = await merchant();
-    await recordTopup(database.db, { merchantId: a, amountCents: 100n, network: NETWORK, transaction: txHash() }, { settled: true }, new Date("2026-11-01T00:00:00Z"));
-    await recordTopup(database.db, { merchantId: a, amountCents: 200n, network: NETWORK, transaction: txHash() }, { settled: true }, new Date("2026-11-02T00:00:00Z"));
+    await recordTopup(
+      database.db,
+      { merchantId: a, amountCents: 100n, network: NETWORK, transaction: txHash() },
+      { settled: true },
+      new Date("2026-11-01T00:00:00Z"),
+    );
+    await recordTopup(
+      database.db,
+      { merchantId: a, amountCents: 200n, network: NETWORK, transaction: txHash() },
+      { settled: true },
+      new Date("2026-11-02T00:00:00Z"),
+    );
     await recordTopup(database.db, { merchantId: b, amountCents: 300n, network: NETWORK, transaction: txHash() }, { settled: true });
     expect((await listTopups(database.db, a)).map((t) => t.amountCents)).toEqual([200n, 100n]);
   });

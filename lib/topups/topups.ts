@@ -102,7 +102,14 @@ export const topupPaymentEffect: SettlementEffect = {
       .where(and(eq(balanceTopups.id, id), eq(balanceTopups.status, "pending")));
     await recordTopup(
       tx,
-      { id, merchantId: s.reference, amountCents: BigInt(s.details?.amountCents ?? "0"), network: s.network, transaction: s.transaction ?? id, payer: s.payer ?? undefined },
+      {
+        id,
+        merchantId: s.reference,
+        amountCents: BigInt(s.details?.amountCents ?? "0"),
+        network: s.network,
+        transaction: s.transaction ?? id,
+        payer: s.payer ?? undefined,
+      },
       { settled: true },
     );
   },
@@ -116,7 +123,12 @@ export const topupPaymentEffect: SettlementEffect = {
 
 /** The merchant's latest top-ups, newest first. */
 export async function listTopups(db: Db, merchantId: string, limit = 10): Promise<Topup[]> {
-  return db.select().from(balanceTopups).where(eq(balanceTopups.merchantId, merchantId)).orderBy(desc(balanceTopups.createdAt), desc(balanceTopups.id)).limit(limit);
+  return db
+    .select()
+    .from(balanceTopups)
+    .where(eq(balanceTopups.merchantId, merchantId))
+    .orderBy(desc(balanceTopups.createdAt), desc(balanceTopups.id))
+    .limit(limit);
 }
 
 export async function getTopup(db: Db, id: string): Promise<Topup | undefined> {

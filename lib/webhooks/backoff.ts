@@ -33,11 +33,7 @@ export function maxAttempts(baseSeconds: number): number {
  * How long to wait after a message's `attempts`-th attempt failed, or null when that was its last. The receiver's
  * `Retry-After` (429, 503) is honoured when longer than the schedule's wait, up to the longest wait.
  */
-export function nextRetryDelayMs(
-  attempts: number,
-  baseSeconds: number,
-  opts: { random?: () => number; retryAfterMs?: number | null } = {},
-): number | null {
+export function nextRetryDelayMs(attempts: number, baseSeconds: number, opts: { random?: () => number; retryAfterMs?: number | null } = {}): number | null {
   const nominal = retrySchedule(baseSeconds)[Math.max(1, attempts) - 1];
   if (nominal === undefined) return null;
   const jittered = Math.round(nominal * (1 - JITTER + 2 * JITTER * (opts.random ?? Math.random)()));

@@ -87,7 +87,9 @@ export async function listWebhookDeliveries(
   if (query.eventType) conditions.push(eq(webhookDeliveries.eventType, query.eventType));
   if (query.cursor) {
     const after = decodeCursor(query.cursor);
-    conditions.push(or(lt(webhookDeliveries.createdAt, after.createdAt), and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id))));
+    conditions.push(
+      or(lt(webhookDeliveries.createdAt, after.createdAt), and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id))),
+    );
   }
   const rows = await db
     .select(deliveryColumns)
@@ -112,7 +114,11 @@ export async function getWebhookDelivery(db: Db, merchantId: string, id: string)
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.merchantId, merchantId)));
   if (!delivery) return null;
-  const attemptLog = await db.select(attemptColumns).from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.id));
+  const attemptLog = await db
+    .select(attemptColumns)
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, id))
+    .orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.id));
   return { ...delivery, attemptLog };
 }
 

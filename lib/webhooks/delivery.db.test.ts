@@ -47,7 +47,14 @@ describe(`webhook outbox on ${testDriver}`, () => {
   it("writes the message in the caller's transaction: none when it rolls back", async () => {
     const m = await insertTestMerchant(db);
     const invoice = await finalInvoice(m.id);
-    const event = { merchantId: m.id, invoiceId: invoice.id, url: "https://hooks.example.com/x", eventType: "invoice.complete" as const, payload: invoice.payload, eventAt: new Date() };
+    const event = {
+      merchantId: m.id,
+      invoiceId: invoice.id,
+      url: "https://hooks.example.com/x",
+      eventType: "invoice.complete" as const,
+      payload: invoice.payload,
+      eventAt: new Date(),
+    };
     await expect(
       db.transaction(async (tx) => {
         await enqueueWebhook(tx, event);
@@ -59,14 +66,29 @@ describe(`webhook outbox on ${testDriver}`, () => {
     const { id, held } = await db.transaction((tx) => enqueueWebhook(tx, event));
     expect(id).toMatch(/^msg_[0-9A-Z]{26}$/);
     expect(held).toBe(false);
-    expect(await delivery(id)).toMatchObject({ status: "pending", attempts: 0, eventType: "invoice.complete", invoiceId: invoice.id, payload: invoice.payload });
+    expect(await delivery(id)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      eventType: "invoice.complete",
+      invoiceId: invoice.id,
+      payload: invoice.payload,
+    });
     expect(await endpoint(m.id, event.url)).toMatchObject({ consecutiveFailures: 0, disabledAt: null, pendingDeliveries: 1 });
   });
 
   it("refuses a payload that is not JSON, inside the caller's transaction", async () => {
     const m = await insertTestMerchant(db);
     await expect(
-      db.transaction((tx) => enqueueWebhook(tx, { merchantId: m.id, invoiceId: null, url: "https://hooks.example.com/", eventType: "test", payload: { price: 10n }, eventAt: new Date() })),
+      db.transaction((tx) =>
+        enqueueWebhook(tx, {
+          merchantId: m.id,
+          invoiceId: null,
+          url: "https://hooks.example.com/",
+          eventType: "test",
+          payload: { price: 10n },
+          eventAt: new Date(),
+        }),
+      ),
     ).rejects.toThrow(/webhook payload is not JSON/);
   });
 });
@@ -83,7 +105,15 @@ describe(`webhook worker on ${testDriver}`, () => {
     const [req] = r.requests;
     expect(req!.headers["webhook-id"]).toBe(id);
     expect(verify(m.secret, req!)).toEqual(invoice.payload);
-    expect(await delivery(id)).toMatchObject({ status: "delivered", attempts: 1, deliveredAt: t0, lastStatusCode: 200, lastError: null, nextAttemptAt: null, lockedUntil: null });
+    expect(await delivery(id)).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      deliveredAt: t0,
+      lastStatusCode: 200,
+      lastError: null,
+      nextAttemptAt: null,
+      lockedUntil: null,
+    });
     expect(await attemptsOf(id)).toMatchObject([{ attempt: 1, url: r.url(), sentAt: t0, statusCode: 200, responseExcerpt: '{"ok":true}', error: null }]);
     // Sent once: a second drain finds nothing due.
     expect(await drain({ now: later(t0, 3_600_000) })).toMatchObject({ claimed: 0 });
@@ -194,7 +224,10 @@ describe(`webhook worker on ${testDriver}`, () => {
     // The waits between attempts grow.
     const gaps = attempts.slice(1).map((a, i) => a.sentAt.getTime() - attempts[i]!.sentAt.getTime());
     for (let i = 1; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThanOrEqual(gaps[i - 1]!);
-    expect(await endpoint(m.id, r.url())).toMatchObject({ consecutiveFailures: maxAttempts(10), disabledReason: expect.stringMatching(/^no message accepted in 11 attempts in a row/) });
+    expect(await endpoint(m.id, r.url())).toMatchObject({
+      consecutiveFailures: maxAttempts(10),
+      disabledReason: expect.stringMatching(/^no message accepted in 11 attempts in a row/),
+    });
   });
 
   it("keeps an endpoint that accepts other messages enabled when one message is given up", async () => {

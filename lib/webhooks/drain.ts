@@ -54,7 +54,8 @@ export async function drainWebhooks(db: Db, opts: DrainWebhooksOptions = {}): Pr
       else errors.push(o.reason);
     }
   }
-  if (errors.length > 0) throw new Error(`${errors.length} webhook attempt(s) could not be recorded; they are sent again when their claim lapses`, { cause: errors[0] });
+  if (errors.length > 0)
+    throw new Error(`${errors.length} webhook attempt(s) could not be recorded; they are sent again when their claim lapses`, { cause: errors[0] });
   return result;
 }
 

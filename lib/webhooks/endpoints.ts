@@ -110,13 +110,7 @@ export async function enableWebhookEndpoint(db: Db, merchantId: string, url: str
     const released = await tx
       .update(webhookDeliveries)
       .set({ nextAttemptAt: now })
-      .where(
-        and(
-          eq(webhookDeliveries.merchantId, merchantId),
-          eq(webhookDeliveries.url, url),
-          eq(webhookDeliveries.status, "pending"),
-        ),
-      )
+      .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.url, url), eq(webhookDeliveries.status, "pending")))
       .returning({ id: webhookDeliveries.id });
     return { released: released.length };
   });

@@ -9,7 +9,15 @@ export { postWebhook, WEBHOOK_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_A
 export { newWebhookSecret, isWebhookSecret, signatureHeaders } from "./sign";
 export { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS, type WebhookSecrets } from "./secrets";
 export { retrySchedule, maxAttempts, nextRetryDelayMs, MAX_RETRY_DELAY_MS, RETRY_SPAN_MS } from "./backoff";
-export { listWebhookDeliveries, getWebhookDelivery, MAX_DELIVERIES_PAGE, type DeliveryStatus, type ListDeliveriesQuery, type WebhookDelivery, type WebhookDeliveryWithAttempts } from "./deliveries";
+export {
+  listWebhookDeliveries,
+  getWebhookDelivery,
+  MAX_DELIVERIES_PAGE,
+  type DeliveryStatus,
+  type ListDeliveriesQuery,
+  type WebhookDelivery,
+  type WebhookDeliveryWithAttempts,
+} from "./deliveries";
 export { listWebhookEndpoints, enableWebhookEndpoint, type WebhookEndpoint } from "./endpoints";
 export { redeliverWebhook, sendTestWebhook, type ManualSendOptions, type ManualSendResult } from "./manual-send";
 export { newMessageId, isMessageId } from "./ids";

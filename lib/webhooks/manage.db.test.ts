@@ -128,9 +128,17 @@ describe(`test events on ${testDriver}`, () => {
 
   it("refuses a URL by its text, and logs a blocked send", async () => {
     const m = await insertTestMerchant(db);
-    await expect(sendTestWebhook(db, m.id, { url: "ftp://hooks.example.com/" }, { mode: "devnet" })).rejects.toMatchObject({ code: "invalid_webhook_url", message: "The URL must be an http or https URL" });
+    await expect(sendTestWebhook(db, m.id, { url: "ftp://hooks.example.com/" }, { mode: "devnet" })).rejects.toMatchObject({
+      code: "invalid_webhook_url",
+      message: "The URL must be an http or https URL",
+    });
     await expect(sendTestWebhook(db, m.id, { url: "https://127.0.0.1/x" }, { mode: "mainnet" })).rejects.toMatchObject({ code: "invalid_webhook_url" });
-    const blocked = await sendTestWebhook(db, m.id, { url: "https://intranet.test/x" }, { mode: "mainnet", resolve: async () => [{ address: "10.0.0.2", family: 4 }] });
+    const blocked = await sendTestWebhook(
+      db,
+      m.id,
+      { url: "https://intranet.test/x" },
+      { mode: "mainnet", resolve: async () => [{ address: "10.0.0.2", family: 4 }] },
+    );
     expect(blocked.attempt).toMatchObject({ statusCode: null, error: "blocked: host intranet.test resolves to 10.0.0.2, a private address" });
     expect(blocked.delivery.status).toBe("failed");
   });
@@ -191,8 +199,20 @@ describe(`delivery log on ${testDriver}`, () => {
     expect(third.nextCursor).toBeNull();
 
     const newest = first.deliveries[0]!;
-    expect(newest).toMatchObject({ url: r.url(), eventType: "invoice.complete", eventAt: later(t0, 4000), attempts: 1, payload: expect.objectContaining({ status: "complete" }) });
-    expect(newest.lastAttempt).toMatchObject({ attempt: 1, url: r.url(), sentAt: later(t0, 10_000), statusCode: expect.any(Number), responseExcerpt: expect.stringMatching(/^(ok|down) \d$/) });
+    expect(newest).toMatchObject({
+      url: r.url(),
+      eventType: "invoice.complete",
+      eventAt: later(t0, 4000),
+      attempts: 1,
+      payload: expect.objectContaining({ status: "complete" }),
+    });
+    expect(newest.lastAttempt).toMatchObject({
+      attempt: 1,
+      url: r.url(),
+      sentAt: later(t0, 10_000),
+      statusCode: expect.any(Number),
+      responseExcerpt: expect.stringMatching(/^(ok|down) \d$/),
+    });
 
     const failing = await listWebhookDeliveries(db, m.id, { status: "pending" });
     expect(failing.deliveries).toHaveLength(2);

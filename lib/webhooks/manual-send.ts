@@ -30,7 +30,12 @@ export type ManualSendResult = {
  * a failed one stays failed, and the automatic retries left are as many as before. It is sent even when its endpoint is disabled, and never re-enables it or touches its
  * failure count: re-enabling is the merchant's own, separate step (`enableWebhookEndpoint`).
  */
-export async function redeliverWebhook(db: Db, merchantId: string, deliveryId: string, opts: ManualSendOptions = {}): Promise<ManualSendResult & { endpointDisabled: boolean }> {
+export async function redeliverWebhook(
+  db: Db,
+  merchantId: string,
+  deliveryId: string,
+  opts: ManualSendOptions = {},
+): Promise<ManualSendResult & { endpointDisabled: boolean }> {
   const now = opts.now ?? new Date();
   // The attempt number is taken first, atomically: a worker sending the same message meanwhile takes another.
   // Counted as manual too, so that it does not use up one of the automatic retries.
@@ -41,7 +46,11 @@ export async function redeliverWebhook(db: Db, merchantId: string, deliveryId: s
     .returning({ id: webhookDeliveries.id, url: webhookDeliveries.url, payload: webhookDeliveries.payload, attempt: webhookDeliveries.attempts });
   if (!message) throw new WebhookError("not_found", `No webhook message ${deliveryId}`);
   const secrets = await signingSecretsOf(db, merchantId, now);
-  const attempt = await sendAttempt({ ...message, secrets }, message.attempt, now, { mode: opts.mode ?? config().networkMode, timeoutMs: opts.timeoutMs, resolve: opts.resolve });
+  const attempt = await sendAttempt({ ...message, secrets }, message.attempt, now, {
+    mode: opts.mode ?? config().networkMode,
+    timeoutMs: opts.timeoutMs,
+    resolve: opts.resolve,
+  });
 
   await db.transaction(async (tx) => {
     await insertAttempt(tx, message.id, attempt);
@@ -82,7 +91,12 @@ export async function sendTestWebhook(
   const url = parsed.url.href;
   const secrets = await signingSecretsOf(db, merchantId, now);
   const id = newMessageId();
-  const payload = input.payload ?? { type: "test", message: "A test event from x402 Storefront: your endpoint received it.", id, created_time: now.toISOString() };
+  const payload = input.payload ?? {
+    type: "test",
+    message: "A test event from x402 Storefront: your endpoint received it.",
+    id,
+    created_time: now.toISOString(),
+  };
   await db.insert(webhookDeliveries).values({
     id,
     merchantId,

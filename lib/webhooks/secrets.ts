@@ -37,7 +37,11 @@ export async function signingSecretsOf(db: Db, merchantId: string, now: Date): P
 /** The merchant's signing secret, for the dashboard to reveal (and the previous one while it still signs). */
 export async function getWebhookSecrets(db: Db, merchantId: string, now = new Date()): Promise<WebhookSecrets> {
   const [m] = await db
-    .select({ webhookSecret: merchants.webhookSecret, webhookSecretPrevious: merchants.webhookSecretPrevious, webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil })
+    .select({
+      webhookSecret: merchants.webhookSecret,
+      webhookSecretPrevious: merchants.webhookSecretPrevious,
+      webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil,
+    })
     .from(merchants)
     .where(eq(merchants.id, merchantId));
   if (!m) throw new WebhookError("not_found", `No merchant ${merchantId}`);
@@ -56,7 +60,11 @@ export async function rotateWebhookSecret(db: Db, merchantId: string, opts: { no
     .update(merchants)
     .set({ webhookSecretPrevious: sql`${merchants.webhookSecret}`, webhookSecretPreviousUntil: until, webhookSecret: newWebhookSecret() })
     .where(eq(merchants.id, merchantId))
-    .returning({ webhookSecret: merchants.webhookSecret, webhookSecretPrevious: merchants.webhookSecretPrevious, webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil });
+    .returning({
+      webhookSecret: merchants.webhookSecret,
+      webhookSecretPrevious: merchants.webhookSecretPrevious,
+      webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil,
+    });
   if (!m) throw new WebhookError("not_found", `No merchant ${merchantId}`);
   return { secret: m.webhookSecret, previous: activePrevious(m, now) };
 }

@@ -107,7 +107,10 @@ describe("postWebhook", () => {
     receiver = await startReceiver();
     expect(await postWebhook(message(receiver.url()), { mode: "testnet" })).toMatchObject({ statusCode: null, error: "blocked: must be an https URL" });
     const https = receiver.url().replace("http:", "https:");
-    expect(await postWebhook(message(https), { mode: "mainnet" })).toMatchObject({ statusCode: null, error: expect.stringMatching(/^blocked: goes to 127\.0\.0\.1, a loopback address/) });
+    expect(await postWebhook(message(https), { mode: "mainnet" })).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/^blocked: goes to 127\.0\.0\.1, a loopback address/),
+    });
     expect(receiver.requests).toHaveLength(0);
   });
 

@@ -91,7 +91,10 @@ export async function postWebhook(msg: { url: string; id: string; body: string; 
         settle({
           statusCode,
           responseExcerpt: excerpt(Buffer.concat(chunks)),
-          error: statusCode !== null && statusCode >= 300 && statusCode < 400 ? `redirect not followed${location ? ` (Location: ${location.slice(0, 200)})` : ""}` : null,
+          error:
+            statusCode !== null && statusCode >= 300 && statusCode < 400
+              ? `redirect not followed${location ? ` (Location: ${location.slice(0, 200)})` : ""}`
+              : null,
           retryAfterMs: retryAfterMs(res.headers["retry-after"]),
         });
       };

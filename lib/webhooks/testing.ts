@@ -20,7 +20,10 @@ export async function insertTestMerchant(db: Db, name = "Test merchant"): Promis
 export async function insertFinalInvoice(db: Db, merchantId: string, status: FinalInvoiceStatus = "complete") {
   const id = newId("inv");
   await db.insert(invoices).values({ id, status, payer: `merchant:${merchantId}`, priceUsdc: 0n, expiresAt: new Date(), merchantId, source: "merchant" });
-  return { id, payload: { id, status, created_time: 1767225600, orders: [{ id: newId("ord"), status: "delivered", product: { id: "test-gift-card-code", value: "10" } }] } };
+  return {
+    id,
+    payload: { id, status, created_time: 1767225600, orders: [{ id: newId("ord"), status: "delivered", product: { id: "test-gift-card-code", value: "10" } }] },
+  };
 }
 
 /** A final invoice and its message to `url`, enqueued as the invoice flow does (in a transaction, at `now`). */

@@ -36,7 +36,10 @@ describe("parseWebhookUrl", () => {
   });
 
   it("judges an IP address host without DNS, in whatever form the URL writes it", () => {
-    expect(parseWebhookUrl("https://127.0.0.1/hook", "testnet")).toEqual({ ok: false, reason: "goes to 127.0.0.1, a loopback address (allowed in devnet mode only)" });
+    expect(parseWebhookUrl("https://127.0.0.1/hook", "testnet")).toEqual({
+      ok: false,
+      reason: "goes to 127.0.0.1, a loopback address (allowed in devnet mode only)",
+    });
     expect(parseWebhookUrl("http://127.0.0.1:3000/hook", "devnet")).toMatchObject({ ok: true });
     expect(parseWebhookUrl("http://[::1]:3000/hook", "devnet")).toMatchObject({ ok: true });
     // The URL parser normalizes these to 127.0.0.1 / 10.0.0.1 before the guard sees them.
@@ -45,7 +48,10 @@ describe("parseWebhookUrl", () => {
     expect(parseWebhookUrl("https://10.1/", "mainnet")).toMatchObject({ ok: false, reason: expect.stringContaining("10.0.0.1, a private address") });
     expect(parseWebhookUrl("https://[::ffff:169.254.169.254]/", "mainnet")).toMatchObject({ ok: false, reason: expect.stringContaining("link-local") });
     expect(parseWebhookUrl("https://[fe80::1]/", "devnet")).toMatchObject({ ok: false, reason: expect.stringContaining("link-local") });
-    expect(parseWebhookUrl("https://169.254.169.254/latest/meta-data", "devnet")).toEqual({ ok: false, reason: "goes to 169.254.169.254, the cloud metadata address" });
+    expect(parseWebhookUrl("https://169.254.169.254/latest/meta-data", "devnet")).toEqual({
+      ok: false,
+      reason: "goes to 169.254.169.254, the cloud metadata address",
+    });
     expect(parseWebhookUrl("https://8.8.8.8/hook", "mainnet")).toMatchObject({ ok: true });
   });
 });
@@ -67,14 +73,29 @@ describe("resolveWebhookTarget", () => {
       ok: false,
       reason: "host internal.example.com resolves to 10.0.0.7, a private address",
     });
-    expect(await resolveWebhookTarget("https://mixed.example.com/x", "mainnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("192.168.1.20") });
-    expect(await resolveWebhookTarget("https://metadata.example.com/x", "devnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("cloud metadata") });
-    expect(await resolveWebhookTarget("https://localhost/x", "testnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("loopback") });
+    expect(await resolveWebhookTarget("https://mixed.example.com/x", "mainnet", { resolve: dns })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("192.168.1.20"),
+    });
+    expect(await resolveWebhookTarget("https://metadata.example.com/x", "devnet", { resolve: dns })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("cloud metadata"),
+    });
+    expect(await resolveWebhookTarget("https://localhost/x", "testnet", { resolve: dns })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("loopback"),
+    });
   });
 
   it("lets devnet mode reach loopback by name and by address, over http", async () => {
-    expect(await resolveWebhookTarget("http://localhost:4000/x", "devnet", { resolve: dns })).toMatchObject({ ok: true, addresses: [{ address: "127.0.0.1" }, { address: "::1" }] });
-    expect(await resolveWebhookTarget("http://[::1]:4000/x", "devnet", { resolve: dns })).toMatchObject({ ok: true, addresses: [{ address: "::1", family: 6 }] });
+    expect(await resolveWebhookTarget("http://localhost:4000/x", "devnet", { resolve: dns })).toMatchObject({
+      ok: true,
+      addresses: [{ address: "127.0.0.1" }, { address: "::1" }],
+    });
+    expect(await resolveWebhookTarget("http://[::1]:4000/x", "devnet", { resolve: dns })).toMatchObject({
+      ok: true,
+      addresses: [{ address: "::1", family: 6 }],
+    });
   });
 
   it("says when a host does not resolve", async () => {
@@ -94,13 +115,22 @@ describe("checkWebhookUrl", () => {
 
   it("refuses with a reason: scheme, address, and names that do not exist", async () => {
     expect(await checkWebhookUrl("http://hooks.example.com/", "mainnet", { resolve: dns })).toEqual({ ok: false, reason: "must be an https URL" });
-    expect(await checkWebhookUrl("https://internal.example.com/", "mainnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("private address") });
-    expect(await checkWebhookUrl("https://nowhere.example.com/", "mainnet", { resolve: dns })).toMatchObject({ ok: false, reason: expect.stringContaining("does not resolve") });
+    expect(await checkWebhookUrl("https://internal.example.com/", "mainnet", { resolve: dns })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("private address"),
+    });
+    expect(await checkWebhookUrl("https://nowhere.example.com/", "mainnet", { resolve: dns })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("does not resolve"),
+    });
   });
 
   it("resolves with the system's resolver by default (localhost)", async () => {
     expect(await checkWebhookUrl("http://localhost:3000/hooks", "devnet")).toEqual({ ok: true, url: "http://localhost:3000/hooks" });
-    expect(await checkWebhookUrl("https://localhost/hooks", "mainnet")).toMatchObject({ ok: false, reason: expect.stringMatching(/^host localhost resolves to .*, a loopback address/) });
+    expect(await checkWebhookUrl("https://localhost/hooks", "mainnet")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^host localhost resolves to .*, a loopback address/),
+    });
   });
 
   it("accepts a URL when DNS only fails to answer: the send-time guard decides then", async () => {

@@ -63,10 +63,18 @@ export async function resolveWebhookTarget(
 
   let found: { address: string; family: number }[];
   try {
-    found = await withTimeout((opts.resolve ?? systemResolver)(url.hostname), RESOLVE_TIMEOUT_MS, `resolving ${url.hostname} took over ${RESOLVE_TIMEOUT_MS} ms`);
+    found = await withTimeout(
+      (opts.resolve ?? systemResolver)(url.hostname),
+      RESOLVE_TIMEOUT_MS,
+      `resolving ${url.hostname} took over ${RESOLVE_TIMEOUT_MS} ms`,
+    );
   } catch (err) {
     const code = (err as { code?: string }).code;
-    return { ok: false, reason: `host ${url.hostname} does not resolve (${code ?? (err instanceof Error ? err.message : String(err))})`, dnsCode: code ?? "ETIMEOUT" };
+    return {
+      ok: false,
+      reason: `host ${url.hostname} does not resolve (${code ?? (err instanceof Error ? err.message : String(err))})`,
+      dnsCode: code ?? "ETIMEOUT",
+    };
   }
   if (found.length === 0) return { ok: false, reason: `host ${url.hostname} does not resolve`, dnsCode: "ENODATA" };
   const addresses: ResolvedAddress[] = [];
@@ -83,11 +91,7 @@ export async function resolveWebhookTarget(
  * after the parameter name: "webhook_url must be an https URL"). A host that does not exist is refused; when DNS
  * merely fails to answer, the URL is accepted and the guard decides again at every send.
  */
-export async function checkWebhookUrl(
-  raw: string,
-  mode: NetworkMode,
-  opts: { resolve?: Resolver } = {},
-): Promise<{ ok: true; url: string } | Refusal> {
+export async function checkWebhookUrl(raw: string, mode: NetworkMode, opts: { resolve?: Resolver } = {}): Promise<{ ok: true; url: string } | Refusal> {
   const target = await resolveWebhookTarget(raw, mode, opts);
   if (target.ok) return { ok: true, url: target.url.href };
   if (target.dnsCode && !["ENOTFOUND", "ENODATA"].includes(target.dnsCode)) {

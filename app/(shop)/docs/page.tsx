@@ -26,11 +26,15 @@ export default function DocsPage() {
         {APIS.map((api) => (
           <li key={api.href} className="flex flex-col gap-2 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
             <h2 className="text-lg font-semibold text-slate-900">
-              <Link href={api.href} className="hover:underline">{api.title}</Link>
+              <Link href={api.href} className="hover:underline">
+                {api.title}
+              </Link>
             </h2>
             <p className="text-sm text-slate-700">{api.about}</p>
             <p className="text-sm">
-              <a href={api.json} className="font-medium text-brand-700 underline">OpenAPI 3.1 (JSON)</a>
+              <a href={api.json} className="font-medium text-brand-700 underline">
+                OpenAPI 3.1 (JSON)
+              </a>
             </p>
           </li>
         ))}

@@ -62,7 +62,10 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         </>
       ) : (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center">
-          <h2 className="text-lg font-semibold text-slate-900">No {what} found{q ? ` for “${q}”` : ""}{where ? ` in ${where}` : ""}</h2>
+          <h2 className="text-lg font-semibold text-slate-900">
+            No {what} found{q ? ` for “${q}”` : ""}
+            {where ? ` in ${where}` : ""}
+          </h2>
           <p className="mt-2 text-slate-700">
             Try a brand name (“Amazon”), a country (“Japan”) or a kind of product (“eSIM”), check the spelling, or remove a filter.
           </p>

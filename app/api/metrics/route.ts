@@ -11,7 +11,10 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(req: Request) {
   if (!isAdmin(req.headers.get("authorization"))) {
-    return jsonResponse({ error_code: "unauthorized", message: "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>)." }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+    return jsonResponse(
+      { error_code: "unauthorized", message: "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>)." },
+      { status: 401, headers: { "WWW-Authenticate": "Bearer" } },
+    );
   }
   const { body, contentType } = await renderMetrics();
   return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });

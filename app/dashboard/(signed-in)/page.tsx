@@ -33,7 +33,7 @@ export default async function OverviewPage() {
       <section aria-label="Balance and sales" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <div className={card}>
           <h2 className="text-sm font-semibold text-slate-700">Balance</h2>
-          <p className="text-3xl font-bold tabular-nums text-slate-900">{formatUsd(merchant.balanceCents)}</p>
+          <p className="text-3xl font-bold text-slate-900 tabular-nums">{formatUsd(merchant.balanceCents)}</p>
           <Link href="/dashboard/balance" className="text-sm font-semibold text-brand-700 underline-offset-4 hover:underline">
             Ledger and top-up
           </Link>
@@ -69,7 +69,7 @@ async function SalesFigures({ merchantId }: { merchantId: string }) {
   const figure = (label: string, f: SalesFigure) => (
     <div key={label} className={card}>
       <h2 className="text-sm font-semibold text-slate-700">{label}</h2>
-      <p className="text-3xl font-bold tabular-nums text-slate-900">{formatUsd(f.cents)}</p>
+      <p className="text-3xl font-bold text-slate-900 tabular-nums">{formatUsd(f.cents)}</p>
       <p className="text-sm text-slate-700">
         {f.orders} order{f.orders === 1 ? "" : "s"}
       </p>
@@ -107,7 +107,7 @@ async function Activity({ merchantId }: { merchantId: string }) {
             <li key={status}>
               <Link href={`/dashboard/orders?status=${status}`} className="flex items-center justify-between gap-3 rounded py-2 hover:bg-slate-50">
                 <OrderStatusBadge status={status} />
-                <span className="font-semibold tabular-nums text-slate-900">{o.ordersByStatus[status]}</span>
+                <span className="font-semibold text-slate-900 tabular-nums">{o.ordersByStatus[status]}</span>
               </Link>
             </li>
           ))}
@@ -137,7 +137,7 @@ function AttentionItem({ item }: { item: Attention }) {
     return (
       <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
         <span className="flex min-w-0 flex-col">
-          <Link href={`/dashboard/orders/${item.id}`} className="font-semibold text-brand-700 underline-offset-4 [overflow-wrap:anywhere] hover:underline">
+          <Link href={`/dashboard/orders/${item.id}`} className="font-semibold [overflow-wrap:anywhere] text-brand-700 underline-offset-4 hover:underline">
             Order {item.id} failed: {item.productName}
           </Link>
           <span className="text-sm text-slate-700">{item.status === "refunded" ? "Refunded to your balance." : (item.error ?? "Not delivered.")}</span>
@@ -152,11 +152,12 @@ function AttentionItem({ item }: { item: Attention }) {
   return (
     <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
       <span className="flex min-w-0 flex-col">
-        <Link href={`/dashboard/webhooks/${item.id}`} className="font-semibold text-brand-700 underline-offset-4 [overflow-wrap:anywhere] hover:underline">
+        <Link href={`/dashboard/webhooks/${item.id}`} className="font-semibold [overflow-wrap:anywhere] text-brand-700 underline-offset-4 hover:underline">
           Webhook to <span className="break-all">{item.url}</span> {item.status === "failed" ? "failed" : "is failing"}
         </Link>
         <span className="text-sm text-slate-700">
-          {item.attempts} attempt{item.attempts === 1 ? "" : "s"}, last {item.lastStatusCode ? `answered ${item.lastStatusCode}` : (item.lastError ?? "got no answer")}.
+          {item.attempts} attempt{item.attempts === 1 ? "" : "s"}, last{" "}
+          {item.lastStatusCode ? `answered ${item.lastStatusCode}` : (item.lastError ?? "got no answer")}.
         </span>
       </span>
       <span className="flex shrink-0 items-center gap-2 text-sm text-slate-600">

@@ -39,9 +39,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         )}
         <SignInForm action={signInAction} />
       </section>
-      <p className="text-center text-sm text-slate-700">
-        No credentials yet? The shop&apos;s operator creates merchant accounts and gives you the first ones.
-      </p>
+      <p className="text-center text-sm text-slate-700">No credentials yet? The shop&apos;s operator creates merchant accounts and gives you the first ones.</p>
     </main>
   );
 }

@@ -20,7 +20,9 @@ beforeAll(async () => {
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       seen.push({ chain: req.url ?? "", method });
       res.setHeader("Content-Type", "application/json");
-      res.end(JSON.stringify(method === "eth_blockNumber" ? { jsonrpc: "2.0", id, result: "0x2a" } : { jsonrpc: "2.0", id, error: { code: -32601, message: "no" } }));
+      res.end(
+        JSON.stringify(method === "eth_blockNumber" ? { jsonrpc: "2.0", id, result: "0x2a" } : { jsonrpc: "2.0", id, error: { code: -32601, message: "no" } }),
+      );
     });
   });
   await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));

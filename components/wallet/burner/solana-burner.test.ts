@@ -31,7 +31,11 @@ function transaction(signer: Address): Uint8Array {
     (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 100n }, m),
     (m) =>
       appendTransactionMessageInstruction(
-        { programAddress: address("11111111111111111111111111111111"), accounts: [{ address: signer, role: AccountRole.WRITABLE_SIGNER }], data: new Uint8Array([2, 0, 0, 0]) },
+        {
+          programAddress: address("11111111111111111111111111111111"),
+          accounts: [{ address: signer, role: AccountRole.WRITABLE_SIGNER }],
+          data: new Uint8Array([2, 0, 0, 0]),
+        },
         m,
       ),
   );
@@ -97,7 +101,9 @@ describe("the Solana burner wallet", () => {
   it("refuses a transaction that does not need its signature, and any request for another account", async () => {
     const { wallet, account } = await connected();
     const { account: stranger } = await connected();
-    await expect(wallet.features["solana:signTransaction"].signTransaction({ account, transaction: transaction(stranger.address as Address) })).rejects.toThrow();
+    await expect(
+      wallet.features["solana:signTransaction"].signTransaction({ account, transaction: transaction(stranger.address as Address) }),
+    ).rejects.toThrow();
     await expect(wallet.features["solana:signMessage"].signMessage({ account: stranger, message: new Uint8Array([1]) })).rejects.toThrow(/not connected/);
   });
 });

@@ -119,14 +119,7 @@ describe("test family", () => {
 
   it("has exactly the six test products", () => {
     expect(tests.map((p) => p.slug).sort()).toEqual(
-      [
-        "test-esim-product",
-        "test-gift-card-code",
-        "test-gift-card-code-fail",
-        "test-gift-card-link",
-        "test-phone-refill",
-        "test-phone-refill-fail",
-      ].sort(),
+      ["test-esim-product", "test-gift-card-code", "test-gift-card-code-fail", "test-gift-card-link", "test-phone-refill", "test-phone-refill-fail"].sort(),
     );
     for (const p of tests) {
       expect(p, p.slug).toMatchObject({ isTest: true, currency: "USD", country: "US", brand: "Test Products", categories: ["test"] });
@@ -135,7 +128,10 @@ describe("test family", () => {
 
   it("has the packages the integration tests buy", () => {
     for (const p of tests.filter((t) => t.kind !== "esim")) {
-      expect(p.packages?.map((k) => k.value), p.slug).toEqual(amounts);
+      expect(
+        p.packages?.map((k) => k.value),
+        p.slug,
+      ).toEqual(amounts);
     }
     for (const slug of ["test-phone-refill", "test-phone-refill-fail"]) {
       expect(tests.find((p) => p.slug === slug)).toMatchObject({ kind: "topup", recipientType: "phone_number", phonePrefixes: ["+1"] });

@@ -114,11 +114,7 @@ function niceNumber(x: number): number {
  * An open amount of about `minUsd`..`maxUsd` in round local numbers, in steps of about one dollar or more,
  * widened to take in the fixed `denominations` sold beside it.
  */
-export function localRange(
-  [minUsd, maxUsd]: [number, number],
-  currency: string,
-  denominations: number[] = [],
-): { min: string; max: string; step: string } {
+export function localRange([minUsd, maxUsd]: [number, number], currency: string, denominations: number[] = []): { min: string; max: string; step: string } {
   const rate = usdRate(currency);
   const step = 10 ** Math.max(0, Math.floor(Math.log10(1 / rate)));
   const onStep = denominations.filter((d) => d % step === 0);
@@ -249,9 +245,7 @@ function topup(op: Operator): ProductInput {
     packages.push({ value, faceValue: String(price), ...(dataMb ? { dataMb } : {}), validityDays: days });
   }
   const slug = `${slugify(op.brand)}-${slugify(shortName(c))}-topup`;
-  const data = op.bundles?.length
-    ? ` Besides airtime you can buy ${label} data bundles, added to the line straight away.`
-    : "";
+  const data = op.bundles?.length ? ` Besides airtime you can buy ${label} data bundles, added to the line straight away.` : "";
   return {
     slug,
     name: `${label} ${shortName(c)} Top-up`,
@@ -268,9 +262,7 @@ function topup(op: Operator): ProductInput {
     phonePrefixes: prefixes,
     popularity: op.popularity,
     packages,
-    ...(amounts.range
-      ? { range: { min: String(amounts.range[0]), max: String(amounts.range[1]), step: String(amounts.range[2]) } }
-      : {}),
+    ...(amounts.range ? { range: { min: String(amounts.range[0]), max: String(amounts.range[1]), step: String(amounts.range[2]) } } : {}),
     ...(soldOut(slug) ? { inStock: false } : {}),
   };
 }

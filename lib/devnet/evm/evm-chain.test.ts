@@ -164,7 +164,13 @@ describe("local EVM chain (anvil + DevUSDC + Multicall3)", () => {
     // receiveWithAuthorization must be called by the payee.
     const fine = await authorize(payer, other.address, 10n);
     await expect(
-      publicClient.simulateContract({ address: USDC, abi: DEV_USDC_ABI, functionName: "receiveWithAuthorization", args: [...fine.args, fine.signature], account: gas }),
+      publicClient.simulateContract({
+        address: USDC,
+        abi: DEV_USDC_ABI,
+        functionName: "receiveWithAuthorization",
+        args: [...fine.args, fine.signature],
+        account: gas,
+      }),
     ).rejects.toThrow("FiatTokenV2: caller must be the payee");
   });
 

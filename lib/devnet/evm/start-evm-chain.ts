@@ -42,12 +42,17 @@ const GAS_WALLET_BALANCE = `0x${(1000n * 10n ** 18n).toString(16)}`;
 export async function startEvmChain(opts: StartEvmChainOptions): Promise<EvmDevChain> {
   const bin = resolveAnvilBinary();
   const args = [
-    "--host", "127.0.0.1",
-    "--port", "0",
-    "--chain-id", String(opts.chainId),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--chain-id",
+    String(opts.chainId),
     // No dev accounts: nothing on this chain is funded by the well-known test mnemonic.
-    "--accounts", "0",
-    "--color", "never",
+    "--accounts",
+    "0",
+    "--color",
+    "never",
   ];
   if (opts.blockTimeSeconds && opts.blockTimeSeconds > 0) args.push("--block-time", String(opts.blockTimeSeconds));
   if (opts.stateFile) {
@@ -134,10 +139,7 @@ function waitForPort(child: ChildProcess, bin: string, stateFile: string | undef
       const hint = stateFile && fs.existsSync(stateFile) ? ` Is the state file ${stateFile} damaged?` : "";
       finish(new Error(`anvil exited during start-up (${signal ?? `code ${code}`}).${hint}\n${tail()}`));
     };
-    const timer = setTimeout(
-      () => finish(new Error(`anvil did not report its port within ${STARTUP_TIMEOUT_MS / 1000} s\n${tail()}`)),
-      STARTUP_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => finish(new Error(`anvil did not report its port within ${STARTUP_TIMEOUT_MS / 1000} s\n${tail()}`)), STARTUP_TIMEOUT_MS);
     child.on("error", onError);
     child.on("exit", onEarlyExit);
     // Keep draining both pipes for the whole life of the process: anvil logs every RPC call, and a full pipe

@@ -111,9 +111,7 @@ export class SolanaLedger {
   latestBlockhash(): { blockhash: Blockhash; lastValidBlockHeight: bigint; slot: bigint } {
     const slot = this.slot();
     if (this.lastIssued?.slot !== slot) {
-      const blockhash = base58.decode(
-        createHash("sha256").update(this.blockhashSalt).update(slot.toString()).digest(),
-      );
+      const blockhash = base58.decode(createHash("sha256").update(this.blockhashSalt).update(slot.toString()).digest());
       this.blockhashes.set(blockhash, slot);
       this.lastIssued = { slot, blockhash };
       for (const [hash, issued] of this.blockhashes) {
@@ -274,10 +272,7 @@ export class SolanaLedger {
     return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts) + priority;
   }
 
-  private simulate(
-    transaction: Transaction,
-    opts: { sigverify: boolean; innerInstructions?: boolean; accounts?: string[] },
-  ): SimulationValue {
+  private simulate(transaction: Transaction, opts: { sigverify: boolean; innerInstructions?: boolean; accounts?: string[] }): SimulationValue {
     this.svm.withSigverify(opts.sigverify);
     let result;
     try {
@@ -314,9 +309,7 @@ export class SolanaLedger {
       accounts,
       unitsConsumed: meta.computeUnitsConsumed(),
       returnData:
-        returnedData.length > 0
-          ? { programId: base58.decode(returned.programId()), data: [Buffer.from(returnedData).toString("base64"), "base64"] }
-          : null,
+        returnedData.length > 0 ? { programId: base58.decode(returned.programId()), data: [Buffer.from(returnedData).toString("base64"), "base64"] } : null,
     };
     if (opts.innerInstructions) {
       value.innerInstructions = meta
@@ -377,8 +370,7 @@ export function writableStaticAccounts(message: CompiledMessage): Address[] {
   const total = message.staticAccounts.length;
   return message.staticAccounts.filter(
     (_, i) =>
-      (i < numSignerAccounts && i < numSignerAccounts - numReadonlySignerAccounts) ||
-      (i >= numSignerAccounts && i < total - numReadonlyNonSignerAccounts),
+      (i < numSignerAccounts && i < numSignerAccounts - numReadonlySignerAccounts) || (i >= numSignerAccounts && i < total - numReadonlyNonSignerAccounts),
   );
 }
 

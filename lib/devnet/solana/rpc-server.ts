@@ -10,8 +10,7 @@ const LOOPBACK_ADDRESSES = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 type JsonRpcId = string | number | null;
 type JsonRpcResponse =
-  | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }
-  | { jsonrpc: "2.0"; id: JsonRpcId; error: { code: number; message: string; data?: unknown } };
+  { jsonrpc: "2.0"; id: JsonRpcId; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId; error: { code: number; message: string; data?: unknown } };
 
 export type RpcServer = { url: string; close(): Promise<void> };
 
@@ -148,9 +147,7 @@ const BIGINT_MARKER = `__bigint_${randomBytes(6).toString("hex")}__`;
 
 export function stringifyWithBigInts(value: unknown): string {
   const marker = BIGINT_MARKER;
-  const text = JSON.stringify(value, (_, v: unknown) =>
-    typeof v === "bigint" ? `${marker}${v.toString()}` : v instanceof Uint8Array ? Array.from(v) : v,
-  );
+  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? `${marker}${v.toString()}` : v instanceof Uint8Array ? Array.from(v) : v));
   return text.replace(new RegExp(`"${marker}(-?\\d+)"`, "g"), "$1");
 }
 

@@ -37,11 +37,7 @@ import {
   type SolanaDevChain,
 } from "@/lib/devnet/solana";
 
-const REAL_CLUSTERS = [
-  "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-  "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-  "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
-];
+const REAL_CLUSTERS = ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -122,10 +118,7 @@ describe("local Solana chain", () => {
       id: null,
       error: { code: -32700 },
     });
-    const batch = await rawRpc(
-      chain,
-      `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getBalance","params":["nope"]}]`,
-    );
+    const batch = await rawRpc(chain, `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getBalance","params":["nope"]}]`);
     expect(batch.json).toMatchObject([
       { id: 1, result: expect.any(Number) },
       { id: 2, error: { code: -32602 } },
@@ -218,10 +211,7 @@ describe("local Solana chain", () => {
     expect((await rpc.getAccountInfo(await usdcAta(chain, payTo.address), { encoding: "base64" }).send()).value).not.toBeNull();
     await chain.mintUsdc(payer.address, 5_000n);
 
-    const facilitator = new x402Facilitator().register(
-      chain.network,
-      new ExactSvmFacilitatorScheme(localnetFacilitatorSvmSigner(feePayer, chain)),
-    );
+    const facilitator = new x402Facilitator().register(chain.network, new ExactSvmFacilitatorScheme(localnetFacilitatorSvmSigner(feePayer, chain)));
     const client = new x402Client().register(chain.network, localnetExactSvmClient(payer, chain));
     const requirementsFor = (over: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
       scheme: "exact",

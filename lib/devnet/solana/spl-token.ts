@@ -1,13 +1,4 @@
-import {
-  AccountState,
-  getMintDecoder,
-  getMintSize,
-  getTokenDecoder,
-  getTokenSize,
-  TOKEN_PROGRAM_ADDRESS,
-  type Mint,
-  type Token,
-} from "@solana-program/token";
+import { AccountState, getMintDecoder, getMintSize, getTokenDecoder, getTokenSize, TOKEN_PROGRAM_ADDRESS, type Mint, type Token } from "@solana-program/token";
 import { isSome } from "@solana/kit";
 import type { LedgerAccount } from "./ledger";
 

@@ -142,11 +142,7 @@ export async function startSolanaChain(opts: StartSolanaChainOptions = {}): Prom
 
   const setLamports = (a: string, lamports: bigint) => {
     const current = ledger.getAccount(a);
-    ledger.setAccount(
-      current
-        ? { ...current, lamports }
-        : { address: a, lamports, owner: SYSTEM_PROGRAM_ADDRESS, data: new Uint8Array(), executable: false },
-    );
+    ledger.setAccount(current ? { ...current, lamports } : { address: a, lamports, owner: SYSTEM_PROGRAM_ADDRESS, data: new Uint8Array(), executable: false });
   };
   const topUp = (a: string, atLeast: bigint, to: bigint) => {
     if ((ledger.getAccount(a)?.lamports ?? 0n) < atLeast) setLamports(a, to);
@@ -176,8 +172,7 @@ export async function startSolanaChain(opts: StartSolanaChainOptions = {}): Prom
     const [ata] = await findAssociatedTokenPda({ owner: ownerAddress, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
     return { owner: ownerAddress, ata };
   };
-  const createAtaInstruction = (owner: Address, ata: Address) =>
-    getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner, mint });
+  const createAtaInstruction = (owner: Address, ata: Address) => getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner, mint });
 
   let stopped = false;
   const assertRunning = () => {

@@ -51,16 +51,11 @@ function isState(v: unknown): v is SolanaChainState {
   if (typeof v !== "object" || v === null) return false;
   const s = v as Partial<SolanaChainState>;
   const key = (k: unknown) =>
-    typeof k === "object" && k !== null && typeof (k as { address?: unknown }).address === "string" &&
+    typeof k === "object" &&
+    k !== null &&
+    typeof (k as { address?: unknown }).address === "string" &&
     typeof (k as { secretKey?: unknown }).secretKey === "string";
-  return (
-    s.version === 1 &&
-    typeof s.genesisTimeMs === "number" &&
-    key(s.mint) &&
-    key(s.mintAuthority) &&
-    typeof s.accounts === "object" &&
-    s.accounts !== null
-  );
+  return s.version === 1 && typeof s.genesisTimeMs === "number" && key(s.mint) && key(s.mintAuthority) && typeof s.accounts === "object" && s.accounts !== null;
 }
 
 /**

@@ -28,10 +28,7 @@ export { localnetExactSvmClient, type LocalSolanaChainInfo } from "./x402-client
  * network id (other networks keep the package's default RPCs).
  * Use: `facilitator.register(chain.network, new ExactSvmScheme(localnetFacilitatorSvmSigner(keypair, chain)))`.
  */
-export function localnetFacilitatorSvmSigner(
-  signer: KeyPairSigner,
-  chain: Pick<LocalSolanaChainInfo, "network" | "rpcUrl">,
-): FacilitatorSvmSigner {
+export function localnetFacilitatorSvmSigner(signer: KeyPairSigner, chain: Pick<LocalSolanaChainInfo, "network" | "rpcUrl">): FacilitatorSvmSigner {
   return toFacilitatorSvmSigner(signer, { [chain.network]: createSolanaRpc(devnet(chain.rpcUrl)) });
 }
 
@@ -43,9 +40,7 @@ export class LocalnetExactSvmServerScheme extends ExactSvmServerScheme {
   constructor(private readonly chain: Pick<LocalSolanaChainInfo, "network" | "usdc">) {
     super();
     this.registerMoneyParser(async (amount, network) =>
-      network === chain.network
-        ? { amount: convertToTokenAmount(String(amount), chain.usdc.decimals), asset: chain.usdc.mint, extra: {} }
-        : null,
+      network === chain.network ? { amount: convertToTokenAmount(String(amount), chain.usdc.decimals), asset: chain.usdc.mint, extra: {} } : null,
     );
   }
 

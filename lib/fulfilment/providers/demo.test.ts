@@ -125,7 +125,14 @@ describe("demo provider: eSIMs", () => {
 });
 
 describe("demo provider: top-ups", () => {
-  const refill = order({ productId: "test-phone-refill", productName: "Test Phone Refill", kind: "topup", packageValue: "20", faceValueMinor: 2000n, recipient: "+14155550134" });
+  const refill = order({
+    productId: "test-phone-refill",
+    productName: "Test Phone Refill",
+    kind: "topup",
+    packageValue: "20",
+    faceValueMinor: 2000n,
+    recipient: "+14155550134",
+  });
 
   it("records the phone number with the operator and a reference", async () => {
     const r = await delivered(refill);

@@ -99,7 +99,9 @@ function esim(order: OrderToFulfil, r: OrderRandom): Redemption {
 function topup(order: OrderToFulfil, phone: string, r: OrderRandom): Redemption {
   const operator = order.brand ?? order.productName;
   // Numeric package values are airtime amounts; the others are data bundles ("2GB, 30 Days").
-  const what = /^\d+(\.\d+)?$/.test(order.packageValue) ? `${formatFaceValue(order.faceValueMinor, order.currency)} airtime` : `${order.packageValue} data bundle`;
+  const what = /^\d+(\.\d+)?$/.test(order.packageValue)
+    ? `${formatFaceValue(order.faceValueMinor, order.currency)} airtime`
+    : `${order.packageValue} data bundle`;
   return {
     ...base(order),
     other: `${what} sent to ${phone} (${operator}).`,

@@ -16,8 +16,7 @@ export function orderRandom(key: string, orderId: string) {
     return Buffer.concat(blocks).subarray(0, n);
   };
   /** `n` characters of `alphabet` (the modulo bias is irrelevant for made-up codes). */
-  const chars = (label: string, n: number, alphabet: string = UNAMBIGUOUS): string =>
-    [...bytes(label, n)].map((b) => alphabet[b % alphabet.length]).join("");
+  const chars = (label: string, n: number, alphabet: string = UNAMBIGUOUS): string => [...bytes(label, n)].map((b) => alphabet[b % alphabet.length]).join("");
   return {
     chars,
     digits: (label: string, n: number): string => chars(label, n, DIGITS),

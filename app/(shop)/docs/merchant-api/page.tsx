@@ -3,7 +3,10 @@ import { OpenApiReference, type OpenApiDocument } from "@/components/docs/openap
 import { requestOrigin } from "@/lib/http/request-origin";
 import { v2OpenApiDocument } from "@/lib/openapi/v2";
 
-export const metadata: Metadata = { title: "Merchant API reference", description: "Every route of the merchant API: parameters, answers, error codes and limits." };
+export const metadata: Metadata = {
+  title: "Merchant API reference",
+  description: "Every route of the merchant API: parameters, answers, error codes and limits.",
+};
 export const dynamic = "force-dynamic";
 
 export default async function MerchantApiDocsPage() {

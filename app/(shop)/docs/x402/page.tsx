@@ -19,7 +19,9 @@ export default async function X402DocsPage() {
           <pre tabIndex={0} aria-label="Example request" className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100">
             <code>{`curl -i ${origin}/x402/checkout/info   # 402: the fee, in PAYMENT-REQUIRED and the body`}</code>
           </pre>
-          <p className="mt-2">An x402 client (such as <code className="font-mono">@x402/fetch</code> with a wallet) pays the fee and sends the request again.</p>
+          <p className="mt-2">
+            An x402 client (such as <code className="font-mono">@x402/fetch</code> with a wallet) pays the fee and sends the request again.
+          </p>
         </div>
       }
     />

@@ -7,7 +7,9 @@ export default function ProductNotFound() {
       <h1 className="text-2xl font-bold text-slate-900">We could not find that product</h1>
       <p className="text-slate-700">It may have been renamed or removed from the catalog. Try a search instead.</p>
       <SearchForm id="notfound-search" />
-      <Link href="/" className="text-sm font-semibold text-brand-700 hover:underline">Back to the shop</Link>
+      <Link href="/" className="text-sm font-semibold text-brand-700 hover:underline">
+        Back to the shop
+      </Link>
     </div>
   );
 }

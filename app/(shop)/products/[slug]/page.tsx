@@ -31,12 +31,20 @@ export default async function ProductPage({ params, searchParams }: Props) {
       <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
         <ol className="flex flex-wrap gap-1">
           <li>
-            <Link href="/" className="hover:underline">Home</Link> /
+            <Link href="/" className="hover:underline">
+              Home
+            </Link>{" "}
+            /
           </li>
           <li>
-            <Link href={`/search?kind=${product.kind}`} className="hover:underline">{kind.many}</Link> /
+            <Link href={`/search?kind=${product.kind}`} className="hover:underline">
+              {kind.many}
+            </Link>{" "}
+            /
           </li>
-          <li aria-current="page" className="font-medium text-slate-900">{product.name}</li>
+          <li aria-current="page" className="font-medium text-slate-900">
+            {product.name}
+          </li>
         </ol>
       </nav>
 
@@ -75,9 +83,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
               <span className="ml-2 text-sm font-normal text-slate-600">paid in USDC</span>
             </p>
             {!product.inStock && (
-              <p className="mt-2 inline-block rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900">
-                Out of stock for now
-              </p>
+              <p className="mt-2 inline-block rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900">Out of stock for now</p>
             )}
           </div>
           <p className="text-slate-700">{product.description}</p>
@@ -99,7 +105,9 @@ export default async function ProductPage({ params, searchParams }: Props) {
           </div>
 
           <section aria-labelledby="redeem-heading" className="flex flex-col gap-2">
-            <h2 id="redeem-heading" className="text-lg font-semibold text-slate-900">How to redeem</h2>
+            <h2 id="redeem-heading" className="text-lg font-semibold text-slate-900">
+              How to redeem
+            </h2>
             <p className="whitespace-pre-line text-slate-700">{product.redemptionInstructions}</p>
           </section>
 
@@ -109,7 +117,10 @@ export default async function ProductPage({ params, searchParams }: Props) {
                 Works in {product.coverage.length} countries
               </h2>
               <p className="text-sm text-slate-700">
-                {product.coverage.map((c) => countryName(c) ?? c).sort().join(", ")}
+                {product.coverage
+                  .map((c) => countryName(c) ?? c)
+                  .sort()
+                  .join(", ")}
               </p>
             </section>
           )}

@@ -13,7 +13,11 @@ const body = z.strictObject({});
 export const POST = adminRoute(async (req, { database }) => {
   body.parse(await jsonBody(req));
   if (!database.dump) {
-    return adminError(409, "not_embedded", 'The shop runs on PostgreSQL (DATABASE_URL): back it up with pg_dump -Fc "$DATABASE_URL" > shop.dump, restore with pg_restore.');
+    return adminError(
+      409,
+      "not_embedded",
+      'The shop runs on PostgreSQL (DATABASE_URL): back it up with pg_dump -Fc "$DATABASE_URL" > shop.dump, restore with pg_restore.',
+    );
   }
   const tarball = await database.dump();
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");

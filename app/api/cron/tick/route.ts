@@ -22,7 +22,10 @@ export const GET = withRequestLog(async (req: Request) => {
   const secret = config().cronSecret;
   if (!secret) return jsonResponse({ error_code: "not_found", message: "The cron route is off: set CRON_SECRET to enable it." }, { status: 404 });
   if (!authorized(req.headers.get("authorization"), secret)) {
-    return jsonResponse({ error_code: "unauthorized", message: "Authorization: Bearer <CRON_SECRET> is missing or wrong." }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+    return jsonResponse(
+      { error_code: "unauthorized", message: "Authorization: Bearer <CRON_SECRET> is missing or wrong." },
+      { status: 401, headers: { "WWW-Authenticate": "Bearer" } },
+    );
   }
   return jsonResponse({ round: await runRound({ budgetMs: 50_000 }) }, { headers: { "Cache-Control": "no-store" } });
 });

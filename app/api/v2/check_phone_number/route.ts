@@ -14,7 +14,11 @@ export const GET = merchantRoute("GET /check_phone_number", async (req, { db, en
   const operators = await operatorsFor(db, phone);
   const wanted = url.searchParams.get("operator")?.trim();
   if (wanted && !operators.some((o) => o.id === wanted)) {
-    throw new V2Error(400, "unsupported_operator", `Operator ${wanted} does not serve ${phone}${operators.length ? `; these do: ${operators.map((o) => o.id).join(", ")}` : ""}.`);
+    throw new V2Error(
+      400,
+      "unsupported_operator",
+      `Operator ${wanted} does not serve ${phone}${operators.length ? `; these do: ${operators.map((o) => o.id).join(", ")}` : ""}.`,
+    );
   }
   if (!wanted && operators.length === 0) throw new V2Error(400, "unsupported_operator", `No operator we sell serves ${phone}.`);
   return ok(endpoint, { phone_number: phone, supported: true, operators: wanted ? operators.filter((o) => o.id === wanted) : operators });

@@ -142,7 +142,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
             <h2 id="balance-now" className="text-sm font-semibold text-slate-700">
               Available balance
             </h2>
-            <p className="mt-1 text-3xl font-bold tabular-nums text-slate-900" data-testid="balance">
+            <p className="mt-1 text-3xl font-bold text-slate-900 tabular-nums" data-testid="balance">
               {formatUsd(balance)}
             </p>
           </section>

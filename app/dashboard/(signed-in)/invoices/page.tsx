@@ -10,7 +10,15 @@ import { Pagination } from "@/components/dashboard/pagination";
 import { InvoiceStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard-auth";
-import { INVOICE_LIST_STATUSES, INVOICES_PAGE_SIZE, invoiceListParams, parseInvoiceListQuery, searchMerchantInvoices, type InvoiceListQuery, type ListedInvoice } from "@/lib/merchant-invoices/invoice-list";
+import {
+  INVOICE_LIST_STATUSES,
+  INVOICES_PAGE_SIZE,
+  invoiceListParams,
+  parseInvoiceListQuery,
+  searchMerchantInvoices,
+  type InvoiceListQuery,
+  type ListedInvoice,
+} from "@/lib/merchant-invoices/invoice-list";
 import { paymentMethodLabel } from "@/lib/merchant-invoices/invoice-payment";
 import { merchantStatus } from "@/lib/merchant-invoices/serialize";
 
@@ -33,7 +41,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       header: "Invoice",
       rowHeader: true,
       cell: (inv) => (
-        <Link href={`/dashboard/invoices/${inv.id}`} className="font-mono text-sm text-brand-700 underline-offset-4 [overflow-wrap:anywhere] hover:underline">
+        <Link href={`/dashboard/invoices/${inv.id}`} className="font-mono text-sm [overflow-wrap:anywhere] text-brand-700 underline-offset-4 hover:underline">
           {inv.id}
         </Link>
       ),
@@ -45,7 +53,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
           <span>
             {inv.orderCount} order{inv.orderCount === 1 ? "" : "s"}
           </span>
-          <span className="text-xs text-slate-600 [overflow-wrap:anywhere]">{inv.productNames.join(", ")}</span>
+          <span className="text-xs [overflow-wrap:anywhere] text-slate-600">{inv.productNames.join(", ")}</span>
         </span>
       ),
     },
@@ -66,12 +74,24 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
           <form
             key={invoiceListParams({ ...query, page: 1 }).toString()}
             method="get"
-            action="/dashboard/invoices" role="search" aria-label="Invoices" className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-end">
+            action="/dashboard/invoices"
+            role="search"
+            aria-label="Invoices"
+            className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-end"
+          >
             <div className="flex flex-col gap-1.5">
               <label htmlFor="invoices-q" className="text-sm font-semibold text-slate-900">
                 Search
               </label>
-              <input id="invoices-q" name="q" type="search" defaultValue={query.q} maxLength={100} placeholder="Invoice id, order id or product" className={inputClass} />
+              <input
+                id="invoices-q"
+                name="q"
+                type="search"
+                defaultValue={query.q}
+                maxLength={100}
+                placeholder="Invoice id, order id or product"
+                className={inputClass}
+              />
             </div>
             <div className="flex flex-col gap-1.5">
               <label htmlFor="invoices-status" className="text-sm font-semibold text-slate-900">

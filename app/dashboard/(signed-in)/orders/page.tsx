@@ -10,11 +10,27 @@ import { Pagination } from "@/components/dashboard/pagination";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard-auth";
-import { ORDERS_PAGE_SIZE, orderListParams, parseOrderListQuery, searchMerchantOrders, type ListedOrder, type OrderListQuery, type OrderSort } from "@/lib/merchant-invoices/order-list";
+import {
+  ORDERS_PAGE_SIZE,
+  orderListParams,
+  parseOrderListQuery,
+  searchMerchantOrders,
+  type ListedOrder,
+  type OrderListQuery,
+  type OrderSort,
+} from "@/lib/merchant-invoices/order-list";
 
 export const metadata: Metadata = { title: "Orders" };
 
-const IGNORED_NAMES: Record<string, string> = { q: "search", status: "status", from: "from date", to: "to date", sort: "sort", dir: "sort order", page: "page" };
+const IGNORED_NAMES: Record<string, string> = {
+  q: "search",
+  status: "status",
+  from: "from date",
+  to: "to date",
+  sort: "sort",
+  dir: "sort order",
+  page: "page",
+};
 
 const href = (query: Partial<OrderListQuery>) => {
   const params = orderListParams(query).toString();
@@ -38,7 +54,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       header: "Order",
       rowHeader: true,
       cell: (o) => (
-        <Link href={`/dashboard/orders/${o.id}`} className="font-mono text-sm text-brand-700 underline-offset-4 [overflow-wrap:anywhere] hover:underline">
+        <Link href={`/dashboard/orders/${o.id}`} className="font-mono text-sm [overflow-wrap:anywhere] text-brand-700 underline-offset-4 hover:underline">
           {o.id}
         </Link>
       ),

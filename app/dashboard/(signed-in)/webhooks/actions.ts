@@ -2,13 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import {
-  enableEndpointFromForm,
-  redeliverFromForm,
-  revealWebhookSecret,
-  rotateWebhookSecretNow,
-  sendTestFromForm,
-} from "@/lib/dashboard/webhooks";
+import { enableEndpointFromForm, redeliverFromForm, revealWebhookSecret, rotateWebhookSecretNow, sendTestFromForm } from "@/lib/dashboard/webhooks";
 import type { EnableEndpointState, RedeliverWebhookState, SendTestWebhookState, WebhookSecretState } from "@/lib/dashboard/form-states";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard-auth";

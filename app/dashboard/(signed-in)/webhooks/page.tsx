@@ -30,7 +30,9 @@ const href = (query: WebhookLogQuery) => {
   return params ? `/dashboard/webhooks?${params}` : "/dashboard/webhooks";
 };
 
-const Time = ({ at, seconds = true }: { at: Date; seconds?: boolean }) => <time dateTime={at.toISOString()}>{seconds ? formatDateTimeSeconds(at) : formatDateTime(at)}</time>;
+const Time = ({ at, seconds = true }: { at: Date; seconds?: boolean }) => (
+  <time dateTime={at.toISOString()}>{seconds ? formatDateTimeSeconds(at) : formatDateTime(at)}</time>
+);
 
 /** A time in a narrow column: the date and the time of day each kept whole, wrapping between them when the table is tight. */
 const WrappingTime = ({ at }: { at: Date }) => {
@@ -50,7 +52,9 @@ function LastAnswer({ d }: { d: WebhookDelivery }) {
   return (
     <span className="flex min-w-0 flex-col gap-0.5">
       <span className="font-semibold tabular-nums">{a.statusCode !== null ? `HTTP ${a.statusCode}` : "No answer"}</span>
-      {text && <span className="text-xs text-slate-700 [overflow-wrap:anywhere]">{text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}</span>}
+      {text && (
+        <span className="text-xs [overflow-wrap:anywhere] text-slate-700">{text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}</span>
+      )}
     </span>
   );
 }
@@ -65,11 +69,11 @@ const logColumns: Column<WebhookDelivery>[] = [
           {d.eventType}
           <span className="sr-only"> delivery {d.id}</span>
         </Link>
-        {d.invoiceId && <span className="font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">{d.invoiceId}</span>}
+        {d.invoiceId && <span className="font-mono text-xs font-normal [overflow-wrap:anywhere] text-slate-600">{d.invoiceId}</span>}
       </span>
     ),
   },
-  { header: "Target URL", cell: (d) => <span className="min-w-0 break-all font-mono text-xs">{d.url}</span> },
+  { header: "Target URL", cell: (d) => <span className="min-w-0 font-mono text-xs break-all">{d.url}</span> },
   { header: "Status", cell: (d) => <WebhookStatusBadge delivery={d} /> },
   { header: "Attempt", className: "tabular-nums", cell: (d) => (d.lastAttempt ? `#${d.lastAttempt.attempt}` : "—") },
   { header: "Response", className: "min-w-40", cell: (d) => <LastAnswer d={d} /> },
@@ -78,7 +82,7 @@ const logColumns: Column<WebhookDelivery>[] = [
 ];
 
 const endpointColumns: Column<WebhookEndpoint>[] = [
-  { header: "URL", rowHeader: true, cell: (e) => <span className="break-all font-mono text-sm font-normal">{e.url}</span> },
+  { header: "URL", rowHeader: true, cell: (e) => <span className="font-mono text-sm font-normal break-all">{e.url}</span> },
   {
     header: "Status",
     cell: (e) =>
@@ -95,14 +99,22 @@ const endpointColumns: Column<WebhookEndpoint>[] = [
   },
   { header: "Failures in a row", className: "tabular-nums", cell: (e) => e.consecutiveFailures },
   { header: "Pending", className: "tabular-nums", cell: (e) => e.pendingDeliveries },
-  { header: "Action", phoneLabel: false, cell: (e) => <EnableEndpointButton key={e.url} url={e.url} disabled={Boolean(e.disabledAt)} action={enableEndpointAction} /> },
+  {
+    header: "Action",
+    phoneLabel: false,
+    cell: (e) => <EnableEndpointButton key={e.url} url={e.url} disabled={Boolean(e.disabledAt)} action={enableEndpointAction} />,
+  },
 ];
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant } = await requireMerchant();
   const { query, ignored } = parseWebhookLogQuery(await searchParams);
   const db = await getDb();
-  const [log, endpoints, secrets] = await Promise.all([listWebhookLog(db, merchant.id, query), listWebhookEndpoints(db, merchant.id), getWebhookSecrets(db, merchant.id)]);
+  const [log, endpoints, secrets] = await Promise.all([
+    listWebhookLog(db, merchant.id, query),
+    listWebhookEndpoints(db, merchant.id),
+    getWebhookSecrets(db, merchant.id),
+  ]);
   const filtered = Boolean(query.status || query.event || query.url || query.invoice);
   const firstTime = log.deliveries.length === 0 && !filtered && !query.cursor && endpoints.length === 0;
   const notUnderstood = [...ignored, ...(log.cursorRefused ? ["cursor"] : [])];
@@ -126,8 +138,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </h2>
               {disabled.length > 0 ? (
                 <p className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
-                  {disabled.length === 1 ? "One endpoint is" : `${disabled.length} endpoints are`} disabled: {disabled.length === 1 ? "its" : "their"} messages are
-                  held until you re-enable {disabled.length === 1 ? "it" : "them"}. Fix the receiver first (a redelivery or a test event shows whether it
+                  {disabled.length === 1 ? "One endpoint is" : `${disabled.length} endpoints are`} disabled: {disabled.length === 1 ? "its" : "their"} messages
+                  are held until you re-enable {disabled.length === 1 ? "it" : "them"}. Fix the receiver first (a redelivery or a test event shows whether it
                   answers), then re-enable.
                 </p>
               ) : (
@@ -190,7 +202,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           <p className="text-slate-700">
             Every message is signed with it (Standard Webhooks: <code className="font-mono text-sm">webhook-signature</code>). Keep it on your server only.
           </p>
-          <WebhookSecretPanel previousUntil={secrets.previous?.until.toISOString() ?? null} overlapHours={ROTATION_OVERLAP_MS / 3_600_000} action={webhookSecretAction} />
+          <WebhookSecretPanel
+            previousUntil={secrets.previous?.until.toISOString() ?? null}
+            overlapHours={ROTATION_OVERLAP_MS / 3_600_000}
+            action={webhookSecretAction}
+          />
         </section>
       </div>
     </>

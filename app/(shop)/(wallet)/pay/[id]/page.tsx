@@ -12,7 +12,7 @@ export default async function PayPage({ params }: { params: Promise<{ id: string
   return (
     <div className="mx-auto flex max-w-xl flex-col gap-5">
       <h1 className="text-2xl font-bold text-slate-900">
-        Pay invoice <span className="block break-all font-mono text-base text-slate-700">{id}</span>
+        Pay invoice <span className="block font-mono text-base break-all text-slate-700">{id}</span>
       </h1>
       <MerchantPay id={id} />
     </div>

@@ -13,7 +13,14 @@ const change = z
 async function summary(db: Db, id: string): Promise<Response> {
   const m = await getMerchant(db, id);
   if (!m) return jsonResponse({ error_code: "not_found", message: `No merchant ${id}` }, { status: 404 });
-  return jsonResponse({ merchant_id: m.id, name: m.name, status: m.status, api_access: m.apiAccess, balance: Number(await balanceOf(db, m.id)), currency: "USD" });
+  return jsonResponse({
+    merchant_id: m.id,
+    name: m.name,
+    status: m.status,
+    api_access: m.apiAccess,
+    balance: Number(await balanceOf(db, m.id)),
+    currency: "USD",
+  });
 }
 
 /** A merchant: `{merchant_id, name, status, api_access, balance, currency}`. */
@@ -25,7 +32,10 @@ export const GET = adminRoute<{ id: string }>(async (_req, { db, params }) => su
  */
 export const PATCH = adminRoute<{ id: string }>(async (req, { db, params }) => {
   const input = change.parse(await jsonBody(req));
-  const found = await setMerchantAccess(db, params.id, { ...(input.status ? { status: input.status } : {}), ...(input.api_access !== undefined ? { apiAccess: input.api_access } : {}) });
+  const found = await setMerchantAccess(db, params.id, {
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.api_access !== undefined ? { apiAccess: input.api_access } : {}),
+  });
   if (!found) return jsonResponse({ error_code: "not_found", message: `No merchant ${params.id}` }, { status: 404 });
   return summary(db, params.id);
 });

@@ -14,7 +14,9 @@ export const POST = adminRoute(async (req, { db }) => {
   const input = stockImportRequest.parse(await jsonBody(req, IMPORT_BODY_LIMIT));
   const codes = input.codes.map((c) => ({ code: c.code, pin: c.pin, expirationDate: c.expiration_date }));
   try {
-    return jsonResponse(toStockImportWire(await importStock(db, { productId: input.product_id, packageValue: input.package_value, codes, batch: input.batch })));
+    return jsonResponse(
+      toStockImportWire(await importStock(db, { productId: input.product_id, packageValue: input.package_value, codes, batch: input.batch })),
+    );
   } catch (err) {
     if (err instanceof StockError) return adminError(400, STOCK_REFUSED, err.message);
     throw err;

@@ -84,19 +84,19 @@ export default async function InvoicePage({ params }: Props) {
                     {
                       term: "Transaction",
                       value: payment.transaction.url ? (
-                        <a href={payment.transaction.url} target="_blank" rel="noopener noreferrer" className={`${link} break-all font-mono text-sm`}>
+                        <a href={payment.transaction.url} target="_blank" rel="noopener noreferrer" className={`${link} font-mono text-sm break-all`}>
                           {payment.transaction.hash}
                           <span className="sr-only"> on {payment.transaction.network} (opens a block explorer)</span>
                         </a>
                       ) : (
-                        <span className="break-all font-mono text-sm">
+                        <span className="font-mono text-sm break-all">
                           {payment.transaction.hash} <span className="font-sans text-slate-600">on {payment.transaction.network}</span>
                         </span>
                       ),
                     },
                   ]
                 : []),
-              ...(payment.payer ? [{ term: "Paid by", value: <span className="break-all font-mono text-sm">{payment.payer}</span> }] : []),
+              ...(payment.payer ? [{ term: "Paid by", value: <span className="font-mono text-sm break-all">{payment.payer}</span> }] : []),
             ]}
           />
           {status === "unpaid" && payment.usdc && (
@@ -123,7 +123,10 @@ export default async function InvoicePage({ params }: Props) {
               header: "Order",
               rowHeader: true,
               cell: (o) => (
-                <Link href={`/dashboard/orders/${o.id}`} className="font-mono text-sm text-brand-700 underline-offset-4 [overflow-wrap:anywhere] hover:underline">
+                <Link
+                  href={`/dashboard/orders/${o.id}`}
+                  className="font-mono text-sm [overflow-wrap:anywhere] text-brand-700 underline-offset-4 hover:underline"
+                >
                   {o.id}
                 </Link>
               ),
@@ -164,7 +167,7 @@ const deliveryColumns = [
       </Link>
     ),
   },
-  { header: "URL", cell: (d: WebhookDelivery) => <span className="break-all font-mono text-xs">{d.url}</span> },
+  { header: "URL", cell: (d: WebhookDelivery) => <span className="font-mono text-xs break-all">{d.url}</span> },
   { header: "Status", cell: (d: WebhookDelivery) => <WebhookStatusBadge delivery={d} /> },
   { header: "Attempts", className: "tabular-nums", cell: (d: WebhookDelivery) => d.attempts },
   { header: "Last answer", cell: (d: WebhookDelivery) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? "—")) },

@@ -42,7 +42,14 @@ export default async function OrderPage({ params }: Props) {
           </h2>
           <DetailList
             items={[
-              { term: "Product", value: <span>{order.productName} <span className="font-mono text-sm text-slate-600">({order.productId})</span></span> },
+              {
+                term: "Product",
+                value: (
+                  <span>
+                    {order.productName} <span className="font-mono text-sm text-slate-600">({order.productId})</span>
+                  </span>
+                ),
+              },
               { term: "Value", value: `${order.packageValue} ${order.currency}` },
               { term: "Price", value: order.priceCents === null ? formatUsdc(order.priceUsdc) : formatUsd(order.priceCents) },
               ...(order.recipient ? [{ term: "Recipient", value: order.recipient }] : []),
@@ -79,7 +86,11 @@ export default async function OrderPage({ params }: Props) {
             <RevealRedemption orderId={order.id} productName={order.productName} action={revealRedemptionAction} />
           </>
         ) : (
-          <p className="text-slate-700">{order.status === "failed" || order.status === "refunded" ? "This order was not delivered, so it has no redemption details." : "Redemption details appear here once the order is delivered."}</p>
+          <p className="text-slate-700">
+            {order.status === "failed" || order.status === "refunded"
+              ? "This order was not delivered, so it has no redemption details."
+              : "Redemption details appear here once the order is delivered."}
+          </p>
         )}
       </section>
     </>

@@ -30,14 +30,14 @@ const ok = (code: number | null) => code !== null && code >= 200 && code < 300;
 
 /** The body's start as received (a KiB at most), shorter in the table; the rest on request. */
 function Excerpt({ text }: { text: string }) {
-  if (text.length <= EXCERPT_CHARS) return <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text}</pre>;
+  if (text.length <= EXCERPT_CHARS) return <pre className="font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">{text}</pre>;
   return (
     <details>
       <summary className="cursor-pointer">
-        <pre className="inline whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text.slice(0, EXCERPT_CHARS)}…</pre>
+        <pre className="inline font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">{text.slice(0, EXCERPT_CHARS)}…</pre>
         <span className="ml-1 text-xs font-semibold text-brand-700">Show all</span>
       </summary>
-      <pre className="whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]">{text}</pre>
+      <pre className="font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">{text}</pre>
     </details>
   );
 }
@@ -46,18 +46,21 @@ const attemptColumns: Column<WebhookAttempt>[] = [
   { header: "Attempt", rowHeader: true, className: "tabular-nums", cell: (a) => `#${a.attempt}` },
   { header: "Sent at", className: "whitespace-nowrap", cell: (a) => <Time at={a.sentAt} /> },
   { header: "Duration", className: "whitespace-nowrap tabular-nums", cell: (a) => `${a.durationMs} ms` },
-  { header: "Response code", cell: (a) => <Badge tone={ok(a.statusCode) ? "green" : "red"}>{a.statusCode !== null ? `HTTP ${a.statusCode}` : "no answer"}</Badge> },
+  {
+    header: "Response code",
+    cell: (a) => <Badge tone={ok(a.statusCode) ? "green" : "red"}>{a.statusCode !== null ? `HTTP ${a.statusCode}` : "no answer"}</Badge>,
+  },
   {
     header: "Response",
     className: "min-w-48",
     cell: (a) => (
       <span className="flex min-w-0 flex-col gap-1">
-        {a.error && <span className="font-medium text-red-800 [overflow-wrap:anywhere]">{a.error}</span>}
+        {a.error && <span className="font-medium [overflow-wrap:anywhere] text-red-800">{a.error}</span>}
         {a.responseExcerpt ? <Excerpt text={a.responseExcerpt} /> : !a.error && <span className="text-slate-600">Empty body</span>}
       </span>
     ),
   },
-  { header: "URL", cell: (a) => <span className="min-w-0 break-all font-mono text-xs">{a.url}</span> },
+  { header: "URL", cell: (a) => <span className="min-w-0 font-mono text-xs break-all">{a.url}</span> },
 ];
 
 export default async function WebhookDeliveryPage({ params }: Props) {
@@ -99,7 +102,7 @@ export default async function WebhookDeliveryPage({ params }: Props) {
           </h2>
           <DetailList
             items={[
-              { term: "Target URL", value: <span className="break-all font-mono text-sm">{d.url}</span> },
+              { term: "Target URL", value: <span className="font-mono text-sm break-all">{d.url}</span> },
               { term: "Event type", value: <span className="font-mono text-sm">{d.eventType}</span> },
               {
                 term: "Invoice",
@@ -126,8 +129,8 @@ export default async function WebhookDeliveryPage({ params }: Props) {
             Send it again
           </h2>
           <p className="text-slate-700">
-            Sends this message now as the next attempt, with the same <code className="font-mono text-sm">webhook-id</code> and payload, signed with your current
-            secret. A 2xx answer marks it delivered; a failure leaves its retries as they were.
+            Sends this message now as the next attempt, with the same <code className="font-mono text-sm">webhook-id</code> and payload, signed with your
+            current secret. A 2xx answer marks it delivered; a failure leaves its retries as they were.
           </p>
           <RedeliverWebhookButton id={d.id} action={redeliverWebhookAction} />
         </section>
@@ -139,10 +142,23 @@ export default async function WebhookDeliveryPage({ params }: Props) {
         </h2>
         {d.attemptLog.length === 0 ? (
           <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-5 text-slate-700">
-            Not sent yet{d.nextAttemptAt ? <>: the first attempt is due <Time at={d.nextAttemptAt} /></> : ""}.
+            Not sent yet
+            {d.nextAttemptAt ? (
+              <>
+                : the first attempt is due <Time at={d.nextAttemptAt} />
+              </>
+            ) : (
+              ""
+            )}
+            .
           </p>
         ) : (
-          <DataTable caption={`Attempts of webhook message ${d.id}`} columns={attemptColumns} rows={d.attemptLog} rowKey={(a) => `${a.attempt}-${a.sentAt.toISOString()}`} />
+          <DataTable
+            caption={`Attempts of webhook message ${d.id}`}
+            columns={attemptColumns}
+            rows={d.attemptLog}
+            rowKey={(a) => `${a.attempt}-${a.sentAt.toISOString()}`}
+          />
         )}
       </section>
 

@@ -1,14 +1,11 @@
 import { hkdfSync } from "node:crypto";
-import { SignJWT, jwtVerify } from "jose";
+import { signToken, verifyToken, type TokenKind } from "@/lib/identity/jwt";
 import { sessionKey } from "@/lib/identity/session-key";
 
-/** Issuer as for every token of the shop; an audience of its own: a wallet session (`aud` x402-storefront) is not a dashboard session. */
-const ISSUER = "x402-storefront";
-const AUDIENCE = "x402-storefront/dashboard";
+/** An audience of its own: a wallet session (`aud` x402-storefront) is not a dashboard session. A real one is about 250 characters. */
+const DASHBOARD_SESSION: TokenKind = { audience: "x402-storefront/dashboard", maxLength: 1024 };
 /** How long a dashboard sign-in lasts: a working day. */
 export const DASHBOARD_SESSION_TTL_SECONDS = 12 * 60 * 60;
-// A real token is about 250 characters; bounds the work a junk cookie can cause.
-const MAX_TOKEN_LENGTH = 1024;
 const MERCHANT_ID = /^mer_[0-9A-HJKMNP-TV-Z]{26}$/;
 const CREDENTIAL_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -39,37 +36,15 @@ export async function issueDashboardSession(
   who: { merchantId: string; credentialId: string },
   opts: KeyOption & { ttlSeconds?: number } = {},
 ): Promise<{ token: string; expiresAt: Date }> {
-  const ttl = opts.ttlSeconds ?? DASHBOARD_SESSION_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl <= 0) throw new Error(`Dashboard session lifetime must be a positive whole number of seconds, got ${ttl}`);
-  const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000);
-  const token = await new SignJWT({ cid: who.credentialId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setSubject(who.merchantId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttl)
-    .sign(keyOf(opts.secret));
-  return { token, expiresAt: new Date((iat + ttl) * 1000) };
+  const ttlSeconds = opts.ttlSeconds ?? DASHBOARD_SESSION_TTL_SECONDS;
+  return signToken(DASHBOARD_SESSION, keyOf(opts.secret), { subject: who.merchantId, claims: { cid: who.credentialId }, ttlSeconds, now: opts.now });
 }
 
 /** The session a token carries, or null when it is malformed, tampered with, expired or not a dashboard session. Never throws for a bad token. */
 export async function verifyDashboardSession(token: string | undefined, opts: KeyOption = {}): Promise<DashboardSession | null> {
-  if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-  // Outside the try: a key that cannot be read is a server fault and must not pass for a bad token.
-  const key = keyOf(opts.secret);
-  try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: ["HS256"],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      requiredClaims: ["sub", "exp", "cid"],
-      currentDate: opts.now,
-    });
-    const { sub, cid, exp } = payload;
-    if (typeof sub !== "string" || !MERCHANT_ID.test(sub) || typeof cid !== "string" || !CREDENTIAL_ID.test(cid) || typeof exp !== "number") return null;
-    return { merchantId: sub, credentialId: cid, expiresAt: new Date(exp * 1000) };
-  } catch {
-    return null;
-  }
+  const payload = await verifyToken(DASHBOARD_SESSION, keyOf(opts.secret), token, { requiredClaims: ["cid"], now: opts.now });
+  if (!payload) return null;
+  const { sub, cid, exp } = payload;
+  if (!MERCHANT_ID.test(sub) || typeof cid !== "string" || !CREDENTIAL_ID.test(cid)) return null;
+  return { merchantId: sub, credentialId: cid, expiresAt: new Date(exp * 1000) };
 }

@@ -39,7 +39,7 @@ export function logContext(): Readonly<Bindings> {
 export function createLog(destination?: pino.DestinationStream): pino.Logger {
   return pino(
     {
-      level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info"),
+      level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "error" : "info"),
       base: { service: "storefront" },
       messageKey: "msg",
       timestamp: pino.stdTimeFunctions.isoTime,

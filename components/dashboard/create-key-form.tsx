@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useRef, useState } from "react";
 import type { CreateKeyState, IssuedKey } from "@/lib/dashboard/form-states";
-import { CopyButton } from "@/components/ui/copy-button";
+import { SecretField } from "./secret-field";
 import { radioTileClass } from "@/components/ui/radio-tile";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 
@@ -10,20 +10,6 @@ const KINDS = [
   { value: "business", label: "Business key", hint: "An API ID and secret, sent with HTTP Basic. For servers and integrations." },
   { value: "personal", label: "Personal token", hint: "One token, sent as a Bearer token. For scripts and your own tools." },
 ] as const;
-
-function SecretField({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold tracking-wide text-slate-700 uppercase">{label}</span>
-      <div className="flex items-center gap-2">
-        <output aria-label={label} className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300">
-          {value}
-        </output>
-        <CopyButton value={value} label={label} />
-      </div>
-    </div>
-  );
-}
 
 /** The credential just made, shown once: its secret cannot be read again after this. */
 function IssuedPanel({ issued, onDone }: { issued: IssuedKey; onDone: () => void }) {

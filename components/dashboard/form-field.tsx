@@ -9,6 +9,9 @@ export const primaryButtonClass =
 export const secondaryButtonClass =
   "h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50 disabled:opacity-60";
 
+/** The confirming button of a step that cannot be undone (revoke, rotate). */
+export const dangerButtonClass = "h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400";
+
 /** A labelled input with an optional hint; the label is always visible. */
 export function FormField({ label, hint, id, ...input }: { label: string; hint?: string; id: string } & ComponentProps<"input">) {
   return (

@@ -2,7 +2,7 @@
 
 import { useActionState, useRef } from "react";
 import type { RevokeKeyState } from "@/lib/dashboard/form-states";
-import { secondaryButtonClass } from "./form-field";
+import { dangerButtonClass, secondaryButtonClass } from "./form-field";
 
 type Props = {
   id: string;
@@ -48,11 +48,7 @@ export function RevokeKeyButton({ id, name, publicId, signedInWith, action }: Pr
             <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               Cancel
             </button>
-            <button
-              type="submit"
-              disabled={pending}
-              className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400"
-            >
+            <button type="submit" disabled={pending} className={dangerButtonClass}>
               {pending ? "Revoking…" : "Revoke key"}
             </button>
           </div>

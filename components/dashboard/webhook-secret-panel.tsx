@@ -1,9 +1,9 @@
 "use client";
 
 import { useActionState, useEffect, useRef, useState } from "react";
-import { CopyButton } from "@/components/ui/copy-button";
+import { SecretField } from "./secret-field";
 import type { WebhookSecretState } from "@/lib/dashboard/form-states";
-import { secondaryButtonClass } from "./form-field";
+import { dangerButtonClass, secondaryButtonClass } from "./form-field";
 import { formatDateTime } from "./format";
 
 type Props = {
@@ -13,20 +13,6 @@ type Props = {
   overlapHours: number;
   action: (state: WebhookSecretState, form: FormData) => Promise<WebhookSecretState>;
 };
-
-function SecretField({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold tracking-wide text-slate-700 uppercase">{label}</span>
-      <div className="flex items-center gap-2">
-        <output aria-label={label} className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300">
-          {value}
-        </output>
-        <CopyButton value={value} label={label} />
-      </div>
-    </div>
-  );
-}
 
 const when = (iso: string) => formatDateTime(new Date(iso));
 
@@ -109,11 +95,7 @@ export function WebhookSecretPanel({ previousUntil, overlapHours, action }: Prop
             <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               Cancel
             </button>
-            <button
-              type="submit"
-              disabled={pending}
-              className="h-11 rounded-xl bg-red-700 px-4 font-semibold text-white shadow-sm hover:bg-red-800 disabled:bg-slate-400"
-            >
+            <button type="submit" disabled={pending} className={dangerButtonClass}>
               {pending ? "Rotating…" : "Rotate secret"}
             </button>
           </div>

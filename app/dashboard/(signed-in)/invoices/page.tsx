@@ -4,7 +4,8 @@ import { DataTable, type Column } from "@/components/dashboard/data-table";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { FirstApiCall } from "@/components/dashboard/first-api-call";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
-import { inputClass, primaryButtonClass } from "@/components/dashboard/form-field";
+import { FilterActions, FilterField, FilterForm, FilterSelect } from "@/components/dashboard/filter-form";
+import { inputClass } from "@/components/dashboard/form-field";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { InvoiceStatusBadge } from "@/components/dashboard/status-badges";
@@ -71,18 +72,13 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ) : (
         <>
           {/* Keyed by the query: its uncontrolled fields show the new query after a client-side navigation. */}
-          <form
+          <FilterForm
             key={invoiceListParams({ ...query, page: 1 }).toString()}
-            method="get"
             action="/dashboard/invoices"
-            role="search"
-            aria-label="Invoices"
-            className="grid gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-end"
+            label="Invoices"
+            layout="sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-end"
           >
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor="invoices-q" className="text-sm font-semibold text-slate-900">
-                Search
-              </label>
+            <FilterField id="invoices-q" label="Search">
               <input
                 id="invoices-q"
                 name="q"
@@ -92,24 +88,18 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                 placeholder="Invoice id, order id or product"
                 className={inputClass}
               />
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor="invoices-status" className="text-sm font-semibold text-slate-900">
-                Status
-              </label>
-              <select id="invoices-status" name="status" defaultValue={query.status ?? ""} className={inputClass}>
-                <option value="">Any status</option>
-                {INVOICE_LIST_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s.replace("_", " ")}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button type="submit" className={primaryButtonClass}>
-              Apply
-            </button>
-          </form>
+            </FilterField>
+            <FilterField id="invoices-status" label="Status">
+              <FilterSelect
+                id="invoices-status"
+                name="status"
+                value={query.status ?? ""}
+                any="Any status"
+                choices={INVOICE_LIST_STATUSES.map((s) => ({ value: s, label: s.replace("_", " ") }))}
+              />
+            </FilterField>
+            <FilterActions />
+          </FilterForm>
           {rows.length === 0 ? (
             <EmptyState title="No invoices match">
               <p>

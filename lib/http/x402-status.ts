@@ -1,7 +1,7 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { getInvoiceWithOrders, isInvoiceId, visibleStatus, type InvoiceWithOrders } from "@/lib/invoices";
+import { getInvoiceWithOrders, isInvoiceId, effectiveStatus, type InvoiceWithOrders } from "@/lib/invoices";
 import { ApiError } from "./api-error";
 import { nextStep } from "./next-step";
 
@@ -15,7 +15,7 @@ export function requireInvoiceId(url: URL): string {
 const isPayer = (viewer: Wallet, payerKey: string) => walletOwnerKey(viewer) === payerKey;
 
 function body({ invoice, orders }: InvoiceWithOrders, origin: string, showCodes: boolean) {
-  const status = visibleStatus(invoice);
+  const status = effectiveStatus(invoice);
   const final = status === "complete";
   const codes = showCodes && final;
   const redemption = codes

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders, settlements } from "@/lib/db/schema";
 import { releaseCodes } from "@/lib/inventory";
+import { effectiveStatus } from "./effective-status";
 import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
 import { kickWebhookWorker } from "@/lib/webhooks";
 
@@ -32,8 +33,9 @@ export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undef
 /** Why an invoice cannot take a payment now, or null when it can. */
 export function payability(inv: InvoiceRow | undefined, now = new Date()): "not_found" | "expired" | "not_payable" | null {
   if (!inv) return "not_found";
-  if (inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now)) return "expired";
-  if (inv.status !== "unpaid") return "not_payable";
+  const status = effectiveStatus(inv, now);
+  if (status === "expired") return "expired";
+  if (status !== "unpaid") return "not_payable";
   return null;
 }
 

@@ -14,8 +14,3 @@ export async function getInvoiceWithOrders(db: Db, id: string): Promise<InvoiceW
   const rows = await db.select().from(orders).where(eq(orders.invoiceId, id)).orderBy(asc(orders.position));
   return { invoice, orders: rows };
 }
-
-/** The status clients see: an unpaid invoice past its expiry is expired even before the sweeper marks it. */
-export function visibleStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): InvoiceRow["status"] {
-  return inv.status === "unpaid" && inv.expiresAt <= now ? "expired" : inv.status;
-}

@@ -1,5 +1,6 @@
 import type { invoices, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
+import { effectiveStatus } from "@/lib/invoices/effective-status";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -12,10 +13,10 @@ export const FINAL_STATUSES = ["complete", "denied", "payment_error"] as const;
  * that expired unpaid is `denied` (with `status_reason: "expired"`), so a client polling for a final status stops.
  */
 export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
-  const expired = inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now);
-  if (expired) return "denied";
-  if (inv.status === "paid" || inv.status === "fulfilling") return "processing";
-  return inv.status;
+  const status = effectiveStatus(inv, now);
+  if (status === "expired") return "denied";
+  if (status === "paid" || status === "fulfilling") return "processing";
+  return status;
 }
 
 /**
@@ -23,11 +24,10 @@ export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, no
  * `paid`, `expired`, `denied` or `payment_error` once the invoice is final.
  */
 export function paymentStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
-  if (inv.status === "expired" || (inv.status === "unpaid" && inv.expiresAt <= now)) return "expired";
-  if (inv.status === "unpaid") return "unpaid";
-  if (inv.status === "paid" || inv.status === "fulfilling") return "payment_confirmed";
-  if (inv.status === "complete") return "paid";
-  return inv.status;
+  const status = effectiveStatus(inv, now);
+  if (status === "paid" || status === "fulfilling") return "payment_confirmed";
+  if (status === "complete") return "paid";
+  return status;
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db";
 import { nextStep } from "@/lib/http/next-step";
 import { myOrdersQuery } from "@/lib/http/x402-query";
 import { walletId, walletOwnerKey } from "@/lib/identity";
-import { listWalletOrders, visibleStatus } from "@/lib/invoices";
+import { listWalletOrders, effectiveStatus } from "@/lib/invoices";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +29,7 @@ export const GET = withWallet(
       orders: items.map(({ order: o, invoice }) => ({
         order_id: o.id,
         invoice_id: invoice.id,
-        invoice_status: visibleStatus(invoice),
+        invoice_status: effectiveStatus(invoice),
         product_id: o.productId,
         name: o.productName,
         kind: o.productKind,

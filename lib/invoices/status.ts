@@ -1,16 +1,29 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { orders } from "@/lib/db/schema";
-import { getInvoice, type InvoiceRow } from "./payment";
+import { invoices, orders } from "@/lib/db/schema";
+import type { InvoiceRow } from "./payment";
 
 export type OrderRow = typeof orders.$inferSelect;
 
 export type InvoiceWithOrders = { invoice: InvoiceRow; orders: OrderRow[] };
 
-/** An invoice and its orders, or undefined. Who may see redemption info is the caller's decision. */
-export async function getInvoiceWithOrders(db: Db, id: string): Promise<InvoiceWithOrders | undefined> {
-  const invoice = await getInvoice(db, id);
+/** A database, or a transaction of one. */
+type Reader = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** An invoice's orders, in the cart's order. */
+export function invoiceOrders(db: Reader, invoiceId: string): Promise<OrderRow[]> {
+  return db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
+}
+
+/**
+ * An invoice and its orders, or undefined; with `merchantId`, only that merchant's invoice. Who may see redemption
+ * info is the caller's decision.
+ */
+export async function getInvoiceWithOrders(db: Reader, id: string, scope: { merchantId?: string } = {}): Promise<InvoiceWithOrders | undefined> {
+  const [invoice] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), scope.merchantId === undefined ? undefined : eq(invoices.merchantId, scope.merchantId)));
   if (!invoice) return undefined;
-  const rows = await db.select().from(orders).where(eq(orders.invoiceId, id)).orderBy(asc(orders.position));
-  return { invoice, orders: rows };
+  return { invoice, orders: await invoiceOrders(db, id) };
 }

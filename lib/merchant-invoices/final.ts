@@ -1,5 +1,6 @@
-import { asc, eq } from "drizzle-orm";
-import { invoices, orders } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { invoices } from "@/lib/db/schema";
+import { invoiceOrders } from "@/lib/invoices/status";
 import { enqueueWebhook, invoiceEventType, type DbOrTx, type FinalInvoiceStatus } from "@/lib/webhooks";
 import { FINAL_STATUSES, merchantInvoice, merchantStatus } from "./serialize";
 
@@ -14,7 +15,7 @@ export async function announceFinalInvoice(tx: DbOrTx, invoiceId: string, now = 
   if (!inv?.merchantId || !inv.webhookUrl) return false;
   const status = merchantStatus(inv, now);
   if (!(FINAL_STATUSES as readonly string[]).includes(status)) return false;
-  const items = await tx.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
+  const items = await invoiceOrders(tx, invoiceId);
   await enqueueWebhook(
     tx,
     {

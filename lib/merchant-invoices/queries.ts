@@ -1,18 +1,14 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { getInvoiceWithOrders, type InvoiceWithOrders } from "@/lib/invoices/status";
 import { listWalletEsims, type WalletEsim } from "@/lib/invoices/wallet-esims";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
-export async function getMerchantInvoice(db: Db, merchantId: string, id: string): Promise<{ invoice: InvoiceRow; orders: OrderRow[] } | null> {
-  const [invoice] = await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId)));
-  if (!invoice) return null;
-  return { invoice, orders: await db.select().from(orders).where(eq(orders.invoiceId, id)).orderBy(asc(orders.position)) };
+export async function getMerchantInvoice(db: Db, merchantId: string, id: string): Promise<InvoiceWithOrders | null> {
+  return (await getInvoiceWithOrders(db, id, { merchantId })) ?? null;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
-import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { getInvoiceWithOrders, isInvoiceId, effectiveStatus, type InvoiceWithOrders } from "@/lib/invoices";
+import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/invoices";
 import { ApiError } from "./api-error";
 import { nextStep } from "./next-step";
 
@@ -11,14 +10,8 @@ export function requireInvoiceId(url: URL): string {
   return id;
 }
 
-/** Invoices store the payer chain-free: one EVM key is one wallet on every EVM chain. */
-const isPayer = (viewer: Wallet, payerKey: string) => walletOwnerKey(viewer) === payerKey;
-
-function body({ invoice, orders }: InvoiceWithOrders, origin: string, showCodes: boolean) {
-  const status = effectiveStatus(invoice);
-  const final = status === "complete";
-  const codes = showCodes && final;
-  const redemption = codes
+function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: string) {
+  const redemption = canSeeCodes
     ? orders
         .filter((o) => o.status === "delivered" && o.redemption)
         .map((o) => ({ order_id: o.id, product_id: o.productId, package_value: o.packageValue, ...(o.redemption as Record<string, unknown>) }))
@@ -56,14 +49,10 @@ function body({ invoice, orders }: InvoiceWithOrders, origin: string, showCodes:
  * GET /x402/invoice/status. Anyone who pays the fee sees the status; the paying wallet (SIWX or token) also sees the
  * codes once the invoice is complete; another proven wallet gets 403.
  */
-export async function invoiceStatusResponse(url: URL, origin: string, viewer: { wallet: Wallet; proven: boolean } | null) {
+export async function invoiceStatusResponse(url: URL, origin: string, viewer: Viewer) {
   const id = requireInvoiceId(url);
-  const found = isInvoiceId(id) ? await getInvoiceWithOrders(await getDb(), id) : undefined;
-  if (!found) throw new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id.");
-  let showCodes = false;
-  if (viewer?.proven) {
-    if (!isPayer(viewer.wallet, found.invoice.payer)) throw new ApiError(403, "NOT_THE_PAYER", "This wallet did not pay this invoice.");
-    showCodes = true;
-  }
-  return body(found, origin, showCodes);
+  const view = isInvoiceId(id) ? await getStatus(await getDb(), id, viewer) : undefined;
+  if (!view) throw new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id.");
+  if (view === "not_the_payer") throw new ApiError(403, "NOT_THE_PAYER", "This wallet did not pay this invoice.");
+  return body(view, origin);
 }

@@ -228,7 +228,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
           )}
           {invoice.payment && (
             <p className="text-sm break-all text-slate-700">
-              Paid on {networkName(setup, invoice.payment.network)}: <code>{invoice.payment.transaction}</code>
+              Paid{invoice.payment.network ? ` on ${networkName(setup, invoice.payment.network)}` : ""}: <code>{invoice.payment.transaction}</code>
             </p>
           )}
           {(invoice.status === "paid" || invoice.status === "fulfilling") && (

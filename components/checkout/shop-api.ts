@@ -5,7 +5,17 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { SchemeNetworkClient } from "@x402/core/types";
 import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension, type SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import type { Redemption as DeliveredRedemption } from "@/lib/fulfilment/providers/types";
+import type { z } from "zod";
+// Types only: the answers' shapes are the ones the /x402 API's OpenAPI document is made from.
+import type {
+  InvoiceCreated,
+  InvoicePaid,
+  InvoiceStatusBody,
+  Redemption as RedemptionSchema,
+  Session as SessionSchema,
+  WalletEsims,
+  WalletOrders,
+} from "@/lib/openapi/x402-schemas";
 
 /** A refusal from the shop's API, with its documented code. */
 export class ShopApiError extends Error {
@@ -50,19 +60,17 @@ export async function signIn(signer: SIWxSigner, family: "eip155" | "solana", ch
     throw new ShopApiError(400, "UNSUPPORTED_WALLET", `The shop does not accept sign-in from ${family === "solana" ? "Solana" : "EVM"} wallets here.`);
   const payload = await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, signer, url);
   const res = await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": encodeSIWxHeader(payload) } });
-  const body = await answer<{ token: string; expires_in: number }>(res);
+  const body = await answer<z.infer<typeof SessionSchema>>(res);
   return { token: body.token, expiresAt: Date.now() + body.expires_in * 1000 };
 }
 
 export type CartItem = { product_id: string; package_value: string; refill_input?: string };
-
-export type CreatedInvoice = {
-  invoice_id: string;
-  price_usdc: string;
-  price_usdc_atomic: string;
-  networks: { network: string; name: string }[];
-  expires_at: string;
-};
+export type CreatedInvoice = z.infer<typeof InvoiceCreated>;
+export type InvoiceStatus = z.infer<typeof InvoiceStatusBody>;
+/** What the status route reveals per delivered order: the order's redemption, named by order and package. */
+export type Redemption = z.infer<typeof RedemptionSchema>;
+export type MyOrders = z.infer<typeof WalletOrders>;
+export type MyEsims = z.infer<typeof WalletEsims>;
 
 export async function createInvoice(token: string, items: CartItem[]): Promise<CreatedInvoice> {
   const res = await fetch("/x402/invoice/create", {
@@ -72,31 +80,6 @@ export async function createInvoice(token: string, items: CartItem[]): Promise<C
   });
   return answer<CreatedInvoice>(res);
 }
-
-export type InvoiceStatus = {
-  invoice_id: string;
-  status: "unpaid" | "paid" | "fulfilling" | "complete" | "expired" | "denied" | "payment_error";
-  delivery_status: string;
-  error_code?: string;
-  price_usdc: string;
-  expires_at: string;
-  paid_at: string | null;
-  payment: { network: string; transaction: string; payer: string } | null;
-  orders: {
-    order_id: string;
-    product_id: string;
-    name: string;
-    package_value: string;
-    price_usdc: string;
-    status: string;
-    error_code?: string;
-    refund?: { amount_usdc: string; transaction: string | null };
-  }[];
-  redemption_info?: Redemption[];
-};
-
-/** What the status route reveals per delivered order: the order's redemption, named by order and package. */
-export type Redemption = DeliveredRedemption & { order_id: string; product_id: string; package_value: string };
 
 export async function invoiceStatus(token: string, invoiceId: string): Promise<InvoiceStatus> {
   const res = await fetch(`/x402/invoice/status?invoice_id=${encodeURIComponent(invoiceId)}`, { headers: { "X-Access-Token": token }, cache: "no-store" });
@@ -120,7 +103,7 @@ async function postPaid<T>(url: string, body: unknown, opts: X402Payment): Promi
 
 /** Pays an invoice (`POST /x402/invoice/pay`): the 402 names its locked price. */
 export async function payInvoice(opts: X402Payment & { invoiceId: string }) {
-  return postPaid<{ accepted: boolean; message: string }>("/x402/invoice/pay", { invoice_id: opts.invoiceId }, opts);
+  return postPaid<z.infer<typeof InvoicePaid>>("/x402/invoice/pay", { invoice_id: opts.invoiceId }, opts);
 }
 
 export type TopupResult = {
@@ -138,41 +121,9 @@ export async function topUpBalance(opts: X402Payment & { amount: string }) {
   return postPaid<TopupResult>("/dashboard/balance/topup", { amount: opts.amount }, opts);
 }
 
-export type MyOrders = {
-  orders: {
-    order_id: string;
-    invoice_id: string;
-    invoice_status: string;
-    product_id: string;
-    name: string;
-    kind: string;
-    package_value: string;
-    price_usdc: string;
-    status: string;
-    created_at: string;
-    codes_available: boolean;
-  }[];
-  total: number;
-  start: number;
-  limit: number;
-};
-
 export async function myOrders(token: string, start: number, limit = 10): Promise<MyOrders> {
   return answer<MyOrders>(await fetch(`/x402/my/orders?start=${start}&limit=${limit}`, { headers: { "X-Access-Token": token }, cache: "no-store" }));
 }
-
-export type MyEsims = {
-  esims: {
-    iccid: string;
-    product_id: string;
-    name: string;
-    lpa: string;
-    invoice_id: string;
-    topup_options_url: string;
-    bundles: { value: string; data_mb: number | null; validity_days: number | null; expires_at: string | null }[];
-    past_bundles: { value: string }[];
-  }[];
-};
 
 export async function myEsims(token: string): Promise<MyEsims> {
   return answer<MyEsims>(await fetch("/x402/my/esims", { headers: { "X-Access-Token": token }, cache: "no-store" }));

@@ -5,7 +5,7 @@
  * browser tests can import it too.
  */
 import { z } from "zod";
-import { isInvoiceId } from "@/lib/invoices/ids";
+import { isInvoiceId } from "@/lib/ids";
 import { limitParam, startParam } from "./paging";
 
 // ---------------------------------------------------------------------------------------------------------------

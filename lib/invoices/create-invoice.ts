@@ -9,7 +9,7 @@ import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
 import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
-import { newId } from "./ids";
+import { newId } from "@/lib/ids";
 import { InvoiceError } from "./invoice-error";
 import { validateRecipient } from "./recipient";
 import { listWalletEsims } from "./wallet-esims";

@@ -11,7 +11,7 @@ import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { jsonResponse } from "@/lib/http/api-error";
-import { isInvoiceId, isOrderId } from "@/lib/invoices/ids";
+import { isInvoiceId, isOrderId } from "@/lib/ids";
 import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { idempotent, type IdempotencyKey } from "./idempotency";

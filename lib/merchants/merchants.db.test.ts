@@ -158,7 +158,7 @@ describe(`the balance ledger on ${testDriver}`, () => {
 /** An invoice with one order for the merchant, for ledger entries to point at. */
 async function seedInvoice(merchantId: string): Promise<{ invoiceId: string; orderId: string }> {
   const { invoices, orders } = await import("@/lib/db/schema");
-  const { newId } = await import("@/lib/invoices/ids");
+  const { newId } = await import("@/lib/ids");
   const invoiceId = newId("inv");
   const orderId = newId("ord");
   await database.db

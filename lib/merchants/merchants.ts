@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { newId } from "@/lib/invoices/ids";
+import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/db";
 import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
 import { newWebhookSecret } from "@/lib/webhooks/sign";

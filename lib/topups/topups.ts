@@ -1,7 +1,7 @@
 import { and, desc, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { balanceTopups } from "@/lib/db/schema";
-import { newId } from "@/lib/invoices/ids";
+import { newId } from "@/lib/ids";
 import { credit } from "@/lib/merchants";
 import type { SettlementEffect } from "@/lib/payments/settlements";
 import { centsToUsdc } from "./amount";

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Db } from "@/lib/db";
 import { invoices, merchants } from "@/lib/db/schema";
-import { newId } from "@/lib/invoices/ids";
+import { newId } from "@/lib/ids";
 import { enqueueWebhook } from "./enqueue";
 import { invoiceEventType, type FinalInvoiceStatus } from "./events";
 import { newWebhookSecret } from "./sign";

@@ -2,7 +2,10 @@ import { ulid } from "ulid";
 
 type Prefix = "inv" | "ord" | "mer" | "key" | "msg" | "top";
 
-/** Prefixed, time-sortable ids that say what they are: `inv_01J…`, `ord_01J…`, merchants, keys, webhook messages. */
+/**
+ * Prefixed, time-sortable ids that say what they are: `inv_01J…`, `ord_01J…`, merchants, keys, webhook messages,
+ * top-ups. Below every domain folder: any of them makes ids without importing another.
+ */
 export function newId(prefix: Prefix): string {
   return `${prefix}_${ulid()}`;
 }

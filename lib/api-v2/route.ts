@@ -4,8 +4,9 @@ import { BodyError } from "@/lib/http/body";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
 import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
-import { getRateLimiter, rateLimitedResponse, type MerchantRouteId } from "@/lib/ratelimit";
+import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
 import { V2Error } from "./envelope";
+import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
 
 export type MerchantContext = {

@@ -2,7 +2,7 @@
  * API rate limits. A route handler counts each request before doing its work:
  *
  *   const decision = await (await getRateLimiter()).consume("GET /products/{id}", credential.id);
- *   if (!decision.allowed) return rateLimitedResponse("/products/apple-us", decision);
+ *   if (!decision.allowed) return rateLimitedResponse("/products/apple-us", decision); // lib/api-v2/rate-limited.ts
  *   return Response.json(body, { headers: decision.headers }); // every response carries the rate-limit fields
  *
  * The /x402 routes call `consumeX402({ ip, wallet })` the same way and answer a refusal with their own error shape
@@ -27,7 +27,7 @@ export {
   type Policy,
   type RateLimitPolicies,
 } from "./policies";
-export { RATE_LIMIT_ERROR_CODE, describeRule, rateLimitMessage, rateLimitedResponse } from "./responses";
+export { describeRule, rateLimitMessage } from "./responses";
 export { RATE_LIMIT_TABLE, type RateLimitStore } from "./store";
 
 const globalForRateLimiter = globalThis as typeof globalThis & { __storefrontRateLimiter?: Promise<RateLimiter> };

@@ -14,6 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two files at a time: a file waits on PGlite, PostgreSQL, a chain or a child process much of its time.
     maxWorkers: 2,
+    setupFiles: ["./vitest.setup.ts"],
     projects: [
       {
         extends: true,

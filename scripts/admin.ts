@@ -1,4 +1,5 @@
 // Operator commands: `npm run admin -- <command>`. See `npm run admin -- help`.
+import "@/lib/wiring";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

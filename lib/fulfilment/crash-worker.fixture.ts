@@ -1,6 +1,7 @@
 // A worker process for the kill -9 test (crash-recovery.db.test.ts): it opens the embedded database in DATA folder
 // argv[2], claims the due orders and starts delivering them, prints "delivering <order id>" and then hangs inside
 // the provider call until it is killed: the crash falls between payment and delivery.
+import "@/lib/wiring";
 import { openDatabase } from "@/lib/db/client";
 import { drainDue } from "./engine";
 

@@ -4,7 +4,7 @@ import { orders } from "@/lib/db/schema";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import type { ClaimedOrder } from "./claim";
 import type { Delivery, FulfilmentProvider } from "./providers/types";
-import { refundOrderToBalance } from "@/lib/merchants/refund-order";
+import { emit } from "@/lib/events";
 import { rollUpInvoice } from "./roll-up-invoice";
 import { logFor } from "@/lib/log";
 
@@ -55,15 +55,16 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
     set = { status: "delivered", redemption: result.redemption, deliveredAt: now, errorCode: null, lastError: null };
   }
 
-  // A failed order of a balance-paid merchant invoice is refunded to the balance in the transaction that records
-  // the failure: the invoice never completes with a failed order whose money is still out.
+  // A failure is announced (order.failed) in the transaction that records it: a balance-paid merchant order is
+  // refunded to the balance there (lib/wiring.ts), so the invoice never completes with a failed order whose money is
+  // still out.
   const written = await db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
       .set({ ...set, lockedUntil: null, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
       .returning({ id: orders.id });
-    if (rows.length > 0 && outcome === "failed") await refundOrderToBalance(tx as unknown as Db, order.id, now);
+    if (rows.length > 0 && outcome === "failed") await emit(tx, "order.failed", { orderId: order.id, now });
     return rows;
   });
   const about = logFor({ order_id: order.id, invoice_id: order.invoiceId, attempt: order.attempts });

@@ -2,6 +2,7 @@
 // argv[2], pays the refund of invoice argv[4] from the devnet at argv[3] (npm run devnet), prints "sent <transaction>"
 // once the transfer is on its way to the chain, and then hangs until it is killed: the crash falls between the
 // transfer and its record.
+import "@/lib/wiring";
 import { openDatabase } from "@/lib/db/client";
 import { connectDevnet } from "@/lib/devnet/shared";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";

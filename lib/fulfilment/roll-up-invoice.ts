@@ -1,8 +1,7 @@
 import { and, eq, inArray, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
-import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
-import { kickWebhookWorker } from "@/lib/webhooks";
+import { emit, runAfterCommit } from "@/lib/events";
 import { rollUp, type RollUp } from "./roll-up";
 
 /**
@@ -11,7 +10,7 @@ import { rollUp, type RollUp } from "./roll-up";
  * Invoices that are not being fulfilled (unpaid, expired, already complete, …) are left alone: returns null.
  */
 export async function rollUpInvoice(db: Db, invoiceId: string, now = new Date()): Promise<RollUp | null> {
-  let announced = false;
+  let after: (() => void)[] = [];
   const result = await db.transaction(async (tx) => {
     const [invoice] = await tx
       .select({ status: invoices.status, deliveryStatus: invoices.deliveryStatus, errorCode: invoices.errorCode })
@@ -32,12 +31,12 @@ export async function rollUpInvoice(db: Db, invoiceId: string, now = new Date())
           updatedAt: now,
         })
         .where(eq(invoices.id, invoiceId));
-      // A merchant invoice that just completed sends its webhook: written here, so it exists iff the completion does.
-      if (next.status === "complete") announced = await announceFinalInvoice(tx, invoiceId, now);
+      // Announced here, in the completion's transaction: what reacts to it (a merchant's webhook) exists iff it does.
+      if (next.status === "complete") after = await emit(tx, "invoice.final", { invoiceId, now });
     }
     return next;
   });
-  if (announced) kickWebhookWorker();
+  runAfterCommit(after);
   return result;
 }
 

@@ -2,6 +2,7 @@
 // folder argv[2], settles the payment argv[5] (a PAYMENT-SIGNATURE header) for invoice argv[4] on the devnet at argv[3]
 // (npm run devnet) through the one x402 exchange, prints "sent" once its transaction has reached the chain, and never
 // learns the outcome (its RPC loses every receipt) until it is killed: the crash falls between broadcast and record.
+import "@/lib/wiring";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { openDatabase } from "@/lib/db/client";

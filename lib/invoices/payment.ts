@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders, settlements } from "@/lib/db/schema";
+import { emit, runAfterCommit } from "@/lib/events";
 import { releaseCodes } from "@/lib/inventory";
 import { effectiveStatus } from "./effective-status";
-import { announceFinalInvoice } from "@/lib/merchant-invoices/final";
-import { kickWebhookWorker } from "@/lib/webhooks";
 
 /**
  * A payment being settled holds its invoice for this long, and beyond it for as long as its settlement is open (being
@@ -107,7 +106,7 @@ export async function markPaid(
  * reserved, in one transaction. Returns how many invoices expired.
  */
 export async function expireInvoices(db: Db, now = new Date()): Promise<number> {
-  let announced = 0;
+  const after: (() => void)[] = [];
   const expired = await db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
@@ -118,11 +117,11 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
       tx as unknown as Db,
       rows.map((r) => r.id),
     );
-    // Merchant invoices that expired unpaid are final (denied): their webhooks go out with the expiry.
-    for (const r of rows) if (await announceFinalInvoice(tx, r.id, now)) announced++;
+    // An invoice that expired unpaid is final (a merchant's reads denied: its webhook goes out with the expiry).
+    for (const r of rows) after.push(...(await emit(tx, "invoice.final", { invoiceId: r.id, now })));
     return rows.length;
   });
-  if (announced > 0) kickWebhookWorker();
+  runAfterCommit(after);
   return expired;
 }
 

@@ -1,4 +1,5 @@
 // A server's shutdown in miniature, for shutdown.test.ts: a settlement in flight, workers, a database; SIGTERM.
+import "@/lib/wiring";
 import { acceptingSettlements, drainSettlements, trackSettlement } from "@/lib/payments/in-flight";
 import { onShutdown } from "./shutdown";
 

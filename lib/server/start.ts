@@ -1,3 +1,4 @@
+import "@/lib/wiring";
 import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { adminToken } from "@/lib/merchants/admin-token";

@@ -15,7 +15,7 @@ const UPPER_LAYERS = [
   "@/lib/wiring",
 ];
 const layers = {
-  files: ["lib/{config,db,catalog,identity,invoices,fulfilment,payments}/**/*.ts", "lib/{ids,events,log}.ts"],
+  files: ["lib/{config,db,catalog,identity,invoices,fulfilment,payments}/**/*.ts", "lib/{ids,events,errors,log}.ts"],
   ignores: ["**/*.test.ts", "**/*.fixture.ts", "**/testing.ts"],
   rules: {
     "no-restricted-imports": [

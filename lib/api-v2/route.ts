@@ -5,7 +5,9 @@ import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
 import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
 import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
+import { DomainError } from "@/lib/errors";
 import { V2Error } from "./envelope";
+import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
 
@@ -59,6 +61,7 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
 
 export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
   if (err instanceof V2Error) return err.toResponse(endpoint);
+  if (err instanceof DomainError) return v2ErrorOf(err).toResponse(endpoint);
   if (err instanceof AuthError) {
     return new V2Error(err.status, err.code, err.message).toResponse(
       endpoint,

@@ -1,4 +1,6 @@
 import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
+import { v2ErrorOf } from "@/lib/api-v2/errors";
+import { DomainError } from "@/lib/errors";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { parseWebhookUrl } from "@/lib/webhooks";
@@ -50,9 +52,10 @@ export function createInvoiceHandler(only?: "esim") {
             });
             kickWorker();
             return paid!;
-          } catch (err) {
+          } catch (caught) {
             // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
-            if (!(err instanceof V2Error)) throw err;
+            if (!(caught instanceof DomainError)) throw caught;
+            const err = v2ErrorOf(caught);
             await cancelUnpaid(ctx.db, invoiceId);
             return {
               status: err.status,

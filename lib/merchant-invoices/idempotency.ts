@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { V2Error } from "@/lib/api-v2/envelope";
+import { v2ErrorOf } from "@/lib/api-v2/errors";
 import type { Db } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
 import { idempotencyKeys } from "@/lib/db/schema";
 
 export type StoredAnswer = { status: number; body: unknown };
@@ -38,7 +40,7 @@ export async function idempotent(
   resume: (invoiceId: string, key: IdempotencyKey) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
   if (key === null) return { ...(await run({ bindInvoice: async () => undefined, storeAnswer: async () => undefined })), replayed: false };
-  if (!KEY.test(key)) throw new V2Error(400, "invalid_param", "Invalid parameter Idempotency-Key: 1 to 255 printable ASCII characters.");
+  if (!KEY.test(key)) throw new DomainError("invalid_param", "Invalid parameter Idempotency-Key: 1 to 255 printable ASCII characters.");
   const requestHash = createHash("sha256").update(request.body).digest("hex");
   const endpoint = `${request.method} ${request.endpoint}`;
   const thisKey = and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key));
@@ -59,7 +61,7 @@ export async function idempotent(
       if (freed.length > 0) inserted = await insert();
     } else if (first) {
       if (first.endpoint !== endpoint || first.requestHash !== requestHash) {
-        throw new V2Error(422, "idempotency_key_reused", "This Idempotency-Key was used for a different request: use a new key for a new request.");
+        throw new DomainError("idempotency_key_reused", "This Idempotency-Key was used for a different request: use a new key for a new request.");
       }
       if (first.responseStatus !== null) return { status: first.responseStatus, body: first.responseBody, replayed: true };
       if (abandoned) {
@@ -73,7 +75,7 @@ export async function idempotent(
       }
     }
     if (inserted.length === 0 && resumeId === null) {
-      throw new V2Error(409, "idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");
+      throw new DomainError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed: retry shortly.");
     }
   }
 
@@ -93,7 +95,8 @@ export async function idempotent(
   let answer: StoredAnswer;
   try {
     answer = resumeId ? await resume(resumeId, ownKey) : await run(ownKey);
-  } catch (err) {
+  } catch (caught) {
+    const err = caught instanceof DomainError ? v2ErrorOf(caught) : caught;
     if (err instanceof V2Error && err.status < 500) {
       answer = { status: err.status, body: { meta: { _endpoint: request.endpoint }, error_code: err.code, message: err.message, ...err.details } };
     } else {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { V2Error } from "@/lib/api-v2/envelope";
 import type { Db } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
 import { invoices } from "@/lib/db/schema";
 import { markPaid, payability } from "@/lib/invoices/payment";
 import { BalanceTooLow, debit } from "@/lib/merchants";
@@ -25,15 +25,14 @@ export async function payFromBalance(
       .from(invoices)
       .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)))
       .for("update");
-    if (!inv) throw new V2Error(404, "not_found", `Invoice ${invoiceId} not found`);
+    if (!inv) throw new DomainError("not_found", `Invoice ${invoiceId} not found`);
     if (inv.paymentMethod !== "balance") {
-      throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} is paid with ${inv.paymentMethod}, not from the balance.`);
+      throw new DomainError("invoice_not_payable", `Invoice ${invoiceId} is paid with ${inv.paymentMethod}, not from the balance.`);
     }
     const why = payability(inv, now);
-    if (why === "expired") throw new V2Error(409, "invoice_not_payable", `Invoice ${invoiceId} expired unpaid: create a new one.`);
+    if (why === "expired") throw new DomainError("invoice_not_payable", `Invoice ${invoiceId} expired unpaid: create a new one.`);
     if (why)
-      throw new V2Error(
-        409,
+      throw new DomainError(
         "invoice_not_payable",
         `Invoice ${invoiceId} is ${inv.status === "denied" || inv.status === "payment_error" ? inv.status : "already paid"}.`,
       );
@@ -46,10 +45,8 @@ export async function payFromBalance(
       await onPaid?.(tx as unknown as Db);
     } catch (err) {
       if (err instanceof BalanceTooLow) {
-        throw new V2Error(402, "balance_too_low", err.message, {
-          required: Number(err.requiredCents),
-          available: Number(err.availableCents),
-          currency: "USD",
+        throw new DomainError("balance_too_low", err.message, {
+          details: { required: Number(err.requiredCents), available: Number(err.availableCents), currency: "USD" },
         });
       }
       throw err;

@@ -3,6 +3,7 @@
  * the ones the routes parse with and the route tests check against (`lib/api-v2/schemas.ts`). `v2ResponseSchema` gives
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
+import { v2ErrorCodes } from "@/lib/api-v2/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/api-v2/schemas";
@@ -54,7 +55,8 @@ const ESIM_INVOICE_ERRORS = {
   400: INVOICE_ERRORS[400].filter((c) => c !== "invalid_phone_number" && c !== "unsupported_operator") as unknown as Codes,
 };
 
-const PAY_ERRORS = { 402: ["balance_too_low"], 404: ["not_found"], 409: ["invoice_not_payable"] } as const;
+/** Paying from the balance: the refusals of payFromBalance (lib/merchant-invoices/pay.ts), as the merchant API answers them. */
+const PAY_ERRORS = v2ErrorCodes(["not_found", "invoice_not_payable", "balance_too_low"]);
 
 const invoiceOne = s.envelope(s.invoiceSchema, s.idMeta);
 

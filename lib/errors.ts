@@ -1,0 +1,30 @@
+/**
+ * The domain's refusals: what went wrong, as a code each API maps to its own status and wire code (lib/api-v2/errors.ts
+ * for the merchant API), the field it is about as a path (`["products", 0, "value"]`, which each API writes its own
+ * way), and details for the answer. Domain code throws these, never an HTTP error.
+ */
+export const DOMAIN_ERROR_CODES = [
+  "not_found",
+  "invalid_param",
+  "invoice_not_payable",
+  "balance_too_low",
+  "idempotency_key_reused",
+  "idempotency_key_in_use",
+] as const;
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+export class DomainError extends Error {
+  readonly path: readonly (string | number)[];
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    opts: { path?: (string | number)[]; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = "DomainError";
+    this.path = opts.path ?? [];
+    this.details = opts.details ?? {};
+  }
+}

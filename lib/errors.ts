@@ -1,5 +1,5 @@
 /**
- * The domain's refusals: what went wrong, as a code each API maps to its own status and wire code (lib/api-v2/errors.ts
+ * The domain's refusals: what went wrong, as a code each API maps to its own status and wire code (lib/http/merchant/errors.ts
  * for the merchant API), the field it is about as a path (`["products", 0, "value"]`, which each API writes its own
  * way), and details for the answer. Domain code throws these, never an HTTP error.
  */

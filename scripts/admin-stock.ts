@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/api-v2/admin-wire";
+import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/http/admin/wire";
 import { withDatabase } from "@/lib/db";
 import { importStock, parseStockFile, StockError, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/inventory";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import { V2Error } from "@/lib/api-v2/envelope";
-import { v2ErrorOf } from "@/lib/api-v2/errors";
+import { V2Error } from "@/lib/http/merchant/envelope";
+import { v2ErrorOf } from "@/lib/http/merchant/errors";
 import type { Db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { idempotencyKeys } from "@/lib/db/schema";

@@ -1,4 +1,4 @@
-import { paymentMethod } from "@/lib/api-v2/schemas";
+import { paymentMethod } from "@/lib/http/merchant/schemas";
 import type { NetworkKey } from "@/lib/payments/networks";
 
 /**

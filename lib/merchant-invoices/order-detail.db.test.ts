@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
-import { bearerAuth, callRoute } from "@/lib/api-v2/testing";
+import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";

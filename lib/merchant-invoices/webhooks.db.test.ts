@@ -4,7 +4,7 @@ import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { POST as redeliverRoute } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
 import { GET as getDeliveryRoute } from "@/app/api/v2/webhooks/deliveries/[id]/route";
 import { GET as listDeliveriesRoute } from "@/app/api/v2/webhooks/deliveries/route";
-import { bearerAuth, callRoute } from "@/lib/api-v2/testing";
+import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";

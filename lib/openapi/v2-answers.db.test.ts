@@ -26,7 +26,7 @@ import { GET as searchProducts } from "@/app/api/v2/products/search/route";
 import { POST as redeliver } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
 import { GET as getDelivery } from "@/app/api/v2/webhooks/deliveries/[id]/route";
 import { GET as listDeliveries } from "@/app/api/v2/webhooks/deliveries/route";
-import { basicAuth, bearerAuth, callRoute } from "@/lib/api-v2/testing";
+import { basicAuth, bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { idempotencyKeys, products } from "@/lib/db/schema";

@@ -1,12 +1,12 @@
 /**
  * The merchant API's OpenAPI 3.1 document, generated from one table of operations whose request and answer schemas are
- * the ones the routes parse with and the route tests check against (`lib/api-v2/schemas.ts`). `v2ResponseSchema` gives
+ * the ones the routes parse with and the route tests check against (`lib/http/merchant/schemas.ts`). `v2ResponseSchema` gives
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
-import { v2ErrorCodes } from "@/lib/api-v2/errors";
+import { v2ErrorCodes } from "@/lib/http/merchant/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import * as s from "@/lib/api-v2/schemas";
+import * as s from "@/lib/http/merchant/schemas";
 import { DOCUMENT_OPTIONS } from "./common";
 import { MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/ratelimit/policies";
 

@@ -4,8 +4,8 @@ import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
 import { INVOICE_REFUSAL_CODES } from "@/lib/invoices/invoice-error";
-import { myOrdersQuery, x402SearchQuery } from "@/lib/http/x402-query";
-import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402-routes";
+import { myOrdersQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
+import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
 import * as s from "./x402-schemas";
 
@@ -131,7 +131,7 @@ function route(id: X402RouteId, { description, responses, ...spec }: Spec, feeIn
 
 // --- Parameters without a zod validator ---------------------------------------------------------------------------
 
-// products/detail and invoice/status check their few parameters by hand (lib/http/x402-product.ts, x402-status.ts);
+// products/detail and invoice/status check their few parameters by hand (lib/http/x402/x402-product.ts, x402-status.ts);
 // these schemas say the same, and x402.test.ts checks that they agree with those checks.
 export const productDetailQuery = z.object({
   slug: z.string().min(1).max(80).meta({ description: "The product slug from a search result.", example: "steam-us" }),

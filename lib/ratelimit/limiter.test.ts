@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, ipSubject, walletSubject, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, MERCHANT_LIMITS, type MerchantRouteId, type RateLimitPolicies } from "./policies";
-import { rateLimitedResponse } from "@/lib/api-v2/rate-limited";
+import { rateLimitedResponse } from "@/lib/http/merchant/rate-limited";
 
 // Only Date is faked: rate-limiter-flexible reads the time from Date.now(), so windows can end without waiting.
 beforeEach(() => {

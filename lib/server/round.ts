@@ -5,7 +5,7 @@ import { getDevnet } from "@/lib/devnet";
 import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
-import { settlementEffects } from "@/lib/http/settlement-effects";
+import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";

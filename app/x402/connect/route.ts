@@ -1,8 +1,8 @@
-import { x402Preflight } from "@/lib/http/with-x402-fee";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 import { issueSessionToken, walletId } from "@/lib/identity";
 import { jsonResponse } from "@/lib/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
-import { withWallet } from "@/lib/http/with-wallet";
+import { withWallet } from "@/lib/http/x402/with-wallet";
 
 export const dynamic = "force-dynamic";
 

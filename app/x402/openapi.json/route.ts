@@ -1,6 +1,6 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
-import { x402Preflight } from "@/lib/http/with-x402-fee";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 import { x402OpenApiDocument } from "@/lib/openapi/x402";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminRoute, jsonBody, usdAmount } from "@/lib/api-v2/admin";
+import { adminRoute, jsonBody, usdAmount } from "@/lib/http/admin/route";
 import { jsonResponse } from "@/lib/http/api-error";
 import { createMerchant } from "@/lib/merchants";
 

@@ -1,5 +1,5 @@
-import { adminRoute } from "@/lib/api-v2/admin";
-import { toRefundsWire } from "@/lib/api-v2/admin-wire";
+import { adminRoute } from "@/lib/http/admin/route";
+import { toRefundsWire } from "@/lib/http/admin/wire";
 import { listRefundsDue } from "@/lib/fulfilment";
 import { jsonResponse } from "@/lib/http/api-error";
 

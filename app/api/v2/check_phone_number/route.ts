@@ -1,6 +1,6 @@
-import { ok, V2Error } from "@/lib/api-v2/envelope";
-import { e164, operatorsFor } from "@/lib/api-v2/products";
-import { merchantRoute } from "@/lib/api-v2/route";
+import { ok, V2Error } from "@/lib/http/merchant/envelope";
+import { e164, operatorsFor } from "@/lib/http/merchant/products";
+import { merchantRoute } from "@/lib/http/merchant/route";
 
 export const dynamic = "force-dynamic";
 

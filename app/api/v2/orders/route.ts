@@ -1,5 +1,5 @@
-import { merchantRoute } from "@/lib/api-v2/route";
-import { listOrdersHandler } from "@/lib/merchant-invoices/handlers";
+import { merchantRoute } from "@/lib/http/merchant/route";
+import { listOrdersHandler } from "@/lib/http/merchant/handlers";
 
 export const dynamic = "force-dynamic";
 

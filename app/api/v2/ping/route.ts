@@ -1,5 +1,5 @@
 import { jsonResponse } from "@/lib/http/api-error";
-import { merchantRoute } from "@/lib/api-v2/route";
+import { merchantRoute } from "@/lib/http/merchant/route";
 
 export const dynamic = "force-dynamic";
 

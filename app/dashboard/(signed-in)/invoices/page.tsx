@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { InvoiceStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
-import { requestOrigin, requireMerchant } from "@/lib/http/dashboard-auth";
+import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import {
   INVOICE_LIST_STATUSES,
   INVOICES_PAGE_SIZE,

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { jsonResponse } from "@/lib/http/api-error";
-import { withX402Fee, x402Preflight } from "@/lib/http/with-x402-fee";
-import { checkoutInfo } from "@/lib/http/x402-info";
+import { withX402Fee, x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { checkoutInfo } from "@/lib/http/x402/x402-info";
 import { getPayments } from "@/lib/payments/payments";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { jsonResponse } from "@/lib/http/api-error";
-import { resolveWallet } from "@/lib/http/with-wallet";
-import { withX402Fee, x402Preflight } from "@/lib/http/with-x402-fee";
-import { createInvoiceResponse, readCreateBody } from "@/lib/http/x402-invoice";
+import { resolveWallet } from "@/lib/http/x402/with-wallet";
+import { withX402Fee, x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { createInvoiceResponse, readCreateBody } from "@/lib/http/x402/x402-invoice";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { kickWorker } from "@/lib/fulfilment";
-import { payInvoice } from "@/lib/http/x402-pay";
-import { x402Preflight } from "@/lib/http/with-x402-fee";
+import { payInvoice } from "@/lib/http/x402/x402-pay";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
-import { resolveWallet, signInRequired } from "@/lib/http/with-wallet";
-import { errorResponse, withX402Fee, x402Headers, x402Preflight } from "@/lib/http/with-x402-fee";
-import { invoiceStatusResponse, requireInvoiceId } from "@/lib/http/x402-status";
+import { resolveWallet, signInRequired } from "@/lib/http/x402/with-wallet";
+import { errorResponse, withX402Fee, x402Headers, x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { invoiceStatusResponse, requireInvoiceId } from "@/lib/http/x402/x402-status";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
-import { withWallet } from "@/lib/http/with-wallet";
-import { x402Preflight } from "@/lib/http/with-x402-fee";
+import { withWallet } from "@/lib/http/x402/with-wallet";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 import { walletId, walletOwnerKey } from "@/lib/identity";
 import { listWalletEsims, type WalletEsimBundle } from "@/lib/invoices";
 

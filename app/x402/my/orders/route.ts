@@ -1,10 +1,10 @@
-import { x402Preflight } from "@/lib/http/with-x402-fee";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 import { invalidParams, jsonResponse } from "@/lib/http/api-error";
-import { withWallet } from "@/lib/http/with-wallet";
+import { withWallet } from "@/lib/http/x402/with-wallet";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { nextStep } from "@/lib/http/next-step";
-import { myOrdersQuery } from "@/lib/http/x402-query";
+import { myOrdersQuery } from "@/lib/http/x402/x402-query";
 import { walletId, walletOwnerKey } from "@/lib/identity";
 import { listWalletOrders, effectiveStatus } from "@/lib/invoices";
 

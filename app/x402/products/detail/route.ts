@@ -1,6 +1,6 @@
 import { jsonResponse } from "@/lib/http/api-error";
-import { withX402Fee, x402Preflight } from "@/lib/http/with-x402-fee";
-import { checkDetailQuery, productDetailResponse } from "@/lib/http/x402-product";
+import { withX402Fee, x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { checkDetailQuery, productDetailResponse } from "@/lib/http/x402/x402-product";
 
 export const dynamic = "force-dynamic";
 

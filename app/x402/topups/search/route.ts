@@ -1,5 +1,5 @@
-import { x402Preflight } from "@/lib/http/with-x402-fee";
-import { x402SearchRoute } from "@/lib/http/x402-search";
+import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { x402SearchRoute } from "@/lib/http/x402/x402-search";
 
 export const dynamic = "force-dynamic";
 

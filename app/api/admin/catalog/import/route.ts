@@ -1,5 +1,5 @@
-import { adminRoute, jsonBody } from "@/lib/api-v2/admin";
-import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/api-v2/admin-wire";
+import { adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/http/admin/wire";
 import { importCatalog } from "@/lib/catalog/import";
 import { jsonResponse } from "@/lib/http/api-error";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminRoute, jsonBody } from "@/lib/api-v2/admin";
+import { adminRoute, jsonBody } from "@/lib/http/admin/route";
 import type { Db } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { balanceOf, getMerchant, setMerchantAccess } from "@/lib/merchants";

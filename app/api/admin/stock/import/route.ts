@@ -1,5 +1,5 @@
-import { adminError, adminRoute, jsonBody } from "@/lib/api-v2/admin";
-import { IMPORT_BODY_LIMIT, STOCK_REFUSED, stockImportRequest, toStockImportWire } from "@/lib/api-v2/admin-wire";
+import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { IMPORT_BODY_LIMIT, STOCK_REFUSED, stockImportRequest, toStockImportWire } from "@/lib/http/admin/wire";
 import { jsonResponse } from "@/lib/http/api-error";
 import { importStock, StockError } from "@/lib/inventory";
 

@@ -1,5 +1,5 @@
-import { adminRoute } from "@/lib/api-v2/admin";
-import { stockLevelsQuery, toStockLevelsWire } from "@/lib/api-v2/admin-wire";
+import { adminRoute } from "@/lib/http/admin/route";
+import { stockLevelsQuery, toStockLevelsWire } from "@/lib/http/admin/wire";
 import { jsonResponse } from "@/lib/http/api-error";
 import { stockLevels } from "@/lib/inventory";
 

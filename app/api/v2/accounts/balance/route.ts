@@ -1,5 +1,5 @@
-import { ok } from "@/lib/api-v2/envelope";
-import { merchantRoute } from "@/lib/api-v2/route";
+import { ok } from "@/lib/http/merchant/envelope";
+import { merchantRoute } from "@/lib/http/merchant/route";
 import { balanceOf } from "@/lib/merchants";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
-import { ok } from "@/lib/api-v2/envelope";
-import { listQuery, productPage, readQuery } from "@/lib/api-v2/products";
-import { merchantRoute } from "@/lib/api-v2/route";
+import { ok } from "@/lib/http/merchant/envelope";
+import { listQuery, productPage, readQuery } from "@/lib/http/merchant/products";
+import { merchantRoute } from "@/lib/http/merchant/route";
 import { publicOrigin } from "@/lib/http/origin";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { merchantRoute } from "@/lib/api-v2/route";
-import { listDeliveriesHandler } from "@/lib/merchant-invoices/webhook-handlers";
+import { merchantRoute } from "@/lib/http/merchant/route";
+import { listDeliveriesHandler } from "@/lib/http/merchant/webhook-handlers";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
-import { requireMerchant } from "@/lib/http/dashboard-auth";
+import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { describeInvoicePayment } from "@/lib/merchant-invoices/invoice-payment";
 import { getMerchantInvoice } from "@/lib/merchant-invoices/queries";
 import { merchantStatus } from "@/lib/merchant-invoices/serialize";

@@ -10,7 +10,7 @@ import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { Timeline } from "@/components/dashboard/timeline";
 import { formatUsdc } from "@/lib/catalog/pricing";
 import { getDb } from "@/lib/db";
-import { requireMerchant } from "@/lib/http/dashboard-auth";
+import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { getMerchantOrderDetail } from "@/lib/merchant-invoices/order-detail";
 import { revealRedemptionAction } from "../actions";
 

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard-auth";
+import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/merchant-invoices/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/merchant-invoices/orders-csv";
 import { withRequestLog } from "@/lib/http/request-log";

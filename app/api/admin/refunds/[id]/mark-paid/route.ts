@@ -1,5 +1,5 @@
-import { adminError, adminRoute, jsonBody } from "@/lib/api-v2/admin";
-import { markPaidRequest, REFUND_REFUSED } from "@/lib/api-v2/admin-wire";
+import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { markPaidRequest, REFUND_REFUSED } from "@/lib/http/admin/wire";
 import { markRefundPaid, RefundError } from "@/lib/fulfilment";
 import { jsonResponse } from "@/lib/http/api-error";
 

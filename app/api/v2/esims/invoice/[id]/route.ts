@@ -1,5 +1,5 @@
-import { merchantRoute } from "@/lib/api-v2/route";
-import { getInvoiceHandler } from "@/lib/merchant-invoices/handlers";
+import { merchantRoute } from "@/lib/http/merchant/route";
+import { getInvoiceHandler } from "@/lib/http/merchant/handlers";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { getProduct } from "@/lib/catalog";
-import { notFound, ok } from "@/lib/api-v2/envelope";
-import { merchantProduct } from "@/lib/api-v2/products";
-import { merchantRoute } from "@/lib/api-v2/route";
+import { notFound, ok } from "@/lib/http/merchant/envelope";
+import { merchantProduct } from "@/lib/http/merchant/products";
+import { merchantRoute } from "@/lib/http/merchant/route";
 import { publicOrigin } from "@/lib/http/origin";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/invoices";
-import { ApiError } from "./api-error";
-import { nextStep } from "./next-step";
+import { ApiError } from "@/lib/http/api-error";
+import { nextStep } from "@/lib/http/next-step";
 
 export function requireInvoiceId(url: URL): string {
   const id = url.searchParams.get("invoice_id")?.trim();

@@ -1,8 +1,8 @@
-import { notFound, ok, V2Error } from "@/lib/api-v2/envelope";
-import { nextPage } from "@/lib/api-v2/paging";
-import { listDeliveriesQuery } from "@/lib/api-v2/schemas";
-import { readQuery } from "@/lib/api-v2/products";
-import type { MerchantContext } from "@/lib/api-v2/route";
+import { notFound, ok, V2Error } from "@/lib/http/merchant/envelope";
+import { nextPage } from "@/lib/http/merchant/paging";
+import { listDeliveriesQuery } from "@/lib/http/merchant/schemas";
+import { readQuery } from "@/lib/http/merchant/products";
+import type { MerchantContext } from "@/lib/http/merchant/route";
 import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookError, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

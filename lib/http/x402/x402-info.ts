@@ -1,6 +1,6 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import type { PaymentNetwork } from "@/lib/payments/networks";
-import { nextStep } from "./next-step";
+import { nextStep } from "@/lib/http/next-step";
 import { X402_OPENAPI_PATH, X402_ROUTES } from "./x402-routes";
 
 /** The body of GET /x402/checkout/info: networks, every route with its fee and headers, the OpenAPI document, and the wallet rules. */

@@ -4,9 +4,9 @@ import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, walletOwnerK
 import { viemChain } from "@/lib/payments/chain";
 import { getPayments } from "@/lib/payments/payments";
 import type { EvmNetwork } from "@/lib/payments/networks";
-import { ApiError, jsonResponse } from "./api-error";
-import { publicOrigin } from "./origin";
-import { withRequestLog } from "./request-log";
+import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
 import { errorResponse, x402Headers } from "./with-x402-fee";
 import type { X402RouteId } from "./x402-routes";

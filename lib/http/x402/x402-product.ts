@@ -1,7 +1,7 @@
 import { getProduct, suggestSlugs, usdcToDecimal, type Product } from "@/lib/catalog";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
-import { ApiError } from "./api-error";
-import { nextStep } from "./next-step";
+import { ApiError } from "@/lib/http/api-error";
+import { nextStep } from "@/lib/http/next-step";
 
 export function requireSlug(url: URL): string {
   const slug = url.searchParams.get("slug")?.trim();

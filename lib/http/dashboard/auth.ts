@@ -10,9 +10,9 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { DASHBOARD_COOKIE, dashboardCookieOptions, issueDashboardSession, resolveDashboardSession, type SignedIn } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
-import { isSameOriginPost } from "./origin";
-import { requestOrigin } from "./request-origin";
-import { clientIp } from "./x402-limits";
+import { isSameOriginPost } from "@/lib/http/origin";
+import { requestOrigin } from "@/lib/http/request-origin";
+import { clientIp } from "@/lib/http/x402/x402-limits";
 
 export const SIGN_IN_PATH = "/dashboard/sign-in";
 export const DASHBOARD_HOME = "/dashboard";

@@ -1,13 +1,13 @@
 import { jsonProblem } from "@/lib/http/body";
-import { invoiceItem } from "@/lib/api-v2/schemas";
-import { V2Error, invalidParam, missingParam } from "@/lib/api-v2/envelope";
-import { merchantPriceCents } from "@/lib/api-v2/products";
+import { invoiceItem } from "@/lib/http/merchant/schemas";
+import { V2Error, invalidParam, missingParam } from "@/lib/http/merchant/envelope";
+import { merchantPriceCents } from "@/lib/http/merchant/products";
 import type { Db } from "@/lib/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/invoices/create-invoice";
 import { InvoiceError } from "@/lib/invoices/invoice-error";
-import { PAYMENT_METHODS, type PaymentMethod } from "./methods";
+import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchant-invoices/methods";
 
-export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "./methods";
+export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchant-invoices/methods";
 
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;

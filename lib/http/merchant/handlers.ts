@@ -1,13 +1,13 @@
-import { invalidParam, notFound, ok, V2Error } from "@/lib/api-v2/envelope";
-import { v2ErrorOf } from "@/lib/api-v2/errors";
+import { invalidParam, notFound, ok, V2Error } from "@/lib/http/merchant/envelope";
+import { v2ErrorOf } from "@/lib/http/merchant/errors";
 import { DomainError } from "@/lib/errors";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { parseWebhookUrl } from "@/lib/webhooks";
-import { nextOffsetPage, nextPage } from "@/lib/api-v2/paging";
-import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/api-v2/schemas";
-import { readQuery } from "@/lib/api-v2/products";
-import type { MerchantContext } from "@/lib/api-v2/route";
+import { nextOffsetPage, nextPage } from "@/lib/http/merchant/paging";
+import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/http/merchant/schemas";
+import { readQuery } from "@/lib/http/merchant/products";
+import type { MerchantContext } from "@/lib/http/merchant/route";
 import { readText } from "@/lib/http/body";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
@@ -16,11 +16,19 @@ import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/ids";
 import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
-import { idempotent, type IdempotencyKey } from "./idempotency";
-import { payFromBalance } from "./pay";
-import { getMerchantEsim, getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "./queries";
-import { merchantInvoice, merchantOrder } from "./serialize";
-import { methodNetworkKey, unavailableMethod } from "./methods";
+import { idempotent, type IdempotencyKey } from "@/lib/merchant-invoices/idempotency";
+import { payFromBalance } from "@/lib/merchant-invoices/pay";
+import {
+  getMerchantEsim,
+  getMerchantInvoice,
+  getMerchantOrder,
+  listMerchantEsims,
+  listMerchantInvoices,
+  listMerchantOrders,
+  merchantEsim,
+} from "@/lib/merchant-invoices/queries";
+import { merchantInvoice, merchantOrder } from "@/lib/merchant-invoices/serialize";
+import { methodNetworkKey, unavailableMethod } from "@/lib/merchant-invoices/methods";
 import { getPayments } from "@/lib/payments/payments";
 import { usdcToDecimal } from "@/lib/catalog";
 import type { invoices, orders } from "@/lib/db/schema";

@@ -5,17 +5,17 @@ import { getInvoice, invoiceClaim, isInvoiceId, payability } from "@/lib/invoice
 import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
-import { ApiError, jsonResponse } from "./api-error";
-import { x402Json } from "./body";
-import { nextStep } from "./next-step";
-import { publicOrigin } from "./origin";
-import { withRequestLog } from "./request-log";
+import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { x402Json } from "@/lib/http/body";
+import { nextStep } from "@/lib/http/next-step";
+import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { addLogContext } from "@/lib/log";
 import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
 import { settlementEffects } from "./settlement-effects";
-import { unavailable } from "./unavailable";
+import { unavailable } from "@/lib/http/unavailable";
 
 const REFUSALS = {
   not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),

@@ -7,15 +7,15 @@ import { balanceOf, formatCents } from "@/lib/merchants";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
 import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/topups";
-import { ApiError, invalidParams, jsonResponse } from "./api-error";
-import { x402Json } from "./body";
-import { isSameOriginPost, publicOrigin } from "./origin";
-import { decodePaymentHeader, paymentHeader } from "./payment-header";
-import { checkX402Limits } from "./x402-limits";
-import { settlementEffects } from "./settlement-effects";
-import { unavailable } from "./unavailable";
+import { ApiError, invalidParams, jsonResponse } from "@/lib/http/api-error";
+import { x402Json } from "@/lib/http/body";
+import { isSameOriginPost, publicOrigin } from "@/lib/http/origin";
+import { decodePaymentHeader, paymentHeader } from "@/lib/http/x402/payment-header";
+import { checkX402Limits } from "@/lib/http/x402/x402-limits";
+import { settlementEffects } from "@/lib/http/x402/settlement-effects";
+import { unavailable } from "@/lib/http/unavailable";
 import { addLogContext, log } from "@/lib/log";
-import { withRequestLog } from "./request-log";
+import { withRequestLog } from "@/lib/http/request-log";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { getRateLimiter, rateLimitMessage, type RateLimitDecision } from "@/lib/ratelimit";
-import { ApiError } from "./api-error";
-import { PEER_HEADER, peerAddressInstalled } from "./peer-address";
+import { ApiError } from "@/lib/http/api-error";
+import { PEER_HEADER, peerAddressInstalled } from "@/lib/http/peer-address";
 
 /** 429 with the limit's fields and Retry-After. */
 export class RateLimitedError extends ApiError {

@@ -3,9 +3,9 @@ import { config } from "@/lib/config";
 import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
 import type { Wallet } from "@/lib/identity";
 import { getPayments } from "@/lib/payments/payments";
-import { ApiError, invalidParams } from "./api-error";
-import { x402Json } from "./body";
-import { nextStep } from "./next-step";
+import { ApiError, invalidParams } from "@/lib/http/api-error";
+import { x402Json } from "@/lib/http/body";
+import { nextStep } from "@/lib/http/next-step";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
 export async function readCreateBody(req: Request) {

@@ -4,13 +4,13 @@ import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity"
 import { getDb } from "@/lib/db";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments, type Payments } from "@/lib/payments/payments";
-import { ApiError, jsonResponse } from "./api-error";
+import { ApiError, jsonResponse } from "@/lib/http/api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
-import { publicOrigin } from "./origin";
-import { withRequestLog } from "./request-log";
+import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
-import { unavailable } from "./unavailable";
+import { unavailable } from "@/lib/http/unavailable";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/log";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { answerProblems } from "@/lib/openapi/testing";
 import { x402Response } from "@/lib/openapi/x402";
 import { X402_LIMITS } from "@/lib/ratelimit";
-import { PEER_HEADER, installPeerAddress } from "./peer-address";
+import { PEER_HEADER, installPeerAddress } from "@/lib/http/peer-address";
 import { checkX402Limits, clientIp, RateLimitedError } from "./x402-limits";
 
 const req = (headers: Record<string, string> = {}) => new Request("http://shop.test/x402/gift-cards/search?q=steam", { headers });

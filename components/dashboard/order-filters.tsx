@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, type OrderListQuery } from "@/lib/merchant-invoices/order-list";
+import { ORDER_STATUSES, type OrderListQuery } from "@/lib/dashboard/order-list";
 import { FilterActions, FilterField, FilterForm, FilterSelect } from "./filter-form";
 import { inputClass } from "./form-field";
 

@@ -1,4 +1,4 @@
-import type { DailySales } from "@/lib/merchant-invoices/stats";
+import type { DailySales } from "@/lib/dashboard/stats";
 import { formatUsd } from "./format";
 
 const WIDTH = 600;

@@ -1,4 +1,4 @@
-import type { TimelineStep } from "@/lib/merchant-invoices/order-detail";
+import type { TimelineStep } from "@/lib/dashboard/order-detail";
 import { formatDateTime } from "./format";
 
 const DOT = { done: "bg-emerald-600", bad: "bg-red-600", waiting: "bg-white ring-2 ring-slate-400" } as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { searchParamValues } from "@/lib/merchant-invoices/order-list";
+import { searchParamValues } from "@/lib/dashboard/order-list";
 import {
   enableWebhookEndpoint,
   getWebhookSecrets,

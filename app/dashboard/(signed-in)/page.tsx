@@ -9,7 +9,7 @@ import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { SalesChart } from "@/components/dashboard/sales-chart";
 import { getDb } from "@/lib/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
-import { merchantOverview, needsAttention, type Attention, type MerchantOverview, type SalesFigure } from "@/lib/merchant-invoices/stats";
+import { merchantOverview, needsAttention, type Attention, type MerchantOverview, type SalesFigure } from "@/lib/dashboard/stats";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -19,8 +19,8 @@ import {
   searchMerchantInvoices,
   type InvoiceListQuery,
   type ListedInvoice,
-} from "@/lib/merchant-invoices/invoice-list";
-import { paymentMethodLabel } from "@/lib/merchant-invoices/invoice-payment";
+} from "@/lib/dashboard/invoice-list";
+import { paymentMethodLabel } from "@/lib/dashboard/invoice-payment";
 import { merchantStatus } from "@/lib/merchant-invoices/serialize";
 
 export const metadata: Metadata = { title: "Invoices" };

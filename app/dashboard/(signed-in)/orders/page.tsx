@@ -18,7 +18,7 @@ import {
   type ListedOrder,
   type OrderListQuery,
   type OrderSort,
-} from "@/lib/merchant-invoices/order-list";
+} from "@/lib/dashboard/order-list";
 
 export const metadata: Metadata = { title: "Orders" };
 

@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
-import { describeInvoicePayment } from "@/lib/merchant-invoices/invoice-payment";
+import { describeInvoicePayment } from "@/lib/dashboard/invoice-payment";
 import { getMerchantInvoice } from "@/lib/merchant-invoices/queries";
 import { merchantStatus } from "@/lib/merchant-invoices/serialize";
 import { getPayments } from "@/lib/payments/payments";

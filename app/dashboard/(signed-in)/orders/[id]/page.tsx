@@ -11,7 +11,7 @@ import { Timeline } from "@/components/dashboard/timeline";
 import { formatUsdc } from "@/lib/catalog/pricing";
 import { getDb } from "@/lib/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
-import { getMerchantOrderDetail } from "@/lib/merchant-invoices/order-detail";
+import { getMerchantOrderDetail } from "@/lib/dashboard/order-detail";
 import { revealRedemptionAction } from "../actions";
 
 type Props = { params: Promise<{ id: string }> };

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
-import { allMerchantOrders, parseOrderListQuery } from "@/lib/merchant-invoices/order-list";
-import { ordersCsvHeader, ordersCsvRows } from "@/lib/merchant-invoices/orders-csv";
+import { allMerchantOrders, parseOrderListQuery } from "@/lib/dashboard/order-list";
+import { ordersCsvHeader, ordersCsvRows } from "@/lib/dashboard/orders-csv";
 import { withRequestLog } from "@/lib/http/request-log";
 import { addLogContext, log } from "@/lib/log";
 

@@ -1,8 +1,8 @@
 import { formatUsdc } from "@/lib/catalog/pricing";
 import type { invoices } from "@/lib/db/schema";
 import type { PaymentNetwork } from "@/lib/payments/networks";
-import { methodNetworkKey } from "./methods";
-import { paymentStatus } from "./serialize";
+import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
+import { paymentStatus } from "@/lib/merchant-invoices/serialize";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 

@@ -4,6 +4,9 @@ import { expect } from "./fixtures";
 
 /** No serious or critical axe violations (WCAG 2.1 A and AA rules) on the page as it is now. */
 export async function expectAccessible(page: Page, what: string) {
+  // After a server action the page's metadata streams in again: wait for its title rather than catch it missing (a
+  // page that has none still fails, here).
+  await expect(page, `${what} has a title`).toHaveTitle(/\S/);
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(

@@ -6,16 +6,16 @@ import nextTs from "eslint-config-next/typescript";
 // reach up.
 const UPPER_LAYERS = ["@/lib/merchant-invoices", "@/lib/merchants", "@/lib/webhooks", "@/lib/http", "@/lib/dashboard", "@/lib/server", "@/lib/wiring"];
 const layers = {
-  files: ["lib/{config,db,catalog,identity,invoices,fulfilment,payments}/**/*.ts", "lib/{ids,events,errors,log}.ts"],
+  files: ["lib/{config,db,catalog,identity,invoices,fulfilment,payments,devnet}/**/*.ts", "lib/{ids,events,errors,log}.ts"],
   ignores: ["**/*.test.ts", "**/*.fixture.ts", "**/testing.ts"],
   rules: {
     "no-restricted-imports": [
       "error",
-      // The process's poll loops are infrastructure every worker runs on.
+      // The process's poll loops and its shutdown hooks are infrastructure every layer runs on.
       {
         patterns: [
           {
-            group: [...UPPER_LAYERS.flatMap((p) => (p === "@/lib/server" ? [`${p}/*`] : [p, `${p}/*`])), "!@/lib/server/poll-loop"],
+            group: [...UPPER_LAYERS.flatMap((p) => (p === "@/lib/server" ? [`${p}/*`] : [p, `${p}/*`])), "!@/lib/server/poll-loop", "!@/lib/server/shutdown"],
             message: "A lower layer does not import an upper one: emit a domain event (lib/events.ts) instead.",
           },
         ],

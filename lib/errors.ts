@@ -10,6 +10,9 @@ export const DOMAIN_ERROR_CODES = [
   "balance_too_low",
   "idempotency_key_reused",
   "idempotency_key_in_use",
+  "unknown_network",
+  "invalid_address",
+  "invalid_amount",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { USDC_DECIMALS } from "@/lib/catalog/pricing";
-import { ApiError, invalidParams } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import type { PaymentNetwork } from "@/lib/payments/networks";
 import { FAUCET_MAX_USDC } from "./chains";
 import type { Devnet } from "./start-devnet";
@@ -19,15 +19,18 @@ function validAddress(n: PaymentNetwork, address: string): boolean {
 /** Mints devnet USDC to a wallet: `{network, address, amount}` with amount in USDC (at most 10000). */
 export async function faucet(devnet: Devnet, body: unknown) {
   const parsed = faucetBody.safeParse(body);
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DomainError("invalid_param", issue?.message ?? "is invalid", { path: issue?.path.map((p) => (typeof p === "number" ? p : String(p))) ?? [] });
+  }
   const { network, address, amount } = parsed.data;
   const n = devnet.networks.find((x) => x.network === network);
-  if (!n) throw new ApiError(400, "UNKNOWN_NETWORK", `network must be one of ${devnet.networks.map((x) => x.network).join(", ")}`, { field: "network" });
+  if (!n) throw new DomainError("unknown_network", `must be one of ${devnet.networks.map((x) => x.network).join(", ")}`, { path: ["network"] });
   if (!validAddress(n, address))
-    throw new ApiError(400, "INVALID_ADDRESS", `address is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { field: "address" });
+    throw new DomainError("invalid_address", `is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { path: ["address"] });
   const atomic = parseMinorUnits(amount, USDC_DECIMALS);
   if (atomic === undefined || atomic <= 0n || atomic > BigInt(FAUCET_MAX_USDC) * 10n ** BigInt(USDC_DECIMALS)) {
-    throw new ApiError(400, "INVALID_AMOUNT", `amount must be more than 0 and at most ${FAUCET_MAX_USDC} USDC`, { field: "amount" });
+    throw new DomainError("invalid_amount", `must be more than 0 and at most ${FAUCET_MAX_USDC} USDC`, { path: ["amount"] });
   }
   const transaction = await devnet.mint(network, address, atomic);
   const balance = await devnet.balance(network, address);

@@ -9,12 +9,22 @@ export const V2_ERRORS: Record<DomainErrorCode, { status: number; code: string }
   balance_too_low: { status: 402, code: "balance_too_low" },
   idempotency_key_reused: { status: 422, code: "idempotency_key_reused" },
   idempotency_key_in_use: { status: 409, code: "idempotency_key_in_use" },
+  // The devnet faucet's refusals never reach the merchant API; as it would say them:
+  unknown_network: { status: 400, code: "invalid_param" },
+  invalid_address: { status: 400, code: "invalid_param" },
+  invalid_amount: { status: 400, code: "invalid_value" },
 };
 
 /** The merchant API's error for a domain refusal, with the refusal's details in the body. */
 export function v2ErrorOf(err: DomainError): V2Error {
   const { status, code } = V2_ERRORS[err.code];
-  return new V2Error(status, code, err.message, { ...err.details });
+  const message = err.path.length > 0 ? `Invalid parameter ${v2Path(err.path)}: ${err.message}` : err.message;
+  return new V2Error(status, code, message, { ...err.details });
+}
+
+/** A field as the merchant API names it: `products[0].value`. */
+export function v2Path(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }
 
 type Status = 400 | 402 | 404 | 409 | 422 | 500;

@@ -1,4 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { DomainError } from "@/lib/errors";
+import { x402ErrorOf } from "./errors";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { getDb } from "@/lib/db";
@@ -133,6 +135,8 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
 
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return err.toResponse(x402Headers());
+  const refusal = err instanceof DomainError ? x402ErrorOf(err) : undefined;
+  if (refusal) return refusal.toResponse(x402Headers());
   log.error({ err }, "x402 request failed");
   return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
 }

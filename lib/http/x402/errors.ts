@@ -1,0 +1,26 @@
+import { DomainError, type DomainErrorCode } from "@/lib/errors";
+import { ApiError } from "@/lib/http/api-error";
+
+/**
+ * The wallet-paid API's answer to each domain refusal that can reach it (and the devnet helpers, which answer the
+ * same way): its HTTP status and its `code`. A refusal not listed here is a fault (500).
+ */
+export const X402_ERRORS: Partial<Record<DomainErrorCode, { status: number; code: string }>> = {
+  not_found: { status: 404, code: "NOT_FOUND" },
+  invalid_param: { status: 400, code: "INVALID_PARAMETER" },
+  invoice_not_payable: { status: 409, code: "INVOICE_NOT_PAYABLE" },
+  unknown_network: { status: 400, code: "UNKNOWN_NETWORK" },
+  invalid_address: { status: 400, code: "INVALID_ADDRESS" },
+  invalid_amount: { status: 400, code: "INVALID_AMOUNT" },
+};
+
+/** A field as the wallet-paid API names it: `items.0.package_value`. */
+export const x402Path = (path: readonly (string | number)[]) => path.map(String).join(".");
+
+/** The wallet-paid API's error for a domain refusal: the field, when there is one, leads the message and is in `field`. */
+export function x402ErrorOf(err: DomainError): ApiError | undefined {
+  const answer = X402_ERRORS[err.code];
+  if (!answer) return undefined;
+  const field = err.path.length > 0 ? x402Path(err.path) : undefined;
+  return new ApiError(answer.status, answer.code, field ? `${field}: ${err.message}` : err.message, { ...(field ? { field } : {}), ...err.details });
+}

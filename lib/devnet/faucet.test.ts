@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "@/lib/errors";
 import { x402ErrorOf } from "@/lib/http/x402/errors";
-import type { PaymentNetwork } from "@/lib/payments/networks";
 import { faucet } from "./faucet";
 import type { Devnet } from "./start-devnet";
 
@@ -9,8 +8,8 @@ import type { Devnet } from "./start-devnet";
 const mint = vi.fn();
 const devnet = {
   networks: [
-    { kind: "evm", network: "eip155:84530402" } as PaymentNetwork,
-    { kind: "solana", network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" } as PaymentNetwork,
+    { kind: "evm", network: "eip155:84530402" },
+    { kind: "solana", network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" },
   ],
   mint,
   balance: vi.fn(),

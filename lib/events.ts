@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { DbOrTx } from "@/lib/db";
 
 /**
  * What the domain announces as it changes state, inside the transaction that makes the change. Lower layers emit;
@@ -13,12 +13,9 @@ export type DomainEvents = {
 };
 export type DomainEventType = keyof DomainEvents;
 
-/** A database or a transaction of one: listeners run in the emitter's transaction. */
-export type Tx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** What a listener did: work to start once the transaction has committed (a worker to kick), if any. */
 export type ListenerResult = { afterCommit?: () => void } | void;
-type Listener<K extends DomainEventType> = (tx: Tx, event: DomainEvents[K]) => Promise<ListenerResult>;
+type Listener<K extends DomainEventType> = (tx: DbOrTx, event: DomainEvents[K]) => Promise<ListenerResult>;
 
 // In globalThis: one registry per process, whichever copy of this module a bundle loaded (the server's start-up and
 // the routes may hold separate ones), and a `next dev` reload replaces a listener rather than adding it twice.
@@ -37,7 +34,7 @@ export function on<K extends DomainEventType>(type: K, name: string, listener: L
  * work to start after the commit. An event nobody listens to is a wiring fault (lib/wiring.ts was not loaded): it
  * throws, so the transaction rolls back rather than silently skip what must happen with it.
  */
-export async function emit<K extends DomainEventType>(tx: Tx, type: K, event: DomainEvents[K]): Promise<(() => void)[]> {
+export async function emit<K extends DomainEventType>(tx: DbOrTx, type: K, event: DomainEvents[K]): Promise<(() => void)[]> {
   const byName = listeners().get(type);
   if (!byName || byName.size === 0) throw new Error(`No listener for the domain event ${type}: load lib/wiring.ts at start-up`);
   const after: (() => void)[] = [];

@@ -13,7 +13,7 @@ import { openDatabase, type Database } from "@/lib/db/client";
 import { useAsProcessDatabase } from "@/lib/db/testing";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
-import { closedPort, runAdmin, serveRoutes } from "./testing";
+import { IMPORT_PRODUCTS, closedPort, runAdmin, serveRoutes } from "./testing";
 
 // While a shop server holds the embedded database, catalog, stock and refunds commands go through its admin API and
 // print what they print when they open the database themselves (see admin.test.ts, admin-refunds.test.ts). Here this
@@ -50,31 +50,7 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const products = [
-  {
-    slug: "kpn-topup",
-    name: "KPN Top-up",
-    kind: "topup",
-    brand: "KPN",
-    country: "NL",
-    currency: "EUR",
-    description: "Airtime for KPN.",
-    redemptionInstructions: "Credited in minutes.",
-    recipientType: "phone_number",
-    phonePrefixes: ["+316"],
-    packages: [{ value: "10" }, { value: "20" }],
-  },
-  {
-    slug: "broken",
-    name: "Broken",
-    kind: "gift_card",
-    brand: "B",
-    currency: "EUR",
-    description: "d",
-    redemptionInstructions: "r",
-    packages: [{ value: "10" }],
-  },
-];
+const products = IMPORT_PRODUCTS;
 
 describe("admin commands while a shop server holds the embedded database", () => {
   it("catalog import goes through POST /api/admin/catalog/import", async () => {

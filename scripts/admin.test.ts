@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/db/client";
-import { closedPort, runAdmin } from "./testing";
+import { IMPORT_PRODUCTS, closedPort, runAdmin } from "./testing";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,31 +14,7 @@ afterEach(() => {
 
 const admin = runAdmin;
 
-const products = [
-  {
-    slug: "kpn-topup",
-    name: "KPN Top-up",
-    kind: "topup",
-    brand: "KPN",
-    country: "NL",
-    currency: "EUR",
-    description: "Airtime for KPN.",
-    redemptionInstructions: "Credited in minutes.",
-    recipientType: "phone_number",
-    phonePrefixes: ["+316"],
-    packages: [{ value: "10" }, { value: "20" }],
-  },
-  {
-    slug: "broken",
-    name: "Broken",
-    kind: "gift_card",
-    brand: "B",
-    currency: "EUR",
-    description: "d",
-    redemptionInstructions: "r",
-    packages: [{ value: "10" }],
-  },
-];
+const products = IMPORT_PRODUCTS;
 
 describe("npm run admin -- catalog import", () => {
   it("imports the valid rows into the embedded database and reports the rejected ones", async () => {

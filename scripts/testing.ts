@@ -59,11 +59,32 @@ export async function serveRoutes(routes: TestRoute[]): Promise<{ base: string; 
   };
 }
 
-/** A loopback port nothing listens on (taken, then given back): a shop that is not running. */
-export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+/** A loopback port nothing listens on: a shop that is not running. */
+export { freePort as closedPort } from "./shop-server";
+
+/** A catalog file for the import commands: one valid product, one that is refused (no country). */
+export const IMPORT_PRODUCTS = [
+  {
+    slug: "kpn-topup",
+    name: "KPN Top-up",
+    kind: "topup",
+    brand: "KPN",
+    country: "NL",
+    currency: "EUR",
+    description: "Airtime for KPN.",
+    redemptionInstructions: "Credited in minutes.",
+    recipientType: "phone_number",
+    phonePrefixes: ["+316"],
+    packages: [{ value: "10" }, { value: "20" }],
+  },
+  {
+    slug: "broken",
+    name: "Broken",
+    kind: "gift_card",
+    brand: "B",
+    currency: "EUR",
+    description: "d",
+    redemptionInstructions: "r",
+    packages: [{ value: "10" }],
+  },
+];

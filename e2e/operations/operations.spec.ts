@@ -6,7 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startShop } from "../../scripts/shop-server";
+import { runAdmin } from "../../scripts/testing";
 import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
+import { merchantCredentials } from "./run";
 
 test("GET /api/health answers liveness without credentials, and readiness once the database, chains and loops are up", async ({ request }) => {
   const live = await request.get("/api/health");
@@ -131,14 +133,11 @@ test("OpenTelemetry traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set", as
   }
 });
 
-test("a backup taken while the shop runs restores into a new data folder that shows the same invoices", async ({ request }) => {
+test("a backup taken while the shop runs restores into a new data folder that shows the same invoices", async ({ request, baseURL }) => {
   // An invoice the backup must hold, made through the merchant API.
-  const created = await request.post("/api/admin/merchants", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` }, data: { name: "Backup merchant" } });
-  expect(created.status()).toBe(201);
-  const m = (await created.json()) as { api_id: string; api_secret: string };
-  const auth = `Basic ${Buffer.from(`${m.api_id}:${m.api_secret}`).toString("base64")}`;
+  const [auth] = (await merchantCredentials(baseURL!, E2E_ADMIN_TOKEN, 1)).merchantBasic;
   const invoice = await request.post("/api/v2/invoices", {
-    headers: { authorization: auth },
+    headers: { authorization: auth! },
     data: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" },
   });
   expect(invoice.status(), await invoice.text()).toBe(200);
@@ -151,13 +150,16 @@ test("a backup taken while the shop runs restores into a new data folder that sh
   try {
     const file = path.join(dir, "shop.tar.gz");
     fs.writeFileSync(file, await backup.body());
-    const env = { ...process.env, DATA_DIR: path.join(dir, "data"), DATABASE_URL: "" };
-    const root = path.join(__dirname, "..", "..");
-    const tsx = path.join(root, "node_modules", ".bin", "tsx");
-    const restore = spawnSync(tsx, ["scripts/admin.ts", "restore", file], { cwd: root, env, encoding: "utf8" });
-    expect(restore.status, restore.stdout + restore.stderr).toBe(0);
-    expect(restore.stdout).toMatch(/invoice/);
-    const read = spawnSync(tsx, ["e2e/operations/read-invoices.ts"], { cwd: root, env, encoding: "utf8" });
+    const data = path.join(dir, "data");
+    const restore = await runAdmin(["restore", file], data);
+    expect(restore.code, restore.out).toBe(0);
+    expect(restore.out).toMatch(/invoice/);
+    const env = { ...process.env, DATA_DIR: data, DATABASE_URL: "" };
+    const read = spawnSync(process.execPath, ["--import", "tsx", "e2e/operations/read-invoices.ts"], {
+      cwd: path.join(__dirname, "..", ".."),
+      env,
+      encoding: "utf8",
+    });
     expect(read.status, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout.trim().split("\n").at(-1)!) as string[]).toContain(invoiceId);
   } finally {

@@ -1,9 +1,9 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { closedPort } from "../../scripts/testing";
 import { E2E_CRON_SECRET } from "../server-env";
 import { createInvoice, devnetNetworks, evmBuyer, isEvm, signIn } from "../x402/devnet-client";
 import { documentedFetch as fetch } from "../x402/documented";
@@ -18,14 +18,6 @@ const ROOT = path.join(__dirname, "..", "..");
 let shop: ChildProcess | undefined;
 let base = "";
 let database = "";
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function admin(sql: string) {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -55,7 +47,7 @@ test.beforeAll(async () => {
   };
   delete env.DATA_DIR;
   execFileSync(process.execPath, ["--import", "tsx", "scripts/db-migrate.ts"], { cwd: ROOT, env, stdio: "pipe" });
-  const port = await freePort();
+  const port = await closedPort();
   base = `http://127.0.0.1:${port}`;
   shop = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
     cwd: ROOT,

@@ -15,6 +15,8 @@ import { log } from "@/lib/log";
 
 /** The one database type the domain code sees, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database or a transaction of one: what code that may run inside a caller's transaction takes. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type Database = {
   db: Db;

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { openDatabase, type Database, type Db, type OpenOptions } from "./client";
 
-export type { Db, Database } from "./client";
+export type { Db, DbOrTx, Database } from "./client";
 export * as schema from "./schema";
 
 const globalForDb = globalThis as typeof globalThis & { __storefrontDb?: Promise<Database> };

@@ -8,4 +8,4 @@ export { effectiveStatus } from "./effective-status";
 export { listWalletOrders, type WalletOrder } from "./wallet-orders";
 export { invoiceClaim, invoicePaymentEffect } from "./payment-effect";
 export { listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";
-export { canSeeCodes, getStatus, isPayer, type InvoiceView, type Viewer } from "./view";
+export { canSeeCodes, getStatus, type InvoiceView, type Viewer } from "./view";

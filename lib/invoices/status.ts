@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import type { DbOrTx } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import type { InvoiceRow } from "./payment";
 
@@ -7,11 +7,8 @@ export type OrderRow = typeof orders.$inferSelect;
 
 export type InvoiceWithOrders = { invoice: InvoiceRow; orders: OrderRow[] };
 
-/** A database, or a transaction of one. */
-type Reader = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** An invoice's orders, in the cart's order. */
-export function invoiceOrders(db: Reader, invoiceId: string): Promise<OrderRow[]> {
+export function invoiceOrders(db: DbOrTx, invoiceId: string): Promise<OrderRow[]> {
   return db.select().from(orders).where(eq(orders.invoiceId, invoiceId)).orderBy(asc(orders.position));
 }
 
@@ -19,7 +16,7 @@ export function invoiceOrders(db: Reader, invoiceId: string): Promise<OrderRow[]
  * An invoice and its orders, or undefined; with `merchantId`, only that merchant's invoice. Who may see redemption
  * info is the caller's decision.
  */
-export async function getInvoiceWithOrders(db: Reader, id: string, scope: { merchantId?: string } = {}): Promise<InvoiceWithOrders | undefined> {
+export async function getInvoiceWithOrders(db: DbOrTx, id: string, scope: { merchantId?: string } = {}): Promise<InvoiceWithOrders | undefined> {
   const [invoice] = await db
     .select()
     .from(invoices)

@@ -10,7 +10,7 @@ export type Viewer = { wallet: Wallet; proven: boolean } | null;
 export type InvoiceView = InvoiceWithOrders & { status: ReturnType<typeof effectiveStatus>; canSeeCodes: boolean };
 
 /** Invoices store the payer chain-free: one EVM key is one wallet on every EVM chain. */
-export const isPayer = (wallet: Wallet, payerKey: string) => walletOwnerKey(wallet) === payerKey;
+const isPayer = (wallet: Wallet, payerKey: string) => walletOwnerKey(wallet) === payerKey;
 
 /**
  * Whether a viewer may read an invoice's codes: only the wallet that pays it, proven by a signature (a fee's payer is

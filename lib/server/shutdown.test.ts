@@ -4,7 +4,7 @@ import readline from "node:readline";
 import { describe, expect, it } from "vitest";
 
 /** Starts the fixture, sends SIGTERM once it is ready, and returns what it printed and how it ended. */
-async function stopDuringSettlement(settlementMs: number) {
+async function stopDuringSettlement(settlementMs: number, signals = 1) {
   // node itself with tsx's loader: tsx's CLI wrapper gives the child 30 ms to take a relayed signal before it kills it,
   // which a loaded machine misses.
   const child = spawn(process.execPath, ["--import", "tsx", path.join("lib", "server", "shutdown.fixture.ts"), String(settlementMs)], {
@@ -13,7 +13,10 @@ async function stopDuringSettlement(settlementMs: number) {
   const lines: string[] = [];
   readline.createInterface({ input: child.stdout! }).on("line", (line) => {
     lines.push(line);
-    if (line === "ready") child.kill("SIGTERM");
+    if (line !== "ready") return;
+    child.kill("SIGTERM");
+    // Again, once the first is being handled (signals sent together are delivered as one).
+    for (let i = 1; i < signals; i++) setTimeout(() => child.kill("SIGTERM"), 150 * i);
   });
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once("exit", (c, s) => r([c, s])));
   return { lines, code, signal };
@@ -24,6 +27,12 @@ describe("shutdown on SIGTERM", () => {
     const { lines, code, signal } = await stopDuringSettlement(800);
     expect(lines).toEqual(["ready", "settlement recorded", "intake drained, 0 unfinished, accepting false", "workers stopped", "database closed"]);
     // It still ends as SIGTERM ends a process, for the platform that sent it.
+    expect(signal === "SIGTERM" || code === 143).toBe(true);
+  }, 30_000);
+
+  it("finishes its stop when SIGTERM comes again meanwhile (a supervisor signalling the group and the process)", async () => {
+    const { lines, code, signal } = await stopDuringSettlement(800, 3);
+    expect(lines).toEqual(["ready", "settlement recorded", "intake drained, 0 unfinished, accepting false", "workers stopped", "database closed"]);
     expect(signal === "SIGTERM" || code === 143).toBe(true);
   }, 30_000);
 

@@ -14,7 +14,7 @@ type Cleanup = () => Promise<void>;
 export type ShutdownPhase = "intake" | "work" | "close";
 const PHASES: ShutdownPhase[] = ["intake", "work", "close"];
 /** The whole shutdown's bound: a platform sends SIGKILL after its own grace period (Docker: 10 s, Kubernetes: 30 s). */
-const SHUTDOWN_LIMIT_MS = 25_000;
+export const SHUTDOWN_LIMIT_MS = 25_000;
 
 type State = { cleanups: Record<ShutdownPhase, Cleanup[]>; stopping: boolean };
 const globalForShutdown = globalThis as typeof globalThis & { __storefrontShutdown?: State };
@@ -24,20 +24,24 @@ export function onShutdown(cleanup: Cleanup, phase: ShutdownPhase = "close"): vo
   if (!globalForShutdown.__storefrontShutdown) {
     const state: State = { cleanups: { intake: [], work: [], close: [] }, stopping: false };
     globalForShutdown.__storefrontShutdown = state;
+    // The handler stays until the stop is done: a signal sent again meanwhile (a supervisor that signals the process
+    // group and the process, a second docker stop) is ignored rather than kill the process halfway through its stop.
     const run = (signal: NodeJS.Signals) => {
       if (state.stopping) return;
       state.stopping = true;
       const deadline = new Promise<void>((r) => setTimeout(r, SHUTDOWN_LIMIT_MS).unref());
       void Promise.race([runPhases(state), deadline]).finally(() => {
-        // No handler is left for the signal: sent again, it ends the process as the signal does (exit code 128+n).
+        // With no handler left for the signal, sent again, it ends the process as the signal does (exit code 128+n).
+        process.off("SIGINT", run);
+        process.off("SIGTERM", run);
         process.kill(process.pid, signal);
         // Except as PID 1 (a container's `node server.js` without an init): the kernel drops a signal it has no handler
         // for, and the server would wait for the platform's SIGKILL. Then the same exit code, by hand.
         setTimeout(() => process.exit(128 + (os.constants.signals[signal] ?? 0)), 100);
       });
     };
-    process.once("SIGINT", run);
-    process.once("SIGTERM", run);
+    process.on("SIGINT", run);
+    process.on("SIGTERM", run);
   }
   globalForShutdown.__storefrontShutdown.cleanups[phase].push(cleanup);
 }

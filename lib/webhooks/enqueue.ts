@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import type { DbOrTx } from "@/lib/db";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { WebhookEventType } from "./events";
 import { newMessageId } from "./ids";
 
-/** A database handle or an open transaction on it (what `db.transaction` hands its callback). */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { DbOrTx };
 
 export type WebhookEvent = {
   merchantId: string;

@@ -25,7 +25,7 @@ export function withoutLogContext<T>(fn: () => T): T {
   return context.exit(fn);
 }
 
-/** The ids of the current context (for tests, and for messages that name the request). */
+/** The ids of the current context (what tests check). */
 export function logContext(): Readonly<Bindings> {
   return { ...context.getStore() };
 }

@@ -197,6 +197,9 @@ test("a new merchant is shown how to get webhooks, sends a test event, and revea
     for (const secret of [rotated, m.webhook_secret])
       expect(new Webhook(secret).verify(second.body, second.headers as Record<string, string>)).toMatchObject({ type: "test" });
 
+    // The page shows the second message too before the next click (a row added above moves the button).
+    await expect(log.getByRole("row")).toHaveCount(3);
+
     // Hidden again, and gone from the page.
     await page.getByRole("button", { name: "Hide secret" }).click();
     await expect(page.getByRole("button", { name: "Reveal secret" })).toBeVisible();

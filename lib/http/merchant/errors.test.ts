@@ -25,4 +25,9 @@ describe("the merchant API's table of domain refusals", () => {
       409: ["invoice_not_payable", "idempotency_key_in_use"],
     });
   });
+
+  it("names a refused field as the merchant API writes fields", async () => {
+    const res = v2ErrorOf(new DomainError("invalid_param", "must be a positive integer", { path: ["products", 0, "quantity"] })).toResponse("/invoices");
+    expect(await res.json()).toMatchObject({ error_code: "invalid_param", message: "Invalid parameter products[0].quantity: must be a positive integer" });
+  });
 });

@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http_ from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -210,6 +212,43 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
     await refundDue(database.db, real, { now: new Date(Date.now() + 61_000) });
     expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: stored.refundTx });
     expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
+  });
+
+  it("calls a stored EVM transfer landed, not dead, when its block is mined between the status questions", async () => {
+    // A JSON-RPC proxy before the chain that mines the waiting transfer's block right after its first answer: the one
+    // moment where asking for the receipt before the mined count would see no receipt, then the nonce used.
+    let mineAfterNext = false;
+    const proxy = http_.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        void (async () => {
+          const answer = await fetch(base.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+          const text = await answer.text();
+          if (mineAfterNext) {
+            mineAfterNext = false;
+            await anvilRpc(base.rpcUrl, "evm_mine");
+          }
+          res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
+        })();
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    const proxied = { ...base, rpcUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+    await anvilRpc(base.rpcUrl, "evm_setAutomine", [false]);
+    try {
+      const payout = payoutWith({ networks: [proxied], evmKey: refundEvm });
+      const payer = privateKeyToAccount(generatePrivateKey()).address;
+      const signed = (await payout.sign({ network: base.network, payer }, 1_000_000n, async () => true))!;
+      await payout.send(base.network, signed);
+      expect(await devnet.balance(base.network, payer)).toBe(0n);
+      mineAfterNext = true;
+      expect(await payout.status(base.network, signed)).toBe("landed");
+      expect(await devnet.balance(base.network, payer)).toBe(1_000_000n);
+    } finally {
+      await anvilRpc(base.rpcUrl, "evm_setAutomine", [true]);
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it("lets two workers racing for one refund send one transfer", async () => {

@@ -112,9 +112,12 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
       const n = network(id);
       if (n.kind === "evm") {
         const client = evmClient(n);
+        // The mined count first: if it has passed the nonce, whatever took that nonce is in a block by then, so a
+        // receipt asked for afterwards tells whether it was this transfer (asked the other way round, a block mined
+        // between the two questions would make a landed transfer look dead, and the refund would be paid twice).
+        const mined = await client.getTransactionCount({ address: opts.evmKey!.address, blockTag: "latest" });
         const receipt = await client.getTransactionReceipt({ hash: p.transaction as Hash }).catch(() => null);
         if (receipt) return receipt.status === "success" ? "landed" : "failed";
-        const mined = await client.getTransactionCount({ address: opts.evmKey!.address, blockTag: "latest" });
         return mined > Number(p.expiry) ? "dead" : "pending";
       }
       const rpc = createSolanaRpc(n.rpcUrl);

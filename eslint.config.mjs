@@ -1,33 +1,58 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The domain's lower layers never import the layers that react to them or serve them: a state change is announced as
-// a domain event (lib/events.ts) and the upper layers listen (lib/wiring.ts). Tests, fixtures and test helpers may
-// reach up.
-const UPPER_LAYERS = ["@/lib/merchant-invoices", "@/lib/merchants", "@/lib/webhooks", "@/lib/http", "@/lib/dashboard", "@/lib/server", "@/lib/wiring"];
-const layers = {
-  files: ["lib/{config,db,catalog,identity,invoices,fulfilment,payments,devnet}/**/*.ts", "lib/{ids,events,errors,log}.ts"],
-  ignores: ["**/*.test.ts", "**/*.fixture.ts", "**/testing.ts"],
-  rules: {
-    "no-restricted-imports": [
-      "error",
-      // The process's poll loops and its shutdown hooks are infrastructure every layer runs on.
-      {
-        patterns: [
-          {
-            group: [...UPPER_LAYERS.flatMap((p) => (p === "@/lib/server" ? [`${p}/*`] : [p, `${p}/*`])), "!@/lib/server/poll-loop", "!@/lib/server/shutdown"],
-            message: "A lower layer does not import an upper one: emit a domain event (lib/events.ts) instead.",
-          },
-        ],
-      },
-    ],
-  },
-};
+// The folders of lib/ in layers, lowest first: a folder imports only folders before it in this list, so the imports
+// between folders have no cycle and the order reads from the names. A lower layer never imports the layers that react
+// to it or serve it: it emits a domain event (lib/events.ts) that the upper layers listen to (lib/wiring.ts), or is
+// handed what it runs (the database's seeding, the round after a response). Tests, fixtures and test helpers may
+// reach up. See ARCHITECTURE.md.
+const LAYERS = [
+  // Foundations: settings, logs, errors, ids, the networks' definitions, the process's loops and shutdown, storage.
+  ["config", "log", "errors", "ids", "networks", "runtime", "db", "events", "metrics"],
+  // What the domain stands on: the catalog, wallet identities, rate limits, stock, the local chains.
+  ["identity", "catalog", "ratelimit", "inventory", "devnet"],
+  ["payments"],
+  // The domain: an order's delivery, an invoice's life, a merchant's account, its balance top-ups.
+  ["fulfilment"],
+  ["invoices"],
+  ["merchants"],
+  ["topups", "webhooks"],
+  // Read models for the dashboard, then the HTTP adapters (by caller), their API documents, the server, the wiring.
+  ["dashboard"],
+  ["http"],
+  ["openapi", "server"],
+  ["wiring"],
+];
+const layerRules = LAYERS.map((layer, i) => {
+  const above = LAYERS.slice(i + 1).flat();
+  // Folders of one layer do not import each other either, except along the layer's own order.
+  const sideways = layer.slice(1);
+  return layer.map((folder, j) => ({ folder, forbidden: [...above, ...sideways.slice(j)] }));
+})
+  .flat()
+  .filter(({ forbidden }) => forbidden.length > 0)
+  .map(({ folder, forbidden }) => ({
+    files: [`lib/${folder}/**/*.{ts,tsx}`, `lib/${folder}.ts`],
+    ignores: ["**/*.test.ts", "**/*.fixture.ts", "**/testing.ts", "lib/log-testing.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]),
+              message: `lib/${folder} imports only the layers below it (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/events.ts) or be handed the work instead.`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
 
 const config = [
   ...nextVitals,
   ...nextTs,
-  layers,
+  ...layerRules,
   {
     ignores: [".next/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
   },

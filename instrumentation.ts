@@ -11,6 +11,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerAddress } = await import("./lib/http/peer-address");
   installPeerAddress();
+  // The domain's listeners and what the lower layers are handed, before anything can emit or open the database.
+  await import("./lib/wiring");
   const { startServer } = await import("./lib/server/start");
   await startServer();
 }

@@ -12,7 +12,7 @@ import pg from "pg";
 
 const [port = "3107", mode = "pglite"] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
-// The shop stops in its own order on SIGTERM (lib/server/shutdown.ts), as `npm start` sets it up.
+// The shop stops in its own order on SIGTERM (lib/runtime/shutdown.ts), as `npm start` sets it up.
 const env = { ...process.env, DATA_DIR: dataDir, PORT: port, NEXT_MANUAL_SIG_HANDLE: "true" };
 delete env.DATABASE_URL;
 

@@ -13,6 +13,19 @@ export const DOMAIN_ERROR_CODES = [
   "unknown_network",
   "invalid_address",
   "invalid_amount",
+  // Refusals of an invoice (lib/invoices): the cart, its recipients, its amount, the stock it needs.
+  "missing_identity",
+  "missing_field",
+  "unknown_product",
+  "unknown_package",
+  "package_out_of_range",
+  "out_of_stock",
+  "reservation_limit",
+  "invalid_recipient",
+  "invalid_phone_number",
+  "unsupported_operator",
+  "amount_too_small",
+  "amount_too_large",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
@@ -29,5 +42,10 @@ export class DomainError extends Error {
     this.name = "DomainError";
     this.path = opts.path ?? [];
     this.details = opts.details ?? {};
+  }
+
+  /** The same refusal about another field: an adapter whose request is shaped otherwise names it in its own terms. */
+  at(path: (string | number)[]): DomainError {
+    return new DomainError(this.code, this.message, { path, details: { ...this.details } });
   }
 }

@@ -1,24 +1,33 @@
-import type { Db } from "@/lib/db";
+import { setDatabasePreparation, type Db } from "@/lib/db";
 import { on } from "@/lib/events";
+import { setBackgroundRound } from "@/lib/runtime/poll-loop";
 
 /**
- * Who listens to the domain's events, wired once per process: at the server's start (lib/server/start.ts), in the
+ * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the
  * operator's CLI and in tests (vitest.setup.ts). Importing this module wires them. Each listener loads its module when
  * its event first comes, so that wiring costs a process nothing until then.
  *
  * - invoice.final: a merchant invoice with a webhook URL writes its webhook message to the outbox (then the worker is
  *   kicked).
  * - order.failed: a balance-paid order gets its price back on the merchant's balance.
+ *
+ * And what the lower layers run without importing it: the seeding after the database's migrations, and the round of
+ * every background job that a kick runs after the response on Vercel.
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
-    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([import("@/lib/merchant-invoices/final"), import("@/lib/webhooks/worker")]);
+    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([import("@/lib/webhooks/final-invoice"), import("@/lib/webhooks/worker")]);
     return (await announceFinalInvoice(tx, e.invoiceId, e.now)) ? { afterCommit: kickWebhookWorker } : undefined;
   });
   on("order.failed", "balance refund", async (tx, e) => {
     const { refundOrderToBalance } = await import("@/lib/merchants/refund-order");
     await refundOrderToBalance(tx as Db, e.orderId, e.now);
   });
+  // The seeding that follows the migrations: the demo catalog into an empty database, when the mode asks for it
+  // (loaded only then: its data is not needed by anything else).
+  setDatabasePreparation(async (db) => (await import("@/lib/catalog/seed")).seedCatalogOnce(db));
+  // Where no loop runs (Vercel), a kick runs one round of every job after the response.
+  setBackgroundRound(async (opts) => (await import("@/lib/server/round")).runRound(opts));
 }
 
 wireListeners();

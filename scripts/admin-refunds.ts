@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/http/admin/wire";
 import { withDatabase } from "@/lib/db";
 import { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "@/lib/fulfilment";
-import { USDC_DECIMALS } from "@/lib/payments/networks";
+import { USDC_DECIMALS } from "@/lib/networks";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
 
 export const REFUNDS_HELP = `  refunds list [--json] [--url URL]

@@ -3,6 +3,7 @@
 // pooled URL) or the embedded one in DATA_DIR. Safe to run while servers run and from several places at once: one
 // migrates, the others wait for it and find nothing to do. A plain Node server also migrates at start; on Vercel
 // this runs in the build (vercel.json).
+import "@/lib/wiring";
 import { config, ConfigError } from "@/lib/config";
 import { defaultOpenOptions, prepareDatabase } from "@/lib/db";
 import { migrationStatus, openDatabase } from "@/lib/db/client";

@@ -4,7 +4,8 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { providerFor } from "@/lib/fulfilment/providers/provider-for";
 import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
 import { importStock } from "@/lib/inventory";
-import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
+import { DomainError } from "@/lib/errors";
+import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import { getProduct, search } from ".";
 import { seedCatalogOnce } from "./seed";
 
@@ -29,7 +30,7 @@ const buy = (product_id: string, package_value: string) =>
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => "created",
-    (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)),
+    (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
   );
 
 describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
@@ -37,7 +38,7 @@ describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
     const found = await search({ q: "test", includeTest: true }, database.db);
     expect(found.items.filter((p) => p.slug.startsWith("test-") || p.slug.endsWith("-fail"))).toEqual([]);
     expect(await getProduct("test-gift-card-code", database.db)).toBeNull();
-    expect(await refusal(buy("test-gift-card-code", "10"))).toBe("UNKNOWN_PRODUCT");
+    expect(await refusal(buy("test-gift-card-code", "10"))).toBe("unknown_product");
   });
 
   it("shows a product without a real supplier as out of stock and refuses it, and sells it once codes are imported", async () => {
@@ -45,7 +46,7 @@ describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
     expect(steam?.inStock).toBe(false);
     const listed = await search({ q: "steam" }, database.db);
     expect(listed.items.find((p) => p.slug === "steam-us")?.inStock).toBe(false);
-    expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("OUT_OF_STOCK");
+    expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("out_of_stock");
 
     await importStock(database.db, {
       productId: "steam-us",

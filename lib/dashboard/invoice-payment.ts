@@ -1,8 +1,8 @@
 import { formatUsdc } from "@/lib/catalog/pricing";
 import type { invoices } from "@/lib/db/schema";
-import type { PaymentNetwork } from "@/lib/payments/networks";
-import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
-import { paymentStatus } from "@/lib/merchant-invoices/serialize";
+import type { PaymentNetwork } from "@/lib/networks";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { paymentStatus } from "@/lib/merchants/invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 

@@ -3,8 +3,8 @@ import type { Db } from "@/lib/db";
 import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 import { formatCents } from "@/lib/merchants";
-import { getMerchantOrder } from "@/lib/merchant-invoices/queries";
-import { merchantStatus } from "@/lib/merchant-invoices/serialize";
+import { getMerchantOrder } from "@/lib/merchants/invoices";
+import { merchantStatus } from "@/lib/merchants/invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

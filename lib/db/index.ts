@@ -35,11 +35,21 @@ export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }
 
-/** The seeding that follows the migrations: the demo catalog into an empty database, when the mode asks for it. */
+const preparation = globalThis as typeof globalThis & { __storefrontDbPreparation?: (db: Db) => Promise<void> };
+
+/**
+ * Sets what follows the migrations when the process's database opens (the demo catalog's seeding): the layers above
+ * provide it (lib/wiring.ts), as the database sits below the catalog it would fill.
+ */
+export function setDatabasePreparation(prepare: (db: Db) => Promise<void>): void {
+  preparation.__storefrontDbPreparation = prepare;
+}
+
+/** What follows the migrations; unwired, it refuses (an empty shop would otherwise start without saying why). */
 export async function prepareDatabase(db: Db): Promise<void> {
-  // Loaded only here: the demo catalog's data is not needed by anything else.
-  const { seedCatalogOnce } = await import("@/lib/catalog/seed");
-  await seedCatalogOnce(db);
+  const prepare = preparation.__storefrontDbPreparation;
+  if (!prepare) throw new Error("No database preparation is wired: load lib/wiring.ts at start-up");
+  await prepare(db);
 }
 
 /** Opens the database for one operator command (migrated, not seeded), runs `work` on it, and closes it. */

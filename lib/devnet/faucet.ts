@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { USDC_DECIMALS } from "@/lib/catalog/pricing";
 import { DomainError } from "@/lib/errors";
-import type { PaymentNetwork } from "@/lib/payments/networks";
+import type { PaymentNetwork } from "@/lib/networks";
 import { FAUCET_MAX_USDC } from "./chains";
 import type { Devnet } from "./start-devnet";
 

@@ -29,7 +29,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
-import type { EvmNetwork, SolanaNetwork } from "@/lib/payments/networks";
+import type { EvmNetwork, SolanaNetwork } from "@/lib/networks";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { chainPayout, type ChainPayoutOptions } from "./chain-payout";
 import { createDemoProvider } from "./providers/demo";

@@ -37,7 +37,7 @@ import {
 } from "viem";
 import { viemChain } from "@/lib/payments/chain";
 import { errorText, nonceKey, type SenderSync } from "@/lib/payments/evm-signer";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/payments/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { Payout, SignedPayout } from "./refund";
 
 /** How long a sent transfer is watched before the refund is left for the next round. */

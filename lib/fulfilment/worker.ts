@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { kickLoop, startPollLoop, type PollLoop } from "@/lib/server/poll-loop";
+import { kickLoop, startPollLoop, type PollLoop } from "@/lib/runtime/poll-loop";
 import { drainDue } from "./engine";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
@@ -22,7 +22,7 @@ export type Worker = PollLoop;
 const LOOP = "fulfilment";
 
 /**
- * The in-process fulfilment loop (lib/server/poll-loop): each pass drains due orders, then refunds failed ones;
+ * The in-process fulfilment loop (lib/runtime/poll-loop): each pass drains due orders, then refunds failed ones;
  * errors are logged and the next pass runs anyway. `kickWorker()` reaches the process's worker: the pay route calls
  * it once an invoice is paid.
  */

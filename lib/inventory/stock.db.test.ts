@@ -9,7 +9,8 @@ import { drainDue } from "@/lib/fulfilment";
 import { payInvoice } from "@/lib/fulfilment/testing";
 import { createInventoryProvider } from "@/lib/fulfilment/providers/inventory";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice, expireInvoices, InvoiceError } from "@/lib/invoices";
+import { DomainError } from "@/lib/errors";
+import { createInvoice, expireInvoices } from "@/lib/invoices";
 import { importStock, StockError, stockLevels } from "./stock";
 
 // One product per test group, so that the groups do not share stock.
@@ -34,10 +35,10 @@ const buy = (productId: string, packageValue: string, now?: Date, as = payer) =>
 /** Another wallet each (one wallet's unpaid invoices hold a bounded number of codes). */
 const someone = (i: number) => ({ chainId: "eip155:8453", address: `0x${(0xabc000 + i).toString(16).padStart(40, "0")}` });
 
-async function refusal(p: Promise<unknown>): Promise<InvoiceError> {
+async function refusal(p: Promise<unknown>): Promise<DomainError> {
   const err = await p.catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(InvoiceError);
-  return err as InvoiceError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 describe(`inventory stock on ${testDriver}`, () => {
@@ -93,13 +94,13 @@ describe(`inventory stock on ${testDriver}`, () => {
       },
       db,
     );
-    expect(await refusal(both)).toMatchObject({ code: "OUT_OF_STOCK", details: { field: "items.1.package_value" } });
+    expect(await refusal(both)).toMatchObject({ code: "out_of_stock", path: ["items", 1, "package_value"] });
     expect((await stockLevels(db, "test-gift-card-link")).find((l) => l.packageValue === "20")).toMatchObject({ available: 1, reserved: 0 });
 
     const inv = await buy("test-gift-card-link", "20");
     expect((await stockLevels(db, "test-gift-card-link")).find((l) => l.packageValue === "20")).toMatchObject({ available: 0, reserved: 1 });
-    expect(await refusal(buy("test-gift-card-link", "20"))).toMatchObject({ code: "OUT_OF_STOCK" });
-    expect(await refusal(buy("test-gift-card-link", "50"))).toMatchObject({ code: "OUT_OF_STOCK" });
+    expect(await refusal(buy("test-gift-card-link", "20"))).toMatchObject({ code: "out_of_stock" });
+    expect(await refusal(buy("test-gift-card-link", "50"))).toMatchObject({ code: "out_of_stock" });
     const [order] = await db.select().from(orders).where(eq(orders.invoiceId, inv.id));
     expect(order?.supplier).toBe("inventory");
     expect(await codeOfOrder(db, order!.id)).toEqual({ code: "TWENTY-0001", soldAt: null });
@@ -110,7 +111,7 @@ describe(`inventory stock on ${testDriver}`, () => {
     await importStock(db, { productId: "test-gift-card-link", packageValue: "50", codes: codes("FIFTY", 1), batch: "fifty.csv" });
     const past = new Date(Date.now() - 60 * 60_000);
     const inv = await buy("test-gift-card-link", "50", past);
-    expect(await refusal(buy("test-gift-card-link", "50"))).toMatchObject({ code: "OUT_OF_STOCK" });
+    expect(await refusal(buy("test-gift-card-link", "50"))).toMatchObject({ code: "out_of_stock" });
 
     expect(await expireInvoices(db)).toBeGreaterThanOrEqual(1);
     const [row] = await db.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
@@ -168,7 +169,7 @@ describe(`inventory stock on ${testDriver}`, () => {
     await buy("test-gift-card-code-fail", "10");
     expect((await inSearch())?.inStock).toBe(false);
     expect((await getProduct("test-gift-card-code-fail", db))?.inStock).toBe(false);
-    expect(await refusal(buy("test-gift-card-code-fail", "20"))).toMatchObject({ code: "OUT_OF_STOCK", message: expect.stringMatching(/out of stock/) });
+    expect(await refusal(buy("test-gift-card-code-fail", "20"))).toMatchObject({ code: "out_of_stock", message: expect.stringMatching(/out of stock/) });
   });
 
   it("never gives one code to two orders when many checkouts race for a few codes", async () => {
@@ -180,7 +181,7 @@ describe(`inventory stock on ${testDriver}`, () => {
     const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
     expect(created).toHaveLength(5);
     expect(refused).toHaveLength(15);
-    for (const err of refused) expect(err).toMatchObject({ code: "OUT_OF_STOCK" });
+    for (const err of refused) expect(err).toMatchObject({ code: "out_of_stock" });
 
     // Paid and fulfilled by several drains at once: five deliveries, five different codes, none left.
     for (const inv of created) await payInvoice(db, inv.id);

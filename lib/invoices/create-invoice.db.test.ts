@@ -8,7 +8,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
-import { InvoiceError } from "./invoice-error";
+import { DomainError } from "@/lib/errors";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };
@@ -22,10 +22,10 @@ afterAll(() => database?.close());
 const create = (items: unknown, extra: { affiliateCode?: string } = {}) =>
   createInvoice({ items: createInvoiceBody.parse({ items }).items, payer, ...extra }, database.db);
 
-async function refusal(items: unknown): Promise<InvoiceError> {
+async function refusal(items: unknown): Promise<DomainError> {
   const err = await create(items).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(InvoiceError);
-  return err as InvoiceError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 describe(`invoice creation on ${testDriver}`, () => {
@@ -70,28 +70,33 @@ describe(`invoice creation on ${testDriver}`, () => {
 
   it("refuses unknown products and packages, naming the field and the packages on offer", async () => {
     expect(await refusal([{ product_id: "no-such-thing", package_value: "10" }])).toMatchObject({
-      code: "UNKNOWN_PRODUCT",
-      details: { field: "items.0.product_id" },
+      code: "unknown_product",
+      path: ["items", 0, "product_id"],
     });
     const pkg = await refusal([
       { product_id: "test-gift-card-code", package_value: "10" },
       { product_id: "test-gift-card-code", package_value: "15" },
     ]);
-    expect(pkg).toMatchObject({ code: "UNKNOWN_PACKAGE", details: { field: "items.1.package_value", packages: ["10", "20", "50", "100"] } });
-    expect(await refusal([{ product_id: "test-gift-card-code", package_value: "steam-us<&>10" }])).toMatchObject({ code: "UNKNOWN_PACKAGE" });
+    expect(pkg).toMatchObject({ code: "unknown_package", path: ["items", 1, "package_value"], details: { packages: ["10", "20", "50", "100"] } });
+    expect(await refusal([{ product_id: "test-gift-card-code", package_value: "steam-us<&>10" }])).toMatchObject({ code: "unknown_package" });
   });
 
   it("refuses missing, invalid and foreign recipients", async () => {
     expect(await refusal([{ product_id: "test-phone-refill", package_value: "10" }])).toMatchObject({
-      code: "MISSING_FIELD",
-      details: { field: "items.0.refill_input" },
+      code: "missing_field",
+      path: ["items", 0, "refill_input"],
     });
-    expect(await refusal([{ product_id: "test-phone-refill", package_value: "10", refill_input: "12" }])).toMatchObject({ code: "INVALID_RECIPIENT" });
-    expect((await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+14155550134" }])).message).toMatch(/not a NG number/);
+    expect(await refusal([{ product_id: "test-phone-refill", package_value: "10", refill_input: "12" }])).toMatchObject({ code: "invalid_phone_number" });
+    expect(await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+14155550134" }])).toMatchObject({
+      code: "unsupported_operator",
+      message: expect.stringMatching(/^not a NG number/),
+      path: ["items", 0, "refill_input"],
+    });
     // A Glo number is a valid Nigerian number, but not one MTN serves.
-    expect((await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+2348051234567" }])).message).toMatch(
-      /MTN serves numbers starting with/,
-    );
+    expect(await refusal([{ product_id: "mtn-nigeria-topup", package_value: "1000", refill_input: "+2348051234567" }])).toMatchObject({
+      code: "unsupported_operator",
+      message: expect.stringMatching(/^MTN serves numbers starting with/),
+    });
   });
 
   it("refuses out-of-stock products and carts over 1000 USDC", async () => {
@@ -99,9 +104,9 @@ describe(`invoice creation on ${testDriver}`, () => {
     expect(soldOut).toBeDefined();
     const detail = await getProduct(soldOut!.slug, database.db);
     const value = detail!.packages[0]?.value ?? detail!.range!.min;
-    expect(await refusal([{ product_id: soldOut!.slug, package_value: value, refill_input: "+14155550134" }])).toMatchObject({ code: "OUT_OF_STOCK" });
+    expect(await refusal([{ product_id: soldOut!.slug, package_value: value, refill_input: "+14155550134" }])).toMatchObject({ code: "out_of_stock" });
     const big = Array.from({ length: 11 }, () => ({ product_id: "test-gift-card-code", package_value: "100" }));
-    expect(await refusal(big)).toMatchObject({ code: "AMOUNT_TOO_LARGE" });
+    expect(await refusal(big)).toMatchObject({ code: "amount_too_large" });
   });
 
   it("validates the body shape: 1 to 15 items with the fields named", () => {

@@ -10,7 +10,7 @@ import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
 import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "@/lib/ids";
-import { InvoiceError } from "./invoice-error";
+import { DomainError } from "@/lib/errors";
 import { validateRecipient } from "./recipient";
 import { listWalletEsims } from "./wallet-esims";
 import { resolvePackage } from "./resolve-package";
@@ -40,13 +40,13 @@ async function knownAffiliate(db: Db, code: string | null | undefined): Promise<
 }
 
 /** The ICCID an eSIM item tops up (19 or 20 digits with a valid Luhn check digit), or null for a new eSIM. */
-function esimToTopUp(product: Product, input: string | undefined, field: string): string | null {
+function esimToTopUp(product: Product, input: string | undefined, path: (string | number)[]): string | null {
   if (product.kind !== "esim" || input === undefined || input.trim() === "") return null;
   const iccid = input.replace(/[\s-]/g, "");
   if (!isIccid(iccid)) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not an ICCID: 19 or 20 digits starting 89, with a valid check digit`, {
-      field,
-      reason: "not_iccid",
+    throw new DomainError("invalid_recipient", "not an ICCID: 19 or 20 digits starting 89, with a valid check digit", {
+      path,
+      details: { reason: "not_iccid" },
     });
   }
   return iccid;
@@ -66,7 +66,7 @@ export async function createInvoice(
   const merchant = "merchant" in input ? input.merchant : null;
   // Whose invoice it is: a wallet (`eip155:0x…`, `solana:…`) or a merchant (`merchant:mer_…`); eSIM top-ups look there.
   const payer = merchant ? `merchant:${merchant.merchantId}` : walletOwnerKey((input as { payer: Wallet }).payer);
-  if (!payer) throw new InvoiceError("MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
+  if (!payer) throw new DomainError("missing_identity", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
 
   const products = new Map<string, Product>();
   for (const slug of new Set(input.items.map((i) => i.product_id))) {
@@ -75,35 +75,31 @@ export async function createInvoice(
   }
 
   const lines = input.items.map((item, i) => {
-    const field = `items.${i}`;
     const product = products.get(item.product_id);
-    if (!product)
-      throw new InvoiceError("UNKNOWN_PRODUCT", `${field}.product_id: no product has the slug ${JSON.stringify(item.product_id)}`, {
-        field: `${field}.product_id`,
-      });
-    if (!product.inStock) throw new InvoiceError("OUT_OF_STOCK", `${field}: ${product.name} is out of stock`, { field: `${field}.product_id` });
-    const pkg = resolvePackage(product, item.package_value, `${field}.package_value`);
+    if (!product) throw new DomainError("unknown_product", `no product has the slug ${JSON.stringify(item.product_id)}`, { path: ["items", i, "product_id"] });
+    if (!product.inStock) throw new DomainError("out_of_stock", `${product.name} is out of stock`, { path: ["items", i, "product_id"] });
+    const pkg = resolvePackage(product, item.package_value, ["items", i, "package_value"]);
     const recipient =
-      validateRecipient(product, item.refill_input, `${field}.refill_input`) ?? esimToTopUp(product, item.refill_input, `${field}.refill_input`);
-    return { product, pkg, recipient, field };
+      validateRecipient(product, item.refill_input, ["items", i, "refill_input"]) ?? esimToTopUp(product, item.refill_input, ["items", i, "refill_input"]);
+    return { product, pkg, recipient, index: i };
   });
   // An eSIM item naming an ICCID adds its bundle to that eSIM: one the paying wallet bought, of the same product.
   const topUps = lines.filter((l) => l.product.kind === "esim" && l.recipient);
   const held = topUps.length > 0 ? new Map((await listWalletEsims(db, payer)).map((e) => [e.iccid, e.productId])) : new Map<string, string>();
   for (const l of topUps) {
     if (held.get(l.recipient!) !== l.product.slug) {
-      throw new InvoiceError(
-        "INVALID_RECIPIENT",
-        `${l.field}.refill_input: ${merchant ? "this account" : "the paying wallet"} holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave it out to buy a new eSIM.`,
-        { field: `${l.field}.refill_input`, reason: "not_held" },
+      throw new DomainError(
+        "invalid_recipient",
+        `${merchant ? "this account" : "the paying wallet"} holds no ${l.product.name} eSIM with the ICCID ${l.recipient}. Leave it out to buy a new eSIM.`,
+        { path: ["items", l.index, "refill_input"], details: { reason: "not_held" } },
       );
     }
   }
 
   const priceUsdc = lines.reduce((sum, l) => sum + l.pkg.priceUsdc, 0n);
-  if (priceUsdc < MIN_INVOICE_USDC) throw new InvoiceError("AMOUNT_TOO_SMALL", "An invoice must come to at least 0.01 USDC");
+  if (priceUsdc < MIN_INVOICE_USDC) throw new DomainError("amount_too_small", "An invoice must come to at least 0.01 USDC");
   if (priceUsdc > MAX_INVOICE_USDC) {
-    throw new InvoiceError("AMOUNT_TOO_LARGE", `This cart comes to more than 1000 USDC, the most one invoice can take: split it`);
+    throw new DomainError("amount_too_large", `This cart comes to more than 1000 USDC, the most one invoice can take: split it`);
   }
 
   const now = input.now ?? new Date();
@@ -148,7 +144,7 @@ export async function createInvoice(
     for (const [i, o] of orderRows.entries()) {
       if (o.supplier !== "inventory") continue;
       if (!(await reserveCode(tx as unknown as Db, o, now))) {
-        throw new InvoiceError("OUT_OF_STOCK", `items.${i}: ${o.productName} ${o.packageValue} is sold out`, { field: `items.${i}.package_value` });
+        throw new DomainError("out_of_stock", `${o.productName} ${o.packageValue} is sold out`, { path: ["items", i, "package_value"] });
       }
     }
     if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
@@ -200,10 +196,10 @@ async function checkReservationLimits(tx: Db, payer: string, rows: { supplier: s
     perPackage.set(key, n);
     total++;
     if (n > MAX_OPEN_RESERVATIONS_PER_PACKAGE || total > MAX_OPEN_RESERVATIONS) {
-      throw new InvoiceError(
-        "RESERVATION_LIMIT",
+      throw new DomainError(
+        "reservation_limit",
         `Unpaid invoices of one wallet hold at most ${MAX_OPEN_RESERVATIONS} stocked codes, ${MAX_OPEN_RESERVATIONS_PER_PACKAGE} of one package: pay or let expire the invoices you have (${o.productId} ${o.packageValue}).`,
-        { limit: MAX_OPEN_RESERVATIONS, package_limit: MAX_OPEN_RESERVATIONS_PER_PACKAGE },
+        { details: { limit: MAX_OPEN_RESERVATIONS, package_limit: MAX_OPEN_RESERVATIONS_PER_PACKAGE } },
       );
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { merchantStatus, paymentStatus } from "@/lib/merchant-invoices/serialize";
+import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";
 import { effectiveStatus } from "./effective-status";
 import { payability } from "./payment";
 

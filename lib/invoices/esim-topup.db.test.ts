@@ -10,7 +10,7 @@ import { luhnCheckDigit } from "@/lib/fulfilment/providers/luhn";
 import { payInvoice } from "@/lib/fulfilment/testing";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { createInvoice } from "./create-invoice";
-import { InvoiceError } from "./invoice-error";
+import { DomainError } from "@/lib/errors";
 import { listWalletEsims } from "./wallet-esims";
 
 let database: Database;
@@ -30,12 +30,12 @@ async function buyAndDeliver(payer: Wallet, items: { product_id: string; package
   return inv;
 }
 
-async function refusal(payer: Wallet, refill: string, productId = "test-esim-product"): Promise<InvoiceError> {
+async function refusal(payer: Wallet, refill: string, productId = "test-esim-product"): Promise<DomainError> {
   const err = await createInvoice({ items: [{ product_id: productId, package_value: "1GB, 7 Days", refill_input: refill }], payer }, database.db).catch(
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(InvoiceError);
-  return err as InvoiceError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 describe(`eSIM top-ups on ${testDriver}`, () => {
@@ -65,13 +65,13 @@ describe(`eSIM top-ups on ${testDriver}`, () => {
     const [esim] = await listWalletEsims(database.db, walletOwnerKey(alice)!);
     const iccid = esim!.iccid;
     const flipped = iccid.slice(0, -1) + String((Number(iccid.slice(-1)) + 1) % 10);
-    expect(await refusal(alice, flipped)).toMatchObject({ code: "INVALID_RECIPIENT", message: expect.stringMatching(/is not an ICCID/) });
-    expect(await refusal(alice, "12345")).toMatchObject({ code: "INVALID_RECIPIENT", details: { field: "items.0.refill_input" } });
+    expect(await refusal(alice, flipped)).toMatchObject({ code: "invalid_recipient", message: expect.stringMatching(/^not an ICCID/) });
+    expect(await refusal(alice, "12345")).toMatchObject({ code: "invalid_recipient", path: ["items", 0, "refill_input"] });
     const stranger = "894450000000000000";
     expect(await refusal(alice, stranger + luhnCheckDigit(stranger))).toMatchObject({
-      code: "INVALID_RECIPIENT",
+      code: "invalid_recipient",
       message: expect.stringMatching(/holds no Test eSIM/),
     });
-    expect(await refusal(bob, iccid)).toMatchObject({ code: "INVALID_RECIPIENT" });
+    expect(await refusal(bob, iccid)).toMatchObject({ code: "invalid_recipient" });
   });
 });

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
 import { z } from "zod";
 import type { Product } from "@/lib/catalog";
-import { InvoiceError } from "./invoice-error";
+import { DomainError } from "@/lib/errors";
 
 const email = z.email();
 
@@ -9,40 +9,40 @@ const email = z.email();
  * Checks the recipient of an item as the product needs it and returns it normalized (E.164 for phones,
  * lower-cased domain for e-mail), or undefined for products without a recipient.
  */
-export function validateRecipient(product: Product, input: string | undefined, field: string): string | undefined {
+export function validateRecipient(product: Product, input: string | undefined, path: (string | number)[]): string | undefined {
   if (product.recipientType === "none") return undefined;
   if (!input) {
-    throw new InvoiceError(
-      "MISSING_FIELD",
-      `${field} is required for ${product.slug}: ${product.recipientType === "phone_number" ? "the phone number to top up" : "the recipient's e-mail"}`,
-      { field, reason: "missing", recipient: product.recipientType },
+    throw new DomainError(
+      "missing_field",
+      `required for ${product.slug}: ${product.recipientType === "phone_number" ? "the phone number to top up" : "the recipient's e-mail"}`,
+      { path, details: { reason: "missing", recipient: product.recipientType } },
     );
   }
   if (product.recipientType === "email") {
     if (!email.safeParse(input).success)
-      throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid e-mail address`, { field, reason: "invalid_email" });
+      throw new DomainError("invalid_recipient", "not a valid e-mail address", { path, details: { reason: "invalid_email" } });
     const at = input.lastIndexOf("@");
     return input.slice(0, at) + input.slice(at).toLowerCase();
   }
   const country = product.country as CountryCode | null;
   const phone = parsePhoneNumberFromString(input, country ? { defaultCountry: country } : undefined);
   if (!phone || !phone.isValid()) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a valid phone number: use international format, like +${phone?.countryCallingCode ?? "1"}…`, {
-      field,
-      reason: "invalid_phone",
+    throw new DomainError("invalid_phone_number", `not a valid phone number: use international format, like +${phone?.countryCallingCode ?? "1"}…`, {
+      path,
+      details: { reason: "invalid_phone" },
     });
   }
   if (country && phone.country !== country) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field} is not a ${country} number: ${product.name} tops up numbers in ${country} only`, {
-      field,
-      reason: "wrong_country",
+    throw new DomainError("unsupported_operator", `not a ${country} number: ${product.name} tops up numbers in ${country} only`, {
+      path,
+      details: { reason: "wrong_country" },
     });
   }
   const e164 = phone.number;
   if (product.phonePrefixes.length > 0 && !product.phonePrefixes.some((p) => e164.startsWith(p))) {
-    throw new InvoiceError("INVALID_RECIPIENT", `${field}: ${product.brand} serves numbers starting with ${product.phonePrefixes.slice(0, 6).join(", ")}`, {
-      field,
-      reason: "operator_prefix",
+    throw new DomainError("unsupported_operator", `${product.brand} serves numbers starting with ${product.phonePrefixes.slice(0, 6).join(", ")}`, {
+      path,
+      details: { reason: "operator_prefix" },
     });
   }
   return e164;

@@ -4,7 +4,8 @@ import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { importStock } from "@/lib/inventory";
-import { createInvoice, createInvoiceBody, InvoiceError } from ".";
+import { DomainError } from "@/lib/errors";
+import { createInvoice, createInvoiceBody } from ".";
 import { MAX_OPEN_RESERVATIONS, MAX_OPEN_RESERVATIONS_PER_PACKAGE } from "./create-invoice";
 import { expireInvoices } from "./payment";
 
@@ -28,15 +29,15 @@ const buy = (payer: number, value: string, quantity = 1, now?: Date) =>
     database.db,
   ).then(
     () => "created",
-    (err: unknown) => (err instanceof InvoiceError ? err.code : String(err)),
+    (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
   );
 
 describe(`reservations of stocked codes by unpaid invoices, on ${testDriver}`, () => {
   it(`hold at most ${MAX_OPEN_RESERVATIONS_PER_PACKAGE} codes of a package and ${MAX_OPEN_RESERVATIONS} in all per wallet; others still buy`, async () => {
     for (let i = 0; i < MAX_OPEN_RESERVATIONS_PER_PACKAGE; i++) expect(await buy(1, packages[0])).toBe("created");
-    expect(await buy(1, packages[0])).toBe("RESERVATION_LIMIT");
+    expect(await buy(1, packages[0])).toBe("reservation_limit");
     for (let i = MAX_OPEN_RESERVATIONS_PER_PACKAGE; i < MAX_OPEN_RESERVATIONS; i++) expect(await buy(1, packages[1])).toBe("created");
-    expect(await buy(1, packages[1])).toBe("RESERVATION_LIMIT");
+    expect(await buy(1, packages[1])).toBe("reservation_limit");
     // Another wallet is not held back by the first one's invoices.
     expect(await buy(2, packages[0], 2)).toBe("created");
   });
@@ -44,7 +45,7 @@ describe(`reservations of stocked codes by unpaid invoices, on ${testDriver}`, (
   it("cannot be passed by one wallet's carts sent at once", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => buy(3, packages[0])));
     expect(results.filter((r) => r === "created")).toHaveLength(MAX_OPEN_RESERVATIONS_PER_PACKAGE);
-    expect(results.filter((r) => r === "RESERVATION_LIMIT")).toHaveLength(8 - MAX_OPEN_RESERVATIONS_PER_PACKAGE);
+    expect(results.filter((r) => r === "reservation_limit")).toHaveLength(8 - MAX_OPEN_RESERVATIONS_PER_PACKAGE);
   });
 
   it("are given back when the invoices expire, and the wallet may reserve again", async () => {

@@ -1,7 +1,7 @@
 import { parsePackageId, type Product } from "@/lib/catalog";
 import { currencyExponent, parseMinorUnits, formatMinorUnits } from "@/lib/catalog/currency";
 import { productPricer } from "@/lib/catalog/product-pricer";
-import { InvoiceError } from "./invoice-error";
+import { DomainError } from "@/lib/errors";
 
 export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc: bigint };
 
@@ -9,12 +9,12 @@ export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc
  * The package an item names: a package value exactly as product detail gives it, the `<product_id><&><value>`
  * package id form, or an amount within the product's open range.
  */
-export function resolvePackage(product: Product, packageValue: string, field: string): ResolvedPackage {
+export function resolvePackage(product: Product, packageValue: string, path: (string | number)[]): ResolvedPackage {
   let value = packageValue;
   const asId = parsePackageId(packageValue);
   if (asId) {
     if (asId.productId !== product.slug) {
-      throw new InvoiceError("UNKNOWN_PACKAGE", `${field}: the package id names ${asId.productId}, not ${product.slug}`, { field });
+      throw new DomainError("unknown_package", `the package id names ${asId.productId}, not ${product.slug}`, { path });
     }
     value = asId.value;
   }
@@ -30,9 +30,14 @@ export function resolvePackage(product: Product, packageValue: string, field: st
   }
   const offered = product.packages.map((p) => p.value);
   const range = product.range ? ` or an amount from ${product.range.min} to ${product.range.max} ${product.currency} in steps of ${product.range.step}` : "";
-  throw new InvoiceError(
-    "UNKNOWN_PACKAGE",
-    `${field}: ${JSON.stringify(packageValue)} is not a package of ${product.slug}. Use one of ${offered.map((v) => JSON.stringify(v)).join(", ") || "none"}${range}`,
-    { field, packages: offered, ...(product.range ? { range: { min: product.range.min, max: product.range.max, step: product.range.step } } : {}) },
+  // An amount off a product's range is a bad value; anything else names no package.
+  const amountOffRange = product.range !== null && parseMinorUnits(value, currencyExponent(product.currency) ?? 2) !== undefined;
+  throw new DomainError(
+    amountOffRange ? "package_out_of_range" : "unknown_package",
+    `${JSON.stringify(packageValue)} is not a package of ${product.slug}. Use one of ${offered.map((v) => JSON.stringify(v)).join(", ") || "none"}${range}`,
+    {
+      path,
+      details: { packages: offered, ...(product.range ? { range: { min: product.range.min, max: product.range.max, step: product.range.step } } : {}) },
+    },
   );
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/db";
 import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
-import { newWebhookSecret } from "@/lib/webhooks/sign";
+import { newWebhookSecret } from "./secrets";
 import { hashSecret, randomToken, secretMatches } from "./secrets";
 
 export type Merchant = typeof merchants.$inferSelect;

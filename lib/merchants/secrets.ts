@@ -16,3 +16,10 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const b = Buffer.from(storedHash, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** A new webhook signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export const isWebhookSecret = (s: string) => /^whsec_[A-Za-z0-9+/]{43}=$/.test(s);

@@ -4,6 +4,7 @@
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
 import { v2ErrorCodes } from "@/lib/http/merchant/errors";
+import { INVOICE_REFUSALS } from "@/lib/invoices/refusals";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/http/merchant/schemas";
@@ -26,36 +27,39 @@ type V2Operation = {
   body?: z.ZodType;
   idempotent?: boolean;
   ok: z.ZodType;
-  errors?: Partial<Record<400 | 402 | 404 | 409 | 422 | 500, Codes>>;
+  errors?: ErrorLists;
 };
 
-const INVOICE_ERRORS = {
-  400: [
-    "parse_error",
-    "missing_param",
-    "invalid_param",
-    "invalid_quantity",
-    "too_many_items",
-    "unsupported_payment_method",
-    "invalid_value",
-    "invalid_package_id",
-    "invalid_phone_number",
-    "unsupported_operator",
-  ],
-  402: ["balance_too_low"],
-  404: ["not_found"],
-  409: ["out_of_stock", "idempotency_key_in_use"],
-  422: ["idempotency_key_reused"],
-  500: ["create_invoice_failed"],
-} as const;
+type ErrorLists = Partial<Record<400 | 402 | 404 | 409 | 422 | 500, Codes>>;
 
-/** `POST /esims` takes eSIM products only: a phone number is never read, so its codes cannot come. */
-const ESIM_INVOICE_ERRORS = {
-  ...INVOICE_ERRORS,
-  400: INVOICE_ERRORS[400].filter((c) => c !== "invalid_phone_number" && c !== "unsupported_operator") as unknown as Codes,
+/** Error lists merged status by status, each code once. */
+function mergeErrors(...lists: ErrorLists[]): ErrorLists {
+  const merged: ErrorLists = {};
+  for (const status of [400, 402, 404, 409, 422, 500] as const) {
+    const codes = [...new Set(lists.flatMap((list) => list[status] ?? []))];
+    if (codes.length > 0) merged[status] = codes as unknown as Codes;
+  }
+  return merged;
+}
+
+/** The request's own refusals (lib/http/merchant/create.ts parseInvoiceRequest), before the domain sees it. */
+const REQUEST_ERRORS: ErrorLists = {
+  400: ["parse_error", "missing_param", "invalid_param", "invalid_quantity", "too_many_items", "unsupported_payment_method"],
 };
+/** Creating an invoice: the request's refusals, the domain's (from the table), and auto_pay and Idempotency-Key's. */
+const INVOICE_ERRORS = mergeErrors(REQUEST_ERRORS, v2ErrorCodes([...INVOICE_REFUSALS, "balance_too_low", "idempotency_key_in_use", "idempotency_key_reused"]));
+/** `POST /esims` takes eSIM products only: a phone number is never read, so its refusals cannot come. */
+const ESIM_INVOICE_ERRORS = mergeErrors(
+  REQUEST_ERRORS,
+  v2ErrorCodes([
+    ...INVOICE_REFUSALS.filter((r) => r !== "invalid_phone_number" && r !== "unsupported_operator"),
+    "balance_too_low",
+    "idempotency_key_in_use",
+    "idempotency_key_reused",
+  ]),
+);
 
-/** Paying from the balance: the refusals of payFromBalance (lib/merchant-invoices/pay.ts), as the merchant API answers them. */
+/** Paying from the balance: the refusals of payFromBalance (lib/merchants/pay-invoice.ts), as the merchant API answers them. */
 const PAY_ERRORS = v2ErrorCodes(["not_found", "invoice_not_payable", "balance_too_low"]);
 
 const invoiceOne = s.envelope(s.invoiceSchema, s.idMeta);

@@ -3,7 +3,8 @@ import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
-import { INVOICE_REFUSAL_CODES } from "@/lib/invoices/invoice-error";
+import { INVOICE_REFUSALS } from "@/lib/invoices/refusals";
+import { x402ErrorCodes } from "@/lib/http/x402/errors";
 import { myOrdersQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
@@ -214,7 +215,7 @@ const OPERATIONS: readonly ApiOperation[] = [
       200: ok("The invoice; `next_step` pays it.", s.InvoiceCreated, paidHeaders),
       400: error(
         "The body or the cart was refused (the field at fault is in `field`), no paying wallet, a malformed SIGN-IN-WITH-X, or a malformed payment header.",
-        ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", "INVALID_SIWX", ...INVOICE_REFUSAL_CODES, ...PAYMENT_ERRORS],
+        ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", "INVALID_SIWX", ...x402ErrorCodes(INVOICE_REFUSALS), ...PAYMENT_ERRORS],
         {
           reason: s.ErrorDetails.reason,
           recipient: s.ErrorDetails.recipient,

@@ -15,7 +15,7 @@ import {
   type LocalAccount,
 } from "viem";
 import { viemChain } from "./chain";
-import type { EvmNetwork } from "./networks";
+import type { EvmNetwork } from "@/lib/networks";
 
 /** Runs `work` holding the lock named `key`, in this process and across servers (see lib/db/key-lock.ts). */
 export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;

@@ -7,7 +7,7 @@ import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/fac
 import { toFacilitatorSvmSigner } from "@x402/svm";
 import type { LocalAccount } from "viem";
 import { managedEvmSigner, type SenderSync } from "./evm-signer";
-import type { PaymentNetwork, SolanaNetwork } from "./networks";
+import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 
 /** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
 const CONFIRMATION_TIMEOUT_MS = 30_000;

@@ -11,7 +11,7 @@ import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
 import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
 import { databaseSenderSync } from "./nonce-store";
-import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "./networks";
+import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "@/lib/networks";
 
 /** How long a client has to get its payment settled after the 402. */
 export const MAX_TIMEOUT_SECONDS = 300;

@@ -1,7 +1,7 @@
 import { createSolanaRpc, type Blockhash, type Signature } from "@solana/kit";
 import { createPublicClient, http, parseAbi, parseAbiItem, type Hash } from "viem";
 import { viemChain } from "./chain";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "./networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { ChainVerdict, Settlement } from "./settlements";
 
 /** Block timestamps run a little behind the wall clock: an authorization is taken as dead only this long after it expired. */

@@ -10,7 +10,7 @@
  */
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { onShutdown } from "@/lib/server/shutdown";
+import { onShutdown } from "@/lib/runtime/shutdown";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { connectRedis, type RateLimitStore } from "./store";
 

@@ -4,8 +4,8 @@ import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { processPayout, upkeep as runUpkeep } from "./round";
-import { startPollLoop } from "./poll-loop";
-import { onShutdown } from "./shutdown";
+import { startPollLoop } from "@/lib/runtime/poll-loop";
+import { onShutdown } from "@/lib/runtime/shutdown";
 import { log } from "@/lib/log";
 
 const MAINTENANCE_MS = 10_000;

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db";
 import { migrationStatus, queryRows } from "@/lib/db/client";
 import { getPayments } from "@/lib/payments/payments";
 import { viemChain } from "@/lib/payments/chain";
-import type { PaymentNetwork } from "@/lib/payments/networks";
+import type { PaymentNetwork } from "@/lib/networks";
 import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";
 
 export type Check = { ok: boolean; detail: string; ms: number };

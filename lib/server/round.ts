@@ -9,7 +9,7 @@ import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
-import { publicNetworks } from "@/lib/payments/networks";
+import { publicNetworks } from "@/lib/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";

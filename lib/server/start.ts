@@ -1,10 +1,9 @@
-import "@/lib/wiring";
 import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
-import { onShutdown } from "./shutdown";
+import { onShutdown } from "@/lib/runtime/shutdown";
 import { log } from "@/lib/log";
 
 /**
@@ -21,7 +20,7 @@ export async function startServer(): Promise<void> {
     onShutdown(() => database.close());
     const payments = await getPayments();
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
-    // (GET /api/cron/tick) and after each payment (lib/server/poll-loop.ts).
+    // (GET /api/cron/tick) and after each payment (lib/runtime/poll-loop.ts).
     if (!c.vercel) await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(

@@ -6,7 +6,7 @@ export { claimDueDeliveries, DEFAULT_LOCK_MS, type ClaimedDelivery } from "./cla
 export { checkWebhookUrl, parseWebhookUrl, resolveWebhookTarget, MAX_WEBHOOK_URL_LENGTH, type Resolver } from "./url-guard";
 export { addressRange, checkAddress, type NetworkMode } from "./address";
 export { postWebhook, WEBHOOK_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_AGENT, type SendResult } from "./send";
-export { newWebhookSecret, isWebhookSecret, signatureHeaders } from "./sign";
+export { signatureHeaders } from "./sign";
 export { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS, type WebhookSecrets } from "./secrets";
 export { retrySchedule, maxAttempts, nextRetryDelayMs, MAX_RETRY_DELAY_MS, RETRY_SPAN_MS } from "./backoff";
 export {

@@ -10,7 +10,7 @@ import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { listWebhookEndpoints } from "./endpoints";
 import { redeliverWebhook, sendTestWebhook } from "./manual-send";
 import { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS } from "./secrets";
-import { isWebhookSecret } from "./sign";
+import { isWebhookSecret } from "@/lib/merchants/secrets";
 import { enqueueInvoiceMessage, insertTestMerchant, startReceiver, type Answer, type Receiver, type ReceivedRequest } from "./testing";
 import { kickWebhookWorker, startWebhookWorker } from "./worker";
 

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { merchants } from "@/lib/db/schema";
-import { newWebhookSecret } from "./sign";
+import { newWebhookSecret } from "@/lib/merchants/secrets";
 import { WebhookError } from "./webhook-error";
 
 /** How long the previous secret keeps signing after a rotation: a day to deploy the new one to the receiver. */

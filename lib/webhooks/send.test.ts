@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { postWebhook, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_AGENT } from "./send";
-import { newWebhookSecret } from "./sign";
+import { newWebhookSecret } from "@/lib/merchants/secrets";
 import { startReceiver, type Receiver } from "./testing";
 import type { Resolver } from "./url-guard";
 

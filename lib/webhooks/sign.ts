@@ -1,12 +1,4 @@
-import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-
-/** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
-}
-
-export const isWebhookSecret = (s: string) => /^whsec_[A-Za-z0-9+/]{43}=$/.test(s);
 
 /**
  * The three Standard Webhooks headers of one attempt. `webhook-signature` holds one `v1,<base64>` signature per secret,

@@ -6,7 +6,7 @@ import { invoices, merchants } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueWebhook } from "./enqueue";
 import { invoiceEventType, type FinalInvoiceStatus } from "./events";
-import { newWebhookSecret } from "./sign";
+import { newWebhookSecret } from "@/lib/merchants/secrets";
 
 /** A merchant row for tests, with a fresh signing secret. */
 export async function insertTestMerchant(db: Db, name = "Test merchant"): Promise<{ id: string; secret: string }> {

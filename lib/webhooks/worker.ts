@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { kickLoop, startPollLoop, type PollLoop } from "@/lib/server/poll-loop";
+import { kickLoop, startPollLoop, type PollLoop } from "@/lib/runtime/poll-loop";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { log } from "@/lib/log";
 
@@ -16,7 +16,7 @@ export type WebhookWorker = PollLoop;
 const LOOP = "webhooks";
 
 /**
- * The in-process webhook loop (lib/server/poll-loop): each pass drains due messages; errors are logged and the next
+ * The in-process webhook loop (lib/runtime/poll-loop): each pass drains due messages; errors are logged and the next
  * pass runs anyway. Retries come due between passes: the interval bounds how late.
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {

@@ -4,10 +4,10 @@ import { V2Error, invalidParam, missingParam } from "@/lib/http/merchant/envelop
 import { merchantPriceCents } from "@/lib/http/merchant/products";
 import type { Db } from "@/lib/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/invoices/create-invoice";
-import { InvoiceError } from "@/lib/invoices/invoice-error";
-import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchant-invoices/methods";
+import { DomainError } from "@/lib/errors";
+import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants/payment-methods";
 
-export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchant-invoices/methods";
+export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants/payment-methods";
 
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;
@@ -91,55 +91,16 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
 }
 
 /**
- * The merchant API's error for a refusal of the shared invoice code. The refusal names the expanded item
- * (`items.N.field`) and, for recipients, why (`reason`); both are turned into the request's own terms
- * (`products[i].phone_number`) and the spec's codes.
+ * A refusal of the shared invoice code names the expanded item (`["items", n, "package_value"]`): the same refusal
+ * about the request's own field (`["products", i, "value"]`), for the merchant API's table to answer (./errors.ts).
  */
-export function toV2Error(err: InvoiceError, items: MerchantInvoiceRequest["items"]): V2Error {
-  const raw = typeof err.details.field === "string" ? err.details.field : "";
-  const [, n, part] = /^items\.(\d+)(?:\.(\w+))?$/.exec(raw) ?? [];
-  const item = n === undefined ? undefined : items[Number(n)];
-  const src = item?.source;
-  const name =
-    src === undefined
-      ? "products"
-      : part === "package_value"
-        ? `products[${src.index}].${src.value}`
-        : part === "refill_input"
-          ? `products[${src.index}].${src.recipient ?? recipientFieldFor(err)}`
-          : part
-            ? `products[${src.index}].${part}`
-            : `products[${src.index}]`;
-  // The shared message starts with the field it names; say it with the request's name instead.
-  const message = raw && err.message.startsWith(raw) ? name + err.message.slice(raw.length) : err.message;
-  const reason = err.details.reason;
-  switch (err.code) {
-    case "UNKNOWN_PRODUCT":
-      return new V2Error(404, "not_found", `Product not found: ${JSON.stringify(item?.product_id ?? "")} (${name})`);
-    case "OUT_OF_STOCK":
-      return new V2Error(409, "out_of_stock", message);
-    case "UNKNOWN_PACKAGE":
-      // An amount outside a product's range is a bad value; anything else names no package.
-      return err.details.range && /^\d+(\.\d+)?$/.test(item?.package_value ?? "")
-        ? new V2Error(400, "invalid_value", message)
-        : new V2Error(400, "invalid_package_id", message);
-    case "MISSING_FIELD":
-      return new V2Error(400, "missing_param", `Missing required parameter: ${name}`);
-    case "INVALID_RECIPIENT":
-      if (reason === "operator_prefix" || reason === "wrong_country") return new V2Error(400, "unsupported_operator", message);
-      if (reason === "invalid_phone") return new V2Error(400, "invalid_phone_number", `${message} (E.164 expected)`);
-      return new V2Error(400, "invalid_param", `Invalid parameter ${message}`);
-    case "AMOUNT_TOO_LARGE":
-    case "AMOUNT_TOO_SMALL":
-      return new V2Error(400, "invalid_value", err.message);
-    default:
-      return new V2Error(500, "create_invoice_failed", "The invoice could not be created.");
-  }
-}
-
-/** The request field a missing recipient is sent in: the product's recipient kind (`phone_number` or `email`). */
-function recipientFieldFor(err: InvoiceError): string {
-  return err.details.recipient === "email" ? "email" : "phone_number";
+export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["items"]): DomainError {
+  const [root, n, part] = err.path;
+  const src = root === "items" && typeof n === "number" ? items[n]?.source : undefined;
+  if (!src) return err;
+  const field =
+    part === "package_value" ? src.value : part === "refill_input" ? (src.recipient ?? (err.details.recipient === "email" ? "email" : "phone_number")) : part;
+  return err.at(field === undefined ? ["products", src.index] : ["products", src.index, field]);
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */
@@ -155,7 +116,6 @@ export async function createMerchantInvoice(
       db,
     );
   } catch (err) {
-    if (err instanceof InvoiceError) throw toV2Error(err, req.items);
-    throw err;
+    throw err instanceof DomainError ? inRequestTerms(err, req.items) : err;
   }
 }

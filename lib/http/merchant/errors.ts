@@ -1,25 +1,52 @@
 import { DomainError, type DomainErrorCode } from "@/lib/errors";
 import { V2Error } from "./envelope";
 
-/** The merchant API's answer to each domain refusal: its HTTP status and the spec's `error_code`. */
-export const V2_ERRORS: Record<DomainErrorCode, { status: number; code: string }> = {
+type V2Answer = {
+  status: number;
+  code: string;
+  /** The message, from the refusal's own and the field it names (`products[0].value`); `field: message` by default. */
+  message?: (message: string, field: string) => string;
+  /** Whether the refusal's details go in the body (the amounts of a balance too low); by default they do not. */
+  details?: true;
+};
+
+const invalidParameter = (message: string, field: string) => `Invalid parameter ${field}: ${message}`;
+
+/** The merchant API's answer to each domain refusal: its HTTP status, the spec's `error_code`, and its message. */
+export const V2_ERRORS: Record<DomainErrorCode, V2Answer> = {
   not_found: { status: 404, code: "not_found" },
-  invalid_param: { status: 400, code: "invalid_param" },
+  invalid_param: { status: 400, code: "invalid_param", message: invalidParameter },
   invoice_not_payable: { status: 409, code: "invoice_not_payable" },
-  balance_too_low: { status: 402, code: "balance_too_low" },
+  balance_too_low: { status: 402, code: "balance_too_low", details: true },
   idempotency_key_reused: { status: 422, code: "idempotency_key_reused" },
   idempotency_key_in_use: { status: 409, code: "idempotency_key_in_use" },
   // The devnet faucet's refusals never reach the merchant API; as it would say them:
-  unknown_network: { status: 400, code: "invalid_param" },
-  invalid_address: { status: 400, code: "invalid_param" },
+  unknown_network: { status: 400, code: "invalid_param", message: invalidParameter },
+  invalid_address: { status: 400, code: "invalid_param", message: invalidParameter },
   invalid_amount: { status: 400, code: "invalid_value" },
+  // Invoice refusals (lib/invoices/refusals.ts). A merchant's invoice always has its payer and no reservation cap: the
+  // first and the reservation limit would be our fault.
+  missing_identity: { status: 500, code: "create_invoice_failed" },
+  missing_field: { status: 400, code: "missing_param", message: (_, field) => `Missing required parameter: ${field}` },
+  unknown_product: { status: 404, code: "not_found", message: (message, field) => `Product not found (${field}): ${message}` },
+  unknown_package: { status: 400, code: "invalid_package_id" },
+  package_out_of_range: { status: 400, code: "invalid_value" },
+  out_of_stock: { status: 409, code: "out_of_stock" },
+  reservation_limit: { status: 500, code: "create_invoice_failed" },
+  invalid_recipient: { status: 400, code: "invalid_param", message: invalidParameter },
+  invalid_phone_number: { status: 400, code: "invalid_phone_number", message: (message, field) => `${field}: ${message} (E.164 expected)` },
+  unsupported_operator: { status: 400, code: "unsupported_operator" },
+  amount_too_small: { status: 400, code: "invalid_value" },
+  amount_too_large: { status: 400, code: "invalid_value" },
 };
 
-/** The merchant API's error for a domain refusal, with the refusal's details in the body. */
+/** The merchant API's error for a domain refusal. */
 export function v2ErrorOf(err: DomainError): V2Error {
-  const { status, code } = V2_ERRORS[err.code];
-  const message = err.path.length > 0 ? `Invalid parameter ${v2Path(err.path)}: ${err.message}` : err.message;
-  return new V2Error(status, code, message, { ...err.details });
+  const answer = V2_ERRORS[err.code];
+  const field = err.path.length > 0 ? v2Path(err.path) : undefined;
+  const message = field === undefined ? err.message : (answer.message ?? ((m, f) => `${f}: ${m}`))(err.message, field);
+  if (answer.status >= 500) return new V2Error(answer.status, answer.code, "The invoice could not be created.");
+  return new V2Error(answer.status, answer.code, message, answer.details ? { ...err.details } : {});
 }
 
 /** A field as the merchant API names it: `products[0].value`. */

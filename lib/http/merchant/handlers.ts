@@ -16,8 +16,8 @@ import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/ids";
 import { cancelUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
-import { idempotent, type IdempotencyKey } from "@/lib/merchant-invoices/idempotency";
-import { payFromBalance } from "@/lib/merchant-invoices/pay";
+import { idempotent, type IdempotencyKey } from "@/lib/http/merchant/idempotency";
+import { payFromBalance } from "@/lib/merchants/pay-invoice";
 import {
   getMerchantEsim,
   getMerchantInvoice,
@@ -26,9 +26,9 @@ import {
   listMerchantInvoices,
   listMerchantOrders,
   merchantEsim,
-} from "@/lib/merchant-invoices/queries";
-import { merchantInvoice, merchantOrder } from "@/lib/merchant-invoices/serialize";
-import { methodNetworkKey, unavailableMethod } from "@/lib/merchant-invoices/methods";
+} from "@/lib/merchants/invoices";
+import { merchantInvoice, merchantOrder } from "@/lib/merchants/invoice-view";
+import { methodNetworkKey, unavailableMethod } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
 import { usdcToDecimal } from "@/lib/catalog";
 import type { invoices, orders } from "@/lib/db/schema";

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isInvoiceId } from "@/lib/ids";
+import { PAYMENT_METHODS } from "@/lib/merchants/payment-methods";
 import { limitParam, startParam } from "./paging";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -79,8 +80,8 @@ export const invoiceItem = z.object({
   esim_id: z.string().trim().max(40).optional().meta({ description: "The ICCID of an eSIM bought before: tops it up." }),
 });
 
-/** The methods an invoice can be paid with (see `lib/merchant-invoices/methods.ts`). */
-export const paymentMethod = z.enum(["balance", "usdc_base", "usdc_arbitrum", "usdc_polygon", "usdc_solana"]);
+/** The methods an invoice can be paid with (see `lib/merchants/payment-methods.ts`). */
+export const paymentMethod = z.enum(PAYMENT_METHODS);
 
 /** `POST /invoices` and `POST /esims`, as documented (the handler reads it field by field for the spec's error codes). */
 export const invoiceRequest = z

@@ -12,6 +12,19 @@ export const X402_ERRORS: Partial<Record<DomainErrorCode, { status: number; code
   unknown_network: { status: 400, code: "UNKNOWN_NETWORK" },
   invalid_address: { status: 400, code: "INVALID_ADDRESS" },
   invalid_amount: { status: 400, code: "INVALID_AMOUNT" },
+  // Invoice refusals (lib/invoices/refusals.ts): the details say more (`reason`, the `packages` offered, a `range`).
+  missing_identity: { status: 400, code: "MISSING_IDENTITY" },
+  missing_field: { status: 400, code: "MISSING_FIELD" },
+  unknown_product: { status: 400, code: "UNKNOWN_PRODUCT" },
+  unknown_package: { status: 400, code: "UNKNOWN_PACKAGE" },
+  package_out_of_range: { status: 400, code: "UNKNOWN_PACKAGE" },
+  out_of_stock: { status: 400, code: "OUT_OF_STOCK" },
+  reservation_limit: { status: 400, code: "RESERVATION_LIMIT" },
+  invalid_recipient: { status: 400, code: "INVALID_RECIPIENT" },
+  invalid_phone_number: { status: 400, code: "INVALID_RECIPIENT" },
+  unsupported_operator: { status: 400, code: "INVALID_RECIPIENT" },
+  amount_too_small: { status: 400, code: "AMOUNT_TOO_SMALL" },
+  amount_too_large: { status: 400, code: "AMOUNT_TOO_LARGE" },
 };
 
 /** A field as the wallet-paid API names it: `items.0.package_value`. */
@@ -23,4 +36,9 @@ export function x402ErrorOf(err: DomainError): ApiError | undefined {
   if (!answer) return undefined;
   const field = err.path.length > 0 ? x402Path(err.path) : undefined;
   return new ApiError(answer.status, answer.code, field ? `${field}: ${err.message}` : err.message, { ...(field ? { field } : {}), ...err.details });
+}
+
+/** The codes these domain refusals answer on the wallet-paid API, once each: its OpenAPI document's lists. */
+export function x402ErrorCodes(refusals: readonly DomainErrorCode[]): string[] {
+  return [...new Set(refusals.flatMap((r) => X402_ERRORS[r]?.code ?? []))];
 }

@@ -3,7 +3,7 @@ import { createPublicClient, http } from "viem";
 import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { viemChain } from "@/lib/payments/chain";
 import { getPayments } from "@/lib/payments/payments";
-import type { EvmNetwork } from "@/lib/payments/networks";
+import type { EvmNetwork } from "@/lib/networks";
 import { ApiError, jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";

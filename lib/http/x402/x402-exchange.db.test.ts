@@ -22,7 +22,7 @@ import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/li
 import { exchange } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { databaseNonceStore } from "@/lib/payments/nonce-store";
-import type { PaymentNetwork } from "@/lib/payments/networks";
+import type { PaymentNetwork } from "@/lib/networks";
 import { getPayments, paymentsWith, type Payments } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";

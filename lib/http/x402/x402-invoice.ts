@@ -1,6 +1,6 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import { config } from "@/lib/config";
-import { createInvoice, createInvoiceBody, InvoiceError } from "@/lib/invoices";
+import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import type { Wallet } from "@/lib/identity";
 import { getPayments } from "@/lib/payments/payments";
 import { ApiError, invalidParams } from "@/lib/http/api-error";
@@ -25,29 +25,25 @@ export async function readCreateBody(req: Request) {
 export async function createInvoiceResponse(req: Request, payer: Wallet | null, origin: string) {
   const body = await readCreateBody(req);
   if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
-  try {
-    const invoice = await createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id") });
-    const { networks } = await getPayments();
-    return {
-      invoice_id: invoice.id,
-      price_usdc: usdcToDecimal(invoice.priceUsdc),
-      price_usd: usdcToDecimal(invoice.priceUsdc),
-      price_usdc_atomic: invoice.priceUsdc.toString(),
-      networks: networks.map((n) => ({ network: n.network, name: n.name })),
-      expires_in_minutes: config().invoiceTtlMinutes,
-      expires_at: invoice.expiresAt.toISOString(),
-      items: invoice.items.map((i) => ({
-        order_id: i.orderId,
-        product_id: i.productId,
-        name: i.productName,
-        package_value: i.packageValue,
-        price_usdc: usdcToDecimal(i.priceUsdc),
-        ...(i.recipient ? { refill_input: i.recipient } : {}),
-      })),
-      next_step: nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
-    };
-  } catch (err) {
-    if (err instanceof InvoiceError) throw new ApiError(400, err.code, err.message, err.details);
-    throw err;
-  }
+  // A refusal is a DomainError: the wrapper answers it from the /x402 table (./errors.ts).
+  const invoice = await createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id") });
+  const { networks } = await getPayments();
+  return {
+    invoice_id: invoice.id,
+    price_usdc: usdcToDecimal(invoice.priceUsdc),
+    price_usd: usdcToDecimal(invoice.priceUsdc),
+    price_usdc_atomic: invoice.priceUsdc.toString(),
+    networks: networks.map((n) => ({ network: n.network, name: n.name })),
+    expires_in_minutes: config().invoiceTtlMinutes,
+    expires_at: invoice.expiresAt.toISOString(),
+    items: invoice.items.map((i) => ({
+      order_id: i.orderId,
+      product_id: i.productId,
+      name: i.productName,
+      package_value: i.packageValue,
+      price_usdc: usdcToDecimal(i.priceUsdc),
+      ...(i.recipient ? { refill_input: i.recipient } : {}),
+    })),
+    next_step: nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
+  };
 }

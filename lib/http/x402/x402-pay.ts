@@ -2,7 +2,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { getInvoice, invoiceClaim, isInvoiceId, payability } from "@/lib/invoices";
-import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
 import { ApiError, jsonResponse } from "@/lib/http/api-error";

@@ -2,8 +2,8 @@ import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { getInvoice, isInvoiceId } from "@/lib/invoices";
-import { methodNetworkKey } from "@/lib/merchant-invoices/methods";
-import { merchantStatus, paymentStatus } from "@/lib/merchant-invoices/serialize";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";
 import { getPayments } from "@/lib/payments/payments";
 
 export const dynamic = "force-dynamic";

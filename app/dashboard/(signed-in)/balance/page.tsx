@@ -11,7 +11,7 @@ import { WalletProviders } from "@/components/wallet/wallet-providers";
 import { getDb } from "@/lib/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { balanceOf } from "@/lib/merchants";
-import type { PaymentNetwork } from "@/lib/payments/networks";
+import type { PaymentNetwork } from "@/lib/networks";
 import { getPayments } from "@/lib/payments/payments";
 import { walletSetup } from "@/lib/payments/wallet-setup";
 import { ledgerPage, ledgerPageQuery, listTopups, type LedgerRow, type Topup } from "@/lib/topups";

@@ -21,7 +21,7 @@ import {
   type ListedInvoice,
 } from "@/lib/dashboard/invoice-list";
 import { paymentMethodLabel } from "@/lib/dashboard/invoice-payment";
-import { merchantStatus } from "@/lib/merchant-invoices/serialize";
+import { merchantStatus } from "@/lib/merchants/invoice-view";
 
 export const metadata: Metadata = { title: "Invoices" };
 

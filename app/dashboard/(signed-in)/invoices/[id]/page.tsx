@@ -10,8 +10,8 @@ import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/comp
 import { getDb } from "@/lib/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { describeInvoicePayment } from "@/lib/dashboard/invoice-payment";
-import { getMerchantInvoice } from "@/lib/merchant-invoices/queries";
-import { merchantStatus } from "@/lib/merchant-invoices/serialize";
+import { getMerchantInvoice } from "@/lib/merchants/invoices";
+import { merchantStatus } from "@/lib/merchants/invoice-view";
 import { getPayments } from "@/lib/payments/payments";
 import { listWebhookDeliveries, type WebhookDelivery } from "@/lib/webhooks";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { methodNetworkKey, unavailableMethod } from "./methods";
+import { methodNetworkKey, unavailableMethod } from "./payment-methods";
 
 describe("payment methods", () => {
   it("names the network of a USDC method", () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import { V2Error } from "@/lib/http/merchant/envelope";
-import { v2ErrorOf } from "@/lib/http/merchant/errors";
+import { V2Error } from "./envelope";
+import { v2ErrorOf } from "./errors";
 import type { Db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { idempotencyKeys } from "@/lib/db/schema";

@@ -11,6 +11,15 @@ export type PollLoop = {
 };
 
 const loops = globalThis as typeof globalThis & { __storefrontLoops?: Map<string, PollLoop> };
+const registry = globalThis as typeof globalThis & { __storefrontRound?: (opts: { budgetMs: number }) => Promise<unknown> };
+
+/**
+ * The one bounded round of every background job that a kick runs after the response where no loop runs (Vercel):
+ * the server's layer provides it (lib/wiring.ts), as this module sits below the jobs it would run.
+ */
+export function setBackgroundRound(run: (opts: { budgetMs: number }) => Promise<unknown>): void {
+  registry.__storefrontRound = run;
+}
 
 /**
  * Runs `pass` again and again: passes never overlap (a setTimeout chain, not an interval), a pass kicked while one
@@ -19,7 +28,7 @@ const loops = globalThis as typeof globalThis & { __storefrontLoops?: Map<string
  * `kickLoop(name)` reaches it, and a loop started again (a `next dev` reload) replaces the previous one.
  */
 export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promise<void>, intervalMs: number): PollLoop {
-  const registry = (loops.__storefrontLoops ??= new Map());
+  const named = (loops.__storefrontLoops ??= new Map());
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let kicked = false;
@@ -42,7 +51,7 @@ export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promi
     });
   }
 
-  const previous = registry.get(name);
+  const previous = named.get(name);
   const loop: PollLoop = {
     kick() {
       if (stopped) return;
@@ -58,10 +67,10 @@ export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promi
       stopping.abort();
       clearTimeout(timer);
       await running;
-      if (registry.get(name) === loop) registry.delete(name);
+      if (named.get(name) === loop) named.delete(name);
     },
   };
-  registry.set(name, loop);
+  named.set(name, loop);
   void previous?.stop();
   schedule(0);
   return loop;
@@ -91,7 +100,8 @@ function roundAfterResponse(): void {
   try {
     after(async () => {
       try {
-        const { runRound } = await import("./round");
+        const runRound = registry.__storefrontRound;
+        if (!runRound) throw new Error("No background round is wired: load lib/wiring.ts at start-up");
         do {
           current.again = false;
           // The round's lines are about the orders and deliveries it takes, not about the request that kicked it.

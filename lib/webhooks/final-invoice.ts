@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
 import { invoices } from "@/lib/db/schema";
 import { invoiceOrders } from "@/lib/invoices/status";
-import { enqueueWebhook, invoiceEventType, type DbOrTx, type FinalInvoiceStatus } from "@/lib/webhooks";
-import { FINAL_STATUSES, merchantInvoice, merchantStatus } from "./serialize";
+import type { DbOrTx } from "@/lib/db";
+import { enqueueWebhook } from "./enqueue";
+import { invoiceEventType, type FinalInvoiceStatus } from "./events";
+import { FINAL_STATUSES, merchantInvoice, merchantStatus } from "@/lib/merchants/invoice-view";
 
 /**
  * When a merchant invoice with a `webhook_url` has just become final (complete, or denied when it expired unpaid),

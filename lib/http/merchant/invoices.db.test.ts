@@ -18,8 +18,8 @@ import { createMerchant, listLedger } from "@/lib/merchants";
 import { createMerchantInvoice, parseInvoiceRequest } from "@/lib/http/merchant/create";
 import { invoiceJson } from "@/lib/http/merchant/handlers";
 import { idempotent } from "./idempotency";
-import { getMerchantInvoice } from "./queries";
-import { payFromBalance } from "./pay";
+import { getMerchantInvoice } from "@/lib/merchants/invoices";
+import { payFromBalance } from "@/lib/merchants/pay-invoice";
 
 let database: Database;
 let restore: () => void;

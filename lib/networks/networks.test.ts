@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { missingPaymentSettings, publicNetworks } from "./networks";
+import { missingPaymentSettings, publicNetworks } from ".";
 
 describe("network tables", () => {
   it("needs nothing in devnet mode", () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 async function stopDuringSettlement(settlementMs: number, signals = 1) {
   // node itself with tsx's loader: tsx's CLI wrapper gives the child 30 ms to take a relayed signal before it kills it,
   // which a loaded machine misses.
-  const child = spawn(process.execPath, ["--import", "tsx", path.join("lib", "server", "shutdown.fixture.ts"), String(settlementMs)], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join("lib", "runtime", "shutdown.fixture.ts"), String(settlementMs)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines: string[] = [];
@@ -50,7 +50,7 @@ describe("shutdown on SIGTERM", () => {
         process.execPath,
         "--import",
         "tsx",
-        path.join("lib", "server", "shutdown.fixture.ts"),
+        path.join("lib", "runtime", "shutdown.fixture.ts"),
         "100",
         "self",
       ];

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { invoices } from "@/lib/db/schema";
 import { markPaid, payability } from "@/lib/invoices/payment";
-import { BalanceTooLow, debit } from "@/lib/merchants";
+import { BalanceTooLow, debit } from "./ledger";
 
 /**
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance

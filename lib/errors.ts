@@ -26,6 +26,15 @@ export const DOMAIN_ERROR_CODES = [
   "unsupported_operator",
   "amount_too_small",
   "amount_too_large",
+  // Who is asking: no valid credentials (401), or known but not let in (403).
+  "unauthorized",
+  "forbidden",
+  // Webhooks (lib/webhooks): a receiver URL that cannot be used, a cursor of the delivery log that is not one.
+  "invalid_webhook_url",
+  "invalid_cursor",
+  // The operator's stock import and hand-paid refunds: refused, the message says why.
+  "stock_refused",
+  "refund_refused",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

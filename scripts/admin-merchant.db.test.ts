@@ -76,13 +76,13 @@ describe("npm run admin -- merchant", () => {
     const created = JSON.parse((await run("create", ["--name", "Suspended shop", "--json"])).out) as { merchant_id: string; api_token: string };
     const bearer = `Bearer ${created.api_token}`;
     expect((await run("suspend", [created.merchant_id])).code).toBe(0);
-    await expect(authenticate(database.db, bearer)).rejects.toMatchObject({ status: 403 });
+    await expect(authenticate(database.db, bearer)).rejects.toMatchObject({ code: "forbidden" });
     const shown = await run("show", [created.merchant_id]);
     expect(JSON.parse(shown.out)).toMatchObject({ merchant_id: created.merchant_id, status: "suspended", api_access: true, balance: 0 });
     expect((await run("activate", [created.merchant_id])).code).toBe(0);
     expect((await authenticate(database.db, bearer)).merchant.id).toBe(created.merchant_id);
     expect((await run("api-access", [created.merchant_id, "--off"])).code).toBe(0);
-    await expect(authenticate(database.db, bearer)).rejects.toMatchObject({ status: 403, message: "This account has no API access." });
+    await expect(authenticate(database.db, bearer)).rejects.toMatchObject({ code: "forbidden", message: "This account has no API access." });
     expect((await run("api-access", [created.merchant_id, "--on"])).code).toBe(0);
     expect((await authenticate(database.db, bearer)).merchant.id).toBe(created.merchant_id);
 

@@ -2,9 +2,10 @@
 import { parseArgs } from "node:util";
 import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/http/admin/wire";
 import { withDatabase } from "@/lib/db";
-import { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "@/lib/fulfilment";
+import { listRefundsDue, markRefundPaid, type RefundDue } from "@/lib/fulfilment";
 import { USDC_DECIMALS } from "@/lib/networks";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
+import { DomainError } from "@/lib/errors";
 
 export const REFUNDS_HELP = `  refunds list [--json] [--url URL]
       Refunds due: paid invoices whose failed orders were not paid back yet, with the network, the address
@@ -47,7 +48,7 @@ async function markPaid(args: string[]): Promise<number> {
     console.log(`Marked ${marked} order(s) of ${invoiceId} refunded by ${tx.trim()}.`);
     return 0;
   } catch (err) {
-    if (!(err instanceof RefundError)) throw err;
+    if (!(err instanceof DomainError && err.code === "refund_refused")) throw err;
     console.error(err.message);
     return 1;
   }
@@ -58,7 +59,7 @@ async function markPaidThroughShop(shop: Shop, invoiceId: string, tx: string): P
   try {
     return (await shopJson(shop, "POST", `/api/admin/refunds/${encodeURIComponent(invoiceId)}/mark-paid`, markPaidWire, { tx })).marked;
   } catch (err) {
-    if (err instanceof ShopRefusal && err.code === REFUND_REFUSED) throw new RefundError(err.reason);
+    if (err instanceof ShopRefusal && err.code === REFUND_REFUSED) throw new DomainError("refund_refused", err.reason);
     throw err;
   }
 }

@@ -4,8 +4,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/http/admin/wire";
 import { withDatabase } from "@/lib/db";
-import { importStock, parseStockFile, StockError, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/inventory";
+import { importStock, parseStockFile, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/inventory";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
+import { DomainError } from "@/lib/errors";
 
 export const STOCK_HELP = `  stock import --product SLUG --package VALUE FILE.csv [--dry-run] [--url URL]
       Adds gift card codes to the stock of one package. The file is CSV with a header naming
@@ -80,7 +81,7 @@ async function importThroughShop(
   try {
     return await shopJson(shop, "POST", "/api/admin/stock/import", stockImportReportWire, body);
   } catch (err) {
-    if (err instanceof ShopRefusal && err.code === STOCK_REFUSED) throw new StockError(err.reason);
+    if (err instanceof ShopRefusal && err.code === STOCK_REFUSED) throw new DomainError("stock_refused", err.reason);
     throw err;
   }
 }

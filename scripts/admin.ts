@@ -10,12 +10,13 @@ import { BackupError } from "@/lib/db/backup";
 import { DatabaseExistsError } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/lock";
 import { withDatabase } from "@/lib/db";
-import { StockError, StockFileError } from "@/lib/inventory";
+import { StockFileError } from "@/lib/inventory";
 import { BACKUP_HELP, backupCommand, restoreCommand } from "./admin-backup";
 import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { ShopError, shopHoldingData, shopJson } from "./admin-shop";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
+import { DomainError } from "@/lib/errors";
 
 const HELP = `Usage: npm run admin -- <command>
 
@@ -101,7 +102,7 @@ main(process.argv.slice(2)).then(
       err instanceof DatabaseExistsError ||
       err instanceof ConfigError ||
       err instanceof ImportFormatError ||
-      err instanceof StockError ||
+      (err instanceof DomainError && err.code === "stock_refused") ||
       err instanceof StockFileError
     ) {
       console.error(err.message);

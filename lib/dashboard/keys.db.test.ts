@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
-import { authenticate, AuthError, createMerchant, issueCredential } from "@/lib/merchants";
+import { DomainError } from "@/lib/errors";
+import { authenticate, createMerchant, issueCredential } from "@/lib/merchants";
 import { createKey, listKeys, MAX_ACTIVE_KEYS, revokeKey } from "./keys";
 
 let database: Database;
@@ -68,8 +69,8 @@ describe(`dashboard API keys on ${testDriver}`, () => {
     });
     expect(await revokeKey(database.db, m.merchant_id, { id: made.issued.id })).toMatchObject({ ok: false });
     const err = await authenticate(database.db, basic(made.issued.api_id!, made.issued.api_secret!)).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AuthError);
-    expect((err as AuthError).status).toBe(401);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe("unauthorized");
     expect((await listKeys(database.db, m.merchant_id)).find((r) => r.id === made.issued.id)?.status).toBe("revoked");
   });
 

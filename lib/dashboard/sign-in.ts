@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { AuthError, parseAuthorization, recordCredentialUse, verifyCredential, type Credential, type Merchant, type Presented } from "@/lib/merchants";
+import { parseAuthorization, recordCredentialUse, verifyCredential, type Credential, type Merchant, type Presented } from "@/lib/merchants";
+import { DomainError } from "@/lib/errors";
 import type { RateLimiter } from "@/lib/ratelimit";
 
 /** The one answer to wrong credentials, whatever was wrong: the id, the secret, the token, or the kind of credential. */
@@ -46,9 +47,9 @@ export async function signIn(db: Db, form: unknown, ctx: { limiter: RateLimiter;
     await recordCredentialUse(db, credential, ctx.now);
     return { ok: true, merchant, credential };
   } catch (err) {
-    if (!(err instanceof AuthError)) throw err;
-    // 403 comes only after the secret matched: it may say why (a suspended account).
-    return { ok: false, error: err.status === 403 ? `${err.message} Contact the shop's operator.` : INVALID_CREDENTIALS };
+    if (!(err instanceof DomainError) || (err.code !== "unauthorized" && err.code !== "forbidden")) throw err;
+    // `forbidden` comes only after the secret matched: it may say why (a suspended account).
+    return { ok: false, error: err.code === "forbidden" ? `${err.message} Contact the shop's operator.` : INVALID_CREDENTIALS };
   }
 }
 

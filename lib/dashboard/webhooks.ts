@@ -1,3 +1,4 @@
+import { DomainError } from "@/lib/errors";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { searchParamValues } from "@/lib/dashboard/order-list";
@@ -10,7 +11,6 @@ import {
   redeliverWebhook,
   rotateWebhookSecret,
   sendTestWebhook,
-  WebhookError,
   type ManualSendOptions,
   type WebhookAttempt,
   type WebhookDelivery,
@@ -84,7 +84,7 @@ export async function listWebhookLog(
   try {
     return { ...(await listWebhookDeliveries(db, merchantId, { ...filters, cursor: query.cursor })), cursorRefused: false };
   } catch (err) {
-    if (!(err instanceof WebhookError && err.code === "invalid_cursor")) throw err;
+    if (!(err instanceof DomainError && err.code === "invalid_cursor")) throw err;
     return { ...(await listWebhookDeliveries(db, merchantId, filters)), cursorRefused: true };
   }
 }
@@ -114,7 +114,7 @@ export async function redeliverFromForm(db: Db, merchantId: string, form: unknow
     const result = await redeliverWebhook(db, merchantId, parsed.data.id, opts);
     return { outcome: { ...outcome(result.attempt), endpointDisabled: result.endpointDisabled } };
   } catch (err) {
-    if (err instanceof WebhookError && err.code === "not_found") return { error: "That is not a webhook message of yours." };
+    if (err instanceof DomainError && err.code === "not_found") return { error: "That is not a webhook message of yours." };
     throw err;
   }
 }
@@ -142,7 +142,7 @@ export async function sendTestFromForm(db: Db, merchantId: string, form: unknown
     const result = await sendTestWebhook(db, merchantId, { url }, opts);
     return { url, outcome: { ...outcome(result.attempt), deliveryId: result.delivery.id, url: result.attempt.url } };
   } catch (err) {
-    if (err instanceof WebhookError && err.code === "invalid_webhook_url") return { error: `${err.message}.`, url };
+    if (err instanceof DomainError && err.code === "invalid_webhook_url") return { error: `${err.message}.`, url };
     throw err;
   }
 }
@@ -156,7 +156,7 @@ export async function enableEndpointFromForm(db: Db, merchantId: string, form: u
   try {
     return await enableWebhookEndpoint(db, merchantId, parsed.data.url, { now });
   } catch (err) {
-    if (err instanceof WebhookError && err.code === "not_found") return { error: "That is not a webhook endpoint of yours." };
+    if (err instanceof DomainError && err.code === "not_found") return { error: "That is not a webhook endpoint of yours." };
     throw err;
   }
 }

@@ -15,7 +15,7 @@ export {
 export { rollUp, type RollUp, type DeliveryStatus, type InvoiceErrorCode, type OrderStatus } from "./roll-up";
 export { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 export { refundFailedOrders, refundDue, type Payout, type Refund } from "./refund";
-export { listRefundsDue, markRefundPaid, RefundError, type RefundDue } from "./refunds-due";
+export { listRefundsDue, markRefundPaid, type RefundDue } from "./refunds-due";
 export { startWorker, kickWorker, type Worker, type WorkerOptions } from "./worker";
 export { providerFor } from "./providers/provider-for";
 export { createDemoProvider, demoProvider } from "./providers/demo";

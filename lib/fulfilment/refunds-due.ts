@@ -2,6 +2,7 @@ import { isSignature } from "@solana/kit";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { DomainError } from "@/lib/errors";
 
 /** A paid invoice whose failed orders have not been paid back yet. */
 export type RefundDue = {
@@ -20,14 +21,6 @@ export type RefundDue = {
   /** The latest error: why a payout failed, else why the order failed. */
   lastError: string | null;
 };
-
-/** A refund the operator asked for that cannot be recorded; the message says why. */
-export class RefundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RefundError";
-  }
-}
 
 /** Failed orders of paid invoices: not refunded yet (an automatic transfer may be on its way: see lastError). */
 const due = and(eq(orders.status, "failed"), isNotNull(invoices.paidAt));
@@ -63,8 +56,8 @@ export async function listRefundsDue(db: Db): Promise<RefundDue[]> {
  */
 export async function markRefundPaid(db: Db, invoiceId: string, tx: string, opts: { now?: Date } = {}): Promise<number> {
   const [invoice] = await db.select({ network: invoices.paymentNetwork, paidAt: invoices.paidAt }).from(invoices).where(eq(invoices.id, invoiceId));
-  if (!invoice) throw new RefundError(`No invoice ${invoiceId}`);
-  if (!invoice.paidAt || !invoice.network) throw new RefundError(`Invoice ${invoiceId} was not paid: no refund is due`);
+  if (!invoice) throw new DomainError("refund_refused", `No invoice ${invoiceId}`);
+  if (!invoice.paidAt || !invoice.network) throw new DomainError("refund_refused", `Invoice ${invoiceId} was not paid: no refund is due`);
   const refundTx = transactionFor(invoice.network, tx.trim());
   const now = opts.now ?? new Date();
   const marked = await db
@@ -78,22 +71,26 @@ export async function markRefundPaid(db: Db, invoiceId: string, tx: string, opts
       .from(orders)
       .where(and(eq(orders.invoiceId, invoiceId), eq(orders.status, "failed"), isNotNull(orders.refundRaw)));
     if (sending?.tx)
-      throw new RefundError(`Invoice ${invoiceId}'s refund is being paid automatically (transfer ${sending.tx}): wait for it rather than paying it twice`);
-    throw new RefundError(`Invoice ${invoiceId} has no refund due`);
+      throw new DomainError(
+        "refund_refused",
+        `Invoice ${invoiceId}'s refund is being paid automatically (transfer ${sending.tx}): wait for it rather than paying it twice`,
+      );
+    throw new DomainError("refund_refused", `Invoice ${invoiceId} has no refund due`);
   }
   return marked.length;
 }
 
 function transactionFor(network: string, tx: string): string {
   if (network.startsWith("eip155:")) {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new RefundError(`${JSON.stringify(tx)} is not an EVM transaction hash (0x and 64 hex digits) for ${network}`);
+    if (!/^0x[0-9a-fA-F]{64}$/.test(tx))
+      throw new DomainError("refund_refused", `${JSON.stringify(tx)} is not an EVM transaction hash (0x and 64 hex digits) for ${network}`);
     return tx.toLowerCase();
   }
   if (network.startsWith("solana:")) {
     // isSignature throws rather than answers on a character outside base58.
     if (!/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(tx) || !isSignature(tx))
-      throw new RefundError(`${JSON.stringify(tx)} is not a Solana transaction signature (base58, 64 bytes) for ${network}`);
+      throw new DomainError("refund_refused", `${JSON.stringify(tx)} is not a Solana transaction signature (base58, 64 bytes) for ${network}`);
     return tx;
   }
-  throw new RefundError(`Unknown network family of ${network}`);
+  throw new DomainError("refund_refused", `Unknown network family of ${network}`);
 }

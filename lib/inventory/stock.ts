@@ -4,10 +4,7 @@ import type { Db } from "@/lib/db";
 import { queryRows } from "@/lib/db/client";
 import { inventoryCodes, orders, productPackages, products } from "@/lib/db/schema";
 import type { StockCode } from "./stock-file";
-
-export class StockError extends Error {
-  override name = "StockError";
-}
+import { DomainError } from "@/lib/errors";
 
 export type StockImportReport = { productId: string; packageValue: string; imported: number; alreadyStocked: number };
 
@@ -21,15 +18,15 @@ export async function importStock(
   input: { productId: string; packageValue: string; codes: StockCode[]; batch: string; now?: Date },
 ): Promise<StockImportReport> {
   const product = await getProduct(input.productId, db);
-  if (!product) throw new StockError(`No product has the slug ${JSON.stringify(input.productId)}`);
+  if (!product) throw new DomainError("stock_refused", `No product has the slug ${JSON.stringify(input.productId)}`);
   if (product.kind !== "gift_card")
-    throw new StockError(`${product.slug} is ${product.kind === "esim" ? "an eSIM" : "a top-up"}: only gift cards take imported codes`);
+    throw new DomainError("stock_refused", `${product.slug} is ${product.kind === "esim" ? "an eSIM" : "a top-up"}: only gift cards take imported codes`);
   const asId = parsePackageId(input.packageValue);
   const value = asId && asId.productId === product.slug ? asId.value : input.packageValue;
   const pkg = product.packages.find((p) => p.value === value);
   if (!pkg) {
     const offered = product.packages.map((p) => JSON.stringify(p.value)).join(", ") || "none";
-    throw new StockError(`${JSON.stringify(input.packageValue)} is not a package of ${product.slug}: its packages are ${offered}`);
+    throw new DomainError("stock_refused", `${JSON.stringify(input.packageValue)} is not a package of ${product.slug}: its packages are ${offered}`);
   }
   const now = input.now ?? new Date();
   const imported = await db.transaction(async (tx) => {

@@ -1,6 +1,5 @@
 export {
   authenticate,
-  AuthError,
   createMerchant,
   getMerchant,
   issueCredential,

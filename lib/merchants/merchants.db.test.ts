@@ -1,3 +1,4 @@
+import { DomainError } from "@/lib/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
@@ -5,7 +6,6 @@ import { ledgerEntries, merchantCredentials } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import {
   authenticate,
-  AuthError,
   balanceOf,
   BalanceTooLow,
   createMerchant,
@@ -26,10 +26,10 @@ afterAll(() => database?.close());
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
-async function refused(header: string | null): Promise<AuthError> {
+async function refused(header: string | null): Promise<DomainError> {
   const err = await authenticate(database.db, header).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(AuthError);
-  return err as AuthError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 describe(`merchants and credentials on ${testDriver}`, () => {
@@ -83,11 +83,11 @@ describe(`merchants and credentials on ${testDriver}`, () => {
   it("answers 401 for a missing, malformed, wrong, revoked or expired credential and the wrong scheme, without saying which part was wrong", async () => {
     const m = await createMerchant(database.db, { name: "Strict" });
     for (const header of [null, "", "Basic", "Basic !!!", "Basic " + Buffer.from("no-colon").toString("base64"), "Token abc", "Bearer nodot", "Bearer . "]) {
-      expect((await refused(header)).status).toBe(401);
+      expect((await refused(header)).code).toBe("unauthorized");
     }
     const wrongSecret = await refused(basic(m.api_id, "sk_wrong"));
     const unknownId = await refused(basic("ak_unknown", m.api_secret));
-    expect([wrongSecret.status, unknownId.status]).toEqual([401, 401]);
+    expect([wrongSecret.code, unknownId.code]).toEqual(["unauthorized", "unauthorized"]);
     expect(wrongSecret.message).toBe(unknownId.message);
     expect((await refused(`Bearer ${m.api_id}.${m.api_secret}`)).message).toMatch(/business key is sent with HTTP Basic/);
     const [pub, secret] = m.api_token.split(".") as [string, string];
@@ -106,9 +106,9 @@ describe(`merchants and credentials on ${testDriver}`, () => {
   it("answers 403 for a suspended account or one without API access", async () => {
     const m = await createMerchant(database.db, { name: "Paused" });
     await setMerchantAccess(database.db, m.merchant_id, { apiAccess: false });
-    expect(await refused(basic(m.api_id, m.api_secret))).toMatchObject({ status: 403, message: "This account has no API access." });
+    expect(await refused(basic(m.api_id, m.api_secret))).toMatchObject({ code: "forbidden", message: "This account has no API access." });
     await setMerchantAccess(database.db, m.merchant_id, { apiAccess: true, status: "suspended" });
-    expect(await refused(`Bearer ${m.api_token}`)).toMatchObject({ status: 403, message: "This account is suspended." });
+    expect(await refused(`Bearer ${m.api_token}`)).toMatchObject({ code: "forbidden", message: "This account is suspended." });
   });
 });
 

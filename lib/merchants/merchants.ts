@@ -2,8 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/db";
 import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
-import { newWebhookSecret } from "./secrets";
-import { hashSecret, randomToken, secretMatches } from "./secrets";
+import { DomainError } from "@/lib/errors";
+import { hashSecret, newWebhookSecret, randomToken, secretMatches } from "./secrets";
 
 export type Merchant = typeof merchants.$inferSelect;
 export type Credential = typeof merchantCredentials.$inferSelect;
@@ -71,19 +71,11 @@ export async function setMerchantAccess(db: Db, merchantId: string, change: { st
   return rows.length > 0;
 }
 
-/** Why a request is not let in: 401 (who are you?) or 403 (we know you, but no). The message never says which part of a credential was wrong. */
-export class AuthError extends Error {
-  constructor(
-    readonly status: 401 | 403,
-    readonly code: "unauthorized" | "forbidden",
-    message: string,
-  ) {
-    super(message);
-    this.name = "AuthError";
-  }
-}
-
-const unauthorized = (message: string) => new AuthError(401, "unauthorized", message);
+/**
+ * Why a request is not let in: `unauthorized` (who are you?) or `forbidden` (we know you, but no), as DomainErrors.
+ * The message never says which part of a credential was wrong.
+ */
+const unauthorized = (message: string) => new DomainError("unauthorized", message);
 const WRONG = "Invalid API credentials.";
 
 export type Presented = { scheme: "basic"; publicId: string; secret: string } | { scheme: "bearer"; publicId: string; secret: string };
@@ -115,8 +107,8 @@ const PUBLIC_ID = /^(ak|pt)_[A-Za-z0-9_-]{1,64}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The merchant and credential behind presented credentials, or an AuthError: 401 for an unknown, wrong, expired or
- * revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a suspended merchant. Shared by
+ * The merchant and credential behind presented credentials, or a DomainError: unauthorized for an unknown, wrong, expired or
+ * revoked credential, or a business key sent as Bearer (or a token as Basic); forbidden for a suspended merchant. Shared by
  * the API (`authenticate`) and the dashboard's sign-in; API access and the last use are the caller's to check and record.
  */
 export async function verifyCredential(db: Db, presented: Presented, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
@@ -141,7 +133,7 @@ export async function verifyCredential(db: Db, presented: Presented, now = new D
   }
   if (credential.revokedAt) throw unauthorized("This credential was revoked.");
   if (credential.expiresAt && credential.expiresAt <= now) throw unauthorized("This credential has expired.");
-  if (merchant.status === "suspended") throw new AuthError(403, "forbidden", "This account is suspended.");
+  if (merchant.status === "suspended") throw new DomainError("forbidden", "This account is suspended.");
   return { merchant, credential };
 }
 
@@ -152,13 +144,13 @@ export async function recordCredentialUse(db: Db, credential: Pick<Credential, "
 }
 
 /**
- * The merchant and credential behind an Authorization header, or an AuthError: 401 for a missing, malformed,
- * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); 403 for a
+ * The merchant and credential behind an Authorization header, or a DomainError: unauthorized for a missing, malformed,
+ * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); forbidden for a
  * suspended merchant or one without API access.
  */
 export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
   const { merchant, credential } = await verifyCredential(db, parseAuthorization(header), now);
-  if (!merchant.apiAccess) throw new AuthError(403, "forbidden", "This account has no API access.");
+  if (!merchant.apiAccess) throw new DomainError("forbidden", "This account has no API access.");
   await recordCredentialUse(db, credential, now);
   return { merchant, credential };
 }

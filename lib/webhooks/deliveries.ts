@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import type { WebhookAttempt } from "./attempt";
 import { isMessageId } from "./ids";
-import { WebhookError } from "./webhook-error";
+import { DomainError } from "@/lib/errors";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
@@ -141,6 +141,6 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
   // Only what encodeCursor writes: an ISO time (a year the database takes) and a message id.
   const createdAt = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at ?? "") ? new Date(at!) : new Date(Number.NaN);
-  if (!id || !isMessageId(id) || Number.isNaN(createdAt.getTime())) throw new WebhookError("invalid_cursor", "Not a cursor of this delivery log");
+  if (!id || !isMessageId(id) || Number.isNaN(createdAt.getTime())) throw new DomainError("invalid_cursor", "Not a cursor of this delivery log");
   return { createdAt, id };
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { DbOrTx } from "./enqueue";
-import { WebhookError } from "./webhook-error";
+import { DomainError } from "@/lib/errors";
 
 /** A URL the merchant's invoices send to, and whether it still gets messages. */
 export type WebhookEndpoint = {
@@ -106,7 +106,7 @@ export async function enableWebhookEndpoint(db: Db, merchantId: string, url: str
       .set({ disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: now })
       .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.url, url)))
       .returning({ url: webhookEndpoints.url });
-    if (!endpoint) throw new WebhookError("not_found", `No webhook endpoint ${url}`);
+    if (!endpoint) throw new DomainError("not_found", `No webhook endpoint ${url}`);
     const released = await tx
       .update(webhookDeliveries)
       .set({ nextAttemptAt: now })

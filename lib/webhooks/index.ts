@@ -21,5 +21,4 @@ export {
 export { listWebhookEndpoints, enableWebhookEndpoint, type WebhookEndpoint } from "./endpoints";
 export { redeliverWebhook, sendTestWebhook, type ManualSendOptions, type ManualSendResult } from "./manual-send";
 export { newMessageId, isMessageId } from "./ids";
-export { WebhookError } from "./webhook-error";
 export type { WebhookAttempt } from "./attempt";

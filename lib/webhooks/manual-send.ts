@@ -8,7 +8,7 @@ import { getWebhookDelivery, type WebhookDeliveryWithAttempts } from "./deliveri
 import { newMessageId } from "./ids";
 import { signingSecretsOf } from "./secrets";
 import { parseWebhookUrl, type Resolver } from "./url-guard";
-import { WebhookError } from "./webhook-error";
+import { DomainError } from "@/lib/errors";
 
 export type ManualSendOptions = {
   mode?: NetworkMode;
@@ -44,7 +44,7 @@ export async function redeliverWebhook(
     .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, manualAttempts: sql`${webhookDeliveries.manualAttempts} + 1` })
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.merchantId, merchantId)))
     .returning({ id: webhookDeliveries.id, url: webhookDeliveries.url, payload: webhookDeliveries.payload, attempt: webhookDeliveries.attempts });
-  if (!message) throw new WebhookError("not_found", `No webhook message ${deliveryId}`);
+  if (!message) throw new DomainError("not_found", `No webhook message ${deliveryId}`);
   const secrets = await signingSecretsOf(db, merchantId, now);
   const attempt = await sendAttempt({ ...message, secrets }, message.attempt, now, {
     mode: opts.mode ?? config().networkMode,
@@ -87,7 +87,7 @@ export async function sendTestWebhook(
   const now = opts.now ?? new Date();
   const mode = opts.mode ?? config().networkMode;
   const parsed = parseWebhookUrl(input.url, mode);
-  if (!parsed.ok) throw new WebhookError("invalid_webhook_url", `The URL ${parsed.reason}`);
+  if (!parsed.ok) throw new DomainError("invalid_webhook_url", `The URL ${parsed.reason}`);
   const url = parsed.url.href;
   const secrets = await signingSecretsOf(db, merchantId, now);
   const id = newMessageId();
@@ -123,6 +123,6 @@ export async function sendTestWebhook(
 
 async function mustGet(db: Db, merchantId: string, id: string): Promise<WebhookDeliveryWithAttempts> {
   const delivery = await getWebhookDelivery(db, merchantId, id);
-  if (!delivery) throw new WebhookError("not_found", `No webhook message ${id}`);
+  if (!delivery) throw new DomainError("not_found", `No webhook message ${id}`);
   return delivery;
 }

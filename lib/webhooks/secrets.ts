@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { merchants } from "@/lib/db/schema";
 import { newWebhookSecret } from "@/lib/merchants/secrets";
-import { WebhookError } from "./webhook-error";
+import { DomainError } from "@/lib/errors";
 
 /** How long the previous secret keeps signing after a rotation: a day to deploy the new one to the receiver. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -44,7 +44,7 @@ export async function getWebhookSecrets(db: Db, merchantId: string, now = new Da
     })
     .from(merchants)
     .where(eq(merchants.id, merchantId));
-  if (!m) throw new WebhookError("not_found", `No merchant ${merchantId}`);
+  if (!m) throw new DomainError("not_found", `No merchant ${merchantId}`);
   return { secret: m.webhookSecret, previous: activePrevious(m, now) };
 }
 
@@ -65,6 +65,6 @@ export async function rotateWebhookSecret(db: Db, merchantId: string, opts: { no
       webhookSecretPrevious: merchants.webhookSecretPrevious,
       webhookSecretPreviousUntil: merchants.webhookSecretPreviousUntil,
     });
-  if (!m) throw new WebhookError("not_found", `No merchant ${merchantId}`);
+  if (!m) throw new DomainError("not_found", `No merchant ${merchantId}`);
   return { secret: m.webhookSecret, previous: activePrevious(m, now) };
 }

@@ -12,18 +12,17 @@ type V2Answer = {
 
 const invalidParameter = (message: string, field: string) => `Invalid parameter ${field}: ${message}`;
 
-/** The merchant API's answer to each domain refusal: its HTTP status, the spec's `error_code`, and its message. */
-export const V2_ERRORS: Record<DomainErrorCode, V2Answer> = {
+/**
+ * The merchant API's answer to each domain refusal that can reach it: its HTTP status, the spec's `error_code`, and its
+ * message. A refusal not listed here is a fault (500).
+ */
+export const V2_ERRORS: Partial<Record<DomainErrorCode, V2Answer>> = {
   not_found: { status: 404, code: "not_found" },
   invalid_param: { status: 400, code: "invalid_param", message: invalidParameter },
   invoice_not_payable: { status: 409, code: "invoice_not_payable" },
   balance_too_low: { status: 402, code: "balance_too_low", details: true },
   idempotency_key_reused: { status: 422, code: "idempotency_key_reused" },
   idempotency_key_in_use: { status: 409, code: "idempotency_key_in_use" },
-  // The devnet faucet's refusals never reach the merchant API; as it would say them:
-  unknown_network: { status: 400, code: "invalid_param", message: invalidParameter },
-  invalid_address: { status: 400, code: "invalid_param", message: invalidParameter },
-  invalid_amount: { status: 400, code: "invalid_value" },
   // Invoice refusals (lib/invoices/refusals.ts). A merchant's invoice always has its payer and no reservation cap: the
   // first and the reservation limit would be our fault.
   missing_identity: { status: 500, code: "create_invoice_failed" },
@@ -38,11 +37,16 @@ export const V2_ERRORS: Record<DomainErrorCode, V2Answer> = {
   unsupported_operator: { status: 400, code: "unsupported_operator" },
   amount_too_small: { status: 400, code: "invalid_value" },
   amount_too_large: { status: 400, code: "invalid_value" },
+  unauthorized: { status: 401, code: "unauthorized" },
+  forbidden: { status: 403, code: "forbidden" },
+  invalid_webhook_url: { status: 400, code: "invalid_param" },
+  invalid_cursor: { status: 400, code: "invalid_param" },
 };
 
-/** The merchant API's error for a domain refusal. */
-export function v2ErrorOf(err: DomainError): V2Error {
+/** The merchant API's error for a domain refusal, or undefined when it is not one the table knows (a fault). */
+export function v2ErrorOf(err: DomainError): V2Error | undefined {
   const answer = V2_ERRORS[err.code];
+  if (!answer) return undefined;
   const field = err.path.length > 0 ? v2Path(err.path) : undefined;
   const message = field === undefined ? err.message : (answer.message ?? ((m, f) => `${f}: ${m}`))(err.message, field);
   if (answer.status >= 500) return new V2Error(answer.status, answer.code, "The invoice could not be created.");
@@ -60,7 +64,9 @@ type Status = 400 | 402 | 404 | 409 | 422 | 500;
 export function v2ErrorCodes(refusals: readonly DomainErrorCode[]): Partial<Record<Status, readonly [string, ...string[]]>> {
   const byStatus: Partial<Record<Status, [string, ...string[]]>> = {};
   for (const refusal of refusals) {
-    const { status, code } = V2_ERRORS[refusal];
+    const answer = V2_ERRORS[refusal];
+    if (!answer) throw new Error(`The merchant API has no answer for the refusal ${refusal}`);
+    const { status, code } = answer;
     const list = byStatus[status as Status];
     if (!list) byStatus[status as Status] = [code];
     else if (!list.includes(code)) list.push(code);

@@ -62,8 +62,8 @@ export function createInvoiceHandler(only?: "esim") {
             return paid!;
           } catch (caught) {
             // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
-            if (!(caught instanceof DomainError)) throw caught;
-            const err = v2ErrorOf(caught);
+            const err = caught instanceof DomainError ? v2ErrorOf(caught) : undefined;
+            if (!err) throw caught;
             await cancelUnpaid(ctx.db, invoiceId);
             return {
               status: err.status,

@@ -96,7 +96,7 @@ export async function idempotent(
   try {
     answer = resumeId ? await resume(resumeId, ownKey) : await run(ownKey);
   } catch (caught) {
-    const err = caught instanceof DomainError ? v2ErrorOf(caught) : caught;
+    const err = (caught instanceof DomainError ? v2ErrorOf(caught) : undefined) ?? caught;
     if (err instanceof V2Error && err.status < 500) {
       answer = { status: err.status, body: { meta: { _endpoint: request.endpoint }, error_code: err.code, message: err.message, ...err.details } };
     } else {

@@ -3,7 +3,7 @@ import { getDb, type Db } from "@/lib/db";
 import { BodyError } from "@/lib/http/body";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
-import { authenticate, AuthError, type Credential, type Merchant } from "@/lib/merchants";
+import { authenticate, type Credential, type Merchant } from "@/lib/merchants";
 import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
 import { DomainError } from "@/lib/errors";
 import { V2Error } from "./envelope";
@@ -61,13 +61,8 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
 
 export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
   if (err instanceof V2Error) return err.toResponse(endpoint);
-  if (err instanceof DomainError) return v2ErrorOf(err).toResponse(endpoint);
-  if (err instanceof AuthError) {
-    return new V2Error(err.status, err.code, err.message).toResponse(
-      endpoint,
-      err.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined,
-    );
-  }
+  const refusal = err instanceof DomainError ? v2ErrorOf(err) : undefined;
+  if (refusal) return refusal.toResponse(endpoint, refusal.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
   if (err instanceof BodyError) return new V2Error(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message).toResponse(endpoint);
   if (err instanceof ZodError) {
     const issue = err.issues[0];

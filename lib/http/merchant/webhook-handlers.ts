@@ -1,9 +1,9 @@
-import { notFound, ok, V2Error } from "@/lib/http/merchant/envelope";
+import { notFound, ok } from "@/lib/http/merchant/envelope";
 import { nextPage } from "@/lib/http/merchant/paging";
 import { listDeliveriesQuery } from "@/lib/http/merchant/schemas";
 import { readQuery } from "@/lib/http/merchant/products";
 import type { MerchantContext } from "@/lib/http/merchant/route";
-import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, WebhookError, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
+import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -40,21 +40,11 @@ function deliveryJson(d: Omit<WebhookDelivery, "lastAttempt"> & { lastAttempt?: 
   };
 }
 
-function mapWebhookError(err: unknown): never {
-  if (err instanceof WebhookError) {
-    if (err.code === "not_found") throw new V2Error(404, "not_found", err.message);
-    throw new V2Error(400, "invalid_param", err.message);
-  }
-  throw err;
-}
-
 /** `GET /webhooks/deliveries`: every webhook message of the merchant, newest first, with its latest attempt. */
 export async function listDeliveriesHandler(req: Request, ctx: MerchantContext): Promise<Response> {
   const url = new URL(req.url);
   const q = readQuery(url, listDeliveriesQuery);
-  const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor }).catch(
-    mapWebhookError,
-  );
+  const page = await listWebhookDeliveries(ctx.db, ctx.merchant.id, { status: q.status, invoiceId: q.invoice_id, limit: q.limit, cursor: q.cursor });
   const next = page.nextCursor ? nextPage(url, ctx.apiBase, { cursor: page.nextCursor }) : undefined;
   return ok(ctx.endpoint, page.deliveries.map(deliveryJson), { limit: q.limit, count: page.deliveries.length, ...(next ? { _next: next } : {}) });
 }
@@ -70,7 +60,7 @@ export async function getDeliveryHandler(_req: Request, ctx: MerchantContext): P
 /** `POST /webhooks/deliveries/{id}/redeliver`: sends the message again now (same `webhook-id`) and answers the attempt. */
 export async function redeliverHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
   const id = ctx.params.id ?? "";
-  const result = await redeliverWebhook(ctx.db, ctx.merchant.id, id).catch(mapWebhookError);
+  const result = await redeliverWebhook(ctx.db, ctx.merchant.id, id);
   return ok(
     ctx.endpoint,
     { attempt: attemptJson(result.attempt), endpoint_disabled: result.endpointDisabled, delivery: deliveryJson(result.delivery) },

@@ -1,7 +1,7 @@
-import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
-import { IMPORT_BODY_LIMIT, STOCK_REFUSED, stockImportRequest, toStockImportWire } from "@/lib/http/admin/wire";
+import { adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { IMPORT_BODY_LIMIT, stockImportRequest, toStockImportWire } from "@/lib/http/admin/wire";
 import { jsonResponse } from "@/lib/http/api-error";
-import { importStock, StockError } from "@/lib/inventory";
+import { importStock } from "@/lib/inventory";
 
 export const dynamic = "force-dynamic";
 
@@ -13,12 +13,5 @@ export const dynamic = "force-dynamic";
 export const POST = adminRoute(async (req, { db }) => {
   const input = stockImportRequest.parse(await jsonBody(req, IMPORT_BODY_LIMIT));
   const codes = input.codes.map((c) => ({ code: c.code, pin: c.pin, expirationDate: c.expiration_date }));
-  try {
-    return jsonResponse(
-      toStockImportWire(await importStock(db, { productId: input.product_id, packageValue: input.package_value, codes, batch: input.batch })),
-    );
-  } catch (err) {
-    if (err instanceof StockError) return adminError(400, STOCK_REFUSED, err.message);
-    throw err;
-  }
+  return jsonResponse(toStockImportWire(await importStock(db, { productId: input.product_id, packageValue: input.package_value, codes, batch: input.batch })));
 });

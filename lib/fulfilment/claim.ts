@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { claimableIds } from "@/lib/db/claim";
 import type { Db } from "@/lib/db";
 import { invoices, orders, productPackages, products } from "@/lib/db/schema";
 import type { OrderToFulfil } from "./providers/types";
@@ -14,23 +15,19 @@ export const DEFAULT_LOCK_MS = 2 * 60_000;
 
 /**
  * Claims up to `limit` due orders: pending or processing, due (`run_at <= now`; null until the invoice is paid), and
- * not held by a live claim. `FOR UPDATE SKIP LOCKED` lets concurrent workers take disjoint sets without waiting; a
- * claim whose worker died lapses at `locked_until` and the order is taken again. The invoices of the claimed orders
+ * not held by a live claim (`claimableIds`: concurrent workers take disjoint sets; a dead worker's claim lapses). The invoices of the claimed orders
  * move from `paid` to `fulfilling` in the same transaction.
  */
 export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: number; now?: Date }): Promise<ClaimedOrder[]> {
   const now = opts.now ?? new Date();
   const lockedUntil = new Date(now.getTime() + (opts.lockMs ?? DEFAULT_LOCK_MS));
   return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(inArray(orders.status, ["created", "processing"]), lte(orders.runAt, now), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now))))
-      .orderBy(asc(orders.runAt))
-      .limit(opts.limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    const ids = due.map((d) => d.id);
+    const ids = await claimableIds(
+      tx,
+      { table: orders, id: orders.id, lockedUntil: orders.lockedUntil, order: orders.runAt },
+      { due: and(inArray(orders.status, ["created", "processing"]), lte(orders.runAt, now)), limit: opts.limit, now },
+    );
+    if (ids.length === 0) return [];
 
     const claimed = await tx
       .update(orders)

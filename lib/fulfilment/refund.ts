@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { logFor } from "@/lib/log";
 import type { Db } from "@/lib/db";
+import { notHeld } from "@/lib/db/claim";
 import { invoices, orders } from "@/lib/db/schema";
 
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
@@ -40,9 +41,9 @@ const POLL_MS = 250;
 export type Refund = { invoiceId: string; orders: number; amountUsdc: bigint; tx: string | null };
 
 /** Failed, not refunded, no transfer stored for it, and not held by a refund in progress. */
-const refundable = (now: Date) => and(eq(orders.status, "failed"), isNull(orders.refundTx), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
+const refundable = (now: Date) => and(eq(orders.status, "failed"), isNull(orders.refundTx), notHeld(orders.lockedUntil, now));
 /** Failed, with a transfer stored (signed, maybe sent) whose fate is not recorded yet. */
-const inFlight = (now: Date) => and(eq(orders.status, "failed"), isNotNull(orders.refundRaw), or(isNull(orders.lockedUntil), lt(orders.lockedUntil, now)));
+const inFlight = (now: Date) => and(eq(orders.status, "failed"), isNotNull(orders.refundRaw), notHeld(orders.lockedUntil, now));
 
 /**
  * Refunds the failed orders of a paid invoice with one transfer of their summed prices, exactly once:

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lte, notExists, sql } from "drizzle-orm";
+import { claimableIds } from "@/lib/db/claim";
 import type { Db } from "@/lib/db";
 import { merchants, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { signingSecrets } from "./secrets";
@@ -27,21 +28,20 @@ export const DEFAULT_LOCK_MS = 60_000;
 
 /**
  * Claims up to `limit` due messages: pending, due (`next_attempt_at <= now`; null while held), not held by a live
- * claim, and not addressed to a disabled endpoint. `FOR UPDATE SKIP LOCKED` lets concurrent workers take disjoint sets
- * without waiting; a claim whose worker died lapses at `locked_until` and the message is taken again.
+ * claim, and not addressed to a disabled endpoint (`claimableIds`: concurrent workers take disjoint sets; a dead
+ * worker's claim lapses and the message is taken again).
  */
 export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?: number; now?: Date }): Promise<ClaimedDelivery[]> {
   const now = opts.now ?? new Date();
   const lockedUntil = new Date(now.getTime() + (opts.lockMs ?? DEFAULT_LOCK_MS));
   return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
+    const ids = await claimableIds(
+      tx,
+      { table: webhookDeliveries, id: webhookDeliveries.id, lockedUntil: webhookDeliveries.lockedUntil, order: webhookDeliveries.nextAttemptAt },
+      {
+        due: and(
           eq(webhookDeliveries.status, "pending"),
           lte(webhookDeliveries.nextAttemptAt, now),
-          or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
           notExists(
             tx
               .select({ one: sql`1` })
@@ -55,21 +55,16 @@ export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?:
               ),
           ),
         ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(opts.limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
+        limit: opts.limit,
+        now,
+      },
+    );
+    if (ids.length === 0) return [];
 
     const claimed = await tx
       .update(webhookDeliveries)
       .set({ lockedUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          due.map((d) => d.id),
-        ),
-      )
+      .where(inArray(webhookDeliveries.id, ids))
       .returning({
         id: webhookDeliveries.id,
         merchantId: webhookDeliveries.merchantId,

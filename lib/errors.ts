@@ -3,17 +3,8 @@
  * for the merchant API), the field it is about as a path (`["products", 0, "value"]`, which each API writes its own
  * way), and details for the answer. Domain code throws these, never an HTTP error.
  */
-export const DOMAIN_ERROR_CODES = [
-  "not_found",
-  "invalid_param",
-  "invoice_not_payable",
-  "balance_too_low",
-  "idempotency_key_reused",
-  "idempotency_key_in_use",
-  "unknown_network",
-  "invalid_address",
-  "invalid_amount",
-  // Refusals of an invoice (lib/invoices): the cart, its recipients, its amount, the stock it needs.
+/** What creating an invoice can refuse (lib/invoices): the cart, its recipients, its amount, the stock it needs. */
+export const INVOICE_REFUSALS = [
   "missing_identity",
   "missing_field",
   "unknown_product",
@@ -26,6 +17,19 @@ export const DOMAIN_ERROR_CODES = [
   "unsupported_operator",
   "amount_too_small",
   "amount_too_large",
+] as const;
+
+export const DOMAIN_ERROR_CODES = [
+  "not_found",
+  "invalid_param",
+  "invoice_not_payable",
+  "balance_too_low",
+  "idempotency_key_reused",
+  "idempotency_key_in_use",
+  "unknown_network",
+  "invalid_address",
+  "invalid_amount",
+  ...INVOICE_REFUSALS,
   // Who is asking: no valid credentials (401), or known but not let in (403).
   "unauthorized",
   "forbidden",

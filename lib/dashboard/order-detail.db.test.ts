@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { getMerchantOrderDetail, getMerchantRedemption } from "./order-detail";
 
 let database: Database;
-let restore: () => void;
-beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
-  restore = useAsProcessDatabase(database);
-});
-afterAll(async () => {
-  restore?.();
-  await database?.close();
-});
+processTestDatabase(
+  (d) => (database = d),
+  (db) => seedCatalogOnce(db, true),
+);
 
 async function order(token: string, product: string, autoPay = true) {
   const res = await callRoute(createRoute, "/api/v2/invoices", {

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/lib/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { testDriver } from "@/lib/db/testing";
 import { drainWebhooks, listWebhookEndpoints, ROTATION_OVERLAP_MS, type WebhookEndpoint } from "@/lib/webhooks";
-import { enqueueInvoiceMessage, insertTestMerchant, startReceiver, type Answer, type Receiver, type ReceivedRequest } from "@/lib/webhooks/testing";
+import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed } from "@/lib/webhooks/testing";
 import {
   defaultTestUrl,
   enableEndpointFromForm,
@@ -18,25 +18,12 @@ import {
   webhookLogParams,
 } from "./webhooks";
 
-let database: Database;
+const bed = webhookTestBed();
+const receiver = bed.receiver;
 let db: Db;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
+beforeAll(() => {
+  db = bed.database().db;
 });
-afterAll(() => database?.close());
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-  await db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.status, "pending"));
-});
-
-async function receiver(answer?: (request: ReceivedRequest, index: number) => Answer): Promise<Receiver> {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
 
 const drain = (now: Date) => drainWebhooks(db, { mode: "devnet", retryBaseSeconds: 10, random: () => 0.5, now });
 const devnet = { mode: "devnet" as const };

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database, type Db } from "./client";
 
 /**
@@ -46,4 +47,23 @@ export function useAsProcessDatabase(database: Database): () => void {
   return () => {
     g.__storefrontDb = previous;
   };
+}
+
+/**
+ * For a test file that calls route handlers: opens its database before its tests (prepared by `prepare`), hands it to
+ * `use`, and makes it the process's database until the file's tests are done; then puts the previous one back and
+ * closes it. Call it at the top of the file.
+ */
+export function processTestDatabase(use: (database: Database) => void, prepare?: (db: Db) => Promise<void>): void {
+  let database: Database | undefined;
+  let restore: (() => void) | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase(prepare);
+    restore = useAsProcessDatabase(database);
+    use(database);
+  });
+  afterAll(async () => {
+    restore?.();
+    await database?.close();
+  });
 }

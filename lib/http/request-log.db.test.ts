@@ -1,27 +1,22 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { POST as createInvoiceRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { captureLog, type LogLine } from "@/lib/log-testing";
 import { createMerchant } from "@/lib/merchants";
 
 let database: Database;
-let restore: () => void;
 let capture: ReturnType<typeof captureLog> | undefined;
-beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
-  restore = useAsProcessDatabase(database);
-});
+processTestDatabase(
+  (d) => (database = d),
+  (db) => seedCatalogOnce(db, true),
+);
 afterEach(() => capture?.restore());
-afterAll(async () => {
-  restore?.();
-  await database?.close();
-});
 
 const line = (lines: LogLine[], msg: string) => lines.filter((l) => l.msg === msg);
 

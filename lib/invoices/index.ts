@@ -1,6 +1,5 @@
 export { createInvoice, type CreatedInvoice } from "./create-invoice";
 export { createInvoiceBody, MAX_ITEMS, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
-export { INVOICE_REFUSALS } from "./refusals";
 export { newId, isInvoiceId } from "@/lib/ids";
 export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expireInvoices, cancelUnpaid, type InvoiceRow } from "./payment";
 export { getInvoiceWithOrders, type InvoiceWithOrders, type OrderRow } from "./status";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { eq, isNotNull } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as checkPhone } from "@/app/api/v2/check_phone_number/route";
 import { GET as getEsim } from "@/app/api/v2/esims/[id]/route";
@@ -30,7 +30,7 @@ import { basicAuth, bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { idempotencyKeys, products } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant, listCredentials, setMerchantAccess, type NewMerchant } from "@/lib/merchants";
 import { getRateLimiter, MERCHANT_LIMITS, type MerchantRouteId } from "@/lib/ratelimit";
@@ -66,17 +66,12 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 let database: Database;
-let restore: () => void;
 const seen = new Set<string>();
 
-beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
-  restore = useAsProcessDatabase(database);
-});
-afterAll(async () => {
-  restore?.();
-  await database?.close();
-});
+processTestDatabase(
+  (d) => (database = d),
+  (db) => seedCatalogOnce(db, true),
+);
 
 type Json = { data?: unknown; error_code?: string };
 

@@ -4,7 +4,7 @@
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
 import { v2ErrorCodes } from "@/lib/http/merchant/errors";
-import { INVOICE_REFUSALS } from "@/lib/invoices/refusals";
+import { INVOICE_REFUSALS } from "@/lib/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/http/merchant/schemas";

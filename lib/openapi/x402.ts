@@ -3,7 +3,7 @@ import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
-import { INVOICE_REFUSALS } from "@/lib/invoices/refusals";
+import { INVOICE_REFUSALS } from "@/lib/errors";
 import { x402ErrorCodes } from "@/lib/http/x402/errors";
 import { myOrdersQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";

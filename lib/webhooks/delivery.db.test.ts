@@ -1,36 +1,22 @@
 import { asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/lib/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { testDriver } from "@/lib/db/testing";
 import { maxAttempts, retrySchedule } from "./backoff";
 import { claimDueDeliveries } from "./claim";
 import { deliverClaimed, drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { enqueueWebhook } from "./enqueue";
 import { enableWebhookEndpoint, listWebhookEndpoints } from "./endpoints";
-import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, startReceiver, type Answer, type Receiver, type ReceivedRequest } from "./testing";
+import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "./testing";
 
-let database: Database;
+const bed = webhookTestBed();
+const receiver = bed.receiver;
 let db: Db;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
+beforeAll(() => {
+  db = bed.database().db;
 });
-afterAll(() => database?.close());
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-  // Drains take every due message: none of one test's may be left for the next.
-  await db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.status, "pending"));
-});
-
-async function receiver(answer?: (request: ReceivedRequest, index: number) => Answer): Promise<Receiver> {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
 
 const finalInvoice = (merchantId: string) => insertFinalInvoice(db, merchantId);
 const enqueue = (merchantId: string, url: string, now = new Date()) => enqueueInvoiceMessage(db, merchantId, url, now);

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/lib/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { testDriver } from "@/lib/db/testing";
 import { getWebhookDelivery, listWebhookDeliveries } from "./deliveries";
 import { retrySchedule } from "./backoff";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
@@ -11,28 +11,15 @@ import { listWebhookEndpoints } from "./endpoints";
 import { redeliverWebhook, sendTestWebhook } from "./manual-send";
 import { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS } from "./secrets";
 import { isWebhookSecret } from "@/lib/merchants/secrets";
-import { enqueueInvoiceMessage, insertTestMerchant, startReceiver, type Answer, type Receiver, type ReceivedRequest } from "./testing";
+import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "./testing";
 import { kickWebhookWorker, startWebhookWorker } from "./worker";
 
-let database: Database;
+const bed = webhookTestBed();
+const receiver = bed.receiver;
 let db: Db;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
+beforeAll(() => {
+  db = bed.database().db;
 });
-afterAll(() => database?.close());
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-  await db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.status, "pending"));
-});
-
-async function receiver(answer?: (request: ReceivedRequest, index: number) => Answer): Promise<Receiver> {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
 
 const drain = (opts: DrainWebhooksOptions = {}) => drainWebhooks(db, { mode: "devnet", retryBaseSeconds: 10, random: () => 0.5, ...opts });
 const verify = (secret: string, r: ReceivedRequest) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);

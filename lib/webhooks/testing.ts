@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Db } from "@/lib/db";
-import { invoices, merchants } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import type { Database, Db } from "@/lib/db";
+import { invoices, merchants, webhookDeliveries } from "@/lib/db/schema";
+import { openTestDatabase } from "@/lib/db/testing";
 import { newId } from "@/lib/ids";
 import { enqueueWebhook } from "./enqueue";
 import { invoiceEventType, type FinalInvoiceStatus } from "./events";
@@ -74,5 +77,31 @@ export async function startReceiver(answer: (request: ReceivedRequest, index: nu
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A webhook test file's database and receivers: the database opened before its tests and closed after them; after
+ * each test its receivers are closed and its pending messages set aside (drains take every due message: none of one
+ * test's may be left for the next). Call it at the top of the file.
+ */
+export function webhookTestBed(): { database: () => Database; receiver: (answer?: (request: ReceivedRequest, index: number) => Answer) => Promise<Receiver> } {
+  let database: Database | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database?.close());
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    await database?.db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.status, "pending"));
+  });
+  return {
+    database: () => database!,
+    receiver: async (answer) => {
+      const r = await startReceiver(answer);
+      receivers.push(r);
+      return r;
+    },
   };
 }

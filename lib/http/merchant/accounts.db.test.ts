@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as creditMerchant } from "@/app/api/admin/merchants/[id]/credit/route";
 import { POST as createMerchantRoute } from "@/app/api/admin/merchants/route";
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { basicAuth, bearerAuth, callRoute } from "./testing";
 
 const ADMIN = "adm_test_token_for_the_admin_api_0123456789";
-let database: Database;
-let restore: () => void;
-beforeAll(async () => {
+beforeAll(() => {
   process.env.ADMIN_TOKEN = ADMIN;
-  database = await openTestDatabase();
-  restore = useAsProcessDatabase(database);
 });
-afterAll(async () => {
-  restore?.();
-  await database?.close();
-});
+processTestDatabase(() => undefined);
 
 const admin = { Authorization: `Bearer ${ADMIN}` };
 type Created = { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };

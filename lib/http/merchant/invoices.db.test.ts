@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { GET as getEsim } from "@/app/api/v2/esims/[id]/route";
 import { GET as getEsimInvoice } from "@/app/api/v2/esims/invoice/[id]/route";
@@ -11,7 +11,7 @@ import { GET as listOrders } from "@/app/api/v2/orders/route";
 import { callRoute, bearerAuth } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { createMerchant, listLedger } from "@/lib/merchants";
@@ -22,15 +22,10 @@ import { getMerchantInvoice } from "@/lib/merchants/invoices";
 import { payFromBalance } from "@/lib/merchants/pay-invoice";
 
 let database: Database;
-let restore: () => void;
-beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
-  restore = useAsProcessDatabase(database);
-});
-afterAll(async () => {
-  restore?.();
-  await database?.close();
-});
+processTestDatabase(
+  (d) => (database = d),
+  (db) => seedCatalogOnce(db, true),
+);
 
 type Invoice = {
   id: string;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as checkPhone } from "@/app/api/v2/check_phone_number/route";
 import { GET as esimDetail } from "@/app/api/v2/products/esims/[id]/route";
 import { GET as esims } from "@/app/api/v2/products/esims/route";
@@ -7,21 +7,18 @@ import { GET as productList } from "@/app/api/v2/products/route";
 import { GET as productSearch } from "@/app/api/v2/products/search/route";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { createMerchant } from "@/lib/merchants";
 import { bearerAuth, callRoute, TEST_ORIGIN } from "./testing";
 
 let database: Database;
-let restore: () => void;
 let auth: Record<string, string>;
+processTestDatabase(
+  (d) => (database = d),
+  (db) => seedCatalogOnce(db, true),
+);
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
-  restore = useAsProcessDatabase(database);
   auth = bearerAuth((await createMerchant(database.db, { name: "Catalog reader" })).api_token);
-});
-afterAll(async () => {
-  restore?.();
-  await database?.close();
 });
 
 type P = {

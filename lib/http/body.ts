@@ -56,6 +56,11 @@ export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<st
 export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readText(req, limit);
   if (text.trim() === "") return undefined;
+  return parseJsonText(text);
+}
+
+/** A body already read as text, parsed with readJson's rules (a refusal is a BodyError, 400). */
+export function parseJsonText(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,4 +1,4 @@
-import { jsonProblem } from "@/lib/http/body";
+import { BodyError, parseJsonText } from "@/lib/http/body";
 import { invoiceItem } from "@/lib/http/merchant/schemas";
 import { V2Error, invalidParam, missingParam } from "@/lib/http/merchant/envelope";
 import { merchantPriceCents } from "@/lib/http/merchant/products";
@@ -30,13 +30,12 @@ export type MerchantInvoiceRequest = {
 export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw new V2Error(400, "parse_error", "The request body is not valid JSON.");
+    body = parseJsonText(text);
+  } catch (err) {
+    // A V2Error here, not the wrapper's answer to a BodyError: an Idempotency-Key stores and replays it.
+    throw err instanceof BodyError ? new V2Error(400, "parse_error", err.message) : err;
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new V2Error(400, "parse_error", "The request body must be a JSON object.");
-  const problem = jsonProblem(body);
-  if (problem) throw new V2Error(400, "parse_error", `The request body ${problem}.`);
   const b = body as Record<string, unknown>;
 
   if (b.products === undefined) throw missingParam("products");

@@ -10,22 +10,24 @@ import { myEsims, myOrders } from "./shop-api";
 
 const PAGE = 10;
 
+/** What a list shows before its data: why it failed (an alert), or that it is loading (a status). */
+function QueryState({ error, loading }: { error: unknown; loading: string }) {
+  return error ? (
+    <p role="alert" className="text-red-700">
+      {explainError(error)}
+    </p>
+  ) : (
+    <p role="status" className="text-slate-700">
+      {loading}
+    </p>
+  );
+}
+
 function OrdersList({ token }: { token: string }) {
   const [start, setStart] = useState(0);
   // The page shown stays while the next loads, so the paging buttons (and keyboard focus on them) stay put.
   const q = useQuery({ queryKey: ["my-orders", token, start], queryFn: () => myOrders(token, start, PAGE), placeholderData: keepPreviousData });
-  if (q.error)
-    return (
-      <p role="alert" className="text-red-700">
-        {explainError(q.error)}
-      </p>
-    );
-  if (!q.data)
-    return (
-      <p role="status" className="text-slate-700">
-        Loading your orders…
-      </p>
-    );
+  if (q.error || !q.data) return <QueryState error={q.error} loading="Loading your orders…" />;
   if (q.data.total === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-700">
@@ -84,18 +86,7 @@ function OrdersList({ token }: { token: string }) {
 
 function EsimsList({ token }: { token: string }) {
   const q = useQuery({ queryKey: ["my-esims", token], queryFn: () => myEsims(token) });
-  if (q.error)
-    return (
-      <p role="alert" className="text-red-700">
-        {explainError(q.error)}
-      </p>
-    );
-  if (!q.data)
-    return (
-      <p role="status" className="text-slate-700">
-        Loading your eSIMs…
-      </p>
-    );
+  if (q.error || !q.data) return <QueryState error={q.error} loading="Loading your eSIMs…" />;
   if (q.data.esims.length === 0) {
     return (
       <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-700">

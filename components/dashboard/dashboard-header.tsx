@@ -1,18 +1,15 @@
 import Link from "next/link";
+import { BrandMark, SkipToContent } from "@/components/ui/brand";
 import { DashboardNav } from "./dashboard-nav";
 
 /** The dashboard's frame on every signed-in page: the shop's mark, the merchant, Sign out, and the section tabs. */
 export function DashboardHeader({ merchantName, signOut }: { merchantName: string; signOut: () => Promise<void> }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-30 focus:rounded focus:bg-white focus:p-2">
-        Skip to content
-      </a>
+      <SkipToContent />
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 pt-3">
         <Link href="/dashboard" className="flex shrink-0 items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-black text-white">
-            x4
-          </span>
+          <BrandMark />
           <span className="sr-only sm:not-sr-only">Storefront</span>
           <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-semibold tracking-wide text-slate-700 uppercase">Merchant</span>
         </Link>

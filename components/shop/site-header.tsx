@@ -1,18 +1,15 @@
 import Link from "next/link";
 import { CartLink } from "@/components/cart/cart-link";
+import { BrandMark, SkipToContent } from "@/components/ui/brand";
 import { SearchForm } from "./search-form";
 
 export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:rounded focus:bg-white focus:p-2">
-        Skip to content
-      </a>
+      <SkipToContent />
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
         <Link href="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-sm font-black text-white">
-            x4
-          </span>
+          <BrandMark />
           Storefront
         </Link>
         <nav aria-label="Categories" className="hidden items-center gap-4 text-sm font-medium text-slate-700 md:flex">

@@ -1,32 +1,5 @@
-import { usdcToDecimal } from "@/lib/catalog";
-import { getDb } from "@/lib/db";
-import { jsonResponse } from "@/lib/http/api-error";
-import { getInvoice, isInvoiceId } from "@/lib/invoices";
-import { methodNetworkKey } from "@/lib/merchants/payment-methods";
-import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";
-import { getPayments } from "@/lib/payments/payments";
+import { payPageInvoice } from "@/lib/http/merchant/pay-page";
 
 export const dynamic = "force-dynamic";
 
-/**
- * What the payment page of a merchant's USDC invoice shows: amount, network, expiry and state. Whoever holds the
- * (unguessable) invoice id may pay it; nothing here reveals the items' codes or the merchant.
- */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await params;
-  const inv = isInvoiceId(id) ? await getInvoice(await getDb(), id) : undefined;
-  const key = inv?.merchantId ? methodNetworkKey(inv.paymentMethod) : undefined;
-  const network = key ? (await getPayments()).networks.find((n) => n.key === key) : undefined;
-  if (!inv || !network) return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC has this id." }, { status: 404 });
-  return jsonResponse({
-    invoice_id: inv.id,
-    status: merchantStatus(inv),
-    payment_status: paymentStatus(inv),
-    amount_usdc: usdcToDecimal(inv.priceUsdc),
-    amount_usdc_atomic: inv.priceUsdc.toString(),
-    network: network.network,
-    network_name: network.name,
-    expires_at: inv.expiresAt.toISOString(),
-    transaction: inv.paymentTx,
-  });
-}
+export const GET = payPageInvoice;

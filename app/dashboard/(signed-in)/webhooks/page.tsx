@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card, textLinkClass } from "@/components/dashboard/card";
 import Link from "next/link";
 import { Badge } from "@/components/dashboard/badge";
 import { DataTable, type Column } from "@/components/dashboard/data-table";
@@ -20,8 +21,6 @@ import { enableEndpointAction, sendTestWebhookAction, webhookSecretAction } from
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
-const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
 const IGNORED_NAMES: Record<string, string> = { status: "status", event: "event type", url: "URL", invoice: "invoice id", cursor: "page link" };
 const EXCERPT_CHARS = 80;
 
@@ -164,7 +163,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               <EmptyState title="No messages match" headingLevel={3}>
                 <p>
                   {query.cursor ? "There are no older messages. " : "Try fewer filters. "}
-                  <Link href="/dashboard/webhooks" className={link}>
+                  <Link href="/dashboard/webhooks" className={textLinkClass}>
                     See every message
                   </Link>
                   .
@@ -188,17 +187,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       )}
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <section aria-labelledby="webhook-test" className={card}>
-          <h2 id="webhook-test" className="text-lg font-bold text-slate-900">
-            Send a test event
-          </h2>
+        <Card id="webhook-test" title="Send a test event">
           <p className="text-slate-700">Check that your receiver answers and verifies the signature before a real invoice depends on it.</p>
           <SendTestWebhookForm defaultUrl={defaultTestUrl(endpoints)} action={sendTestWebhookAction} />
-        </section>
-        <section aria-labelledby="webhook-secret" className={card}>
-          <h2 id="webhook-secret" className="text-lg font-bold text-slate-900">
-            Signing secret
-          </h2>
+        </Card>
+        <Card id="webhook-secret" title="Signing secret">
           <p className="text-slate-700">
             Every message is signed with it (Standard Webhooks: <code className="font-mono text-sm">webhook-signature</code>). Keep it on your server only.
           </p>
@@ -207,7 +200,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             overlapHours={ROTATION_OVERLAP_MS / 3_600_000}
             action={webhookSecretAction}
           />
-        </section>
+        </Card>
       </div>
     </>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card, textLinkClass } from "@/components/dashboard/card";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Breadcrumb } from "@/components/dashboard/breadcrumb";
@@ -21,9 +22,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Invoice ${(await params).id}` };
 }
 
-const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
-const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
-
 export default async function InvoicePage({ params }: Props) {
   const { merchant } = await requireMerchant();
   const id = (await params).id;
@@ -44,10 +42,7 @@ export default async function InvoicePage({ params }: Props) {
       </PageHeader>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <section aria-labelledby="invoice-facts" className={card}>
-          <h2 id="invoice-facts" className="text-lg font-bold text-slate-900">
-            Details
-          </h2>
+        <Card id="invoice-facts" title="Details">
           <DetailList
             items={[
               { term: "Created", value: formatDateTime(invoice.createdAt) },
@@ -56,11 +51,8 @@ export default async function InvoicePage({ params }: Props) {
               { term: "Webhook URL", value: invoice.webhookUrl ? <span className="font-mono text-sm">{invoice.webhookUrl}</span> : "None" },
             ]}
           />
-        </section>
-        <section aria-labelledby="invoice-payment" className={card}>
-          <h2 id="invoice-payment" className="text-lg font-bold text-slate-900">
-            Payment
-          </h2>
+        </Card>
+        <Card id="invoice-payment" title="Payment">
           <DetailList
             items={[
               { term: "Method", value: payment.method },
@@ -72,7 +64,7 @@ export default async function InvoicePage({ params }: Props) {
                     {
                       term: "Ledger",
                       value: (
-                        <Link href="/dashboard/balance" className={link}>
+                        <Link href="/dashboard/balance" className={textLinkClass}>
                           Debit #{payment.ledgerEntryId} on your balance
                         </Link>
                       ),
@@ -84,7 +76,7 @@ export default async function InvoicePage({ params }: Props) {
                     {
                       term: "Transaction",
                       value: payment.transaction.url ? (
-                        <a href={payment.transaction.url} target="_blank" rel="noopener noreferrer" className={`${link} font-mono text-sm break-all`}>
+                        <a href={payment.transaction.url} target="_blank" rel="noopener noreferrer" className={`${textLinkClass} font-mono text-sm break-all`}>
                           {payment.transaction.hash}
                           <span className="sr-only"> on {payment.transaction.network} (opens a block explorer)</span>
                         </a>
@@ -102,12 +94,12 @@ export default async function InvoicePage({ params }: Props) {
           {status === "unpaid" && payment.usdc && (
             <p className="text-sm text-slate-700">
               Waiting for USDC.{" "}
-              <Link href={`/pay/${invoice.id}`} className={link}>
+              <Link href={`/pay/${invoice.id}`} className={textLinkClass}>
                 Open the payment page
               </Link>
             </p>
           )}
-        </section>
+        </Card>
       </div>
 
       <section aria-labelledby="invoice-orders" className="flex flex-col gap-3">

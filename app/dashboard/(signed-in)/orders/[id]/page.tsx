@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card, textLinkClass } from "@/components/dashboard/card";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Breadcrumb } from "@/components/dashboard/breadcrumb";
@@ -20,9 +21,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Order ${(await params).id}` };
 }
 
-const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
-const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
-
 export default async function OrderPage({ params }: Props) {
   const { merchant } = await requireMerchant();
   const detail = await getMerchantOrderDetail(await getDb(), merchant.id, (await params).id);
@@ -36,10 +34,7 @@ export default async function OrderPage({ params }: Props) {
       </PageHeader>
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <section aria-labelledby="order-facts" className={card}>
-          <h2 id="order-facts" className="text-lg font-bold text-slate-900">
-            Details
-          </h2>
+        <Card id="order-facts" title="Details">
           <DetailList
             items={[
               {
@@ -56,7 +51,7 @@ export default async function OrderPage({ params }: Props) {
               {
                 term: "Invoice",
                 value: (
-                  <Link href={`/dashboard/invoices/${invoice.id}`} className={`${link} font-mono text-sm`}>
+                  <Link href={`/dashboard/invoices/${invoice.id}`} className={`${textLinkClass} font-mono text-sm`}>
                     {invoice.id}
                   </Link>
                 ),
@@ -67,19 +62,13 @@ export default async function OrderPage({ params }: Props) {
               ...(!refund && order.refundCents !== null ? [{ term: "Refund", value: formatUsd(order.refundCents) }] : []),
             ]}
           />
-        </section>
-        <section aria-labelledby="order-timeline" className={card}>
-          <h2 id="order-timeline" className="text-lg font-bold text-slate-900">
-            Status
-          </h2>
+        </Card>
+        <Card id="order-timeline" title="Status">
           <Timeline steps={timeline} label="Order status history" />
-        </section>
+        </Card>
       </div>
 
-      <section aria-labelledby="order-redemption" className={card}>
-        <h2 id="order-redemption" className="text-lg font-bold text-slate-900">
-          Redemption
-        </h2>
+      <Card id="order-redemption" title="Redemption">
         {order.status === "delivered" ? (
           <>
             <p className="text-slate-700">The code, PIN, link or eSIM activation your customer needs. Shown on request, to keep it off screens by accident.</p>
@@ -92,7 +81,7 @@ export default async function OrderPage({ params }: Props) {
               : "Redemption details appear here once the order is delivered."}
           </p>
         )}
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Card, textLinkClass } from "@/components/dashboard/card";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/dashboard/badge";
@@ -21,8 +22,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Webhook ${(await params).id}` };
 }
 
-const card = "flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
-const link = "font-semibold text-brand-700 underline-offset-4 hover:underline";
 const EXCERPT_CHARS = 300;
 
 const Time = ({ at }: { at: Date }) => <time dateTime={at.toISOString()}>{formatDateTimeSeconds(at)}</time>;
@@ -96,10 +95,7 @@ export default async function WebhookDeliveryPage({ params }: Props) {
       )}
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <section aria-labelledby="delivery-facts" className={card}>
-          <h2 id="delivery-facts" className="text-lg font-bold text-slate-900">
-            Details
-          </h2>
+        <Card id="delivery-facts" title="Details">
           <DetailList
             items={[
               { term: "Target URL", value: <span className="font-mono text-sm break-all">{d.url}</span> },
@@ -107,7 +103,7 @@ export default async function WebhookDeliveryPage({ params }: Props) {
               {
                 term: "Invoice",
                 value: d.invoiceId ? (
-                  <Link href={`/dashboard/invoices/${d.invoiceId}`} className={`${link} font-mono text-sm`}>
+                  <Link href={`/dashboard/invoices/${d.invoiceId}`} className={`${textLinkClass} font-mono text-sm`}>
                     {d.invoiceId}
                   </Link>
                 ) : (
@@ -123,17 +119,14 @@ export default async function WebhookDeliveryPage({ params }: Props) {
               ...(d.lastError ? [{ term: "Last error", value: d.lastError }] : []),
             ]}
           />
-        </section>
-        <section aria-labelledby="delivery-redeliver" className={card}>
-          <h2 id="delivery-redeliver" className="text-lg font-bold text-slate-900">
-            Send it again
-          </h2>
+        </Card>
+        <Card id="delivery-redeliver" title="Send it again">
           <p className="text-slate-700">
             Sends this message now as the next attempt, with the same <code className="font-mono text-sm">webhook-id</code> and payload, signed with your
             current secret. A 2xx answer marks it delivered; a failure leaves its retries as they were.
           </p>
           <RedeliverWebhookButton id={d.id} action={redeliverWebhookAction} />
-        </section>
+        </Card>
       </div>
 
       <section aria-labelledby="delivery-attempts" className="flex flex-col gap-3">

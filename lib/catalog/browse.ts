@@ -1,44 +1,46 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import type { ProductKind } from "./product-input";
 import { search } from "./search";
+import { catalogSnapshot } from "./snapshot";
 import type { ProductSummary } from "./types";
 
 export type Country = { code: string; name: string };
 
-/** Every country some product is sold for (test products aside), by name. */
+/** Every country some product is sold for (test products aside), by name: from the catalog snapshot. */
 export async function listCountries(db?: Db): Promise<Country[]> {
-  db ??= await getDb();
-  const rows = await db
-    .selectDistinct({ code: sql<string>`unnest(${products.coverage})` })
-    .from(products)
-    .where(eq(products.isTest, false));
-  return rows.map(({ code }) => ({ code, name: countryName(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, "en"));
+  const catalog = await catalogSnapshot(db ?? (await getDb()));
+  const codes = new Set<string>();
+  for (const row of catalog.rows.values()) if (!row.isTest) for (const code of row.coverage) codes.add(code);
+  return [...codes].map((code) => ({ code, name: countryName(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, "en"));
 }
 
 export type BrandSummary = { brand: string; slug: string; products: number };
 
-/** The best-selling gift-card brands, optionally for one country; `slug` is the brand's most popular product. */
+/**
+ * The best-selling gift-card brands (by their most popular product, then by name), optionally for one country;
+ * `slug` is the brand's most popular product. From the catalog snapshot.
+ */
 export async function listPopularBrands(opts: { country?: string; limit?: number } = {}, db?: Db): Promise<BrandSummary[]> {
-  db ??= await getDb();
-  const filters: SQL[] = [eq(products.isTest, false), eq(products.kind, "gift_card")];
-  if (opts.country) filters.push(sql`${products.coverage} @> ARRAY[${opts.country}]::text[]`);
-  const top = sql<number>`max(${products.popularity})`;
-  const rows = await db
-    .select({
-      brand: products.brand,
-      slug: sql<string>`(array_agg(${products.id} ORDER BY ${products.popularity} DESC, ${products.id}))[1]`,
-      products: sql<number>`count(*)::int`,
-    })
-    .from(products)
-    .where(and(...filters))
-    .groupBy(products.brand)
-    .orderBy(desc(top), asc(products.brand))
-    .limit(opts.limit ?? 12);
-  return rows;
+  const catalog = await catalogSnapshot(db ?? (await getDb()));
+  const brands = new Map<string, BrandSummary & { popularity: number }>();
+  // Most popular first: a brand's first product is its most popular one (of equals, the first slug).
+  for (const row of catalog.browseOrder) {
+    if (row.isTest || row.kind !== "gift_card" || (opts.country && !row.coverage.includes(opts.country))) continue;
+    const known = brands.get(row.brand);
+    if (!known) brands.set(row.brand, { brand: row.brand, slug: row.id, products: 1, popularity: row.popularity });
+    else {
+      known.products += 1;
+      if (row.popularity === known.popularity && row.id < known.slug) known.slug = row.id;
+    }
+  }
+  return [...brands.values()]
+    .sort((a, b) => b.popularity - a.popularity || codePointOrder(a.brand, b.brand))
+    .slice(0, opts.limit ?? 12)
+    .map(({ brand, slug, products }) => ({ brand, slug, products }));
 }
+
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The most popular products of a kind (in a country when given), for the home page. */
 export async function listFeatured(opts: { kind?: ProductKind; country?: string; limit?: number } = {}, db?: Db): Promise<ProductSummary[]> {

@@ -1,40 +1,13 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { inventoryCodes, productPackages, products } from "@/lib/db/schema";
+import { inventoryCodes, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
 import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
+import { catalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
 import type { Product, ProductSummary } from "./types";
-
-/** Every column but the search ones (the text, its tsvector, the keys): a whole product leaves those in the database. */
-type SearchColumn = "searchText" | "searchVector" | "titleKey" | "brandKey";
-const SEARCH_COLUMNS: ReadonlySet<string> = new Set<SearchColumn>(["searchText", "searchVector", "titleKey", "brandKey"]);
-const productColumns = Object.fromEntries(Object.entries(getTableColumns(products)).filter(([k]) => !SEARCH_COLUMNS.has(k))) as Omit<
-  ReturnType<typeof getTableColumns<typeof products>>,
-  SearchColumn
->;
-type ProductRow = Omit<typeof products.$inferSelect, SearchColumn>;
-
-/** The columns a product summary is made of: lists select only these. */
-/** A product's summary columns; in stock: flagged so, and served by the demo supplier (devnet only) or free codes. */
-export const summaryColumns = () => ({
-  id: products.id,
-  name: products.name,
-  kind: products.kind,
-  brand: products.brand,
-  country: products.country,
-  coverage: products.coverage,
-  region: products.region,
-  currency: products.currency,
-  image: products.image,
-  // Qualified by hand: drizzle leaves single-table columns bare, and a bare "id" in the subquery is the code's.
-  inStock: sql<boolean>`("products"."in_stock" AND (${demoSupply() ? sql`"products"."supplier" = 'demo' OR ` : sql``}EXISTS (
-    SELECT 1 FROM inventory_codes ic WHERE ic.product_id = "products"."id" AND ic.order_id IS NULL)))`,
-  rangeMinMinor: products.rangeMinMinor,
-  rangeMaxMinor: products.rangeMaxMinor,
-});
 
 type SummaryRow = Pick<ProductRow, "id" | "name" | "kind" | "brand" | "country" | "coverage" | "region" | "currency" | "image" | "inStock">;
 
@@ -61,33 +34,26 @@ export async function getProduct(slug: string, db?: Db): Promise<Product | null>
 }
 
 /**
- * Products with their packages and prices, in the order of `slugs` (unknown slugs are left out): three queries
- * whatever the number, for lists that show whole products (the merchant API).
+ * Products with their packages and prices, in the order of `slugs` (unknown slugs are left out), from the catalog
+ * snapshot (snapshot.ts); the free codes of inventory products are counted in one query when there are any.
  */
 export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> {
   if (slugs.length === 0) return [];
   db ??= await getDb();
+  const catalog = await catalogSnapshot(db);
   // Test products exist on the devnet only: elsewhere they are unknown (404 on detail, refused at checkout).
-  const rows = await db
-    .select(productColumns)
-    .from(products)
-    .where(demoSupply() ? inArray(products.id, slugs) : and(inArray(products.id, slugs), eq(products.isTest, false)));
+  const rows = [...new Set(slugs)].flatMap((s) => {
+    const row = catalog.rows.get(s);
+    return row && (demoSupply() || !row.isTest) ? [row] : [];
+  });
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const pkgs = await db
-    .select()
-    .from(productPackages)
-    .where(inArray(productPackages.productId, ids))
-    .orderBy(asc(productPackages.productId), asc(productPackages.position));
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stock = inventory.length > 0 ? await freeCodesByPackage(db, inventory) : new Map<string, number>();
-  const pkgsOf = new Map<string, typeof pkgs>();
-  for (const p of pkgs) pkgsOf.set(p.productId, [...(pkgsOf.get(p.productId) ?? []), p]);
-  const byId = new Map(rows.map((r) => [r.id, toProduct(r, pkgsOf.get(r.id) ?? [], r.supplier === "inventory" ? stock : null)]));
+  const byId = new Map(rows.map((r) => [r.id, toProduct(r, catalog.packages.get(r.id) ?? [], r.supplier === "inventory" ? stock : null)]));
   return slugs.flatMap((s) => byId.get(s) ?? []);
 }
 
-function toProduct(row: ProductRow, pkgs: (typeof productPackages.$inferSelect)[], stock: Map<string, number> | null): Product {
+function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, number> | null): Product {
   const exponent = currencyExponent(row.currency) ?? 2;
   const price = productPricer(row.currency);
   const packages = pkgs.map((p) => ({
@@ -131,6 +97,15 @@ function toProduct(row: ProductRow, pkgs: (typeof productPackages.$inferSelect)[
 }
 
 const stockKey = (productId: string, value: string) => `${productId}\u0000${value}`;
+
+/** Which of these inventory products have a code free to sell. */
+export async function productsWithFreeCodes(db: Db, productIds: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ productId: inventoryCodes.productId })
+    .from(inventoryCodes)
+    .where(and(inArray(inventoryCodes.productId, productIds), isNull(inventoryCodes.orderId)));
+  return new Set(rows.map((r) => r.productId));
+}
 
 /** Codes free to sell per package of inventory products. */
 async function freeCodesByPackage(db: Db, productIds: string[]): Promise<Map<string, number>> {

@@ -6,3 +6,4 @@ export { formatUsd, formatUsdc, formatFaceValue, priceUsdc, usdcToDecimal, USDC_
 export { packageId, parsePackageId } from "./package-id";
 export { PRODUCT_KINDS, RECIPIENT_TYPES, type ProductKind, type RecipientType } from "./product-input";
 export { KIND_LABELS, type Product, type ProductPackage, type ProductRange, type ProductSummary } from "./types";
+export { catalogChanged } from "./snapshot";

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
-import { summaryColumns, toSummary } from "./get-product";
+import { productsWithFreeCodes, toSummary } from "./get-product";
+import { catalogSnapshot, type CatalogSnapshot } from "./snapshot";
 import { queryTokens } from "./normalize";
 import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
@@ -48,78 +49,108 @@ export type SearchResult = {
  * categories, countries, region and kind: "ste" finds Steam) or as a likely typo of a word of its name or brand
  * (trigram word similarity against the short title, which keeps it cheap: "stema" finds Steam). Products whose brand is the query rank
  * first, then by relevance, then by popularity. Works the same on PGlite and PostgreSQL (both have pg_trgm).
+ *
+ * Browsing (no words) is served from the catalog snapshot (snapshot.ts) without a query; a text search asks the
+ * database once per query and catalog version and keeps the ranked ids with the snapshot. Either way the page's
+ * products come from the snapshot, with their stock counted now.
  */
 export async function search(query: SearchQuery, db?: Db): Promise<SearchResult> {
   const q = searchQuerySchema.parse(query);
   db ??= await getDb();
   const tokens = q.q === undefined || q.q.trim() === "*" ? [] : queryTokens(q.q);
-  const phrase = tokens.join(" ");
+  const catalog = await catalogSnapshot(db);
+  const withTest = q.includeTest && demoSupply();
+  const category = q.category?.toLowerCase();
+  const ids =
+    tokens.length === 0
+      ? catalog.browseOrder
+          .filter(
+            (r) =>
+              (withTest || !r.isTest) &&
+              (!q.kind || r.kind === q.kind) &&
+              (!q.country || r.coverage.includes(q.country)) &&
+              (!category || r.categories.some((c) => c.toLowerCase() === category)),
+          )
+          .map((r) => r.id)
+      : await rankedIds(db, catalog, { tokens, kind: q.kind, country: q.country, category, withTest });
+  const skipped = q.offset ?? (q.page - 1) * q.pageSize;
+  const items = await summaries(db, catalog, ids.slice(skipped, skipped + q.pageSize));
+  return { items, total: ids.length, page: q.page, pageSize: q.pageSize, tokens };
+}
 
+type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; withTest: boolean };
+/** Text searches kept per snapshot: the most asked ones, up to this many. */
+const MAX_KEPT_SEARCHES = 500;
+const kept = new WeakMap<CatalogSnapshot, Map<string, Promise<string[]>>>();
+
+/** Every product that matches the words and filters, best first: from the database once per snapshot, then kept. */
+function rankedIds(db: Db, catalog: CatalogSnapshot, t: TextQuery): Promise<string[]> {
+  const searches = kept.get(catalog) ?? new Map<string, Promise<string[]>>();
+  kept.set(catalog, searches);
+  const key = JSON.stringify([t.tokens, t.kind, t.country, t.category, t.withTest]);
+  const found = searches.get(key);
+  if (found) {
+    // Most recently asked last: the first is the one to drop.
+    searches.delete(key);
+    searches.set(key, found);
+    return found;
+  }
+  const ranking = textSearch(db, t);
+  searches.set(key, ranking);
+  ranking.catch(() => searches.delete(key));
+  if (searches.size > MAX_KEPT_SEARCHES) searches.delete(searches.keys().next().value!);
+  return ranking;
+}
+
+async function textSearch(db: Db, t: TextQuery): Promise<string[]> {
+  const phrase = t.tokens.join(" ");
   const filters: SQL[] = [];
-  if (!q.includeTest || !demoSupply()) filters.push(eq(products.isTest, false));
-  if (q.kind) filters.push(eq(products.kind, q.kind));
-  if (q.country) filters.push(sql`${products.coverage} @> ARRAY[${q.country}]::text[]`);
-  if (q.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = lower(${q.category}))`);
-  for (const token of tokens) {
+  if (!t.withTest) filters.push(eq(products.isTest, false));
+  if (t.kind) filters.push(sql`${products.kind} = ${t.kind}`);
+  if (t.country) filters.push(sql`${products.coverage} @> ARRAY[${t.country}]::text[]`);
+  if (t.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = ${t.category})`);
+  for (const token of t.tokens) {
     filters.push(sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.titleKey})`);
   }
-
-  const prefixQuery = sql`to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(" & ")})`;
-  const order: SQL[] =
-    tokens.length === 0
-      ? [desc(products.popularity), asc(products.name)]
-      : [
-          desc(sql`(${products.brandKey} = ${phrase} OR replace(${products.brandKey}, ' ', '') = ${phrase.replace(/ /g, "")})`),
-          desc(
-            sql`(CASE WHEN ${products.brandKey} LIKE ${escapeLike(phrase) + "%"} THEN 0.5 ELSE 0 END)
-              + ts_rank(${products.searchVector}, ${prefixQuery})
-              + word_similarity(${phrase}, ${products.titleKey})
-              + similarity(${products.brandKey}, ${phrase})`,
-          ),
-          desc(products.popularity),
-          asc(products.name),
-        ];
-
-  const faceRange = sql<string | null>`(SELECT min(pp.face_value_minor)::text || ':' || max(pp.face_value_minor)::text
-    FROM product_packages pp WHERE pp.product_id = ${products.id})`;
-
-  const run = async (tx: Db) => {
-    if (tokens.length > 0) {
-      // The typo threshold, and the indexes: on a small table the planner would rather scan and compute word
-      // similarity for every row, which costs several times what the trigram and full-text indexes do.
-      await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true), set_config('enable_seqscan', 'off', true)`);
-    }
-    return tx
-      .select({
-        product: summaryColumns(),
-        faceRange,
-        total: sql<number>`(count(*) OVER ())::int`,
-      })
+  const prefixQuery = sql`to_tsquery('simple', ${t.tokens.map((w) => `${w}:*`).join(" & ")})`;
+  return db.transaction(async (tx) => {
+    // The typo threshold, and the indexes: on a small table the planner would rather scan and compute word
+    // similarity for every row, which costs several times what the trigram and full-text indexes do.
+    await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_THRESHOLD)}, true), set_config('enable_seqscan', 'off', true)`);
+    const rows = await tx
+      .select({ id: products.id })
       .from(products)
-      .where(filters.length ? and(...filters) : undefined)
-      .orderBy(...order)
-      .limit(q.pageSize)
-      .offset(q.offset ?? (q.page - 1) * q.pageSize);
-  };
-  const rows = tokens.length > 0 ? await db.transaction((tx) => run(tx as unknown as Db)) : await run(db);
+      .where(and(...filters))
+      .orderBy(
+        desc(sql`(${products.brandKey} = ${phrase} OR replace(${products.brandKey}, ' ', '') = ${phrase.replace(/ /g, "")})`),
+        desc(
+          sql`(CASE WHEN ${products.brandKey} LIKE ${escapeLike(phrase) + "%"} THEN 0.5 ELSE 0 END)
+            + ts_rank(${products.searchVector}, ${prefixQuery})
+            + word_similarity(${phrase}, ${products.titleKey})
+            + similarity(${products.brandKey}, ${phrase})`,
+        ),
+        desc(products.popularity),
+        asc(products.name),
+      );
+    return rows.map((r) => r.id);
+  });
+}
 
-  const items = rows.map(({ product, faceRange }) => {
-    const faces: bigint[] = faceRange ? faceRange.split(":").map(BigInt) : [];
-    if (product.rangeMinMinor !== null) faces.push(product.rangeMinMinor);
-    if (product.rangeMaxMinor !== null) faces.push(product.rangeMaxMinor);
+/** The summaries of these products, from the snapshot, with stock as it is now (one query when inventory products are among them). */
+async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promise<ProductSummary[]> {
+  const rows = ids.flatMap((id) => catalog.rows.get(id) ?? []);
+  const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
+  const stocked = inventory.length > 0 ? await productsWithFreeCodes(db, inventory) : new Set<string>();
+  return rows.map((row) => {
+    const faces = (catalog.packages.get(row.id) ?? []).map((p) => p.faceValueMinor);
+    if (row.rangeMinMinor !== null) faces.push(row.rangeMinMinor);
+    if (row.rangeMaxMinor !== null) faces.push(row.rangeMaxMinor);
     // Pricing rises with face value, so the cheapest and dearest faces give the price range.
     const { min, max } = minMax(faces);
-    const price = productPricer(product.currency);
-    return toSummary(product, min === null ? null : price(min), max === null ? null : price(max));
+    const price = productPricer(row.currency);
+    const inStock = row.inStock && (row.supplier === "demo" ? demoSupply() : stocked.has(row.id));
+    return toSummary({ ...row, inStock }, min === null ? null : price(min), max === null ? null : price(max));
   });
-  const skipped = q.offset ?? (q.page - 1) * q.pageSize;
-  return { items, total: rows[0]?.total ?? (skipped > 0 ? await countOnly() : 0), page: q.page, pageSize: q.pageSize, tokens };
-
-  // Past the last page the window count is missing: count separately so paging still knows the total.
-  async function countOnly(): Promise<number> {
-    const r = await search({ ...q, page: 1, offset: undefined, pageSize: 1 }, db);
-    return r.total;
-  }
 }
 
 function escapeLike(s: string): string {

@@ -5,6 +5,7 @@ import { currencyExponent, parseMinorUnits } from "./currency";
 import { normalizeText } from "./normalize";
 import type { ValidProductInput } from "./product-input";
 import { buildSearchText } from "./search-text";
+import { catalogChanged } from "./snapshot";
 
 /** Where a product's picture is served when its input names none (rendered from its brand, see app/img). */
 export function defaultImagePath(slug: string): string {
@@ -83,6 +84,7 @@ export async function upsertProducts(db: Db, inputs: ValidProductInput[], batchS
       if (packages.length > 0) await tx.insert(productPackages).values(packages);
     }
   });
+  catalogChanged(db);
   return inputs.length;
 }
 
@@ -99,5 +101,6 @@ export async function countProducts(db: Db): Promise<number> {
 
 export async function deleteProduct(db: Db, slug: string): Promise<boolean> {
   const deleted = await db.delete(products).where(eq(products.id, slug)).returning({ id: products.id });
+  catalogChanged(db);
   return deleted.length > 0;
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getProduct, parsePackageId } from "@/lib/catalog";
+import { catalogChanged, getProduct, parsePackageId } from "@/lib/catalog";
 import type { Db } from "@/lib/db";
 import { queryRows } from "@/lib/db/client";
 import { inventoryCodes, orders, productPackages, products } from "@/lib/db/schema";
@@ -47,6 +47,8 @@ export async function importStock(
     }
     return count;
   });
+  // The product is an inventory product from now on: this process reads the catalog again at once.
+  catalogChanged(db);
   return { productId: product.slug, packageValue: pkg.value, imported, alreadyStocked: input.codes.length - imported };
 }
 

@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { products } from "@/lib/db/schema";
+import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { getProduct } from "./get-product";
+import { productInputSchema } from "./product-input";
+import { search } from "./search";
+import { catalogSnapshot } from "./snapshot";
+import { deleteProduct, upsertProducts } from "./store";
+import { fixtureProducts } from "./testing/fixtures";
+
+let database: Database;
+const fixture = (slug: string) => productInputSchema.parse(fixtureProducts.find((p) => p.slug === slug));
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  await upsertProducts(
+    database.db,
+    fixtureProducts.map((p) => productInputSchema.parse(p)),
+  );
+});
+afterAll(() => database?.close());
+
+describe(`the catalog snapshot on ${testDriver}`, () => {
+  it("serves lists and products from one read, and sees this process's imports and removals at once", async () => {
+    const db = database.db;
+    const before = await catalogSnapshot(db);
+    expect(await catalogSnapshot(db)).toBe(before);
+    expect((await getProduct("steam-us", db))?.name).toBe(fixture("steam-us").name);
+
+    await upsertProducts(db, [{ ...fixture("steam-us"), name: "Steam Wallet Renamed" }]);
+    expect((await getProduct("steam-us", db))?.name).toBe("Steam Wallet Renamed");
+    expect((await search({ q: "renamed" }, db)).items.map((p) => p.slug)).toEqual(["steam-us"]);
+    expect((await search({}, db)).items.find((p) => p.slug === "steam-us")?.name).toBe("Steam Wallet Renamed");
+
+    await deleteProduct(db, "steam-de");
+    expect(await getProduct("steam-de", db)).toBeNull();
+    expect((await search({ q: "steam" }, db)).items.map((p) => p.slug)).not.toContain("steam-de");
+    await upsertProducts(db, [fixture("steam-de"), fixture("steam-us")]);
+  });
+
+  it("sees another server's change (a write it was not told of) within a second, by the products table's stamp", async () => {
+    const db = database.db;
+    const t0 = Date.now() + 10_000;
+    const first = await catalogSnapshot(db, t0);
+    // Another server's import: rows change under this process without it being told.
+    await db.update(products).set({ name: "Amazon Elsewhere", updatedAt: new Date() }).where(eq(products.id, "amazon-us"));
+    expect(await catalogSnapshot(db, t0 + 500)).toBe(first);
+    const next = await catalogSnapshot(db, t0 + 1_500);
+    expect(next).not.toBe(first);
+    expect(next.rows.get("amazon-us")?.name).toBe("Amazon Elsewhere");
+    // Nothing changed since: the stamp is read again, the catalog is not.
+    expect(await catalogSnapshot(db, t0 + 3_000)).toBe(next);
+  });
+
+  it("keeps a text search's ranking per catalog version: a change ranks again", async () => {
+    const db = database.db;
+    await upsertProducts(db, [{ ...fixture("amazon-us"), name: "Amazon Elsewhere" }]);
+    expect((await search({ q: "elsewhere" }, db)).items.map((p) => p.slug)).toEqual(["amazon-us"]);
+    // The ranking is kept: the database is not asked again while the catalog is the same (a write that leaves
+    // the stamp as it was, which no import does, shows it).
+    await db.update(products).set({ searchText: "nothing", titleKey: "nothing" }).where(eq(products.id, "amazon-us"));
+    expect((await search({ q: "elsewhere" }, db)).items.map((p) => p.slug)).toEqual(["amazon-us"]);
+    await upsertProducts(db, [fixture("amazon-us")]);
+    expect((await search({ q: "elsewhere" }, db)).items).toEqual([]);
+    expect((await search({ q: "amazon" }, db)).items[0]?.name).toBe(fixture("amazon-us").name);
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { parseAuthorization, recordCredentialUse, verifyCredential, type Credential, type Merchant, type Presented } from "@/lib/merchants";
+import { parseAuthorization, recordCredentialUse, verifyCredential, type AccountHolder, type Credential, type Presented } from "@/lib/merchants";
 import { DomainError } from "@/lib/errors";
 import type { RateLimiter } from "@/lib/ratelimit";
 
@@ -20,7 +20,7 @@ export const signInForm = z.discriminatedUnion("mode", [
   }),
 ]);
 
-export type SignInOutcome = { ok: true; merchant: Merchant; credential: Credential } | { ok: false; error: string; retryAfterSec?: number };
+export type SignInOutcome = { ok: true; merchant: AccountHolder; credential: Credential } | { ok: false; error: string; retryAfterSec?: number };
 
 /**
  * Checks dashboard credentials with the API's own credential check (`verifyCredential`: hashed secrets compared in

@@ -1,5 +1,7 @@
 export {
   authenticate,
+  CREDENTIAL_CACHE_MS,
+  forgetCredentials,
   createMerchant,
   getMerchant,
   issueCredential,
@@ -9,6 +11,7 @@ export {
   revokeCredential,
   setMerchantAccess,
   verifyCredential,
+  type AccountHolder,
   type Credential,
   type IssuedCredential,
   type Merchant,

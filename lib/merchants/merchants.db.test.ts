@@ -2,11 +2,12 @@ import { DomainError } from "@/lib/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { ledgerEntries, merchantCredentials } from "@/lib/db/schema";
+import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import {
   authenticate,
   balanceOf,
+  CREDENTIAL_CACHE_MS,
   BalanceTooLow,
   createMerchant,
   credit,
@@ -109,6 +110,46 @@ describe(`merchants and credentials on ${testDriver}`, () => {
     expect(await refused(basic(m.api_id, m.api_secret))).toMatchObject({ code: "forbidden", message: "This account has no API access." });
     await setMerchantAccess(database.db, m.merchant_id, { apiAccess: true, status: "suspended" });
     expect(await refused(`Bearer ${m.api_token}`)).toMatchObject({ code: "forbidden", message: "This account is suspended." });
+  });
+});
+
+describe(`the API's credential cache on ${testDriver}`, () => {
+  it("keeps a credential's row for a moment, checks the secret every time, and sees another server's revocation or suspension within the cache's time", async () => {
+    const m = await createMerchant(database.db, { name: "Cached" });
+    const header = basic(m.api_id, m.api_secret);
+    const t0 = new Date(Date.now() + 3_600_000);
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    const { credential } = await authenticate(database.db, header, t0);
+
+    // Another server revokes the key: written to the database, this process not told.
+    await database.db.update(merchantCredentials).set({ revokedAt: t0 }).where(eq(merchantCredentials.id, credential.id));
+    expect((await authenticate(database.db, header, at(CREDENTIAL_CACHE_MS / 2))).credential.id).toBe(credential.id);
+    // The secret is still compared on every request, cached row or not.
+    expect((await authenticate(database.db, basic(m.api_id, "sk_wrong"), at(CREDENTIAL_CACHE_MS / 2)).catch((e: unknown) => e)) as DomainError).toMatchObject({
+      code: "unauthorized",
+      message: "Invalid API credentials.",
+    });
+    const late = await authenticate(database.db, header, at(CREDENTIAL_CACHE_MS + 1)).catch((e: unknown) => e);
+    expect(late).toMatchObject({ code: "unauthorized", message: "This credential was revoked." });
+
+    // Another server suspends the merchant: the token is refused within the cache's time too.
+    const token = `Bearer ${m.api_token}`;
+    await authenticate(database.db, token, at(10_000));
+    await database.db.update(merchants).set({ status: "suspended" }).where(eq(merchants.id, m.merchant_id));
+    const suspended = await authenticate(database.db, token, at(10_000 + CREDENTIAL_CACHE_MS + 1)).catch((e: unknown) => e);
+    expect(suspended).toMatchObject({ code: "forbidden", message: "This account is suspended." });
+  });
+
+  it("answers concurrent requests of one credential from one read, and keeps no unknown id", async () => {
+    const m = await createMerchant(database.db, { name: "Concurrent" });
+    const now = new Date(Date.now() + 7_200_000);
+    const results = await Promise.all(Array.from({ length: 20 }, () => authenticate(database.db, `Bearer ${m.api_token}`, now)));
+    expect(new Set(results.map((r) => r.credential)).size).toBe(1);
+    // Unknown ids are not kept: guessing many fills nothing.
+    const kept = () => (globalThis as { __storefrontCredentials?: WeakMap<object, Map<string, unknown>> }).__storefrontCredentials?.get(database.db)?.size ?? 0;
+    const before = kept();
+    for (let i = 0; i < 50; i++) await authenticate(database.db, basic(`ak_guess${i}`, "sk_guess"), now).catch(() => undefined);
+    expect(kept()).toBe(before);
   });
 });
 

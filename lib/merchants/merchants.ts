@@ -63,11 +63,13 @@ export async function revokeCredential(db: Db, merchantId: string, credentialId:
     .set({ revokedAt: now })
     .where(and(eq(merchantCredentials.id, credentialId), eq(merchantCredentials.merchantId, merchantId), sql`${merchantCredentials.revokedAt} IS NULL`))
     .returning({ id: merchantCredentials.id });
+  forgetCredentials(db);
   return rows.length > 0;
 }
 
 export async function setMerchantAccess(db: Db, merchantId: string, change: { status?: Merchant["status"]; apiAccess?: boolean }): Promise<boolean> {
   const rows = await db.update(merchants).set(change).where(eq(merchants.id, merchantId)).returning({ id: merchants.id });
+  forgetCredentials(db);
   return rows.length > 0;
 }
 
@@ -106,19 +108,83 @@ const PUBLIC_ID = /^(ak|pt)_[A-Za-z0-9_-]{1,64}$/;
 /** How often `last_used_at` is written at most, per credential: not one write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** What a request learns of the merchant behind a credential: who it is and whether it may use the API. */
+export type AccountHolder = Pick<Merchant, "id" | "name" | "status" | "apiAccess">;
+type CredentialRow = { credential: Credential; merchant: AccountHolder };
+
+/**
+ * How long the API keeps a credential's row (its hash, revocation, expiry, and the merchant's status and access)
+ * before reading it again. A revocation, suspension or loss of access made on this server takes effect at once
+ * (`forgetCredentials`); one made on another server within this long. The secret is checked on every request.
+ */
+export const CREDENTIAL_CACHE_MS = 2_000;
+/** Rows kept at most per database: beyond it the oldest go (unknown ids are never kept). */
+const MAX_CACHED_CREDENTIALS = 10_000;
+
+type CachedRow = { row: Promise<CredentialRow | undefined>; readAt: number };
+// On globalThis so that every bundle of the server shares one cache; per database (tests open several).
+const cacheStore = globalThis as typeof globalThis & { __storefrontCredentials?: WeakMap<object, Map<string, CachedRow>> };
+const credentialCache = (db: Db) => {
+  const all = (cacheStore.__storefrontCredentials ??= new WeakMap());
+  let rows = all.get(db);
+  if (!rows) all.set(db, (rows = new Map()));
+  return rows;
+};
+
+/** Drops what this process keeps of credentials, after a change to one of them or to a merchant's access. */
+export function forgetCredentials(db: Db): void {
+  cacheStore.__storefrontCredentials?.delete(db);
+}
+
+function readCredentialRow(db: Db, publicId: string): Promise<CredentialRow | undefined> {
+  return db
+    .select({
+      credential: merchantCredentials,
+      merchant: { id: merchants.id, name: merchants.name, status: merchants.status, apiAccess: merchants.apiAccess },
+    })
+    .from(merchantCredentials)
+    .innerJoin(merchants, eq(merchants.id, merchantCredentials.merchantId))
+    .where(eq(merchantCredentials.publicId, publicId))
+    .then((rows) => rows[0]);
+}
+
+/** The credential's row, from the cache while it is fresh (`CREDENTIAL_CACHE_MS`); concurrent requests share one read. */
+function cachedCredentialRow(db: Db, publicId: string, nowMs: number): Promise<CredentialRow | undefined> {
+  const rows = credentialCache(db);
+  const held = rows.get(publicId);
+  if (held && nowMs - held.readAt < CREDENTIAL_CACHE_MS && nowMs >= held.readAt) return held.row;
+  const row = readCredentialRow(db, publicId);
+  const entry = { row, readAt: nowMs };
+  rows.delete(publicId);
+  rows.set(publicId, entry);
+  if (rows.size > MAX_CACHED_CREDENTIALS) rows.delete(rows.keys().next().value!);
+  // An unknown id or a failed read is not kept: only rows that exist are.
+  row.then(
+    (found) => {
+      if (!found && rows.get(publicId) === entry) rows.delete(publicId);
+    },
+    () => {
+      if (rows.get(publicId) === entry) rows.delete(publicId);
+    },
+  );
+  return row;
+}
+
 /**
  * The merchant and credential behind presented credentials, or a DomainError: unauthorized for an unknown, wrong, expired or
  * revoked credential, or a business key sent as Bearer (or a token as Basic); forbidden for a suspended merchant. Shared by
- * the API (`authenticate`) and the dashboard's sign-in; API access and the last use are the caller's to check and record.
+ * the API (`authenticate`, which reads the row through a short cache) and the dashboard's sign-in; API access and the last
+ * use are the caller's to check and record.
  */
-export async function verifyCredential(db: Db, presented: Presented, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
+export async function verifyCredential(
+  db: Db,
+  presented: Presented,
+  now = new Date(),
+  opts: { cached?: boolean } = {},
+): Promise<{ merchant: AccountHolder; credential: Credential }> {
   // Ids are `ak_`/`pt_` and base64url: anything else (NUL bytes, broken UTF-8, a megabyte) is no id, and is not looked up.
   if (!PUBLIC_ID.test(presented.publicId)) throw unauthorized(WRONG);
-  const [row] = await db
-    .select({ credential: merchantCredentials, merchant: merchants })
-    .from(merchantCredentials)
-    .innerJoin(merchants, eq(merchants.id, merchantCredentials.merchantId))
-    .where(eq(merchantCredentials.publicId, presented.publicId));
+  const row = opts.cached ? await cachedCredentialRow(db, presented.publicId, now.getTime()) : await readCredentialRow(db, presented.publicId);
   // The hash is compared even for an unknown id, so that timing does not tell which ids exist.
   const matches = secretMatches(presented.secret, row?.credential.secretHash ?? "0".repeat(64));
   if (!row || !matches) throw unauthorized(WRONG);
@@ -140,6 +206,8 @@ export async function verifyCredential(db: Db, presented: Presented, now = new D
 /** Records that a credential was used, at most once a minute (`LAST_USED_RESOLUTION_MS`). */
 export async function recordCredentialUse(db: Db, credential: Pick<Credential, "id" | "lastUsedAt">, now = new Date()): Promise<void> {
   if (credential.lastUsedAt && now.getTime() - credential.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  // A cached row is the same object for the next requests: they see this write and do not repeat it.
+  credential.lastUsedAt = now;
   await db.update(merchantCredentials).set({ lastUsedAt: now }).where(eq(merchantCredentials.id, credential.id));
 }
 
@@ -148,8 +216,8 @@ export async function recordCredentialUse(db: Db, credential: Pick<Credential, "
  * unknown, wrong, expired or revoked credential, or a business key sent as Bearer (or a token as Basic); forbidden for a
  * suspended merchant or one without API access.
  */
-export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: Merchant; credential: Credential }> {
-  const { merchant, credential } = await verifyCredential(db, parseAuthorization(header), now);
+export async function authenticate(db: Db, header: string | null, now = new Date()): Promise<{ merchant: AccountHolder; credential: Credential }> {
+  const { merchant, credential } = await verifyCredential(db, parseAuthorization(header), now, { cached: true });
   if (!merchant.apiAccess) throw new DomainError("forbidden", "This account has no API access.");
   await recordCredentialUse(db, credential, now);
   return { merchant, credential };

@@ -3,7 +3,7 @@ import { getDb, type Db } from "@/lib/db";
 import { BodyError } from "@/lib/http/body";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
-import { authenticate, type Credential, type Merchant } from "@/lib/merchants";
+import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
 import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
 import { DomainError } from "@/lib/errors";
 import { V2Error } from "./envelope";
@@ -12,7 +12,7 @@ import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
 
 export type MerchantContext = {
-  merchant: Merchant;
+  merchant: AccountHolder;
   credential: Credential;
   db: Db;
   /** The path under /api/v2, as `meta._endpoint` reports it. */

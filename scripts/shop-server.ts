@@ -17,7 +17,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startShop(env: Record<string, string> = {}): Promise<{ baseURL: string; stop(): Promise<void> }> {
+export type RunningShop = { baseURL: string; pid: number | undefined; stop(): Promise<void> };
+
+export async function startShop(env: Record<string, string> = {}): Promise<RunningShop> {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first.");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
@@ -45,5 +47,5 @@ export async function startShop(env: Record<string, string> = {}): Promise<{ bas
     await stop();
     throw err;
   }
-  return { baseURL, stop };
+  return { baseURL, pid: server.pid, stop };
 }

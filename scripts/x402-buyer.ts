@@ -29,5 +29,3 @@ export async function devnetBuyer(base: string, usdc: string) {
   };
   return { network: evm.network, account, pay, signIn };
 }
-
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

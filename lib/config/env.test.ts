@@ -13,6 +13,7 @@ describe("parseConfig", () => {
       networkMode: "devnet",
       priceMarginBps: 0,
       seedDemoCatalog: true,
+      benchmarkLimits: false,
       walletConnectProjectId: undefined,
       sessionSecret: undefined,
       vercel: false,

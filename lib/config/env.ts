@@ -161,6 +161,11 @@ export const envSchema = z.object({
       .refine((n) => Number.isInteger(n * 10), "must be whole tenths of a second")
       .default(1),
   ),
+  /**
+   * Devnet only: `1` multiplies every rate limit by 1000 for `npm run bench` (the limits are still counted and
+   * answered in headers, so their cost is measured). Start-up refuses it in any other mode.
+   */
+  BENCHMARK_LIMITS: z.preprocess(emptyAsUndefined, z.enum(["1"], { error: "must be 1 (or unset)" }).optional()),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
   NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(
@@ -189,6 +194,8 @@ export type Config = {
   priceMarginBps: number;
   /** Seed the demo catalog and test products into an empty database at first start. */
   seedDemoCatalog: boolean;
+  /** Devnet benchmarks (BENCHMARK_LIMITS=1): every rate limit multiplied by 1000. */
+  benchmarkLimits: boolean;
   walletConnectProjectId: string | undefined;
   sessionSecret: string | undefined;
   /** Running on Vercel (VERCEL=1): serverless functions, no long-lived process, nothing written outside /tmp. */
@@ -252,6 +259,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     // The demo catalog is seeded on the devnet unless refused, elsewhere only when asked for explicitly.
     seedDemoCatalog: e.SEED_DEMO_CATALOG === undefined ? e.NETWORK_MODE === "devnet" : e.SEED_DEMO_CATALOG === "true",
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
+    benchmarkLimits: e.BENCHMARK_LIMITS === "1",
     sessionSecret: e.SESSION_SECRET,
     vercel: e.VERCEL === "1",
     cronSecret: e.CRON_SECRET,
@@ -303,6 +311,9 @@ export function serverRequirements(c: Config, env: Record<string, string | undef
       });
     if (!(env.NETWORK_MODE ?? "").trim()) missing("NETWORK_MODE", "on Vercel: choose testnet or mainnet (the devnet's local chains do not run in functions)");
     if (!c.cronSecret) missing("CRON_SECRET", "on Vercel: the background round (GET /api/cron/tick) runs from Vercel Cron with it");
+  }
+  if (c.benchmarkLimits && (c.networkMode !== "devnet" || c.vercel)) {
+    issues.push({ variable: "BENCHMARK_LIMITS", message: "raises the rate limits for benchmarks on the devnet only: unset it for a testnet or mainnet shop" });
   }
   if (!c.sessionSecret && (c.vercel || c.databaseUrl || c.networkMode !== "devnet")) {
     missing(

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { catalogChanged } from "@/lib/catalog";
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as checkPhone } from "@/app/api/v2/check_phone_number/route";
 import { GET as getEsim } from "@/app/api/v2/esims/[id]/route";
@@ -165,9 +166,12 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
       const requestHash = createHash("sha256").update(JSON.stringify(body())).digest("hex");
       await database.db.insert(idempotencyKeys).values({ merchantId: m.merchant_id, key: `${key}-busy`, endpoint: route, requestHash });
       await hit(m, route, "409 idempotency_key_in_use", { body: body(), headers: { "Idempotency-Key": `${key}-busy` } });
-      await database.db.update(products).set({ inStock: false }).where(eq(products.id, item.product_id));
+      // As an import would mark it (and tell this process's catalog at once).
+      await database.db.update(products).set({ inStock: false, updatedAt: new Date() }).where(eq(products.id, item.product_id));
+      catalogChanged(database.db);
       await hit(m, route, "409 out_of_stock", { body: body() });
-      await database.db.update(products).set({ inStock: true }).where(eq(products.id, item.product_id));
+      await database.db.update(products).set({ inStock: true, updatedAt: new Date() }).where(eq(products.id, item.product_id));
+      catalogChanged(database.db);
     }
     // An amount outside a product's range, an eSIM invoice over the most one invoice takes; the phone checks (eSIMs
     // take no phone number).

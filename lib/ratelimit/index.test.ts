@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { config } from "@/lib/config";
+import { config, parseConfig, serverRequirements } from "@/lib/config";
+import { DEFAULT_POLICIES, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS } from "./policies";
 
 describe.skipIf(config().databaseUrl || config().redisUrl)("the process's rate limiter", () => {
   it("counts in memory on the embedded database, and is one instance across module reloads", async () => {
@@ -9,5 +10,23 @@ describe.skipIf(config().databaseUrl || config().redisUrl)("the process's rate l
     vi.resetModules();
     const reloaded = await import("./index");
     expect(await reloaded.getRateLimiter()).toBe(first);
+  });
+});
+
+describe("the benchmark limits", () => {
+  const env = (extra: Record<string, string>) => parseConfig({ ...extra }, "/tmp");
+
+  it("raise every limit a thousandfold on the devnet only, and a production mode refuses them at start-up", async () => {
+    const { processPolicies } = await import("./index");
+    const devnet = processPolicies(env({ BENCHMARK_LIMITS: "1" }));
+    expect(devnet.x402.wallet).toEqual({ ...X402_LIMITS.wallet, points: X402_LIMITS.wallet.points * 1000 });
+    expect(devnet.merchant["GET /products"].points).toBe(MERCHANT_LIMITS["GET /products"].points * 1000);
+    expect(devnet.productQuota.routes).toEqual(PRODUCT_QUOTA.routes);
+    expect(processPolicies(env({}))).toEqual(DEFAULT_POLICIES);
+
+    const mainnet = env({ BENCHMARK_LIMITS: "1", NETWORK_MODE: "mainnet", SESSION_SECRET: "s".repeat(32) });
+    expect(processPolicies(mainnet)).toEqual(DEFAULT_POLICIES);
+    expect(serverRequirements(mainnet, {})).toEqual([{ variable: "BENCHMARK_LIMITS", message: expect.stringMatching(/devnet only/) }]);
+    expect(() => env({ BENCHMARK_LIMITS: "yes" })).toThrow(/BENCHMARK_LIMITS: must be 1/);
   });
 });

@@ -12,6 +12,7 @@ import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { onShutdown } from "@/lib/runtime/shutdown";
 import { createRateLimiter, type RateLimiter } from "./limiter";
+import { BENCHMARK_FACTOR, DEFAULT_POLICIES, raisedPolicies, type RateLimitPolicies } from "./policies";
 import { connectRedis, type RateLimitStore } from "./store";
 
 export { createRateLimiter, ipSubject, walletSubject, type RateLimitDecision, type RateLimiter, type SignInSubject } from "./limiter";
@@ -38,7 +39,7 @@ const globalForRateLimiter = globalThis as typeof globalThis & { __storefrontRat
  */
 export function getRateLimiter(): Promise<RateLimiter> {
   if (!globalForRateLimiter.__storefrontRateLimiter) {
-    const opening = defaultStore().then((store) => createRateLimiter(store));
+    const opening = defaultStore().then((store) => createRateLimiter(store, processPolicies()));
     globalForRateLimiter.__storefrontRateLimiter = opening;
     // A failed start is not cached: the next request tries again.
     opening.catch(() => {
@@ -46,6 +47,14 @@ export function getRateLimiter(): Promise<RateLimiter> {
     });
   }
   return globalForRateLimiter.__storefrontRateLimiter;
+}
+
+/**
+ * The shop's limits; raised for the devnet benchmarks (BENCHMARK_LIMITS=1, which start-up refuses outside the devnet
+ * and which is ignored here outside it too: no production setting can lift a limit).
+ */
+export function processPolicies(c = config()): RateLimitPolicies {
+  return c.benchmarkLimits && c.networkMode === "devnet" && !c.vercel ? raisedPolicies(DEFAULT_POLICIES, BENCHMARK_FACTOR) : DEFAULT_POLICIES;
 }
 
 /** Redis when REDIS_URL is set; else the database's table on PostgreSQL; else this process's memory (one server on PGlite). */

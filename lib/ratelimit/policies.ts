@@ -100,3 +100,17 @@ export function merchantPolicyName(routeId: MerchantRouteId): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 }
+
+/** How much the devnet benchmarks (BENCHMARK_LIMITS=1) raise every limit: still counted, never reached by `npm run bench`. */
+export const BENCHMARK_FACTOR = 1000;
+
+/** Every policy with `factor` times its points: the same names, windows and headers. */
+export function raisedPolicies(policies: RateLimitPolicies, factor: number): RateLimitPolicies {
+  const raise = <T extends LimitRule>(rule: T): T => ({ ...rule, points: rule.points * factor });
+  return {
+    merchant: Object.fromEntries(Object.entries(policies.merchant).map(([k, v]) => [k, raise(v)])) as Record<MerchantRouteId, LimitRule>,
+    productQuota: raise(policies.productQuota),
+    x402: { ip: raise(policies.x402.ip), wallet: raise(policies.x402.wallet) },
+    dashboardSignIn: { ip: raise(policies.dashboardSignIn.ip), credential: raise(policies.dashboardSignIn.credential) },
+  };
+}

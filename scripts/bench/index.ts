@@ -1,0 +1,248 @@
+// `npm run bench`: every benchmark of the shop against a fresh production build, each figure printed beside a bare
+// Next.js route handler measured in the same run on the same machine (these machines are noisy: only the ratio
+// travels). The shop runs on the devnet with BENCHMARK_LIMITS=1 (every rate limit raised a thousandfold, still
+// counted; refused outside the devnet), so that no figure is cut off by a 429.
+//
+//   npm run bench                     all of them (build first: `npm run bench` does it)
+//   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages
+//
+// BENCH_SECONDS (default 5) is how long each throughput load runs, BENCH_SOAK_SECONDS (default 60) the mixed load
+// after which the server's memory is read (300 for the README's five minutes). The PostgreSQL figures need
+// BENCH_DATABASE_URL (a server to create a database on) or, as root with Debian's postgresql, start their own server.
+import os from "node:os";
+import { chromium } from "@playwright/test";
+import { x402Client } from "@x402/core/client";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium";
+import { BROWSE_PAGES, measurePageJs } from "../../e2e/js-budget";
+import { startShop, type RunningShop } from "../shop-server";
+import { devnetBuyer } from "../x402-buyer";
+import { load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
+import { freshDatabase, residentMb, startBareRoute, startPostgres } from "./processes";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const CLIENTS = 8;
+const ADMIN_TOKEN = `adm_bench_${Date.now()}_0123456789abcdef`;
+const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
+const BENCH_ENV = { BENCHMARK_LIMITS: "1", ADMIN_TOKEN, SESSION_SECRET };
+
+const SECTIONS = ["catalog", "x402", "checkout", "settlement", "pages"] as const;
+type Section = (typeof SECTIONS)[number];
+
+type Bare = { url: string; figures(): Promise<Figures> };
+
+async function main() {
+  const asked = process.argv.slice(2).filter((a) => a !== "--");
+  for (const a of asked) if (!(SECTIONS as readonly string[]).includes(a)) throw new Error(`Unknown benchmark ${a}: choose from ${SECTIONS.join(", ")}`);
+  const run = (s: Section) => asked.length === 0 || asked.includes(s);
+
+  console.log(
+    `x402 Storefront benchmarks, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  );
+  console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON.\n`);
+  const bareServer = await startBareRoute();
+  const bare: Bare = { url: bareServer.url, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
+  try {
+    if (run("catalog")) {
+      await withShop({}, (shop) => catalog("PGlite (embedded)", shop, bare));
+      const postgres = await startPostgres();
+      if (!postgres) console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL, or run as root with Debian's postgresql installed)\n");
+      else {
+        try {
+          const url = await freshDatabase(postgres.url);
+          await withShop({ DATABASE_URL: url }, (shop) => catalog("PostgreSQL", shop, bare));
+        } finally {
+          await postgres.stop();
+        }
+      }
+    }
+    if (run("x402")) await withShop({}, (shop) => x402(shop));
+    if (run("checkout")) await withShop({}, (shop) => checkout(shop));
+    if (run("settlement")) await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement(shop, bare));
+    if (run("pages")) await withShop({}, (shop) => pages(shop));
+  } finally {
+    await bareServer.stop();
+  }
+}
+
+async function withShop(env: Record<string, string>, body: (shop: RunningShop) => Promise<void>) {
+  const shop = await startShop({ ...BENCH_ENV, ...env });
+  try {
+    await body(shop);
+  } finally {
+    await shop.stop();
+  }
+}
+
+/** The catalog under load: the merchant API's product list and token search beside the bare route, pages' first byte, memory. */
+async function catalog(label: string, shop: RunningShop, bare: Bare) {
+  const base = shop.baseURL;
+  const created = await fetch(`${base}/api/admin/merchants`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Benchmark", credit_usd: 100_000 }),
+  });
+  if (!created.ok) throw new Error(`admin API answered ${created.status}: ${await created.text()}`);
+  const merchant = { Authorization: `Bearer ${((await created.json()) as { api_token: string }).api_token}` };
+  const buyer = await devnetBuyer(base, "10");
+  const agent = { "X-Access-Token": await buyer.signIn() };
+  const queries = ["steam", "amazon", "japan", "netflix", "google play", "uber", "europe", "playstation"];
+  const productList = (i: number) => fetch(`${base}/api/v2/products?limit=50&start=${(i % 10) * 50}`, { headers: merchant });
+  const tokenSearch = (i: number) => fetch(`${base}/x402/gift-cards/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, { headers: agent });
+
+  console.log(`Catalog on ${label}:`);
+  const baseline = await bare.figures();
+  console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
+  console.log(throughputLine("GET /api/v2/products?limit=50", await load(productList, { clients: CLIENTS, seconds: SECONDS }), baseline));
+  console.log(throughputLine("token-authenticated /x402/gift-cards/search", await load(tokenSearch, { clients: CLIENTS, seconds: SECONDS }), baseline));
+  for (const page of ["/products/amazon-us", "/search?q=steam"]) {
+    const t = await timeToFirstByte(base + page, 40);
+    console.log(`  time to first byte ${page.padEnd(25)} p50 ${t.p50.toFixed(1)} ms   p95 ${t.p95.toFixed(1)} ms`);
+  }
+  // Memory after a longer mixed load: both routes at once, half the clients each.
+  await load((i) => (i % 2 === 0 ? productList(i) : tokenSearch(i)), { clients: CLIENTS, seconds: SOAK_SECONDS });
+  const rss = residentMb(shop.pid);
+  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${rss === undefined ? "unknown" : `${rss.toFixed(0)} MB resident`}\n`);
+}
+
+/** A paid micro-fee call from an x402 client: the 402, then the paid retry with verification and settlement on chain. */
+async function x402(shop: RunningShop) {
+  const buyer = await devnetBuyer(shop.baseURL, "10");
+  const times: number[] = [];
+  for (let i = 0; i < 43; i++) {
+    const t = performance.now();
+    const res = await buyer.pay(`${shop.baseURL}/x402/gift-cards/search?q=steam`);
+    if (res.status !== 200) throw new Error(`paid call answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    if (i >= 3) times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`x402 paid micro-fee call (402 + paid retry + settlement on ${buyer.network}, a block a second), 40 calls:`);
+  console.log(`  p50 ${percentile(times, 50).toFixed(1)} ms   p95 ${percentile(times, 95).toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms\n`);
+}
+
+/** From payment to codes, and how many invoices a session token creates per second. */
+async function checkout(shop: RunningShop) {
+  const base = shop.baseURL;
+  const json = { "Content-Type": "application/json" };
+  const buyer = await devnetBuyer(base, "1000");
+  const auth = { ...json, "X-Access-Token": await buyer.signIn() };
+  const cart = JSON.stringify({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] });
+  const toCodes: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const createdRes = await fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart });
+    if (createdRes.status !== 200) throw new Error(`create answered ${createdRes.status}: ${await createdRes.text()}`);
+    const { invoice_id } = (await createdRes.json()) as { invoice_id: string };
+    const t = performance.now();
+    const paid = await buyer.pay(`${base}/x402/invoice/pay`, { method: "POST", headers: json, body: JSON.stringify({ invoice_id }) });
+    if (paid.status !== 200) throw new Error(`pay answered ${paid.status}: ${await paid.text()}`);
+    for (;;) {
+      const s = (await (await fetch(`${base}/x402/invoice/status?invoice_id=${invoice_id}`, { headers: auth })).json()) as { redemption_info?: unknown[] };
+      if (s.redemption_info?.length) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    toCodes.push(performance.now() - t);
+  }
+  toCodes.sort((a, b) => a - b);
+  console.log("Checkout:");
+  console.log(
+    `  payment to codes (pay with settlement, then status until codes), 20 purchases: p50 ${percentile(toCodes, 50).toFixed(0)} ms   p95 ${percentile(toCodes, 95).toFixed(0)} ms`,
+  );
+  const create = await load(() => fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart }), { clients: CLIENTS, seconds: SECONDS });
+  console.log(throughputLine("POST /x402/invoice/create (session token)", create));
+  console.log();
+}
+
+/** 1, 10 and 100 wallets paying a micro-fee at the same moment on a chain that mines a block a second. */
+async function settlement(shop: RunningShop, bare: Bare) {
+  const base = shop.baseURL;
+  const { networks } = (await (await fetch(`${base}/api/dev/devnet`)).json()) as { networks: { network: string; rpcUrl: string }[] };
+  const evm = networks.find((n) => n.network.startsWith("eip155:"))!;
+  const rpc = async (method: string, params: unknown[]) => {
+    const res = await fetch(evm.rpcUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    const body = (await res.json()) as { error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  };
+  // Every payer is funded first, while the chain still mines at once.
+  const rounds = [];
+  for (const n of [1, 10, 100]) {
+    const payers = [];
+    for (let i = 0; i < n; i++) {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const res = await fetch(`${base}/api/dev/faucet`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ network: evm.network, address: account.address, amount: "1" }),
+      });
+      if (!res.ok) throw new Error(`faucet: ${res.status}`);
+      const client = new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true });
+      payers.push(wrapFetchWithPayment(fetch, client));
+    }
+    rounds.push({ n, payers });
+  }
+  await rounds[0]!.payers[0]!(`${base}/x402/checkout/info`);
+  const baseline = await bare.figures();
+  await rpc("evm_setIntervalMining", [1]);
+  await rpc("evm_setAutomine", [false]);
+  console.log(`x402 settlements on ${evm.network}, a block every second:`);
+  console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
+  for (const { n, payers } of rounds) {
+    const started = performance.now();
+    const times = await Promise.all(
+      payers.map(async (pay) => {
+        const res = await pay(`${base}/x402/checkout/info`);
+        if (res.status !== 200) throw new Error(`a paid call answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+        if (!res.headers.get("payment-response")) throw new Error("a paid call carried no PAYMENT-RESPONSE");
+        return performance.now() - started;
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    times.sort((a, b) => a - b);
+    console.log(
+      `  ${String(n).padStart(3)} payer(s) at once: ${(n / elapsed).toFixed(1).padStart(6)} settlements/s, all settled in ${elapsed.toFixed(2)} s (${elapsed.toFixed(1)} blocks), p50 ${(percentile(times, 50) / 1000).toFixed(1)} blocks`,
+    );
+  }
+  console.log();
+}
+
+const CART_LINE = {
+  productId: "amazon-us",
+  packageValue: "25",
+  quantity: 1,
+  name: "Amazon.com Gift Card",
+  image: "/img/products/amazon-us.svg",
+  unitPriceUsdc: "25000000",
+};
+
+/** The compressed JavaScript each page loads: browse pages, and the cart with an item before a wallet is chosen. */
+async function pages(shop: RunningShop) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    console.log("JavaScript per page (gzip):");
+    for (const url of [...BROWSE_PAGES, "/cart"]) {
+      const context = await browser.newContext();
+      // A cart with one item, as a shopper arrives at it (the cart lives in the browser's storage).
+      await context.addInitScript((line) => window.localStorage.setItem("storefront.cart.v1", JSON.stringify([line])), CART_LINE);
+      const page = await context.newPage();
+      const m = await measurePageJs(page, shop.baseURL + url);
+      console.log(`  ${url.padEnd(28)} ${String(m.files).padStart(3)} files ${m.gzipKb.toFixed(1).padStart(7)} KB`);
+      await context.close();
+    }
+    console.log();
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+// The processes the benchmark starts besides the shop: the bare Next.js route (its baseline) and a PostgreSQL server.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../shop-server";
+
+const BARE_DIR = path.join(import.meta.dirname, "bare-route");
+const NEXT_BIN = "node_modules/next/dist/bin/next";
+
+/** Builds the bare app (once per run: it is small) and starts it with `next start`, as the shop is. */
+export async function startBareRoute(): Promise<{ url: string; stop(): Promise<void> }> {
+  const built = spawnSync(process.execPath, [NEXT_BIN, "build", BARE_DIR], { stdio: "pipe", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (built.status !== 0) throw new Error(`building the bare route failed:\n${built.stdout}\n${built.stderr}`);
+  const port = await freePort();
+  const server = spawn(process.execPath, [NEXT_BIN, "start", BARE_DIR, "-p", String(port), "-H", "127.0.0.1"], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}/products`;
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
+    }
+  };
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {}
+    if (i > 150 || server.exitCode !== null) {
+      await stop();
+      throw new Error("the bare route did not start");
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, stop };
+}
+
+/**
+ * A PostgreSQL server for the PostgreSQL figures: BENCH_DATABASE_URL when set (a server to create databases on), else
+ * a throwaway one started with scripts/postgres-test-server.sh when Debian's postgresql is installed (as root), else none.
+ */
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> } | null> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+  if (!fs.existsSync("/usr/lib/postgresql") || process.getuid?.() !== 0) return null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-pg-"));
+  const port = await freePort();
+  const url = execFileSync("scripts/postgres-test-server.sh", ["start", String(port), dir], { encoding: "utf8" }).trim();
+  return { url, stop: async () => void execFileSync("scripts/postgres-test-server.sh", ["stop", dir]) };
+}
+
+/** A new, empty database on the server, and the URL of it. */
+export async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `storefront_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Resident memory of a Node.js process and its Node.js children, in MB (Linux): the server, not the local chains it runs. */
+export function residentMb(pid: number | undefined): number | undefined {
+  if (!pid || !fs.existsSync(`/proc/${pid}/status`)) return undefined;
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {}
+  }
+  let kb = 0;
+  const visit = (p: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
+      if (/^Name:\s+(node|next-server)/m.test(status)) kb += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    } catch {}
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return kb / 1024;
+}

@@ -6,7 +6,9 @@ import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
 import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
-import { catalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
+import { catalogSnapshot, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
+import { fxSource, type FxSource } from "./fx";
+import { config } from "@/lib/config";
 import type { Product, ProductSummary } from "./types";
 
 type SummaryRow = Pick<ProductRow, "id" | "name" | "kind" | "brand" | "country" | "coverage" | "region" | "currency" | "image" | "inStock">;
@@ -49,8 +51,31 @@ export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> 
   if (rows.length === 0) return [];
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stock = inventory.length > 0 ? await freeCodesByPackage(db, inventory) : new Map<string, number>();
-  const byId = new Map(rows.map((r) => [r.id, toProduct(r, catalog.packages.get(r.id) ?? [], r.supplier === "inventory" ? stock : null)]));
+  const byId = new Map(rows.map((r) => [r.id, r.supplier === "inventory" ? toProduct(r, catalog.packages.get(r.id) ?? [], stock) : pricedProduct(catalog, r)]));
   return slugs.flatMap((s) => byId.get(s) ?? []);
+}
+
+type PricedCatalog = { fx: FxSource; marginBps: number; products: Map<string, Product> };
+const priced = new WeakMap<CatalogSnapshot, PricedCatalog>();
+
+/**
+ * A product whose stock is not counted (the demo supplier's), priced once per catalog snapshot and rates: the same
+ * object for every request until an import or new rates. Callers never change it.
+ */
+function pricedProduct(catalog: CatalogSnapshot, row: ProductRow): Product {
+  const fx = fxSource();
+  const marginBps = config().priceMarginBps;
+  let held = priced.get(catalog);
+  if (!held || held.fx !== fx || held.marginBps !== marginBps) {
+    held = { fx, marginBps, products: new Map() };
+    priced.set(catalog, held);
+  }
+  let product = held.products.get(row.id);
+  if (!product) {
+    product = toProduct(row, catalog.packages.get(row.id) ?? [], null);
+    held.products.set(row.id, product);
+  }
+  return product;
 }
 
 function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, number> | null): Product {

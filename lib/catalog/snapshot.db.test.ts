@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { fxSource, setFxSource, tableFxSource } from "./fx";
 import { getProduct } from "./get-product";
 import { productInputSchema } from "./product-input";
 import { search } from "./search";
@@ -65,5 +66,31 @@ describe(`the catalog snapshot on ${testDriver}`, () => {
     await upsertProducts(db, [fixture("amazon-us")]);
     expect((await search({ q: "elsewhere" }, db)).items).toEqual([]);
     expect((await search({ q: "amazon" }, db)).items[0]?.name).toBe(fixture("amazon-us").name);
+  });
+
+  it("prices a product once per catalog and rates: the same object until an import or new rates", async () => {
+    const db = database.db;
+    const first = await getProduct("steam-de", db);
+    expect(await getProduct("steam-de", db)).toBe(first);
+    const shipped = fxSource();
+    try {
+      // The euro at twice the shipped rate: every euro price doubles (to the cent, rounded up as always).
+      setFxSource(
+        tableFxSource("2026-01-01", {
+          EUR: String((2 * Number(shipped.usdPerUnit("EUR")!.numerator)) / Number(shipped.usdPerUnit("EUR")!.denominator)),
+          USD: "1",
+        }),
+      );
+      const repriced = await getProduct("steam-de", db);
+      expect(repriced).not.toBe(first);
+      // Within a cent (10,000 atomic units): each price is rounded up to the cent.
+      expect(Math.abs(Number(repriced!.packages[0]!.priceUsdc) - 2 * Number(first!.packages[0]!.priceUsdc))).toBeLessThanOrEqual(10_000);
+    } finally {
+      setFxSource(shipped);
+    }
+    await upsertProducts(db, [fixture("steam-de")]);
+    const imported = await getProduct("steam-de", db);
+    expect(imported).not.toBe(first);
+    expect(imported).toEqual(first);
   });
 });

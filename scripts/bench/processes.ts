@@ -6,21 +6,32 @@ import path from "node:path";
 import pg from "pg";
 import { freePort } from "../shop-server";
 
-const BARE_DIR = path.join(import.meta.dirname, "bare-route");
+const BARE_APP = path.join(import.meta.dirname, "bare-route", "app");
 const NEXT_BIN = "node_modules/next/dist/bin/next";
 
-/** Builds the bare app (once per run: it is small) and starts it with `next start`, as the shop is. */
+/**
+ * Builds the bare app and starts it with `next start`, as the shop is. It is built in a folder of its own (a copy of
+ * scripts/bench/bare-route with this project's node_modules linked in): inside the project, Next.js would take the
+ * shop's instrumentation.ts for its own.
+ */
 export async function startBareRoute(): Promise<{ url: string; stop(): Promise<void> }> {
-  const built = spawnSync(process.execPath, [NEXT_BIN, "build", BARE_DIR], { stdio: "pipe", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-bare-"));
+  fs.cpSync(BARE_APP, path.join(dir, "app"), { recursive: true });
+  fs.symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bare-route", private: true }));
+  // The linked node_modules is outside the folder: Turbopack's root has to hold both.
+  fs.writeFileSync(path.join(dir, "next.config.mjs"), `export default { poweredByHeader: false, turbopack: { root: "/" } };\n`);
+  const built = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: dir, stdio: "pipe", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (built.status !== 0) throw new Error(`building the bare route failed:\n${built.stdout}\n${built.stderr}`);
   const port = await freePort();
-  const server = spawn(process.execPath, [NEXT_BIN, "start", BARE_DIR, "-p", String(port), "-H", "127.0.0.1"], { stdio: "ignore" });
+  const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}/products`;
   const stop = async () => {
     if (server.exitCode === null) {
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
     }
+    fs.rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; ; i++) {
     try {

@@ -9,6 +9,16 @@ export function ok(endpoint: string, data: unknown, meta: Record<string, unknown
   return jsonResponse({ meta: { _endpoint: endpoint, ...meta }, data }, init);
 }
 
+/**
+ * `ok` for a list whose items are JSON text already (the product lists: see merchantProductJson): the same body,
+ * `{"meta":…,"data":[…]}`, without serializing the items again.
+ */
+export function okJsonList(endpoint: string, items: string[], meta: Record<string, unknown> = {}, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(`{"meta":${JSON.stringify({ _endpoint: endpoint, ...meta })},"data":[${items.join(",")}]}`, { ...init, headers });
+}
+
 /** An error of the merchant API: HTTP status, the spec's `error_code`, a message for people. */
 export class V2Error extends Error {
   constructor(

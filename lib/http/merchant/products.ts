@@ -67,6 +67,20 @@ export function merchantProduct(p: Product, origin: string) {
   };
 }
 
+const productJson = new WeakMap<Product, { origin: string; json: string }>();
+
+/**
+ * `merchantProduct` as JSON text, kept with the product: the catalog hands out the same product object until an
+ * import, new rates or a stock change (see getProducts), so a list serializes each product once per origin.
+ */
+export function merchantProductJson(p: Product, origin: string): string {
+  const held = productJson.get(p);
+  if (held && held.origin === origin) return held.json;
+  const json = JSON.stringify(merchantProduct(p, origin));
+  productJson.set(p, { origin, json });
+  return json;
+}
+
 /** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter. */
 export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
   const raw: Record<string, string> = {};
@@ -93,7 +107,8 @@ export async function productPage(db: Db, url: URL, origin: string, q: ListQuery
   // On the public origin (behind a proxy the request's own URL may be an internal one).
   const next = nextOffsetPage(url, origin, { start: q.start, limit: q.limit, count: items.length, total: found.total });
   return {
-    data: items.map((p) => merchantProduct(p, origin)),
+    /** Each product as JSON text (merchantProductJson): the route answers them with `okJson`. */
+    data: items.map((p) => merchantProductJson(p, origin)),
     meta: {
       start: q.start,
       limit: q.limit,

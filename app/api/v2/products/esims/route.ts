@@ -1,4 +1,4 @@
-import { ok } from "@/lib/http/merchant/envelope";
+import { okJsonList } from "@/lib/http/merchant/envelope";
 import { listQuery, productPage, readQuery } from "@/lib/http/merchant/products";
 import { merchantRoute } from "@/lib/http/merchant/route";
 import { publicOrigin } from "@/lib/http/origin";
@@ -9,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const GET = merchantRoute("GET /products/esims", async (req, { db, endpoint }) => {
   const url = new URL(req.url);
   const page = await productPage(db, url, publicOrigin(req), { ...readQuery(url, listQuery.omit({ type: true })), forceKind: "esim" });
-  return ok(endpoint, page.data, page.meta);
+  return okJsonList(endpoint, page.data, page.meta);
 });

@@ -1,4 +1,4 @@
-import { ok } from "@/lib/http/merchant/envelope";
+import { okJsonList } from "@/lib/http/merchant/envelope";
 import { listQuery, productPage, readQuery, requireSearchText } from "@/lib/http/merchant/products";
 import { merchantRoute } from "@/lib/http/merchant/route";
 import { publicOrigin } from "@/lib/http/origin";
@@ -10,5 +10,5 @@ export const GET = merchantRoute("GET /products/search", async (req, { db, endpo
   const url = new URL(req.url);
   const q = requireSearchText(url);
   const page = await productPage(db, url, publicOrigin(req), { ...readQuery(url, listQuery), q });
-  return ok(endpoint, page.data, page.meta);
+  return okJsonList(endpoint, page.data, page.meta);
 });

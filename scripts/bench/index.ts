@@ -42,7 +42,7 @@ async function main() {
   console.log(
     `x402 Storefront benchmarks, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
   );
-  console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON.\n`);
+  console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON, about the shop's size.\n`);
   const bareServer = await startBareRoute();
   const bare: Bare = { url: bareServer.url, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
   try {
@@ -93,7 +93,8 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   const productList = (i: number) => fetch(`${base}/api/v2/products?limit=50&start=${(i % 10) * 50}`, { headers: merchant });
   const tokenSearch = (i: number) => fetch(`${base}/x402/gift-cards/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, { headers: agent });
 
-  console.log(`Catalog on ${label}:`);
+  const kb = async (res: Promise<Response>) => `${((await (await res).text()).length / 1024).toFixed(0)} KB`;
+  console.log(`Catalog on ${label} (50 products: ${await kb(productList(0))} from the shop, ${await kb(fetch(bare.url))} from the bare route):`);
   const baseline = await bare.figures();
   console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
   console.log(throughputLine("GET /api/v2/products?limit=50", await load(productList, { clients: CLIENTS, seconds: SECONDS }), baseline));

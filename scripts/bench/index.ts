@@ -32,7 +32,7 @@ const BENCH_ENV = { BENCHMARK_LIMITS: "1", ADMIN_TOKEN, SESSION_SECRET };
 const SECTIONS = ["catalog", "x402", "checkout", "settlement", "pages"] as const;
 type Section = (typeof SECTIONS)[number];
 
-type Bare = { url: string; figures(): Promise<Figures> };
+type Bare = { url: string; pid: number | undefined; figures(): Promise<Figures> };
 
 async function main() {
   const asked = process.argv.slice(2).filter((a) => a !== "--");
@@ -44,7 +44,7 @@ async function main() {
   );
   console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON, about the shop's size.\n`);
   const bareServer = await startBareRoute();
-  const bare: Bare = { url: bareServer.url, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
+  const bare: Bare = { url: bareServer.url, pid: bareServer.pid, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
   try {
     if (run("catalog")) {
       await withShop({}, (shop) => catalog("PGlite (embedded)", shop, bare));
@@ -105,8 +105,8 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   }
   // Memory after a longer mixed load: both routes at once, half the clients each.
   await load((i) => (i % 2 === 0 ? productList(i) : tokenSearch(i)), { clients: CLIENTS, seconds: SOAK_SECONDS });
-  const rss = residentMb(shop.pid);
-  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${rss === undefined ? "unknown" : `${rss.toFixed(0)} MB resident`}\n`);
+  const mb = (n: number | undefined) => (n === undefined ? "unknown" : `${n.toFixed(0)} MB resident`);
+  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${mb(residentMb(shop.pid))} (the bare route's server: ${mb(residentMb(bare.pid))})\n`);
 }
 
 /** A paid micro-fee call from an x402 client: the 402, then the paid retry with verification and settlement on chain. */

@@ -14,7 +14,7 @@ const NEXT_BIN = "node_modules/next/dist/bin/next";
  * scripts/bench/bare-route with this project's node_modules linked in): inside the project, Next.js would take the
  * shop's instrumentation.ts for its own.
  */
-export async function startBareRoute(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBareRoute(): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-bare-"));
   fs.cpSync(BARE_APP, path.join(dir, "app"), { recursive: true });
   fs.symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
@@ -43,7 +43,7 @@ export async function startBareRoute(): Promise<{ url: string; stop(): Promise<v
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, stop };
+  return { url, pid: server.pid, stop };
 }
 
 /**

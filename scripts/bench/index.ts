@@ -7,7 +7,8 @@
 //   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages
 //
 // BENCH_SECONDS (default 5) is how long each throughput load runs, BENCH_SOAK_SECONDS (default 60) the mixed load
-// after which the server's memory is read (300 for the README's five minutes). The PostgreSQL figures need
+// after which the server's memory is read (300 for the README's five minutes), BENCH_NODE_OPTIONS the shop's
+// NODE_OPTIONS. The PostgreSQL figures need
 // BENCH_DATABASE_URL (a server to create a database on) or, as root with Debian's postgresql, start their own server.
 import os from "node:os";
 import { chromium } from "@playwright/test";
@@ -27,7 +28,13 @@ const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const CLIENTS = 8;
 const ADMIN_TOKEN = `adm_bench_${Date.now()}_0123456789abcdef`;
 const SESSION_SECRET = "bench-session-secret-0123456789abcdef";
-const BENCH_ENV = { BENCHMARK_LIMITS: "1", ADMIN_TOKEN, SESSION_SECRET };
+const BENCH_ENV = {
+  BENCHMARK_LIMITS: "1",
+  ADMIN_TOKEN,
+  SESSION_SECRET,
+  // The shop's Node.js options, e.g. --max-old-space-size=256 to see the memory a capped heap keeps.
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+};
 
 const SECTIONS = ["catalog", "x402", "checkout", "settlement", "pages"] as const;
 type Section = (typeof SECTIONS)[number];

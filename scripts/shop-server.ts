@@ -1,5 +1,5 @@
 // Starts the production build (`next start`) on a free port and a fresh data folder, for the benchmarks.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -35,17 +35,20 @@ export async function startShop(env: Record<string, string> = {}): Promise<Runni
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(baseURL)).ok) break;
-      } catch {}
-      if (i > 300 || server.exitCode !== null) throw new Error("the shop did not start");
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  await untilAnswering(baseURL, server, stop, "the shop");
   return { baseURL, pid: server.pid, stop };
+}
+
+/** Waits until `url` answers 200 (a minute at most); if the server exits or never answers, stops it and throws. */
+export async function untilAnswering(url: string, server: ChildProcess, stop: () => Promise<void>, what: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    if (i > 300 || server.exitCode !== null) {
+      await stop();
+      throw new Error(`${what} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "../shop-server";
+import { freePort, untilAnswering } from "../shop-server";
 
 const BARE_APP = path.join(import.meta.dirname, "bare-route", "app");
 const NEXT_BIN = "node_modules/next/dist/bin/next";
@@ -22,7 +22,10 @@ export async function startBareRoute(): Promise<{ url: string; pid: number | und
   // The linked node_modules is outside the folder: Turbopack's root has to hold both.
   fs.writeFileSync(path.join(dir, "next.config.mjs"), `export default { poweredByHeader: false, turbopack: { root: "/" } };\n`);
   const built = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: dir, stdio: "pipe", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (built.status !== 0) throw new Error(`building the bare route failed:\n${built.stdout}\n${built.stderr}`);
+  if (built.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`building the bare route failed:\n${built.stdout}\n${built.stderr}`);
+  }
   const port = await freePort();
   const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}/products`;
@@ -33,16 +36,7 @@ export async function startBareRoute(): Promise<{ url: string; pid: number | und
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {}
-    if (i > 150 || server.exitCode !== null) {
-      await stop();
-      throw new Error("the bare route did not start");
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await untilAnswering(url, server, stop, "the bare route");
   return { url, pid: server.pid, stop };
 }
 

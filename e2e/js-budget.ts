@@ -6,6 +6,19 @@ export const BROWSE_JS_BUDGET_KB = 200;
 
 export const BROWSE_PAGES = ["/", "/search?q=steam", "/products/amazon-us"] as const;
 
+/** The cart with an item, before the shopper picks a wallet family: no wallet stack yet. Compressed KB. */
+export const CART_JS_BUDGET_KB = 250;
+
+/** One cart line as the cart keeps it in the browser's storage (components/cart/cart-store.ts). */
+export const CART_LINE = {
+  productId: "amazon-us",
+  packageValue: "25",
+  quantity: 1,
+  name: "Amazon.com Gift Card",
+  image: "/img/products/amazon-us.svg",
+  unitPriceUsdc: "25000000",
+};
+
 /**
  * Loads a page in a fresh context and adds up the JavaScript it fetched, gzip-compressed
  * (measured here, so the figure does not depend on whether the server compresses).

@@ -4,7 +4,6 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
-import { parseUnits } from "viem";
 import { clearCartPaidBy, rememberCartInvoice, useCart } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { SignedIn } from "@/components/wallet/signed-in";
@@ -12,6 +11,7 @@ import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
 import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
+import { parseMinorUnits } from "@/lib/catalog/currency";
 import { USDC_DECIMALS, usdcToDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { NetworkPicker } from "./network-picker";
@@ -91,7 +91,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
   const networks = payNetworks(setup).filter((n) => n.family === wallet.family);
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
   const balance = useUsdcBalance(invoice?.status === "unpaid" ? chosen : undefined, wallet.address);
-  const price = invoice ? parseUnits(invoice.price_usdc, USDC_DECIMALS) : undefined;
+  const price = invoice ? parseMinorUnits(invoice.price_usdc, USDC_DECIMALS) : undefined;
   const shortOfUsdc = balance !== undefined && price !== undefined && balance < price;
 
   const pay = () =>

@@ -1,10 +1,8 @@
 "use client";
 
-import { x402Client } from "@x402/core/client";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
+// The x402 client libraries are loaded when a payment or a sign-in needs them, not with the pages that show a cart.
 import type { SchemeNetworkClient } from "@x402/core/types";
-import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension, type SIWxSigner } from "@x402/extensions/sign-in-with-x";
-import { wrapFetchWithPayment } from "@x402/fetch";
+import type { SIWxExtension, SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import type { z } from "zod";
 // Types only: the answers' shapes are the ones the /x402 API's OpenAPI document is made from.
 import type {
@@ -53,6 +51,10 @@ export async function signIn(signer: SIWxSigner, family: "eip155" | "solana", ch
   const challenge = await fetch(url, { method: "POST" });
   const header = challenge.headers.get("PAYMENT-REQUIRED");
   if (!header) throw new ShopApiError(challenge.status, "NO_CHALLENGE", "The shop sent no sign-in challenge.");
+  const [{ decodePaymentRequiredHeader }, { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X }] = await Promise.all([
+    import("@x402/core/http"),
+    import("@x402/extensions/sign-in-with-x"),
+  ]);
   const ext = decodePaymentRequiredHeader(header).extensions?.[SIGN_IN_WITH_X] as SIWxExtension | undefined;
   const chains = ext?.supportedChains ?? [];
   const chain = chains.find((c) => c.chainId === chainId) ?? chains.find((c) => c.chainId.startsWith(`${family}:`));
@@ -94,6 +96,7 @@ type X402Payment = { network: string; asset: string; amountAtomic: bigint; schem
  */
 async function postPaid<T>(url: string, body: unknown, opts: X402Payment): Promise<T> {
   const network = opts.network as `${string}:${string}`;
+  const [{ x402Client }, { wrapFetchWithPayment }] = await Promise.all([import("@x402/core/client"), import("@x402/fetch")]);
   const client = new x402Client()
     .register(network, opts.scheme)
     .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network, asset: opts.asset, maxAmountPerPayment: opts.amountAtomic.toString() }] });

@@ -1,9 +1,7 @@
 "use client";
 
-import { fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { address, createSolanaRpc } from "@solana/kit";
 import { useQuery } from "@tanstack/react-query";
-import { createPublicClient, erc20Abi, http, type Address } from "viem";
+import type { Address } from "viem";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
 
 /** A network the invoice can be paid on, with what reading the wallet's USDC there needs. */
@@ -19,10 +17,16 @@ export function payNetworks(setup: WalletSetup): PayNetwork[] {
 
 /** USDC (atomic units) an owner holds on a network: the ERC-20 balance, or the SPL balance of its associated account. */
 async function readUsdcBalance(net: PayNetwork, owner: string): Promise<bigint> {
+  // Each chain family's client is loaded when a balance on it is first read.
   if (net.family === "eip155") {
+    const { createPublicClient, erc20Abi, http } = await import("viem");
     const client = createPublicClient({ transport: http(net.rpcUrl) });
     return client.readContract({ address: net.asset as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
   }
+  const [{ fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS }, { address, createSolanaRpc }] = await Promise.all([
+    import("@solana-program/token"),
+    import("@solana/kit"),
+  ]);
   const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(net.asset), tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const account = await fetchMaybeToken(createSolanaRpc(net.rpcUrl), ata);
   return account.exists ? account.data.amount : 0n;

@@ -1,18 +1,17 @@
 "use client";
 
-import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
-import { useSolanaWalletDialog } from "./solana-wallet-dialog";
-import type { ShopWallet } from "./use-shop-wallet";
-import { useWalletSetup } from "./wallet-providers";
+import { useWalletState, type ShopWallet } from "./use-shop-wallet";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
-/** Connect an EVM wallet (RainbowKit) or a Solana wallet (wallet adapter); once connected, who and a way out. */
+/**
+ * Connect an EVM wallet (RainbowKit) or a Solana wallet (wallet adapter); once connected, who and a way out. The
+ * family's wallet stack loads when its button is pressed, then its picker opens.
+ */
 export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
-  const { openConnectModal } = useConnectModal();
-  const openSolana = useSolanaWalletDialog();
-  const devnet = useWalletSetup().mode === "devnet";
+  const { setup, connect, forget, loading } = useWalletState();
+  const devnet = setup.mode === "devnet";
   if (wallet) {
     return (
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-800">
@@ -23,7 +22,14 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
           </code>{" "}
           ({wallet.family === "solana" ? "Solana" : "EVM"})
         </span>
-        <button type="button" onClick={wallet.disconnect} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+        <button
+          type="button"
+          onClick={() => {
+            forget(wallet.family);
+            wallet.disconnect();
+          }}
+          className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+        >
           Disconnect
         </button>
       </div>
@@ -34,14 +40,16 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
-          onClick={() => openConnectModal?.()}
+          onClick={() => connect("eip155")}
+          aria-busy={loading === "eip155"}
           className="h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
         >
           Connect EVM wallet
         </button>
         <button
           type="button"
-          onClick={openSolana}
+          onClick={() => connect("solana")}
+          aria-busy={loading === "solana"}
           className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
         >
           Connect Solana wallet

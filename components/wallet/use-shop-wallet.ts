@@ -1,20 +1,16 @@
 "use client";
 
-import { address as toAddress, getTransactionDecoder, getTransactionEncoder, type Transaction, type TransactionModifyingSigner } from "@solana/kit";
-import { useWallet } from "@solana/wallet-adapter-react";
-import { VersionedTransaction } from "@solana/web3.js";
 import type { SchemeNetworkClient } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import type { SIWxSigner } from "@x402/extensions/sign-in-with-x";
-import { ExactSvmScheme } from "@x402/svm/exact/client";
-import { useMemo } from "react";
-import { useAccount, useConfig } from "wagmi";
-import { disconnect, getWalletClient, switchChain } from "wagmi/actions";
-import { useWalletSetup } from "./wallet-providers";
+import { createContext, useContext } from "react";
+import type { WalletSetup } from "@/lib/payments/wallet-setup";
+
+/** The two wallet families, each with its own stack, loaded when the shopper picks it (see wallet-providers.tsx). */
+export type WalletFamily = "eip155" | "solana";
 
 /** The connected wallet as checkout sees it, whichever family it is. */
 export type ShopWallet = {
-  family: "eip155" | "solana";
+  family: WalletFamily;
   address: string;
   /** Chain-free id, as the shop keys wallets (`eip155:0x…`, `solana:<address>`): one session per id. */
   id: string;
@@ -26,80 +22,42 @@ export type ShopWallet = {
   disconnect(): void;
 };
 
-/**
- * The wallet to check out with: the EVM wallet connected through RainbowKit/wagmi, else the Solana wallet connected
- * through the wallet adapter (if both are, the one connected last is not tracked: EVM wins).
- */
-export function useShopWallet(): ShopWallet | null {
-  const setup = useWalletSetup();
-  const wagmiConfig = useConfig();
-  const evm = useAccount();
-  const solana = useWallet();
+/** What a loaded family tells the pages: its connected wallet (or none) and how to open its wallet picker (once it can). */
+export type FamilyState = { wallet: ShopWallet | null; open: (() => void) | undefined };
 
-  return useMemo((): ShopWallet | null => {
-    if (evm.status === "connected" && evm.address) {
-      const address = evm.address;
-      return {
-        family: "eip155",
-        address,
-        id: `eip155:${address}`,
-        name: evm.connector?.name ?? "EVM wallet",
-        siwxSigner: {
-          address,
-          signMessage: async ({ message }: { message: string }) => (await getWalletClient(wagmiConfig)).signMessage({ account: address, message }),
-        },
-        async paymentScheme(network) {
-          const chainId = Number(network.split(":")[1]);
-          if (evm.chainId !== chainId) await switchChain(wagmiConfig, { chainId });
-          const client = await getWalletClient(wagmiConfig, { chainId });
-          return new ExactEvmScheme({
-            address,
-            signTypedData: (m) => client.signTypedData({ account: address, ...(m as Parameters<typeof client.signTypedData>[0]) }),
-          });
-        },
-        // Through wagmi, so its state follows (connector.disconnect() alone leaves the page connected).
-        disconnect: () => void disconnect(wagmiConfig, { connector: evm.connector }),
-      };
-    }
-    if (solana.connected && solana.publicKey && solana.signMessage && solana.signTransaction) {
-      const address = solana.publicKey.toBase58();
-      const signMessage = solana.signMessage;
-      const signTransaction = solana.signTransaction;
-      return {
-        family: "solana",
-        address,
-        id: `solana:${address}`,
-        name: solana.wallet?.adapter.name ?? "Solana wallet",
-        siwxSigner: { publicKey: address, signMessage },
-        async paymentScheme() {
-          return new ExactSvmScheme(walletAdapterSigner(address, signTransaction), { rpcUrl: setup.solana.rpcUrl });
-        },
-        disconnect: () => void solana.disconnect(),
-      };
-    }
-    return null;
-  }, [evm.status, evm.address, evm.chainId, evm.connector, solana, wagmiConfig, setup.solana]);
+/** What a family's module (evm-family.tsx, solana-family.tsx) is given. */
+export type FamilyProps = { setup: WalletSetup; publish: (state: FamilyState | null) => void };
+
+export type WalletState = {
+  setup: WalletSetup;
+  families: Partial<Record<WalletFamily, FamilyState>>;
+  /** The family whose stack is being loaded, if any. */
+  loading: WalletFamily | null;
+  /** Loads a family's stack if it is not yet, then opens its wallet picker. */
+  connect(family: WalletFamily): void;
+  /** Forgets a family chosen earlier: the next visit does not load it before it is chosen again. */
+  forget(family: WalletFamily): void;
+};
+
+export const WalletStateContext = createContext<WalletState | null>(null);
+
+export function useWalletState(): WalletState {
+  const state = useContext(WalletStateContext);
+  if (!state) throw new Error("The wallet hooks are used inside <WalletProviders>");
+  return state;
+}
+
+/** The deployment's networks, as the server described them. */
+export function useWalletSetup(): WalletSetup {
+  return useWalletState().setup;
 }
 
 /**
- * A @solana/kit signer backed by the wallet adapter (which speaks @solana/web3.js v1): the transaction crosses as
- * wire bytes, and the wallet's signed version comes back whole (a wallet may add instructions, e.g. Phantom's guards).
+ * The wallet to check out with: the EVM wallet connected through RainbowKit/wagmi, else the Solana wallet connected
+ * through the wallet adapter (if both are, the one connected last is not tracked: EVM wins). Null until the shopper
+ * chose a family and connected a wallet of it.
  */
-function walletAdapterSigner(owner: string, signTransaction: <T extends VersionedTransaction>(tx: T) => Promise<T>): TransactionModifyingSigner {
-  const encoder = getTransactionEncoder();
-  const decoder = getTransactionDecoder();
-  return {
-    address: toAddress(owner),
-    async modifyAndSignTransactions(transactions) {
-      type Signed = Awaited<ReturnType<TransactionModifyingSigner["modifyAndSignTransactions"]>>[number];
-      const signed: Signed[] = [];
-      for (const tx of transactions) {
-        const v1 = VersionedTransaction.deserialize(new Uint8Array(encoder.encode(tx)));
-        const result = await signTransaction(v1);
-        // Same wire format both ways; the wallet keeps the lifetime (blockhash) of the message it signed.
-        signed.push(decoder.decode(result.serialize()) as Transaction as Signed);
-      }
-      return signed;
-    },
-  };
+export function useShopWallet(): ShopWallet | null {
+  const { families } = useWalletState();
+  return families.eip155?.wallet ?? families.solana?.wallet ?? null;
 }

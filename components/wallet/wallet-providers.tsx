@@ -1,71 +1,44 @@
 "use client";
 
-import "@rainbow-me/rainbowkit/styles.css";
-import { connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
-import { WalletNotReadyError, type WalletError } from "@solana/wallet-adapter-base";
-import { ConnectionProvider, WalletProvider } from "@solana/wallet-adapter-react";
 import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createContext, useContext, useEffect, useState } from "react";
-import { defineChain, http, type Chain } from "viem";
-import { createConfig, WagmiProvider } from "wagmi";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
 import { ShopApiError } from "@/components/checkout/shop-api";
-import { registerSolanaBurner } from "./burner/solana-burner";
 import { forgetSessions } from "./session";
-import { SolanaWalletDialogProvider } from "./solana-wallet-dialog";
-import { evmWalletList } from "./wallet-list";
+import { WalletStateContext, type FamilyProps, type FamilyState, type WalletFamily, type WalletState } from "./use-shop-wallet";
 
-const SetupContext = createContext<WalletSetup | null>(null);
+export { useWalletSetup } from "./use-shop-wallet";
 
-/** The deployment's networks, as the server described them. */
-export function useWalletSetup(): WalletSetup {
-  const setup = useContext(SetupContext);
-  if (!setup) throw new Error("useWalletSetup outside <WalletProviders>");
-  return setup;
+/** The families this browser chose before: they are loaded again at once, so that their wallets reconnect. */
+const CHOSEN_KEY = "storefront.wallet.families";
+const FAMILIES: readonly WalletFamily[] = ["eip155", "solana"];
+
+function chosenFamilies(): WalletFamily[] {
+  try {
+    const parsed: unknown = JSON.parse(window.localStorage.getItem(CHOSEN_KEY) ?? "[]");
+    return Array.isArray(parsed) ? FAMILIES.filter((f) => parsed.includes(f)) : [];
+  } catch {
+    return [];
+  }
 }
 
-export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
-  const chains = setup.evm.map((n) =>
-    defineChain({
-      id: n.chainId,
-      name: n.name,
-      nativeCurrency: n.key === "polygon" ? { name: "POL", symbol: "POL", decimals: 18 } : { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [n.rpcUrl] } },
-      ...(n.explorerTx ? { blockExplorers: { default: { name: "Explorer", url: new URL(n.explorerTx).origin } } } : {}),
-      testnet: setup.mode !== "mainnet",
-    }),
-  );
-  if (chains.length === 0) throw new Error("No EVM network is configured");
-  return chains as unknown as [Chain, ...Chain[]];
+function setChosen(families: WalletFamily[]) {
+  window.localStorage.setItem(CHOSEN_KEY, JSON.stringify(families));
 }
 
-function makeWagmiConfig(setup: WalletSetup) {
-  const chains = evmChains(setup);
-  const connectors = connectorsForWallets(evmWalletList(setup), { appName: "x402 Storefront", projectId: setup.walletConnectProjectId ?? "none" });
-  return createConfig({
-    chains,
-    connectors,
-    transports: Object.fromEntries(chains.map((c) => [c.id, http(c.rpcUrls.default.http[0])])),
-    ssr: true,
-  });
-}
+/** Each family's stack in its own chunk: choosing one never loads the other. */
+const loaders: Record<WalletFamily, () => Promise<{ default: ComponentType<FamilyProps> }>> = {
+  eip155: () => import("./evm-family"),
+  solana: () => import("./solana-family"),
+};
 
 /**
- * The wallet adapter logs every wallet error to the console by default. Each action that can fail (connect, sign,
- * pay) explains its own failure on the page; only a failed automatic reconnection has nobody to tell.
- */
-function quietWalletError(error: WalletError) {
-  if (error instanceof WalletNotReadyError || error.name === "WalletConnectionError") console.warn("The Solana wallet did not reconnect:", error.message);
-}
-
-/**
- * The wallet stack (wagmi + RainbowKit for EVM, the Solana wallet adapter, TanStack Query), for the cart, checkout,
- * invoice and account pages only: the browse pages never load it.
+ * What the cart, checkout, invoice and account pages (and the dashboard's top-up) share: the deployment's networks,
+ * TanStack Query, and the wallets. The wallet stacks themselves (wagmi + RainbowKit for EVM, the Solana wallet
+ * adapter) are loaded only when the shopper picks that family, or comes back having picked it: until then the page
+ * carries none of their code. The browse pages never load any of this.
  */
 export function WalletProviders({ setup, children }: { setup: WalletSetup; children: React.ReactNode }) {
-  const [wagmiConfig] = useState(() => makeWagmiConfig(setup));
-  // After hydration, so that the server's render of the Solana picker matches the first one in the browser.
-  useEffect(() => void registerSolanaBurner(setup), [setup]);
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -74,19 +47,72 @@ export function WalletProviders({ setup, children }: { setup: WalletSetup; child
         defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
       }),
   );
+  const [loaded, setLoaded] = useState<Partial<Record<WalletFamily, ComponentType<FamilyProps>>>>({});
+  const [families, setFamilies] = useState<Partial<Record<WalletFamily, FamilyState>>>({});
+  const [loading, setLoading] = useState<WalletFamily | null>(null);
+  // A family the shopper asked to connect: its picker opens as soon as its stack can open it.
+  const opening = useRef<WalletFamily | null>(null);
+
+  const show = (family: WalletFamily, Family: ComponentType<FamilyProps>) => setLoaded((l) => (l[family] ? l : { ...l, [family]: Family }));
+
+  // The families chosen on an earlier visit load at once: their wallets reconnect.
+  useEffect(() => {
+    for (const family of chosenFamilies()) void loaders[family]().then((m) => show(family, m.default));
+  }, []);
+
+  // One publisher per family, the same for the page's life.
+  const [publishers] = useState(
+    () =>
+      Object.fromEntries(
+        FAMILIES.map((family) => [
+          family,
+          (next: FamilyState | null) => {
+            setFamilies((all) => {
+              // The same news twice changes nothing (and renders nothing).
+              if (next && all[family]?.wallet === next.wallet && all[family]?.open === next.open) return all;
+              if (!next && !all[family]) return all;
+              const rest = { ...all };
+              delete rest[family];
+              return next ? { ...rest, [family]: next } : rest;
+            });
+            if (next?.open && opening.current === family) {
+              opening.current = null;
+              next.open();
+            }
+          },
+        ]),
+      ) as Record<WalletFamily, (state: FamilyState | null) => void>,
+  );
+
+  const state: WalletState = {
+    setup,
+    families,
+    loading,
+    connect(family) {
+      setChosen([...new Set([...chosenFamilies(), family])]);
+      const ready = families[family]?.open;
+      if (ready) return ready();
+      opening.current = family;
+      if (loaded[family]) return;
+      setLoading(family);
+      void loaders[family]()
+        .then((m) => show(family, m.default))
+        .finally(() => setLoading((l) => (l === family ? null : l)));
+    },
+    forget(family) {
+      setChosen(chosenFamilies().filter((f) => f !== family));
+    },
+  };
+
   return (
-    <SetupContext.Provider value={setup}>
-      <WagmiProvider config={wagmiConfig}>
-        <QueryClientProvider client={queryClient}>
-          <RainbowKitProvider modalSize="compact">
-            <ConnectionProvider endpoint={setup.solana.rpcUrl}>
-              <WalletProvider wallets={[]} autoConnect onError={quietWalletError}>
-                <SolanaWalletDialogProvider>{children}</SolanaWalletDialogProvider>
-              </WalletProvider>
-            </ConnectionProvider>
-          </RainbowKitProvider>
-        </QueryClientProvider>
-      </WagmiProvider>
-    </SetupContext.Provider>
+    <WalletStateContext.Provider value={state}>
+      <QueryClientProvider client={queryClient}>
+        {children}
+        {FAMILIES.map((family) => {
+          const Family = loaded[family];
+          return Family ? <Family key={family} setup={setup} publish={publishers[family]} /> : null;
+        })}
+      </QueryClientProvider>
+    </WalletStateContext.Provider>
   );
 }

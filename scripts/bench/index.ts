@@ -17,7 +17,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium";
-import { BROWSE_PAGES, measurePageJs } from "../../e2e/js-budget";
+import { BROWSE_PAGES, CART_LINE, measurePageJs } from "../../e2e/js-budget";
 import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
 import { load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
@@ -220,15 +220,6 @@ async function settlement(shop: RunningShop, bare: Bare) {
   }
   console.log();
 }
-
-const CART_LINE = {
-  productId: "amazon-us",
-  packageValue: "25",
-  quantity: 1,
-  name: "Amazon.com Gift Card",
-  image: "/img/products/amazon-us.svg",
-  unitPriceUsdc: "25000000",
-};
 
 /** The compressed JavaScript each page loads: browse pages, and the cart with an item before a wallet is chosen. */
 async function pages(shop: RunningShop) {

@@ -1,0 +1,89 @@
+"use client";
+
+// The EVM wallet stack (wagmi, RainbowKit, viem, the x402 EVM scheme): loaded only when the shopper picks an EVM
+// wallet, or comes back after having picked one (wallet-providers.tsx).
+import "@rainbow-me/rainbowkit/styles.css";
+import { connectorsForWallets, RainbowKitProvider, useConnectModal } from "@rainbow-me/rainbowkit";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { useEffect, useMemo, useState } from "react";
+import { defineChain, http, type Chain } from "viem";
+import { createConfig, useAccount, useConfig, WagmiProvider } from "wagmi";
+import { disconnect, getWalletClient, switchChain } from "wagmi/actions";
+import type { WalletSetup } from "@/lib/payments/wallet-setup";
+import type { FamilyProps, ShopWallet } from "./use-shop-wallet";
+import { evmWalletList } from "./wallet-list";
+
+export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
+  const chains = setup.evm.map((n) =>
+    defineChain({
+      id: n.chainId,
+      name: n.name,
+      nativeCurrency: n.key === "polygon" ? { name: "POL", symbol: "POL", decimals: 18 } : { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [n.rpcUrl] } },
+      ...(n.explorerTx ? { blockExplorers: { default: { name: "Explorer", url: new URL(n.explorerTx).origin } } } : {}),
+      testnet: setup.mode !== "mainnet",
+    }),
+  );
+  if (chains.length === 0) throw new Error("No EVM network is configured");
+  return chains as unknown as [Chain, ...Chain[]];
+}
+
+function makeWagmiConfig(setup: WalletSetup) {
+  const chains = evmChains(setup);
+  const connectors = connectorsForWallets(evmWalletList(setup), { appName: "x402 Storefront", projectId: setup.walletConnectProjectId ?? "none" });
+  return createConfig({
+    chains,
+    connectors,
+    transports: Object.fromEntries(chains.map((c) => [c.id, http(c.rpcUrls.default.http[0])])),
+    ssr: true,
+  });
+}
+
+/** wagmi and RainbowKit (under the page's TanStack Query client), telling the page of the connected EVM wallet. */
+export default function EvmFamily({ setup, publish }: FamilyProps) {
+  const [wagmiConfig] = useState(() => makeWagmiConfig(setup));
+  return (
+    <WagmiProvider config={wagmiConfig}>
+      <RainbowKitProvider modalSize="compact">
+        <EvmBridge publish={publish} />
+      </RainbowKitProvider>
+    </WagmiProvider>
+  );
+}
+
+function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
+  const wagmiConfig = useConfig();
+  const evm = useAccount();
+  const { openConnectModal } = useConnectModal();
+
+  const wallet = useMemo((): ShopWallet | null => {
+    if (evm.status !== "connected" || !evm.address) return null;
+    const address = evm.address;
+    return {
+      family: "eip155",
+      address,
+      id: `eip155:${address}`,
+      name: evm.connector?.name ?? "EVM wallet",
+      siwxSigner: {
+        address,
+        signMessage: async ({ message }: { message: string }) => (await getWalletClient(wagmiConfig)).signMessage({ account: address, message }),
+      },
+      async paymentScheme(network) {
+        const chainId = Number(network.split(":")[1]);
+        if (evm.chainId !== chainId) await switchChain(wagmiConfig, { chainId });
+        const client = await getWalletClient(wagmiConfig, { chainId });
+        return new ExactEvmScheme({
+          address,
+          signTypedData: (m) => client.signTypedData({ account: address, ...(m as Parameters<typeof client.signTypedData>[0]) }),
+        });
+      },
+      // Through wagmi, so its state follows (connector.disconnect() alone leaves the page connected).
+      disconnect: () => void disconnect(wagmiConfig, { connector: evm.connector }),
+    };
+  }, [evm.status, evm.address, evm.chainId, evm.connector, wagmiConfig]);
+
+  // RainbowKit offers its opener only while no wallet is connected (nor reconnecting).
+  useEffect(() => publish({ wallet, open: openConnectModal }), [publish, wallet, openConnectModal]);
+  useEffect(() => () => publish(null), [publish]);
+  return null;
+}

@@ -28,15 +28,18 @@ export async function startShop(env: Record<string, string> = {}): Promise<Runni
     stdio: "ignore",
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (server.exitCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const stop = () => stopServer(server, dataDir);
   await untilAnswering(baseURL, server, stop, "the shop");
   return { baseURL, pid: server.pid, stop };
+}
+
+/** Stops a server this script started (SIGTERM, then its exit) and removes its folder. */
+export async function stopServer(server: ChildProcess, dir: string): Promise<void> {
+  if (server.exitCode === null) {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Waits until `url` answers 200 (a minute at most); if the server exits or never answers, stops it and throws. */

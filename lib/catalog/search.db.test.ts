@@ -6,16 +6,12 @@ import { getProduct, suggestSlugs } from "./get-product";
 import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { upsertProducts } from "./store";
-import { fixtureProducts } from "./testing/fixtures";
+import { fixtureProducts, importFixtures } from "./testing/fixtures";
 
 let database: Database;
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await upsertProducts(
-    database.db,
-    fixtureProducts.map((p) => productInputSchema.parse(p)),
-  );
+  database = await openTestDatabase(importFixtures);
 });
 afterAll(() => database?.close());
 

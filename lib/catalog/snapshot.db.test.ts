@@ -9,17 +9,13 @@ import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { catalogSnapshot } from "./snapshot";
 import { deleteProduct, upsertProducts } from "./store";
-import { fixtureProducts } from "./testing/fixtures";
+import { fixtureProducts, importFixtures } from "./testing/fixtures";
 
 let database: Database;
 const fixture = (slug: string) => productInputSchema.parse(fixtureProducts.find((p) => p.slug === slug));
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await upsertProducts(
-    database.db,
-    fixtureProducts.map((p) => productInputSchema.parse(p)),
-  );
+  database = await openTestDatabase(importFixtures);
 });
 afterAll(() => database?.close());
 

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database, type Db } from "./client";
+import { createDatabase } from "./create-database";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or, when the test run sets
@@ -12,14 +12,9 @@ export async function openTestDatabase(prepare?: (db: Db) => Promise<void>): Pro
   if (process.env.TEST_DB === "postgres" && !serverUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
   if (!serverUrl) return openDatabase({ driver: "pglite-memory" }, prepare);
 
-  const name = `storefront_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ driver: "postgres", url: url.toString() }, prepare);
+  const url = await createDatabase(serverUrl, "storefront_test");
+  const name = new URL(url).pathname.slice(1);
+  const database = await openDatabase({ driver: "postgres", url }, prepare);
   return {
     ...database,
     driver: "postgres",

@@ -21,7 +21,8 @@ import { BROWSE_PAGES, CART_LINE, measurePageJs } from "../../e2e/js-budget";
 import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
 import { load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
-import { freshDatabase, residentMb, startBareRoute, startPostgres } from "./processes";
+import { createDatabase } from "../../lib/db/create-database";
+import { residentMb, startBareRoute, startPostgres } from "./processes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -59,7 +60,7 @@ async function main() {
       if (!postgres) console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL, or run as root with Debian's postgresql installed)\n");
       else {
         try {
-          const url = await freshDatabase(postgres.url);
+          const url = await createDatabase(postgres.url, "storefront_bench");
           await withShop({ DATABASE_URL: url }, (shop) => catalog("PostgreSQL", shop, bare));
         } finally {
           await postgres.stop();

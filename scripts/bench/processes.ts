@@ -3,8 +3,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { freePort, untilAnswering } from "../shop-server";
+import { freePort, stopServer, untilAnswering } from "../shop-server";
 
 const BARE_APP = path.join(import.meta.dirname, "bare-route", "app");
 const NEXT_BIN = "node_modules/next/dist/bin/next";
@@ -29,13 +28,7 @@ export async function startBareRoute(): Promise<{ url: string; pid: number | und
   const port = await freePort();
   const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}/products`;
-  const stop = async () => {
-    if (server.exitCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
+  const stop = () => stopServer(server, dir);
   await untilAnswering(url, server, stop, "the bare route");
   return { url, pid: server.pid, stop };
 }
@@ -51,18 +44,6 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   const port = await freePort();
   const url = execFileSync("scripts/postgres-test-server.sh", ["start", String(port), dir], { encoding: "utf8" }).trim();
   return { url, stop: async () => void execFileSync("scripts/postgres-test-server.sh", ["stop", dir]) };
-}
-
-/** A new, empty database on the server, and the URL of it. */
-export async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `storefront_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** Resident memory of a Node.js process and its Node.js children, in MB (Linux): the server, not the local chains it runs. */

@@ -1,4 +1,6 @@
-import type { ProductInput } from "../product-input";
+import type { Db } from "@/lib/db";
+import { productInputSchema, type ProductInput } from "../product-input";
+import { upsertProducts } from "../store";
 
 const giftCard = (slug: string, brand: string, name: string, country: string, currency: string, extra: Partial<ProductInput> = {}): ProductInput => ({
   slug,
@@ -79,3 +81,11 @@ export const fixtureProducts: ProductInput[] = [
     packages: [{ value: "10" }, { value: "20" }, { value: "50" }, { value: "100" }],
   },
 ];
+
+/** Imports every fixture product into a test database. */
+export async function importFixtures(db: Db): Promise<void> {
+  await upsertProducts(
+    db,
+    fixtureProducts.map((p) => productInputSchema.parse(p)),
+  );
+}

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { rateLimitHeaders, reportedState, secondsUntil, type PolicyState } from "./headers";
 import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type Policy, type RateLimitPolicies } from "./policies";
-import { openStore, type RateLimitStore, type StoreKind } from "./store";
+import { openStore, type Count, type PolicyLimiters, type RateLimitStore, type StoreKind } from "./store";
 
 /** The answer for one request. */
 export type RateLimitDecision = {
@@ -56,7 +55,10 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   const limiters = await openStore(store);
 
   const check = (counts: { policy: Policy; subject: string }[]) =>
-    decide(counts.map(({ policy, subject }) => ({ policy, limiter: limiters.limiterFor(policy), key: subjectKey(subject) })));
+    decide(
+      limiters,
+      counts.map(({ policy, subject }) => ({ policy, key: subjectKey(subject) })),
+    );
 
   return {
     storeKind: limiters.kind,
@@ -103,25 +105,13 @@ function plainPolicy({ name, points, durationSec }: Policy): Policy {
   return { name, points, durationSec };
 }
 
-type Count = { policy: Policy; limiter: RateLimiterAbstract; key: string };
-
-async function decide(counts: Count[]): Promise<RateLimitDecision> {
+async function decide(limiters: PolicyLimiters, counts: Count[]): Promise<RateLimitDecision> {
   if (counts.length === 0) return { allowed: true, headers: {}, refusedBy: undefined, retryAfterSec: undefined };
-  const outcomes = await Promise.all(
-    counts.map(async (count) => {
-      try {
-        return { count, res: await count.limiter.consume(count.key), refused: false };
-      } catch (err) {
-        // rate-limiter-flexible rejects with its result when the quota is used up, and with an Error when the store fails
-        // (the shared stores fall back to their in-memory insurance before that happens).
-        if (err instanceof RateLimiterRes) return { count, res: err, refused: true };
-        throw err;
-      }
-    }),
-  );
+  const results = await limiters.consume(counts);
+  const outcomes = counts.map((count, i) => ({ count, ...results[i]! }));
   const allowed = outcomes.every((o) => !o.refused);
   if (!allowed) {
-    await Promise.all(outcomes.filter((o) => !o.refused).map((o) => o.count.limiter.reward(o.count.key)));
+    await Promise.all(outcomes.filter((o) => !o.refused).map((o) => limiters.limiterFor(o.count.policy).reward(o.count.key)));
   }
   const states: PolicyState[] = outcomes.map(({ count, res, refused }) => ({
     policy: count.policy,

@@ -129,15 +129,67 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     expect(refused.headers.RateLimit).toMatch(/^"get-products";r=58;t=\d+, "products-hourly-test";r=0;t=\d+$/);
   });
 
+  it("writes all of a request's counters in one statement", async () => {
+    const statements: string[] = [];
+    const counted: PgQueryable = {
+      query: (q) => {
+        statements.push(q.text);
+        return nodeA.query(q);
+      },
+    };
+    const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-one-statement", points: 2 } };
+    const rl = await limiterOn(counted, policies);
+    const other = await limiterOn(nodeB, policies);
+    const cred = freshCredential();
+    statements.length = 0;
+    // The product list counts on two policies (the route's and the product quota): one round trip.
+    const first = await rl.consume("GET /products", cred);
+    expect(statements).toHaveLength(1);
+    expect(first.headers.RateLimit).toMatch(/^"get-products";r=59;t=\d+, "products-one-statement";r=1;t=\d+$/);
+    // The rows are rate-limiter-flexible's: a limiter counting one by one on another server continues them.
+    expect((await other.consume("GET /products/search", cred)).headers.RateLimit).toMatch(/"products-one-statement";r=0;/);
+    const refused = await rl.consume("GET /products", cred);
+    expect(refused.refusedBy?.name).toBe("products-one-statement");
+    // The route's point was given back: 1 of its 60 used.
+    expect(refused.headers.RateLimit).toMatch(/^"get-products";r=59;t=\d+, "products-one-statement";r=0;t=\d+$/);
+
+    // An /x402 request counts its IP and its wallet in one statement too.
+    statements.length = 0;
+    const wallet = `0x${cred.replace(/\D/g, "").padStart(40, "7")}`;
+    expect((await rl.consumeX402({ ip: "203.0.113.9", wallet })).allowed).toBe(true);
+    expect(statements).toHaveLength(1);
+  });
+
+  it("starts a new window for each counter of one statement whose window ended", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const policies: RateLimitPolicies = {
+      ...DEFAULT_POLICIES,
+      productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-window-test", points: 1, durationSec: 10 },
+    };
+    const rl = await limiterOn(nodeA, policies);
+    const cred = freshCredential();
+    expect((await rl.consume("GET /products", cred)).allowed).toBe(true);
+    expect((await rl.consume("GET /products", cred)).refusedBy?.name).toBe("products-window-test");
+    vi.setSystemTime(Date.now() + 10_001);
+    const again = await rl.consume("GET /products", cred);
+    expect(again.allowed).toBe(true);
+    expect(again.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((Date.now() + 10_000) / 1000)));
+  });
+
   it("keeps counting in memory when the database cannot be reached", async () => {
     let down = false;
     const flaky: PgQueryable = {
       query: (q) => (down ? Promise.reject(new Error("connection refused")) : nodeA.query(q)),
     };
     const rl = await limiterOn(flaky);
+    const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-insured", points: 1 } };
+    const quota = await limiterOn(flaky, policies);
     const cred = freshCredential();
     down = true;
     expect((await rl.consume("GET /ping", cred)).allowed).toBe(true);
     expect((await rl.consume("GET /ping", cred)).allowed).toBe(false);
+    // Two counters of one request, when their statement fails, are each counted on their own limiter's insurance.
+    expect((await quota.consume("GET /products", cred)).allowed).toBe(true);
+    expect((await quota.consume("GET /products", cred)).refusedBy?.name).toBe("products-insured");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, serverRequirements } from "./env";
+import { CDP_FACILITATOR_URL, ConfigError, parseConfig, serverRequirements } from "./env";
 
 describe("parseConfig", () => {
   it("has defaults for a fresh machine", () => {
@@ -22,6 +22,7 @@ describe("parseConfig", () => {
       devnetBlockTime: 1,
       devnetUrl: undefined,
       facilitatorUrl: undefined,
+      facilitatorAuth: undefined,
       facilitatorEvmPrivateKeys: [],
       facilitatorSolanaPrivateKey: undefined,
       refundEvmPrivateKey: undefined,
@@ -128,6 +129,48 @@ describe("parseConfig", () => {
       expect(message).toMatch(/FACILITATOR_EVM_PRIVATE_KEY/);
       expect(message).not.toContain("1111");
     }
+  });
+
+  it("reads a hosted facilitator's credentials: a header line, or a CDP API key (CDP's URL by default)", () => {
+    const url = "https://facilitator.example.com/x402";
+    expect(parseConfig({ FACILITATOR_URL: url, FACILITATOR_AUTH_HEADER: "Authorization: Bearer fk_0123" })).toMatchObject({
+      facilitatorUrl: url,
+      facilitatorAuth: { kind: "header", name: "Authorization", value: "Bearer fk_0123" },
+    });
+    expect(parseConfig({ FACILITATOR_URL: url, FACILITATOR_AUTH_HEADER: "X-Api-Key:k1" }).facilitatorAuth).toEqual({
+      kind: "header",
+      name: "X-Api-Key",
+      value: "k1",
+    });
+    const pem = "-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEE\\n-----END EC PRIVATE KEY-----";
+    expect(parseConfig({ NETWORK_MODE: "testnet", CDP_API_KEY_ID: "org/key", CDP_API_KEY_SECRET: pem })).toMatchObject({
+      facilitatorUrl: CDP_FACILITATOR_URL,
+      facilitatorAuth: { kind: "cdp", keyId: "org/key", keySecret: "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----" },
+    });
+    expect(parseConfig({ FACILITATOR_URL: url, CDP_API_KEY_ID: "org/key", CDP_API_KEY_SECRET: "c2VjcmV0" }).facilitatorUrl).toBe(url);
+  });
+
+  it("refuses facilitator credentials that cannot work, naming the variable and never echoing a secret", () => {
+    const url = "https://facilitator.example.com";
+    const refusal = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).issues.map((i) => `${i.variable}: ${i.message}`).join("\n");
+      }
+      return "accepted";
+    };
+    expect(refusal({ FACILITATOR_URL: url, FACILITATOR_AUTH_HEADER: "Bearer sekrit-value" })).toMatch(/^FACILITATOR_AUTH_HEADER: must be one header line/);
+    expect(refusal({ FACILITATOR_URL: url, FACILITATOR_AUTH_HEADER: "Bearer sekrit-value" })).not.toContain("sekrit");
+    expect(refusal({ FACILITATOR_URL: url, FACILITATOR_AUTH_HEADER: "X-Key: a\r\nX-Other: b" })).toMatch(/^FACILITATOR_AUTH_HEADER: must be one header line/);
+    expect(refusal({ FACILITATOR_AUTH_HEADER: "X-Key: k" })).toMatch(/FACILITATOR_AUTH_HEADER: is sent to FACILITATOR_URL, which is not set/);
+    expect(refusal({ NETWORK_MODE: "testnet", CDP_API_KEY_ID: "org/key" })).toMatch(/^CDP_API_KEY_SECRET: is required with the other half/);
+    expect(refusal({ NETWORK_MODE: "testnet", CDP_API_KEY_SECRET: "sekrit" })).toMatch(/^CDP_API_KEY_ID: is required with the other half/);
+    expect(refusal({ FACILITATOR_URL: url, CDP_API_KEY_ID: "k", CDP_API_KEY_SECRET: "s", FACILITATOR_AUTH_HEADER: "X-Key: k" })).toMatch(
+      /FACILITATOR_AUTH_HEADER: cannot be used with a CDP API key/,
+    );
+    expect(refusal({ CDP_API_KEY_ID: "k", CDP_API_KEY_SECRET: "s" })).toMatch(/CDP's facilitator does not know the devnet's chains/);
   });
 
   it("reads the refund keys, and names a malformed one without echoing it", () => {

@@ -90,8 +90,23 @@ export const envSchema = z.object({
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(24, "must be at least 24 characters").optional()),
-  /** A remote x402 facilitator; the in-process one is used when unset. */
+  /** A remote x402 facilitator; the in-process one is used when unset (CDP's when CDP_API_KEY_ID is set). */
   FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  /** One header line sent with every call to FACILITATOR_URL: a hosted facilitator's credentials ("Authorization: Bearer KEY"). */
+  FACILITATOR_AUTH_HEADER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \t]*[^\s\0-\x1f\x7f][^\0-\x08\x0a-\x1f\x7f]*$/,
+        "must be one header line, NAME: VALUE (e.g. Authorization: Bearer KEY)",
+      )
+      .optional(),
+  ),
+  /** A Coinbase CDP API key: every call to the facilitator carries a JWT signed with it (CDP's hosted facilitator). */
+  CDP_API_KEY_ID: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
+  /** The CDP key's secret: a base64 Ed25519 key, or an EC key in PEM (its line breaks may be written as \n). */
+  CDP_API_KEY_SECRET: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(4000).optional()),
   /**
    * Gas wallets of the in-process facilitator on testnet/mainnet (devnet generates its own): one key, or several
    * separated by commas, a pool that settles concurrently (each settlement goes to the least busy wallet).
@@ -212,6 +227,8 @@ export type Config = {
   /** Devnet: the shared devnet to use (`npm run devnet`), instead of chains of this process. */
   devnetUrl: string | undefined;
   facilitatorUrl: string | undefined;
+  /** The credentials sent to a remote facilitator. */
+  facilitatorAuth: FacilitatorAuth | undefined;
   /** The in-process facilitator's EVM gas wallets (a pool when several). */
   facilitatorEvmPrivateKeys: `0x${string}`[];
   facilitatorSolanaPrivateKey: string | undefined;
@@ -268,7 +285,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     webhookRetryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     devnetBlockTime: e.DEVNET_BLOCK_TIME,
     devnetUrl: e.DEVNET_URL,
-    facilitatorUrl: e.FACILITATOR_URL,
+    ...facilitatorSettings(e),
     facilitatorEvmPrivateKeys: (e.FACILITATOR_EVM_PRIVATE_KEY?.split(",").map((k) => k.trim()) ?? []) as `0x${string}`[],
     facilitatorSolanaPrivateKey: e.FACILITATOR_SOLANA_PRIVATE_KEY,
     refundEvmPrivateKey: e.REFUND_EVM_PRIVATE_KEY as `0x${string}` | undefined,
@@ -278,7 +295,55 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   };
 }
 
+/** Where CDP's hosted facilitator answers (Coinbase's documented base URL and x402 route). */
+export const CDP_FACILITATOR_URL = "https://api.cdp.coinbase.com/platform/v2/x402";
+
+/**
+ * How the shop signs in to a remote facilitator: a fixed header line, or a CDP API key (a JWT per call, signed for
+ * the call's method, host and path).
+ */
+export type FacilitatorAuth = { kind: "header"; name: string; value: string } | { kind: "cdp"; keyId: string; keySecret: string };
+
+/** FACILITATOR_URL and its credentials; CDP's URL when only a CDP key is given. Refuses the combinations that cannot work. */
+function facilitatorSettings(e: z.infer<typeof envSchema>): { facilitatorUrl: string | undefined; facilitatorAuth: FacilitatorAuth | undefined } {
+  const issues: { variable: string; message: string }[] = [];
+  const cdp = e.CDP_API_KEY_ID !== undefined || e.CDP_API_KEY_SECRET !== undefined;
+  if (cdp && (e.CDP_API_KEY_ID === undefined || e.CDP_API_KEY_SECRET === undefined)) {
+    const absent = e.CDP_API_KEY_ID === undefined ? "CDP_API_KEY_ID" : "CDP_API_KEY_SECRET";
+    issues.push({ variable: absent, message: "is required with the other half of the CDP API key" });
+  }
+  if (cdp && e.FACILITATOR_AUTH_HEADER !== undefined) {
+    issues.push({ variable: "FACILITATOR_AUTH_HEADER", message: "cannot be used with a CDP API key: the facilitator takes one kind of credentials" });
+  }
+  if (e.FACILITATOR_AUTH_HEADER !== undefined && e.FACILITATOR_URL === undefined) {
+    issues.push({
+      variable: "FACILITATOR_AUTH_HEADER",
+      message: "is sent to FACILITATOR_URL, which is not set (the in-process facilitator needs no credentials)",
+    });
+  }
+  if (cdp && e.FACILITATOR_URL === undefined && e.NETWORK_MODE === "devnet") {
+    issues.push({
+      variable: "CDP_API_KEY_ID",
+      message: "CDP's facilitator does not know the devnet's chains: set FACILITATOR_URL, or a testnet/mainnet NETWORK_MODE",
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  if (cdp) {
+    // A PEM key pasted into a .env file keeps its line breaks as the two characters \n.
+    const keySecret = e.CDP_API_KEY_SECRET!.replace(/\\n/g, "\n");
+    return { facilitatorUrl: e.FACILITATOR_URL ?? CDP_FACILITATOR_URL, facilitatorAuth: { kind: "cdp", keyId: e.CDP_API_KEY_ID!, keySecret } };
+  }
+  if (e.FACILITATOR_AUTH_HEADER !== undefined) {
+    const colon = e.FACILITATOR_AUTH_HEADER.indexOf(":");
+    const name = e.FACILITATOR_AUTH_HEADER.slice(0, colon);
+    return { facilitatorUrl: e.FACILITATOR_URL, facilitatorAuth: { kind: "header", name, value: e.FACILITATOR_AUTH_HEADER.slice(colon + 1).trim() } };
+  }
+  return { facilitatorUrl: e.FACILITATOR_URL, facilitatorAuth: undefined };
+}
+
 const SECRET_VARIABLES = new Set([
+  "FACILITATOR_AUTH_HEADER",
+  "CDP_API_KEY_SECRET",
   "DATABASE_URL",
   "DATABASE_URL_UNPOOLED",
   "REDIS_URL",

@@ -1,3 +1,5 @@
+import { createPrivateKey } from "node:crypto";
+import { generateJwt } from "@coinbase/cdp-sdk/auth";
 import { createSolanaRpc, getBase58Encoder, createKeyPairSignerFromBytes, type KeyPairSigner } from "@solana/kit";
 import type { FacilitatorClient } from "@x402/core/server";
 import { HTTPFacilitatorClient } from "@x402/core/server";
@@ -8,6 +10,7 @@ import { toFacilitatorSvmSigner } from "@x402/svm";
 import type { LocalAccount } from "viem";
 import { managedEvmSigner, type SenderSync } from "./evm-signer";
 import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { FacilitatorAuth } from "@/lib/config";
 
 /** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
 const CONFIRMATION_TIMEOUT_MS = 30_000;
@@ -51,8 +54,57 @@ function solanaSigner(n: SolanaNetwork, signer: KeyPairSigner) {
   return toFacilitatorSvmSigner(signer, { [n.network]: createSolanaRpc(n.rpcUrl) } as Parameters<typeof toFacilitatorSvmSigner>[1]);
 }
 
-export function remoteFacilitator(url: string): FacilitatorClient {
-  return new HTTPFacilitatorClient({ url });
+/** A facilitator over HTTP (FACILITATOR_URL), with the credentials a hosted one asks for on every call. */
+export function remoteFacilitator(url: string, auth?: FacilitatorAuth): FacilitatorClient {
+  return new HTTPFacilitatorClient({ url, ...(auth ? { createAuthHeaders: facilitatorAuthHeaders(url, auth) } : {}) });
+}
+
+/** The facilitator's calls, as the x402 HTTP client names them, with their method and path under the facilitator's URL. */
+const FACILITATOR_CALLS = {
+  verify: ["POST", "/verify"],
+  settle: ["POST", "/settle"],
+  supported: ["GET", "/supported"],
+  bazaar: ["GET", "/discovery/resources"],
+} as const;
+
+type CallHeaders = Record<keyof typeof FACILITATOR_CALLS, Record<string, string>>;
+
+/**
+ * The headers of each facilitator call. A header line is sent as it is; a CDP API key signs a JWT per call (CDP's own
+ * helper: `sub` the key id, `iss` "cdp", `uris` the call's "METHOD host/path", two minutes long), fresh for every call.
+ */
+export function facilitatorAuthHeaders(url: string, auth: FacilitatorAuth): () => Promise<CallHeaders> {
+  const calls = Object.entries(FACILITATOR_CALLS) as [keyof CallHeaders, (typeof FACILITATOR_CALLS)[keyof CallHeaders]][];
+  if (auth.kind === "header") {
+    const headers = { [auth.name]: auth.value };
+    return async () => Object.fromEntries(calls.map(([call]) => [call, headers])) as CallHeaders;
+  }
+  const { host, pathname } = new URL(url);
+  const base = pathname.replace(/\/+$/, "");
+  const keySecret = pkcs8(auth.keySecret);
+  return async () => {
+    try {
+      const signed = await Promise.all(
+        calls.map(async ([call, [method, path]]) => {
+          const jwt = await generateJwt({ apiKeyId: auth.keyId, apiKeySecret: keySecret, requestMethod: method, requestHost: host, requestPath: base + path });
+          return [call, { Authorization: `Bearer ${jwt}` } as Record<string, string>] as const;
+        }),
+      );
+      return Object.fromEntries(signed) as CallHeaders;
+    } catch (err) {
+      throw new Error(`CDP_API_KEY_SECRET is not a CDP API key secret (a base64 Ed25519 key, or an EC key in PEM): ${(err as Error).message}`);
+    }
+  };
+}
+
+/** CDP's EC keys come as SEC1 PEM ("BEGIN EC PRIVATE KEY"); its JWT helper reads PKCS #8. Other secrets pass as they are. */
+function pkcs8(secret: string): string {
+  if (!secret.includes("BEGIN EC PRIVATE KEY")) return secret;
+  try {
+    return createPrivateKey(secret).export({ format: "pem", type: "pkcs8" }) as string;
+  } catch {
+    return secret;
+  }
 }
 
 export async function solanaSignerFromSecret(base58Secret: string): Promise<KeyPairSigner> {

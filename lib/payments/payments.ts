@@ -45,14 +45,14 @@ async function createPayments(c: Config): Promise<Payments> {
     const devnet = await getDevnet();
     networks = devnet.networks;
     facilitator = c.facilitatorUrl
-      ? remoteFacilitator(c.facilitatorUrl)
+      ? remoteFacilitator(c.facilitatorUrl, c.facilitatorAuth)
       : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, senderSync);
     solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
     evmGasWallets = c.facilitatorUrl ? undefined : [devnet.keys.evmFacilitator.address];
   } else {
     networks = publicNetworks(c);
     facilitator = c.facilitatorUrl
-      ? remoteFacilitator(c.facilitatorUrl)
+      ? remoteFacilitator(c.facilitatorUrl, c.facilitatorAuth)
       : inProcessFacilitator(
           networks,
           {
@@ -81,6 +81,13 @@ export async function paymentsWith(opts: {
   solanaFeePayer?: KeyPairSigner;
 }): Promise<Payments> {
   const { networks, facilitator, solanaFeePayer } = opts;
+  if (!opts.inProcess) {
+    // The resource server would only say that no kind is supported: a refused credential or an unreachable URL is
+    // what the operator needs to read.
+    await facilitator.getSupported().catch((err: unknown) => {
+      throw new Error(`The facilitator (FACILITATOR_URL) did not say what it supports: ${(err as Error).message}`);
+    });
+  }
   const server = new x402ResourceServer(facilitator);
   server.register("eip155:*", new ExactEvmServerScheme());
   for (const n of networks) {

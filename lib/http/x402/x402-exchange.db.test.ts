@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,6 +10,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
+import type { JWK } from "jose";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
@@ -20,7 +22,8 @@ import { getDevnet, type Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { exchange } from "@/lib/payments/exchange";
-import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import { inProcessFacilitator, remoteFacilitator } from "@/lib/payments/facilitator";
+import { standInFacilitator } from "@/lib/payments/testing-facilitator";
 import { databaseNonceStore } from "@/lib/payments/nonce-store";
 import type { PaymentNetwork } from "@/lib/networks";
 import { getPayments, paymentsWith, type Payments } from "@/lib/payments/payments";
@@ -191,6 +194,29 @@ async function faultyRpc(target: string) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, faults, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** One $10 invoice paid on `n` through the payments `p` (their facilitator), as the invoice route does. */
+async function payThrough(p: Payments, n: PaymentNetwork) {
+  const inv = await newInvoice();
+  const buyer = await payer(n);
+  const [requirement] = await p.requirements(inv.priceUsdc);
+  const payload = JSON.parse(
+    Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts: [requirement!] }), "base64").toString(
+      "utf8",
+    ),
+  );
+  const result = await exchange({
+    db: database.db,
+    payments: p,
+    payload,
+    requirement: requirement!,
+    purpose: "invoice",
+    reference: inv.id,
+    claim: invoiceClaim(inv.id),
+    effects: settlementEffects,
+  });
+  return { inv, buyer, result };
+}
+
 describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, () => {
   async function faultyPayments(confirmationTimeoutMs: number) {
     const n = evmNetwork();
@@ -202,28 +228,6 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       confirmationTimeoutMs,
     });
     return { proxy, n: proxied, p: await paymentsWith({ networks: [proxied], facilitator, devnet: true, inProcess: true }) };
-  }
-
-  async function payThrough(p: Payments, n: PaymentNetwork) {
-    const inv = await newInvoice();
-    const buyer = await payer(n);
-    const [requirement] = await p.requirements(inv.priceUsdc);
-    const payload = JSON.parse(
-      Buffer.from(await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/invoice/pay" }, accepts: [requirement!] }), "base64").toString(
-        "utf8",
-      ),
-    );
-    const result = await exchange({
-      db: database.db,
-      payments: p,
-      payload,
-      requirement: requirement!,
-      purpose: "invoice",
-      reference: inv.id,
-      claim: invoiceClaim(inv.id),
-      effects: settlementEffects,
-    });
-    return { inv, buyer, result };
   }
 
   /** The upkeep loop's reconciliation, run until the invoice is paid (the chain mines a block every second). */
@@ -317,5 +321,53 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     expect(runs).toBe(1);
     expect(results.map((r) => r.kind).sort()).toEqual(["refused", "refused", "refused", "refused", "settled"]);
     expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - 10_000n);
+  });
+});
+
+describe(`a payment through a hosted facilitator that wants credentials, on ${testDriver}`, () => {
+  /** The devnet's real facilitator behind a stand-in that asks every call for a CDP JWT of one Ed25519 key. */
+  async function cdpStandIn() {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const jwk = privateKey.export({ format: "jwk" });
+    const keySecret = Buffer.concat([Buffer.from(jwk.d!, "base64url"), Buffer.from(jwk.x!, "base64url")]).toString("base64");
+    const keyId = "organizations/storefront/apiKeys/test";
+    const sync = { lock: <T>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
+    const real = inProcessFacilitator(devnet.networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync);
+    const standIn = await standInFacilitator(real, { kind: "cdp", keyId, publicJwk: publicKey.export({ format: "jwk" }) as JWK, alg: "EdDSA" });
+    return { standIn, auth: { kind: "cdp" as const, keyId, keySecret } };
+  }
+
+  it("settles an EVM payment through it, every call signed for itself", async () => {
+    const { standIn, auth } = await cdpStandIn();
+    try {
+      const p = await paymentsWith({ networks: devnet.networks, facilitator: remoteFacilitator(standIn.url, auth), devnet: true, inProcess: false });
+      const n = evmNetwork();
+      const { inv, buyer, result } = await payThrough(p, n);
+      expect(result.kind).toBe("settled");
+      expect(await paidStatus(inv.id)).toBe("paid");
+      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - inv.priceUsdc);
+      expect(standIn.calls.map((c) => `${c.method} ${c.path}`)).toEqual(
+        // Settlement verifies the payment itself: the exchange asks for no separate verification.
+        expect.arrayContaining(["GET /platform/v2/x402/supported", "POST /platform/v2/x402/settle"]),
+      );
+      expect(standIn.calls.filter((c) => !c.accepted)).toEqual([]);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  it("does not take payments through a facilitator that refuses its key", async () => {
+    const { standIn, auth } = await cdpStandIn();
+    try {
+      const stranger = generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" });
+      const wrong = { ...auth, keySecret: Buffer.concat([Buffer.from(stranger.d!, "base64url"), Buffer.from(stranger.x!, "base64url")]).toString("base64") };
+      await expect(
+        paymentsWith({ networks: devnet.networks, facilitator: remoteFacilitator(standIn.url, wrong), devnet: true, inProcess: false }),
+      ).rejects.toThrow(/^The facilitator \(FACILITATOR_URL\) did not say what it supports: .*\(401\)/);
+      expect(standIn.calls.length).toBeGreaterThan(0);
+      expect(standIn.calls.every((c) => !c.accepted && /does not verify/.test(c.reason ?? ""))).toBe(true);
+    } finally {
+      await standIn.close();
+    }
   });
 });

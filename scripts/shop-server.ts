@@ -17,6 +17,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The heap ceiling the shop runs with (`npm start` and the Docker image set `--max-old-space-size` to it; a test keeps
+ * the three the same). Without a ceiling Node.js sizes the heap by the machine's memory and collects late.
+ */
+export const SHOP_HEAP_MB = 512;
+
 export type RunningShop = { baseURL: string; pid: number | undefined; stop(): Promise<void> };
 
 export async function startShop(env: Record<string, string> = {}): Promise<RunningShop> {
@@ -24,7 +30,7 @@ export async function startShop(env: Record<string, string> = {}): Promise<Runni
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NEXT_MANUAL_SIG_HANDLE: "true", ...env },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NEXT_MANUAL_SIG_HANDLE: "true", NODE_OPTIONS: `--max-old-space-size=${SHOP_HEAP_MB}`, ...env },
     stdio: "ignore",
   });
   const baseURL = `http://127.0.0.1:${port}`;

@@ -22,6 +22,7 @@ import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
 import { load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
 import { createDatabase } from "../../lib/db/create-database";
+import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
 import { residentMb, startBareRoute, startPostgres } from "./processes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -107,6 +108,11 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
   console.log(throughputLine("GET /api/v2/products?limit=50", await load(productList, { clients: CLIENTS, seconds: SECONDS }), baseline));
   console.log(throughputLine("token-authenticated /x402/gift-cards/search", await load(tokenSearch, { clients: CLIENTS, seconds: SECONDS }), baseline));
+  // Latency without queueing: one client at a time (with 8 clients on 2 cores, every request waits for the others).
+  const bareAlone = await load(() => fetch(bare.url), { clients: 1, seconds: SECONDS });
+  console.log(throughputLine("one client: bare route handler", bareAlone));
+  console.log(throughputLine("one client: GET /api/v2/products?limit=50", await load(productList, { clients: 1, seconds: SECONDS }), bareAlone));
+  console.log(throughputLine("one client: token-authenticated search", await load(tokenSearch, { clients: 1, seconds: SECONDS }), bareAlone));
   for (const page of ["/products/amazon-us", "/search?q=steam"]) {
     const t = await timeToFirstByte(base + page, 40);
     console.log(`  time to first byte ${page.padEnd(25)} p50 ${t.p50.toFixed(1)} ms   p95 ${t.p95.toFixed(1)} ms`);
@@ -114,7 +120,49 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   // Memory after a longer mixed load: both routes at once, half the clients each.
   await load((i) => (i % 2 === 0 ? productList(i) : tokenSearch(i)), { clients: CLIENTS, seconds: SOAK_SECONDS });
   const mb = (n: number | undefined) => (n === undefined ? "unknown" : `${n.toFixed(0)} MB resident`);
-  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${mb(residentMb(shop.pid))} (the bare route's server: ${mb(residentMb(bare.pid))})\n`);
+  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${mb(residentMb(shop.pid))} (the bare route's server: ${mb(residentMb(bare.pid))})`);
+  // The largest body the shop takes, under the product list's load: the heap's ceiling must leave room for it.
+  const body = bulkCatalog(IMPORT_BODY_LIMIT);
+  const started = performance.now();
+  const [imported] = await Promise.all([
+    fetch(`${base}/api/admin/catalog/import`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+      body,
+    }),
+    load(productList, { clients: 4, seconds: 3 }),
+  ]);
+  if (!imported.ok) throw new Error(`the catalog import answered ${imported.status}: ${(await imported.text()).slice(0, 300)}`);
+  const report = (await imported.json()) as { imported: number };
+  console.log(
+    `  catalog import of ${(body.length / 2 ** 20).toFixed(1)} MB (${report.imported} products) beside the load: ${((performance.now() - started) / 1000).toFixed(1)} s, then ${mb(residentMb(shop.pid))}\n`,
+  );
+}
+
+/** A catalog import body of gift cards just under `limit` bytes. */
+function bulkCatalog(limit: number): string {
+  const product = (i: number) =>
+    JSON.stringify({
+      slug: `bench-card-${i}`,
+      name: `Bench Card ${i}`,
+      kind: "gift_card",
+      brand: `Bench Brand ${i % 300}`,
+      country: "US",
+      currency: "USD",
+      categories: ["shopping"],
+      description: "A gift card for the benchmark's import. ".repeat(30),
+      redemptionInstructions: "Enter the code at checkout. ".repeat(10),
+      packages: [{ value: "10" }, { value: "25" }, { value: "50" }, { value: "100" }],
+    });
+  const rows: string[] = [];
+  let size = '{"rows":[]}'.length;
+  for (let i = 0; ; i++) {
+    const row = product(i);
+    if (size + row.length + 1 > limit) break;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  return `{"rows":[${rows.join(",")}]}`;
 }
 
 /** A paid micro-fee call from an x402 client: the 402, then the paid retry with verification and settlement on chain. */

@@ -10,8 +10,9 @@ import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
 import { requireInvoiceId } from "@/lib/http/x402/x402-status";
 import { createInvoiceBody } from "@/lib/invoices/cart";
 import { answerProblems, documentProblems, routeHandlers } from "./testing";
-import { invoiceStatusQuery, productDetailQuery, x402OpenApiDocument, x402Operations, x402Response } from "./x402";
-import * as schemas from "./x402-schemas";
+import { invoiceStatusQuery, productDetailQuery } from "@/lib/http/x402/x402-query";
+import { x402OpenApiDocument, x402Operations, x402Response } from "./x402";
+import * as schemas from "@/lib/http/x402/x402-schemas";
 
 const ORIGIN = "http://shop.test";
 const doc = x402OpenApiDocument(ORIGIN);

@@ -1,18 +1,17 @@
 import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
-import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
 import { INVOICE_REFUSALS } from "@/lib/errors";
 import { x402ErrorCodes } from "@/lib/http/x402/errors";
-import { myOrdersQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
+import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
-import * as s from "./x402-schemas";
+import * as s from "@/lib/http/x402/x402-schemas";
 
 // The OpenAPI 3.1 document of the /x402 API, built from one table of operations (OPERATIONS below): fees, paths and
 // methods come from X402_ROUTES, query and body schemas are the ones the routes validate with, response bodies are
-// lib/openapi/x402-schemas.ts. Tests check real answers against the same table (x402Response, x402ResponseSchema).
+// lib/http/x402/x402-schemas.ts. Tests check real answers against the same table (x402Response, x402ResponseSchema).
 
 const SECURITY_SCHEMES = {
   x402Payment: {
@@ -129,26 +128,6 @@ function route(id: X402RouteId, { description, responses, ...spec }: Spec, feeIn
     responses: { ...responses, ...COMMON },
   };
 }
-
-// --- Parameters without a zod validator ---------------------------------------------------------------------------
-
-// products/detail and invoice/status check their few parameters by hand (lib/http/x402/x402-product.ts, x402-status.ts);
-// these schemas say the same, and x402.test.ts checks that they agree with those checks.
-export const productDetailQuery = z.object({
-  slug: z.string().min(1).max(80).meta({ description: "The product slug from a search result.", example: "steam-us" }),
-  iccid: z
-    .string()
-    .regex(/^89\d{17,18}$/)
-    .refine(isIccid, "must be an ICCID with a valid check digit")
-    .optional()
-    .meta({ description: "An eSIM the wallet holds (19-20 digits, Luhn check digit): offers its top-up packages.", example: "8944500102198304826" }),
-});
-export const invoiceStatusQuery = z.object({
-  invoice_id: z.string().min(1).meta({ description: "The invoice id from invoice/create.", example: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }),
-});
-export const invoicePayBody = z.object({
-  invoice_id: z.string().min(1).meta({ description: "The invoice to pay.", example: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }),
-});
 
 const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 

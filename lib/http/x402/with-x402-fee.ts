@@ -13,6 +13,7 @@ import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "@/lib/http/unavailable";
+import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "./discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/log";
 
@@ -64,6 +65,8 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
   const route = X402_ROUTES[routeId];
   if (route.fee === null) throw new Error(`${routeId} has no fixed fee`);
   const fee = route.fee;
+  const paidRoute = routeId as PaidRouteId;
+  if (!PAID_ROUTES.includes(paidRoute)) throw new Error(`${routeId} is not in PAID_ROUTES: it would be missing from discovery`);
   return withRequestLog(async (req: Request): Promise<Response> => {
     try {
       const origin = publicOrigin(req);
@@ -79,13 +82,19 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
       const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
       const requirements = await payments.requirements(fee);
       const header = paymentHeader(req);
-      if (!header) return paymentRequiredResponse(await required(payments, requirements, resource, reason));
+      if (!header) return paymentRequiredResponse(await required(payments, requirements, resource, reason, paidRoute));
 
       const payload = decodePaymentHeader(header, requirements);
       const match = findMatchingRequirement(payments, requirements, payload);
       if (!match) {
         return paymentRequiredResponse(
-          await required(payments, requirements, resource, "No matching payment requirements: pay one of the offered networks with the exact amount"),
+          await required(
+            payments,
+            requirements,
+            resource,
+            "No matching payment requirements: pay one of the offered networks with the exact amount",
+            paidRoute,
+          ),
         );
       }
       let res: Response | undefined;
@@ -105,7 +114,7 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
         },
       });
       const refuse = async (reason: string, extra?: Record<string, string>) =>
-        paymentRequiredResponse(await required(payments, requirements, resource, reason), extra);
+        paymentRequiredResponse(await required(payments, requirements, resource, reason, paidRoute), extra);
       switch (result.kind) {
         case "invalid":
           return refuse(result.reason);
@@ -141,8 +150,8 @@ export function errorResponse(err: unknown): Response {
   return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
 }
 
-function required(payments: Payments, accepts: PaymentRequirements[], resource: PaymentRequired["resource"], error: string) {
-  return payments.server.createPaymentRequiredResponse(accepts, resource, error);
+function required(payments: Payments, accepts: PaymentRequirements[], resource: PaymentRequired["resource"], error: string, routeId: PaidRouteId) {
+  return payments.server.createPaymentRequiredResponse(accepts, resource, error, discoveryExtensions(routeId));
 }
 
 /** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */

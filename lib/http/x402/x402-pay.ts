@@ -1,3 +1,4 @@
+import { discoveryExtensions } from "./discovery";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
@@ -68,7 +69,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       description: `Invoice ${invoice.id}: ${usdcToDecimal(invoice.priceUsdc)} USDC`,
       mimeType: "application/json",
     };
-    const required = (error: string) => payments.server.createPaymentRequiredResponse(requirements, resource, error);
+    const required = (error: string) => payments.server.createPaymentRequiredResponse(requirements, resource, error, discoveryExtensions("invoicePay"));
     const header = paymentHeader(req);
     if (!header) return paymentRequiredResponse(await required("Payment required"));
 

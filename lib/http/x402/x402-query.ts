@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isIccid } from "@/lib/fulfilment/providers/luhn";
 
 // The zod schemas of the /x402 query strings: the routes validate with them and the OpenAPI document
 // (lib/openapi/x402.ts) shows them. Kept free of server modules so that the document and tests can import them.
@@ -42,4 +43,22 @@ export const myOrdersQuery = z.object({
     .max(100, "must be 1 to 100")
     .default(50)
     .meta({ description: "Orders per page." }),
+});
+
+// products/detail and invoice/status check their few parameters by hand (lib/http/x402/x402-product.ts, x402-status.ts);
+// these schemas say the same (the OpenAPI document and the Bazaar discovery show them), and lib/openapi/x402.test.ts checks that they agree with those checks.
+export const productDetailQuery = z.object({
+  slug: z.string().min(1).max(80).meta({ description: "The product slug from a search result.", example: "steam-us" }),
+  iccid: z
+    .string()
+    .regex(/^89\d{17,18}$/)
+    .refine(isIccid, "must be an ICCID with a valid check digit")
+    .optional()
+    .meta({ description: "An eSIM the wallet holds (19-20 digits, Luhn check digit): offers its top-up packages.", example: "8944500102198304826" }),
+});
+export const invoiceStatusQuery = z.object({
+  invoice_id: z.string().min(1).meta({ description: "The invoice id from invoice/create.", example: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }),
+});
+export const invoicePayBody = z.object({
+  invoice_id: z.string().min(1).meta({ description: "The invoice to pay.", example: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }),
 });

@@ -176,7 +176,10 @@ export const PaymentRequired = z
     error: z.string().meta({ description: "Why the call was not served: no payment, or what was wrong with the one sent.", example: "Payment required" }),
     resource: Resource,
     accepts: z.array(PaymentRequirements).meta({ description: "Pay one of these: the same amount on every network the payment may be made on." }),
-    extensions: z.record(z.string(), z.unknown()).optional(),
+    extensions: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        "`bazaar`: x402 Bazaar discovery metadata of the route (`info.input`: method, query or body with an example; `info.output`: an example answer; `schema`: their JSON Schema), for catalogs and agents. x402 clients echo it in the payment.",
+    }),
   })
   .meta({
     id: "PaymentRequired",

@@ -1,0 +1,13 @@
+import { publicOrigin } from "@/lib/http/origin";
+import { llmsTxt } from "@/lib/http/x402/discovery";
+import { getPayments } from "@/lib/payments/payments";
+
+export const dynamic = "force-dynamic";
+
+/** What the shop sells and how an agent buys, for language models (llms.txt). Free. */
+export async function GET(req: Request) {
+  const { networks } = await getPayments();
+  return new Response(llmsTxt(publicOrigin(req), networks), {
+    headers: { "Content-Type": "text/markdown; charset=utf-8", "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" },
+  });
+}

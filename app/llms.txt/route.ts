@@ -1,4 +1,5 @@
 import { publicOrigin } from "@/lib/http/origin";
+import { MCP_TOOL_NAMES } from "@/lib/http/mcp/server";
 import { llmsTxt } from "@/lib/http/x402/discovery";
 import { getPayments } from "@/lib/payments/payments";
 
@@ -7,7 +8,7 @@ export const dynamic = "force-dynamic";
 /** What the shop sells and how an agent buys, for language models (llms.txt). Free. */
 export async function GET(req: Request) {
   const { networks } = await getPayments();
-  return new Response(llmsTxt(publicOrigin(req), networks), {
+  return new Response(llmsTxt(publicOrigin(req), networks, MCP_TOOL_NAMES), {
     headers: { "Content-Type": "text/markdown; charset=utf-8", "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" },
   });
 }

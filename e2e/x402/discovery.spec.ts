@@ -81,7 +81,9 @@ test("/llms.txt tells an agent what the shop sells and how to buy, with links th
   expect(text.split("\n")[0]).toBe("# x402 Storefront");
   for (const [method, path] of PAID) expect(text).toContain(`[${method} ${path}](${baseURL}${path})`);
   const links = [...text.matchAll(/\]\((http[^)]+)\)/g)].map((m) => m[1]!);
-  for (const link of links.filter((l) => !l.includes("/x402/") || l.endsWith("openapi.json"))) {
+  expect(text).toContain(`- [MCP server](${baseURL}/mcp)`);
+  // The API's own links answer 402 (or, /mcp, 405 to a GET): the documents and pages answer 200.
+  for (const link of links.filter((l) => !(l.includes("/x402/") || l.endsWith("/mcp")) || l.endsWith("openapi.json"))) {
     expect((await fetch(link)).status, link).toBe(200);
   }
 });

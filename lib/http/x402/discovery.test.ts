@@ -73,5 +73,9 @@ describe("/.well-known/x402 and /llms.txt", () => {
     for (const r of Object.values(X402_ROUTES)) expect(text).toContain(`- [${r.method} ${r.path}](https://shop.example${r.path}): ${r.description}`);
     expect(text).toContain("(fee 0.002 USDC; query: q, country)");
     expect(text).toContain("## Optional");
+    expect(text).not.toContain("## MCP");
+    expect(llmsTxt("https://shop.example", [], ["search_products", "pay_invoice"])).toMatch(
+      /^- \[MCP server\]\(https:\/\/shop\.example\/mcp\): .*Tools: search_products, pay_invoice\./m,
+    );
   });
 });

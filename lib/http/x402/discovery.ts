@@ -169,7 +169,7 @@ export function wellKnownX402(origin: string) {
 }
 
 /** GET /llms.txt: what the shop sells and how an agent buys, in the llms.txt form (H1, summary, sections of links). */
-export function llmsTxt(origin: string, networks: readonly { name: string }[]): string {
+export function llmsTxt(origin: string, networks: readonly { name: string }[], mcpTools: readonly string[] = []): string {
   const url = (path: string) => new URL(path, origin).toString();
   const fee = (id: keyof typeof X402_ROUTES) => {
     const r = X402_ROUTES[id];
@@ -199,6 +199,14 @@ export function llmsTxt(origin: string, networks: readonly { name: string }[]): 
     "",
     ...routes,
     "",
+    ...(mcpTools.length > 0
+      ? [
+          "## MCP",
+          "",
+          `- [MCP server](${url("/mcp")}): Streamable HTTP (POST, stateless). Tools: ${mcpTools.join(", ")}. The same fees and rules as the routes above; a paid tool called without \`_meta["x402/payment"]\` answers an error holding the PaymentRequired, the paid call's receipt is in \`_meta["x402/payment-response"]\` (the x402 MCP transport). Wallet tools take a session token as \`access_token\`.`,
+          "",
+        ]
+      : []),
     "## Documents",
     "",
     `- [OpenAPI document of the x402 API](${url(X402_OPENAPI_PATH)}): every route, parameter, answer and error code`,

@@ -1,9 +1,8 @@
-import { kickWorker } from "@/lib/fulfilment";
-import { payInvoice } from "@/lib/http/x402/x402-pay";
+import { X402_HANDLERS } from "@/lib/http/x402/handlers";
 import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";
 
-export const POST = (req: Request) => payInvoice(req, kickWorker);
+export const POST = X402_HANDLERS.invoicePay;
 
 export const OPTIONS = x402Preflight;

@@ -1,8 +1,8 @@
+import { X402_HANDLERS } from "@/lib/http/x402/handlers";
 import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
-import { x402SearchRoute } from "@/lib/http/x402/x402-search";
 
 export const dynamic = "force-dynamic";
 
-export const GET = x402SearchRoute("topup");
+export const GET = X402_HANDLERS.topupSearch;
 
 export const OPTIONS = x402Preflight;

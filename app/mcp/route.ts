@@ -1,0 +1,8 @@
+import { handleMcp, mcpMethodNotAllowed } from "@/lib/http/mcp/server";
+
+export const dynamic = "force-dynamic";
+
+/** The MCP server (Streamable HTTP, stateless): the purchase path as tools, paid with x402 (lib/http/mcp/server.ts). */
+export const POST = handleMcp;
+export const GET = mcpMethodNotAllowed;
+export const DELETE = mcpMethodNotAllowed;

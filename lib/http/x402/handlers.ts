@@ -1,0 +1,184 @@
+// Every /x402 route's handler, one table: the app's route files serve them over HTTP, and the MCP server
+// (lib/http/mcp) calls the same ones for its tools, so that fees, limits, prices and wallet rules are one code path.
+import { usdcToDecimal } from "@/lib/catalog";
+import { config } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { kickWorker } from "@/lib/fulfilment";
+import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
+import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/invoices";
+import { getPayments } from "@/lib/payments/payments";
+import { invalidParams, jsonResponse } from "@/lib/http/api-error";
+import { nextStep } from "@/lib/http/next-step";
+import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
+import { resolveWallet, signInRequired, withWallet } from "./with-wallet";
+import { errorResponse, withX402Fee, x402Headers } from "./with-x402-fee";
+import { checkoutInfo as checkoutInfoBody } from "./x402-info";
+import { createInvoiceResponse, readCreateBody } from "./x402-invoice";
+import { payInvoice } from "./x402-pay";
+import { checkDetailQuery, productDetailResponse } from "./x402-product";
+import { myOrdersQuery } from "./x402-query";
+import type { X402RouteId } from "./x402-routes";
+import { x402SearchRoute } from "./x402-search";
+import { invoiceStatusResponse, requireInvoiceId } from "./x402-status";
+
+// GET /x402/checkout/info
+const checkoutInfo = withX402Fee("checkoutInfo", async (_req, { origin }) =>
+  jsonResponse(checkoutInfoBody(origin, (await getPayments()).networks, config().networkMode)),
+);
+
+// GET /x402/products/detail
+const productDetail = withX402Fee(
+  "productDetail",
+  async (req, { origin }) => jsonResponse(await productDetailResponse(new URL(req.url), origin)),
+  (req) => checkDetailQuery(new URL(req.url)),
+);
+
+// POST /x402/invoice/create
+/**
+ * Quotes a cart and locks its price. The paying wallet is the SIGN-IN-WITH-X wallet when one is sent, else the
+ * session token's, else the payer of the 0.002 fee.
+ */
+const invoiceCreate = withX402Fee(
+  "invoiceCreate",
+  async (req, { wallet, origin }) => {
+    const signedIn = req.headers.get("sign-in-with-x") ? await resolveWallet(req, origin, false) : undefined;
+    if (signedIn && "problem" in signedIn) {
+      return jsonResponse({ code: "SIWX_REFUSED", message: signedIn.problem }, { status: 401 });
+    }
+    return jsonResponse(await createInvoiceResponse(req, signedIn?.wallet ?? wallet, origin));
+  },
+  async (req) => void (await readCreateBody(req)),
+);
+
+// GET /x402/invoice/status
+const paidStatus = withX402Fee(
+  "invoiceStatus",
+  async (req, { origin, wallet, via }) =>
+    jsonResponse(await invoiceStatusResponse(new URL(req.url), origin, wallet ? { wallet, proven: via === "token" } : null)),
+  (req) => void requireInvoiceId(new URL(req.url)),
+);
+
+/** Status for whoever pays the fee; with SIGN-IN-WITH-X the wallet is proven (no fee) and the payer sees the codes. */
+const invoiceStatus = withRequestLog(async (req: Request) => {
+  if (!req.headers.get("sign-in-with-x")) return paidStatus(req);
+  try {
+    const url = new URL(req.url);
+    requireInvoiceId(url);
+    const origin = publicOrigin(req);
+    const who = await resolveWallet(req, origin, false);
+    if (!who || "problem" in who) return signInRequired(req, origin, who && "problem" in who ? who.problem : "Sign-in required");
+    return jsonResponse(await invoiceStatusResponse(url, origin, { wallet: who.wallet, proven: true }), { headers: x402Headers() });
+  } catch (err) {
+    return errorResponse(err);
+  }
+});
+
+// GET /x402/my/orders
+function parseMyOrders(req: Request) {
+  const url = new URL(req.url);
+  const parsed = myOrdersQuery.safeParse({ start: url.searchParams.get("start") ?? undefined, limit: url.searchParams.get("limit") ?? undefined });
+  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  return parsed.data;
+}
+
+/** The signed-in wallet's orders, newest first, paged. Codes are read from the invoice status route. */
+const myOrders = withWallet(
+  "myOrders",
+  async (req, { wallet, origin }) => {
+    const { start, limit } = parseMyOrders(req);
+    const key = walletOwnerKey(wallet);
+    const { total, items } = key ? await listWalletOrders(await getDb(), key, { start, limit }) : { total: 0, items: [] };
+    return jsonResponse({
+      wallet: walletId(wallet),
+      orders: items.map(({ order: o, invoice }) => ({
+        order_id: o.id,
+        invoice_id: invoice.id,
+        invoice_status: effectiveStatus(invoice),
+        product_id: o.productId,
+        name: o.productName,
+        kind: o.productKind,
+        package_value: o.packageValue,
+        price_usdc: usdcToDecimal(o.priceUsdc),
+        status: o.status,
+        ...(o.errorCode ? { error_code: o.errorCode } : {}),
+        created_at: o.createdAt.toISOString(),
+        paid_at: invoice.paidAt?.toISOString() ?? null,
+        delivered_at: o.deliveredAt?.toISOString() ?? null,
+        codes_available: o.status === "delivered" && o.redemption !== null,
+        status_url: nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`).url,
+      })),
+      start,
+      limit,
+      total,
+    });
+  },
+  { precheck: (req) => void parseMyOrders(req) },
+);
+
+// GET /x402/my/esims
+const active = (b: WalletEsimBundle, now: number) => !b.expiresAt || b.expiresAt.getTime() > now;
+const bundleJson = (b: WalletEsimBundle) => ({
+  value: b.value,
+  data_mb: b.dataMb,
+  validity_days: b.validityDays,
+  order_id: b.orderId,
+  activated_at: b.activatedAt?.toISOString() ?? null,
+  expires_at: b.expiresAt?.toISOString() ?? null,
+});
+
+/**
+ * The signed-in wallet's eSIMs with their active bundles (expired ones apart), and where to find the packages that
+ * top each one up.
+ */
+const myEsims = withWallet("myEsims", async (_req, { wallet, origin }) => {
+  const key = walletOwnerKey(wallet);
+  const esims = key ? await listWalletEsims(await getDb(), key) : [];
+  const now = Date.now();
+  return jsonResponse({
+    wallet: walletId(wallet),
+    esims: esims.map((e) => ({
+      iccid: e.iccid,
+      product_id: e.productId,
+      name: e.productName,
+      order_id: e.orderId,
+      invoice_id: e.invoiceId,
+      lpa: e.lpa,
+      bundles: e.bundles.filter((b) => active(b, now)).map(bundleJson),
+      past_bundles: e.bundles.filter((b) => !active(b, now)).map(bundleJson),
+      topup_options_url: nextStep(origin, "GET", `/x402/products/detail?slug=${encodeURIComponent(e.productId)}&iccid=${e.iccid}`).url,
+    })),
+  });
+});
+
+// POST /x402/connect
+/** One SIWX signature -> a session token for X-Access-Token. */
+const connect = withWallet(
+  "connect",
+  async (_req, { wallet, origin }) => {
+    const { token, expiresIn } = await issueSessionToken(wallet);
+    return jsonResponse({
+      token,
+      token_header: "X-Access-Token",
+      expires_in: expiresIn,
+      wallet: walletId(wallet),
+      next_step: nextStep(origin, "GET", "/x402/my/orders"),
+    });
+  },
+  { acceptToken: false },
+);
+
+/** The handler of each route in X402_ROUTES. */
+export const X402_HANDLERS: Record<X402RouteId, (req: Request) => Promise<Response>> = {
+  checkoutInfo,
+  giftCardSearch: x402SearchRoute("gift_card"),
+  esimSearch: x402SearchRoute("esim"),
+  topupSearch: x402SearchRoute("topup"),
+  productDetail,
+  invoiceCreate,
+  invoicePay: (req) => payInvoice(req, kickWorker),
+  invoiceStatus,
+  connect,
+  myOrders,
+  myEsims,
+};

@@ -5,6 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client } from "@x402/core/client";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { devnetNetworks, evmUsdcBalance, faucet, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
 
@@ -116,6 +117,13 @@ test("refuses bad input and unsigned wallet tools as tool errors, and answers GE
   const unsigned = await call("list_orders", {});
   expect(unsigned.isError).toBe(true);
   expect((unsigned.structuredContent as { accepts: unknown[]; extensions: Record<string, unknown> }).extensions).toHaveProperty("sign-in-with-x");
+  // The challenge in that error, signed, goes in _meta["sign-in-with-x"]: the wallet is proven without a token.
+  const ext = (unsigned.structuredContent as { extensions: Record<string, unknown> }).extensions[SIGN_IN_WITH_X] as SIWxExtension;
+  const chain = ext.supportedChains.find((c) => c.chainId.startsWith("eip155:"))!;
+  const siwx = encodeSIWxHeader(await createSIWxPayload({ ...ext.info, chainId: chain.chainId, type: chain.type }, buyer, ext.info.uri));
+  const signedIn = await call("list_orders", {}, { "sign-in-with-x": siwx });
+  expect(signedIn.isError, JSON.stringify(signedIn.structuredContent)).toBeFalsy();
+  expect((signedIn.structuredContent as { wallet: string }).wallet.toLowerCase()).toContain(buyer.address.toLowerCase());
   const badToken = await call("list_esims", { access_token: "not-a-token" });
   expect(badToken.isError).toBe(true);
   expect((await fetch(`${baseURL}/mcp`)).status).toBe(405);

@@ -40,6 +40,7 @@ describe(`migrations on ${testDriver}`, () => {
         "merchant_credentials",
         "merchants",
         "orders",
+        "paid_answers",
         "product_packages",
         "products",
         "settings",

@@ -339,6 +339,27 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
+/**
+ * Answers of paid /x402 calls whose payment carried a payment identifier (the x402 `payment-identifier` extension):
+ * an agent that lost the answer sends the same payment with the same id again and gets this answer, never a second
+ * charge; the same id with another payment or route is refused.
+ */
+export const paidAnswers = pgTable(
+  "paid_answers",
+  {
+    paymentId: text("payment_id").primaryKey(),
+    /** SHA-256 of the route and the signed payment (its accepted requirement and payload). */
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    body: text("body").notNull(),
+    contentType: text("content_type").notNull(),
+    /** The settlement receipt (PAYMENT-RESPONSE) the answer carried. */
+    paymentResponse: text("payment_response"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("paid_answers_created_idx").on(t.createdAt)],
+);
+
 export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);
 
 /**

@@ -125,9 +125,15 @@ function route(id: X402RouteId, { description, responses, ...spec }: Spec, feeIn
       "x-x402-fee": feeInfo.extension,
       ...spec,
     },
-    responses: { ...responses, ...COMMON },
+    responses: feeInfo.extension.type === "fixed" ? { 409: IDENTIFIER_CONFLICT, ...responses, ...COMMON } : { ...responses, ...COMMON },
   };
 }
+
+/** A paid call whose payment identifier (x402 `payment-identifier`) was used before with another payment or route. */
+const IDENTIFIER_CONFLICT = error(
+  "The payment's identifier was used before with another payment or on another route; the same payment with the same identifier gets its first answer again (200).",
+  ["PAYMENT_IDENTIFIER_CONFLICT"],
+);
 
 const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 
@@ -227,8 +233,8 @@ const OPERATIONS: readonly ApiOperation[] = [
         402: paymentRequired("the invoice's locked price."),
         404: error("No invoice has this id, or it has expired.", ["INVOICE_NOT_FOUND", "INVOICE_EXPIRED"]),
         409: error(
-          "The invoice is not payable (already paid, or paid from a merchant balance), another payment of it is being settled, or this payment was sent and waits for the chain (PAYMENT_PENDING: do not pay again; the invoice is paid when it lands, or payable again if it cannot).",
-          ["INVOICE_NOT_PAYABLE", "PAYMENT_IN_PROGRESS", "PAYMENT_PENDING"],
+          "The invoice is not payable (already paid, or paid from a merchant balance), another payment of it is being settled, this payment was sent and waits for the chain (PAYMENT_PENDING: do not pay again; the invoice is paid when it lands, or payable again if it cannot), or the payment's identifier was used with another payment (PAYMENT_IDENTIFIER_CONFLICT; the same payment with the same identifier gets its first answer again).",
+          ["INVOICE_NOT_PAYABLE", "PAYMENT_IN_PROGRESS", "PAYMENT_PENDING", "PAYMENT_IDENTIFIER_CONFLICT"],
           { status: s.ErrorDetails.status, transaction: s.ErrorDetails.transaction, network: s.ErrorDetails.network },
         ),
       },

@@ -5,6 +5,7 @@ import { getDevnet } from "@/lib/devnet";
 import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
+import { deleteStalePaidAnswers } from "@/lib/http/x402/paid-answers";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
@@ -40,6 +41,7 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
   // Last: housekeeping never holds up the money work above.
   await deleteStaleNonces(db);
+  await deleteStalePaidAnswers(db);
   return { expired, settlements };
 }
 

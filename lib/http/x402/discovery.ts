@@ -1,4 +1,5 @@
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from "@x402/extensions/bazaar";
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog";
 import { createInvoiceBody } from "@/lib/invoices";
@@ -141,7 +142,11 @@ export function discoveryExtensions(id: PaidRouteId): Record<string, unknown> {
         });
     // The hook that adds the method over HTTP reads it from the request's context; here the route's method is known.
     const context = { method, adapter: null } as unknown as Parameters<NonNullable<typeof bazaarResourceServerExtension.enrichDeclaration>>[1];
-    extensions = { bazaar: bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, context) };
+    extensions = {
+      bazaar: bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, context),
+      // Idempotent paid retries: a payment may carry an id, and the same payment with the same id gets the same answer.
+      [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+    };
     built.set(id, extensions);
   }
   return extensions;

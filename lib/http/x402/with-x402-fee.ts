@@ -13,6 +13,7 @@ import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "@/lib/http/unavailable";
+import { earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "./discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/log";
@@ -77,6 +78,10 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
       // Bad parameters are refused before anyone pays for them.
       await precheck?.(req);
       if (tokenWallet) return withHeaders(await handler(req, { wallet: tokenWallet, via: "token", origin }), {});
+      // A payment with an identifier that was answered before gets that answer again, and costs nothing more.
+      const answerKey = paidAnswerKey(req, routeId);
+      const earlier = answerKey && (await earlierAnswer(answerKey, x402Headers));
+      if (earlier) return earlier;
       const reason = token ? "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect" : "Payment required";
       const payments = await getPayments();
       const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
@@ -132,9 +137,9 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
           return refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
         case "pending":
           // Sent and waiting for the chain: the answer is served (the reconciler records the fee when it lands).
-          return withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+          return keepAnswer(answerKey, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
         case "settled":
-          return withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+          return keepAnswer(answerKey, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
       }
     } catch (err) {
       return errorResponse(err);

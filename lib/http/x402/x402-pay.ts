@@ -1,4 +1,5 @@
 import { discoveryExtensions } from "./discovery";
+import { earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
@@ -46,6 +47,10 @@ async function readInvoiceId(req: Request): Promise<string> {
 export const payInvoice = withRequestLog(async (req: Request, kick?: () => void): Promise<Response> => {
   try {
     await checkX402Limits(req);
+    // A payment with an identifier that paid this invoice before gets that answer again (the invoice is paid by now).
+    const answerKey = paidAnswerKey(req, "invoicePay");
+    const earlier = answerKey && (await earlierAnswer(answerKey, x402Headers));
+    if (earlier) return earlier;
     const id = await readInvoiceId(req);
     addLogContext({ invoice_id: isInvoiceId(id) ? id : undefined });
     const origin = publicOrigin(req);
@@ -121,7 +126,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
     }
     const settled = result.settle;
     kick?.();
-    return jsonResponse(
+    const paid = jsonResponse(
       {
         accepted: true,
         invoice_id: invoice.id,
@@ -132,6 +137,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       },
       { headers: x402Headers({ "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) }) },
     );
+    return await keepAnswer(answerKey, paid);
   } catch (err) {
     return errorResponse(err);
   }

@@ -4,6 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
+import { usdcToDecimal } from "@/lib/catalog";
 import { createInvoiceBody } from "@/lib/invoices";
 import { publicOrigin } from "@/lib/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
@@ -32,7 +33,7 @@ const PAID = (id: X402RouteId) => {
   const fee = X402_ROUTES[id].fee;
   return fee === null
     ? ""
-    : ` Fee: ${Number(fee) / 1e6} USDC per call with x402 (called without \`_meta["x402/payment"]\`, the tool answers an error holding the PaymentRequired: sign one of its accepts and call again with the PaymentPayload there), waived by a session token.`;
+    : ` Fee: ${usdcToDecimal(fee)} USDC per call with x402 (called without \`_meta["x402/payment"]\`, the tool answers an error holding the PaymentRequired: sign one of its accepts and call again with the PaymentPayload there), waived by a session token.`;
 };
 const accessToken = z.string().min(1).max(2000).optional().meta({ description: "A session token from POST /x402/connect (X-Access-Token)." });
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, queryRows } from "./client";
+import { createEmbeddedCluster, openDatabase, pgliteFolder, queryRows } from "./client";
 import { DataDirLockedError, lockDataDir } from "./lock";
 import { settings } from "./schema";
 import { openTestDatabase, testDriver } from "./testing";
@@ -67,8 +67,21 @@ describe("embedded database on disk", () => {
     await first.close();
     const second = await openDatabase({ driver: "pglite", dataDir: dir });
     const rows = await second.db.select().from(settings);
+    // The embedded server's page cache is kept small (PGLITE_START_PARAMS): it is resident memory for good.
+    const buffers = await queryRows<{ shared_buffers: string }>(second.db, sql`SHOW shared_buffers`);
     await second.close();
     expect(rows.map((r) => r.value)).toEqual([{ n: 1 }]);
+    expect(buffers).toEqual([{ shared_buffers: "16MB" }]);
+  });
+
+  it("creates the cluster of an empty folder in a child process, and leaves an existing one alone", async () => {
+    const folder = pgliteFolder(tempDir());
+    await createEmbeddedCluster(folder);
+    const version = path.join(folder, "PG_VERSION");
+    expect(fs.readFileSync(version, "utf8").trim()).toMatch(/^\d+$/);
+    const created = fs.statSync(version).mtimeMs;
+    await createEmbeddedCluster(folder);
+    expect(fs.statSync(version).mtimeMs).toBe(created);
   });
 
   it("refuses a second live process, naming it, and takes over a stale lock", async () => {

@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -78,6 +79,42 @@ function isEmptyFolder(folder: string): boolean {
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib", "db", "migrations");
 
+/**
+ * PGlite's start: its defaults with a smaller shared_buffers. PostgreSQL's own default, 128 MB, lives inside PGlite's
+ * WebAssembly memory, which never shrinks: once the page cache has filled it, it is resident for good. The shop's data
+ * files sit in the operating system's file cache anyway (PGlite reads real files), so a 16 MB page cache keeps about
+ * 110 MB off the server's resident memory at no measurable cost to the catalog's reads, which come from memory.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * Creates the embedded database's cluster (PGlite's initdb) in a short-lived child process when its folder is empty.
+ * In the server's own process, initdb's WebAssembly instance would stay in its resident memory for good, about 100 MB
+ * more than the same server holds when it opens an existing folder.
+ */
+export async function createEmbeddedCluster(dataDir: string): Promise<void> {
+  if (!isEmptyFolder(dataDir)) return;
+  const script = [
+    `import { PGlite } from "@electric-sql/pglite";`,
+    `const [dataDir, params] = process.argv.slice(-2);`,
+    `const db = await PGlite.create({ dataDir, startParams: JSON.parse(params) });`,
+    `await db.close();`,
+  ].join("\n");
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script, dataDir, JSON.stringify(PGLITE_START_PARAMS)],
+      { cwd: process.cwd(), timeout: 120_000 },
+      (err, _stdout, stderr) => {
+        if (!err) return resolve();
+        // The folder was empty: leave no half-created cluster for the next start to trip on.
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        reject(new Error(`Creating the embedded database in ${dataDir} failed: ${stderr || err.message}`, { cause: err }));
+      },
+    ),
+  );
+}
+
 // Any constant works: it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK_KEY = 402_2026;
 
@@ -123,7 +160,8 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
   }
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(load ? { loadDataDir: load } : {}) });
+    if (dataDir && !load) await createEmbeddedCluster(dataDir);
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS, ...(load ? { loadDataDir: load } : {}) });
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     if (options.driver !== "pglite" || options.migrate !== false) await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
     await prepare?.(db);

@@ -33,9 +33,10 @@ ENV NODE_ENV=production \
     # Idle keep-alive connections outlive a load balancer's (60 s on most), so the server never closes one that the
     # balancer is about to reuse.
     KEEP_ALIVE_TIMEOUT=65000 \
-    # The heap's ceiling, as npm start sets it (README, "Memory"): without one Node.js lets the heap grow with the
-    # machine's memory long before it collects; 512 MB leaves room for two 20 MB imports beside the load.
-    NODE_OPTIONS=--max-old-space-size=512 \
+    # The heap's ceiling and young generation, as npm start sets them (README, "Memory"): without a ceiling Node.js
+    # lets the heap grow with the machine's memory long before it collects; 512 MB leaves room for two 20 MB imports
+    # beside the load, and a 4 MB semi-space keeps short-lived objects from holding 48 MB.
+    NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=4" \
     DATA_DIR=/data
 RUN groupadd --system --gid 1001 shop && useradd --system --uid 1001 --gid shop --home /app shop \
  && mkdir -p /data && chown shop:shop /data

@@ -60,7 +60,9 @@ function toRows(p: ValidProductInput) {
 
 /**
  * Inserts or replaces products (by slug) with their packages, in one transaction: a failed batch changes nothing.
- * Inputs must already have passed `productInputSchema`.
+ * Inputs must already have passed `productInputSchema`. Between two batches the event loop gets its turn: PGlite runs
+ * each statement inside this process, so a 20 MB import written in one go would hold every other request (and let
+ * idle keep-alive connections time out under the clients that are reusing them) for its whole length, ~9 s.
  */
 export async function upsertProducts(db: Db, inputs: ValidProductInput[], batchSize = 200): Promise<number> {
   if (inputs.length === 0) return 0;
@@ -82,6 +84,7 @@ export async function upsertProducts(db: Db, inputs: ValidProductInput[], batchS
       await tx.delete(productPackages).where(inArray(productPackages.productId, ids));
       const packages = rows.flatMap((r) => r.packages);
       if (packages.length > 0) await tx.insert(productPackages).values(packages);
+      await new Promise((resolve) => setImmediate(resolve));
     }
   });
   catalogChanged(db);

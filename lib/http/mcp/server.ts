@@ -10,7 +10,7 @@ import { publicOrigin } from "@/lib/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
 import { PEER_HEADER } from "@/lib/http/peer-address";
 import { X402_HANDLERS } from "@/lib/http/x402/handlers";
-import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
+import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
 
 // The shop's MCP server (Streamable HTTP at /mcp, stateless): tools that mirror the purchase path. Each tool call is
@@ -47,70 +47,88 @@ const searchArgs = z.object({
 });
 const SEARCH_ROUTE = { gift_card: "giftCardSearch", esim: "esimSearch", topup: "topupSearch" } as const;
 
-/** One tool: its route, and how its arguments become the route's query or body. */
+/** The route request a tool call makes: its route, query or body, and the session token if one was given. */
 type Call = { route: X402RouteId; query?: Record<string, unknown>; body?: unknown; token?: string };
 
-const TOOLS = [
+/**
+ * One tool: its route (or how its arguments choose one), and whether its arguments, less `access_token`, are the
+ * route's query or its JSON body (`rename` maps an argument to the route's own name for it, or to null when the route
+ * takes it some other way, as search's `kind` chooses the route).
+ */
+type Tool = {
+  name: string;
+  description: string;
+  input: z.ZodObject;
+  route: X402RouteId | ((args: Record<string, unknown>) => X402RouteId);
+  into: "query" | "body";
+  rename?: Record<string, string | null>;
+};
+
+const TOOLS: readonly Tool[] = [
   {
     name: "search_products",
     description: `Search the catalog: gift cards by brand or name, eSIMs by destination, top-ups by operator or country. Each result's next_step reads its details.${PAID("giftCardSearch")}`,
     input: searchArgs,
-    call: ({ kind, query, access_token, ...rest }: z.infer<typeof searchArgs>): Call => ({
-      route: SEARCH_ROUTE[kind],
-      query: { q: query, ...rest },
-      token: access_token,
-    }),
+    route: ({ kind }) => SEARCH_ROUTE[kind as keyof typeof SEARCH_ROUTE],
+    into: "query",
+    rename: { query: "q", kind: null },
   },
   {
     name: "get_product",
     description: `A product's packages (as create_invoice takes them), its price in USDC, what the recipient must give, and a suggested line item.${PAID("productDetail")}`,
     input: productDetailQuery.extend({ access_token: accessToken }),
-    call: ({ access_token, ...query }: z.infer<typeof productDetailQuery> & { access_token?: string }): Call => ({
-      route: "productDetail",
-      query,
-      token: access_token,
-    }),
+    route: "productDetail",
+    into: "query",
   },
   {
     name: "create_invoice",
     description: `Quote a cart of 1 to 15 items and lock its USDC price for the paying wallet until expires_at; pay it with pay_invoice. The paying wallet is the signed-in one (SIWX or session token), else the payer of the fee.${PAID("invoiceCreate")}`,
     input: createInvoiceBody.extend({ access_token: accessToken }),
-    call: ({ access_token, ...body }: z.infer<typeof createInvoiceBody> & { access_token?: string }): Call => ({
-      route: "invoiceCreate",
-      body,
-      token: access_token,
-    }),
+    route: "invoiceCreate",
+    into: "body",
   },
   {
     name: "pay_invoice",
     description:
       'Pay an invoice: called without `_meta["x402/payment"]` it answers an error holding the PaymentRequired for the invoice\'s locked price on every network it may be paid on; call again with a payment signed by the wallet the invoice was made for. Settled once: a second payment is refused. A session token never pays.',
     input: invoicePayBody,
-    call: (body: z.infer<typeof invoicePayBody>): Call => ({ route: "invoicePay", body }),
+    route: "invoicePay",
+    into: "body",
   },
   {
     name: "get_invoice",
     description: `An invoice's status and orders. Once it is complete, the wallet that paid it also gets redemption_info (the codes) when signed in: ${SIGN_IN_HOW} Another wallet gets an error.${PAID("invoiceStatus")} No fee with SIWX.`,
     input: invoiceStatusQuery.extend({ access_token: accessToken }),
-    call: ({ access_token, ...query }: z.infer<typeof invoiceStatusQuery> & { access_token?: string }): Call => ({
-      route: "invoiceStatus",
-      query,
-      token: access_token,
-    }),
+    route: "invoiceStatus",
+    into: "query",
   },
   {
     name: "list_orders",
     description: `The signed-in wallet's orders, newest first; codes are read with get_invoice. No fee. ${SIGN_IN}`,
     input: z.object({ start: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(100).optional(), access_token: accessToken }),
-    call: ({ access_token, ...query }: z.infer<typeof myOrdersQuery> & { access_token?: string }): Call => ({ route: "myOrders", query, token: access_token }),
+    route: "myOrders",
+    into: "query",
   },
   {
     name: "list_esims",
     description: `The signed-in wallet's eSIMs, each with its active bundles and where to find its top-up packages. No fee. ${SIGN_IN}`,
     input: z.object({ access_token: accessToken }),
-    call: ({ access_token }: { access_token?: string }): Call => ({ route: "myEsims", token: access_token }),
+    route: "myEsims",
+    into: "query",
   },
-] as const;
+];
+
+/** A tool's checked arguments as its route's request: `access_token` becomes the token, the rest the query or body. */
+function toolCall(tool: Tool, args: Record<string, unknown>): Call {
+  const { access_token, ...rest } = args;
+  const route = typeof tool.route === "function" ? tool.route(rest) : tool.route;
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    const name = tool.rename && key in tool.rename ? tool.rename[key] : key;
+    if (name) values[name] = value;
+  }
+  return { route, [tool.into]: values, token: typeof access_token === "string" ? access_token : undefined };
+}
 
 export const MCP_TOOL_NAMES = TOOLS.map((t) => t.name);
 
@@ -171,7 +189,7 @@ function buildServer(mcpRequest: Request): McpServer {
   ) => void;
   for (const tool of TOOLS) {
     register(tool.name, { description: tool.description, inputSchema: tool.input }, async (args, extra) => {
-      const call = (tool.call as (a: unknown) => Call)(args);
+      const call = toolCall(tool, args as Record<string, unknown>);
       return toolResult(await X402_HANDLERS[call.route](routeRequest(mcpRequest, origin, call, extra._meta)));
     });
   }

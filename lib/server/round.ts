@@ -5,6 +5,7 @@ import { getDevnet } from "@/lib/devnet";
 import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
 import { devnetPayout } from "@/lib/fulfilment/devnet-payout";
+import { deleteStaleIdempotencyKeys } from "@/lib/http/merchant/idempotency";
 import { deleteStalePaidAnswers } from "@/lib/http/x402/paid-answers";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
@@ -31,7 +32,8 @@ export type RoundReport = {
 
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
- * the chain (landed: applied once; never landing: undone), and sign-in nonces that can no longer pass are deleted.
+ * the chain (landed: applied once; never landing: undone); sign-in nonces that can no longer pass, kept answers of paid
+ * calls past their day and Idempotency-Keys past their week are deleted.
  * The server's upkeep loop and the cron round both run it.
  */
 export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
@@ -42,6 +44,7 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   // Last: housekeeping never holds up the money work above.
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);
+  await deleteStaleIdempotencyKeys(db);
   return { expired, settlements };
 }
 

@@ -8,8 +8,8 @@
 //
 // BENCH_SECONDS (default 5) is how long each throughput load runs, BENCH_SOAK_SECONDS (default 60) the mixed load
 // after which the server's memory is read (300 for the README's five minutes), BENCH_NODE_OPTIONS the shop's
-// NODE_OPTIONS. The PostgreSQL figures need
-// BENCH_DATABASE_URL (a server to create a database on) or, as root with Debian's postgresql, start their own server.
+// NODE_OPTIONS, SHOP_LOG a file for the shop's output. The PostgreSQL figures need BENCH_DATABASE_URL (a server to
+// create a database on) or, as root with Debian's postgresql, start their own server.
 import os from "node:os";
 import { chromium } from "@playwright/test";
 import { x402Client } from "@x402/core/client";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
 import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import type { Db } from "@/lib/db";
@@ -119,4 +119,15 @@ export async function idempotent(
       .where(and(thisKey, isNull(idempotencyKeys.responseStatus), isNotNull(idempotencyKeys.invoiceId)));
     await db.delete(idempotencyKeys).where(and(thisKey, isNull(idempotencyKeys.responseStatus), isNull(idempotencyKeys.invoiceId)));
   }
+}
+
+/**
+ * How long a key is kept: within it a retry replays its answer or completes its invoice; after it the key is free.
+ * A week is far past any invoice's lifetime and any client's retries.
+ */
+export const IDEMPOTENCY_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Deletes the keys older than IDEMPOTENCY_KEY_TTL_MS (the upkeep round's housekeeping). */
+export async function deleteStaleIdempotencyKeys(db: Db, now: Date = new Date()): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)));
 }

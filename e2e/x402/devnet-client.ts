@@ -52,10 +52,15 @@ export async function tokenBalance(rpcUrl: string, mint: string, owner: string):
 }
 
 /**
- * A fresh EVM buyer with devnet USDC, and a fetch that pays on one network with the official x402 client; every
- * answer it gets, the 402 and the paid one, is checked against the OpenAPI document.
+ * A fresh EVM buyer with devnet USDC, its official x402 client for one network (for tests that sign payments
+ * themselves), and a fetch that pays with it; every answer that fetch gets, the 402 and the paid one, is checked
+ * against the OpenAPI document.
  */
-export async function evmBuyer(baseURL: string, n: DevnetNetwork, usdc = "5"): Promise<{ account: PrivateKeyAccount; pay: typeof fetch; sent: string[] }> {
+export async function evmBuyer(
+  baseURL: string,
+  n: DevnetNetwork,
+  usdc = "5",
+): Promise<{ account: PrivateKeyAccount; client: x402Client; pay: typeof fetch; sent: string[] }> {
   const account = privateKeyToAccount(generatePrivateKey());
   await faucet(baseURL, n.network, account.address, usdc);
   const client = new x402Client().register(n.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true });
@@ -66,7 +71,7 @@ export async function evmBuyer(baseURL: string, n: DevnetNetwork, usdc = "5"): P
     if (sig) sent.push(sig);
     return documentedFetch(req);
   };
-  return { account, pay: wrapFetchWithPayment(recording, client), sent };
+  return { account, client, pay: wrapFetchWithPayment(recording, client), sent };
 }
 
 /** A session token for an EVM wallet, from one SIWX sign-in at /x402/connect. */

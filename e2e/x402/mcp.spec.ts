@@ -2,12 +2,11 @@ import { expect, test } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { x402Client } from "@x402/core/client";
+import type { x402Client } from "@x402/core/client";
 import type { PaymentRequired } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X, type SIWxExtension } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { devnetNetworks, evmUsdcBalance, faucet, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
+import { devnetNetworks, evmBuyer, evmUsdcBalance, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
 
 // The shop's MCP server through the official MCP client on the devnet: the purchase path as tools, paid with the x402
 // MCP transport (a PaymentRequired as the tool's error, the payment in _meta["x402/payment"], the receipt in
@@ -22,9 +21,7 @@ let payer: x402Client;
 
 test.beforeAll(async ({ baseURL }) => {
   network = (await devnetNetworks(baseURL!)).find(isEvm)!;
-  buyer = privateKeyToAccount(generatePrivateKey());
-  await faucet(baseURL!, network.network, buyer.address, "50");
-  payer = new x402Client().register(network.network as `${string}:${string}`, new ExactEvmScheme(buyer)).setSpendControls({ allowedAssets: true });
+  ({ account: buyer, client: payer } = await evmBuyer(baseURL!, network, "50"));
   mcp = new Client({ name: "storefront-e2e", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`)));
 });

@@ -1,11 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { x402Client } from "@x402/core/client";
+import type { x402Client } from "@x402/core/client";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { appendPaymentIdentifierToExtensions, generatePaymentId, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { createInvoice, decodeRequired, devnetNetworks, evmUsdcBalance, faucet, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { createInvoice, decodeRequired, devnetNetworks, evmBuyer, evmUsdcBalance, isEvm, signIn, type DevnetNetwork } from "./devnet-client";
 import { documentedFetch as fetch } from "./documented";
 
 // Idempotent paid retries (x402 `payment-identifier`): an agent that lost an answer sends the same payment with the
@@ -19,9 +18,7 @@ let client: x402Client;
 
 test.beforeAll(async ({ baseURL }) => {
   network = (await devnetNetworks(baseURL!)).find(isEvm)!;
-  buyer = privateKeyToAccount(generatePrivateKey());
-  await faucet(baseURL!, network.network, buyer.address, "50");
-  client = new x402Client().register(network.network as `${string}:${string}`, new ExactEvmScheme(buyer)).setSpendControls({ allowedAssets: true });
+  ({ account: buyer, client } = await evmBuyer(baseURL!, network, "50"));
 });
 
 /** A payment for the 402 `required`, carrying the payment identifier `id`, as a PAYMENT-SIGNATURE header. */

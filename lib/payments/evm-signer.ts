@@ -32,6 +32,10 @@ export type SenderSync = { lock: KeyLock; nonces: NonceStore };
 
 /** A recorded nonce older than this is checked against the chain (after a quiet while the chain's count is settled). */
 const NONCE_FRESH_MS = 15_000;
+/** An account's code is asked of the chain at most this often. */
+const CODE_FRESH_MS = 5_000;
+/** At most this many transactions of one wallet are sent under one hold of its lock (one JSON-RPC batch). */
+const GROUP_MAX = 50;
 /** Fees are asked of the chain at most this often per network. */
 const FEES_FRESH_MS = 2_000;
 
@@ -49,6 +53,18 @@ export const nonceKey = (network: string, address: Address) => `evm-nonce:${netw
 const NONCE_TAKEN = /nonce too low|nonce has already been used|already been used|replacement transaction underpriced|nonce.*(expired|low)|NONCE_EXPIRED/i;
 const ALREADY_KNOWN = /already known|already imported|known transaction/i;
 
+/** A transaction waiting for its wallet's lock, with the settlement that asked for it. */
+type Queued = {
+  to: Address;
+  data: Hex;
+  gas: bigint;
+  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  /** The asking settlement's `broadcasts` list (the group is sent from another async context). */
+  sent: Hex[] | undefined;
+  resolve(hash: Hex): void;
+  reject(err: unknown): void;
+};
+
 export type ManagedEvmSignerOptions = {
   /** Receipt wait of one settlement before it is reported pending. */
   confirmationTimeoutMs: number;
@@ -59,16 +75,19 @@ export type ManagedEvmSignerOptions = {
  * The facilitator's EVM signer with its own nonce management. Every transaction is signed here with a nonce taken
  * under a lock per (network, gas wallet): the lock spans only "take the next nonce, sign, send, record the next one",
  * so concurrent settlements on one server and on several servers sharing the database never take the same nonce.
- * A nonce is only recorded as used once the node accepted its transaction: a transaction the node refused leaves no
- * gap, one whose answer was lost makes the next send ask the chain (its pending count tells whether it arrived), and a
- * nonce some other sender took meanwhile is refused by the node and taken again from the chain. Gas and fees are
- * estimated before the lock, so the lock is held for a few milliseconds. With several gas wallets, each settlement
- * goes to the one with the fewest transactions in flight.
+ * Transactions waiting for the lock go together: one hold signs and sends all of them (group commit), so that a
+ * burst of payments costs a few holds, not one each. A nonce is only recorded as used once the node accepted its
+ * transaction: a transaction the node refused leaves no gap, one whose answer was lost makes the next send ask the
+ * chain (its pending count tells whether it arrived), and a nonce some other sender took meanwhile is refused by the
+ * node and taken again from the chain. Gas and fees are estimated before the lock, so the lock is held for a few
+ * milliseconds. With several gas wallets, each settlement goes to the one with the fewest transactions in flight.
  */
 export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[], sync: SenderSync, opts: ManagedEvmSignerOptions): FacilitatorEvmSigner {
   if (accounts.length === 0) throw new Error(`No gas wallet for ${n.network}`);
   const chain = viemChain(n);
-  const client = createPublicClient({ chain, transport: http(n.rpcUrl), pollingInterval: opts.pollingIntervalMs ?? 250 });
+  // Calls made in the same turn of the event loop travel in one JSON-RPC batch: under a burst of payments the
+  // verifications, estimates, sends and receipt polls of many settlements share HTTP requests.
+  const client = createPublicClient({ chain, transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 } }), pollingInterval: opts.pollingIntervalMs ?? 250 });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
   let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
@@ -81,6 +100,21 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     return fees.value;
   };
 
+  // A payment's verification asks for the payer's code twice, and settlement verifies again: one answer serves them
+  // for a few seconds (the chain still decides the transfer; this only picks how the signature is checked).
+  const codes = new Map<string, { at: number; value: Promise<Hex | undefined> }>();
+  const code = (address: Address): Promise<Hex | undefined> => {
+    const key = address.toLowerCase();
+    const now = Date.now();
+    const known = codes.get(key);
+    if (known && now - known.at < CODE_FRESH_MS) return known.value;
+    if (codes.size > 10_000) for (const [k, v] of codes) if (now - v.at >= CODE_FRESH_MS) codes.delete(k);
+    const value = client.getCode({ address });
+    codes.set(key, { at: now, value });
+    value.catch(() => codes.delete(key));
+    return value;
+  };
+
   const pick = (): LocalAccount => {
     turn = (turn + 1) % accounts.length;
     let best = accounts[turn]!;
@@ -88,58 +122,125 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     return best;
   };
 
+  /** Transactions waiting for their wallet's lock, and the wallets whose queue is being sent. */
+  const queues = new Map<Address, Queued[]>();
+  const draining = new Set<Address>();
+
   async function send(request: { to: Address; data: Hex; gas?: bigint }): Promise<Hex> {
     const account = pick();
     inFlight.set(account.address, (inFlight.get(account.address) ?? 0) + 1);
     try {
       // Estimated first (this simulates the call): a transfer that would revert is refused here, with nothing sent.
       const [gas, fees] = await Promise.all([request.gas ?? client.estimateGas({ account, to: request.to, data: request.data }), currentFees()]);
-      const key = nonceKey(n.network, account.address);
-      return await sync.lock(key, async () => {
-        const recorded = await sync.nonces.get(key);
-        let nonce =
-          recorded && Date.now() - recorded.updatedAt.getTime() < NONCE_FRESH_MS
-            ? recorded.next
-            : await client.getTransactionCount({ address: account.address, blockTag: "pending" });
-        for (let attempt = 0; ; attempt++) {
-          const serializedTransaction = await account.signTransaction({
-            chainId: n.chainId,
-            type: "eip1559",
-            to: request.to,
-            data: request.data,
-            gas: (gas * 12n) / 10n,
-            maxFeePerGas: fees.maxFeePerGas,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-            nonce,
-          });
-          const hash = keccak256(serializedTransaction);
-          try {
-            await client.sendRawTransaction({ serializedTransaction });
-          } catch (err) {
-            const message = errorText(err);
-            if (!ALREADY_KNOWN.test(message)) {
-              // The node answered with a refusal: the transaction is not in it. Anything else may have reached it.
-              const refused = err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
-              if (!refused) {
-                broadcasts.getStore()?.push(hash);
-                await sync.nonces.set(key, undefined);
-                throw err;
-              }
-              if (attempt < 3 && NONCE_TAKEN.test(message)) {
-                nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
-                continue;
-              }
-              throw err;
-            }
-          }
-          broadcasts.getStore()?.push(hash);
-          await sync.nonces.set(key, nonce + 1);
-          return hash;
-        }
+      return await new Promise<Hex>((resolve, reject) => {
+        const queue = queues.get(account.address) ?? [];
+        queues.set(account.address, queue);
+        queue.push({ to: request.to, data: request.data, gas: (gas * 12n) / 10n, fees, sent: broadcasts.getStore(), resolve, reject });
+        if (!draining.has(account.address)) void drain(account);
       });
     } finally {
       inFlight.set(account.address, (inFlight.get(account.address) ?? 1) - 1);
     }
+  }
+
+  /**
+   * Sends what is queued for one wallet, a group at a time, each group under one hold of the wallet's lock: under a
+   * burst the lock, the nonce record and the broadcast are paid once per group instead of once per transaction.
+   */
+  async function drain(account: LocalAccount): Promise<void> {
+    draining.add(account.address);
+    try {
+      for (let queue = queues.get(account.address); queue && queue.length > 0; queue = queues.get(account.address)) {
+        const group = queue.splice(0, GROUP_MAX);
+        await sync.lock(nonceKey(n.network, account.address), () => sendGroup(account, group)).catch((err: unknown) => {
+          for (const q of group) q.reject(err);
+        });
+      }
+    } finally {
+      draining.delete(account.address);
+    }
+  }
+
+  const chainNonce = (account: LocalAccount) => client.getTransactionCount({ address: account.address, blockTag: "pending" });
+
+  /**
+   * Signs a group with consecutive nonces, broadcasts it (one JSON-RPC batch) and records the next nonce. Each
+   * transaction's answer is its own: accepted (its settlement goes on), refused (not in the node: that settlement is
+   * told), refused because its nonce was taken meanwhile (signed again above the chain's count), or unknown (it may
+   * have arrived: the next group asks the chain). A refused nonce below an accepted one is a gap that would hold the
+   * accepted ones back: it is filled at once with an empty transfer to the wallet itself, or else recorded as the next
+   * nonce, so that the next transaction fills it.
+   */
+  async function sendGroup(account: LocalAccount, group: Queued[]): Promise<void> {
+    const key = nonceKey(n.network, account.address);
+    const recorded = await sync.nonces.get(key);
+    let nonce = recorded && Date.now() - recorded.updatedAt.getTime() < NONCE_FRESH_MS ? recorded.next : await chainNonce(account);
+    let next = nonce;
+    let unknown = false;
+    const refused: number[] = [];
+    let todo = group;
+    for (let attempt = 0; todo.length > 0; attempt++) {
+      const base = nonce;
+      const answers = await broadcast(account, todo, base);
+      const again: Queued[] = [];
+      answers.forEach(({ hash, outcome, err }, i) => {
+        const q = todo[i]!;
+        if (outcome !== "refused") q.sent?.push(hash);
+        if (outcome === "accepted") {
+          next = Math.max(next, base + i + 1);
+          q.resolve(hash);
+        } else if (outcome === "unknown") {
+          unknown = true;
+          q.reject(err);
+        } else if (NONCE_TAKEN.test(errorText(err)) && attempt < 3) {
+          // Taken by a sender outside this lock: signed again above the chain's count, a few times at most.
+          again.push(q);
+        } else {
+          if (NONCE_TAKEN.test(errorText(err))) unknown = true;
+          else refused.push(base + i);
+          q.reject(err);
+        }
+      });
+      todo = again;
+      if (todo.length > 0) nonce = await chainNonce(account);
+    }
+    let unfilled: number | undefined;
+    for (const gap of refused.sort((a, b) => a - b)) {
+      if (gap >= next) {
+        unfilled ??= gap;
+        continue;
+      }
+      const [filler] = await broadcast(account, [{ to: account.address, data: "0x", gas: 21_000n, fees: await currentFees() }], gap);
+      if (filler!.outcome === "unknown") unknown = true;
+      if (filler!.outcome === "refused") unfilled ??= gap;
+    }
+    await sync.nonces.set(key, unknown ? undefined : (unfilled ?? next));
+  }
+
+  /** Signs transactions with the nonces from `base` on and sends them at once; each one's outcome. */
+  async function broadcast(account: LocalAccount, txs: Pick<Queued, "to" | "data" | "gas" | "fees">[], base: number) {
+    const signed = await Promise.all(
+      txs.map((tx, i) =>
+        account.signTransaction({
+          chainId: n.chainId,
+          type: "eip1559",
+          to: tx.to,
+          data: tx.data,
+          gas: tx.gas,
+          maxFeePerGas: tx.fees.maxFeePerGas,
+          maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+          nonce: base + i,
+        }),
+      ),
+    );
+    const answers = await Promise.allSettled(signed.map((serializedTransaction) => client.sendRawTransaction({ serializedTransaction })));
+    return answers.map((answer, i) => {
+      const hash = keccak256(signed[i]!);
+      if (answer.status === "fulfilled") return { hash, outcome: "accepted" as const, err: undefined };
+      const err: unknown = answer.reason;
+      if (ALREADY_KNOWN.test(errorText(err))) return { hash, outcome: "accepted" as const, err: undefined };
+      return { hash, outcome: isRefusal(err) ? ("refused" as const) : ("unknown" as const), err };
+    });
   }
 
   return {
@@ -159,8 +260,13 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         timeout: args.timeout ?? opts.confirmationTimeoutMs,
         pollingInterval: opts.pollingIntervalMs ?? 250,
       }),
-    getCode: (args) => client.getCode(args),
+    getCode: (args) => code(args.address),
   };
+}
+
+/** The node answered with a refusal: the transaction is not in it. Anything else (no answer, a timeout) may have reached it. */
+function isRefusal(err: unknown): boolean {
+  return err instanceof RpcRequestError || (hasCode(err) && !(err instanceof HttpRequestError) && !(err instanceof TimeoutError));
 }
 
 function hasCode(err: unknown): boolean {

@@ -11,6 +11,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
 import type { JWK } from "jose";
+import { createPublicClient, http as rpcHttp } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
@@ -156,37 +157,48 @@ describe(`one x402 payment, one use, on ${testDriver}`, () => {
   }, 300_000);
 });
 
-/** A JSON-RPC proxy in front of a chain that can lose answers: the faults a real RPC provider has. */
+type RpcCall = { method: string; id: number };
+
+/** A JSON-RPC proxy in front of a chain that can lose answers: the faults a real RPC provider has (batches too). */
 async function faultyRpc(target: string) {
-  const faults = { dropSendAnswers: false, receiptsAfter: 0, refuseSends: 0 };
+  // refuseGroupHeads: the first (lowest-nonce) transaction of a batch of several is refused, the rest accepted.
+  const faults = { dropSendAnswers: false, receiptsAfter: 0, refuseSends: 0, refuseGroupHeads: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       void (async () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        const calls = ([] as { method: string; id: number }[]).concat(JSON.parse(body) as never);
-        const send = calls.find((c) => c.method === "eth_sendRawTransaction");
-        if (send && faults.refuseSends > 0) {
-          // The node refuses the transaction (it never reaches the chain): its nonce must not be lost.
-          faults.refuseSends--;
-          res
-            .writeHead(200, { "Content-Type": "application/json" })
-            .end(JSON.stringify({ jsonrpc: "2.0", id: send.id, error: { code: -32603, message: "internal error" } }));
-          return;
+        const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
+        const batch = Array.isArray(parsed);
+        const calls = batch ? parsed : [parsed];
+        const answers = new Map<number, unknown>();
+        const sends = calls.filter((c) => c.method === "eth_sendRawTransaction");
+        if (sends.length > 1 && faults.refuseGroupHeads > 0) {
+          faults.refuseGroupHeads--;
+          answers.set(sends[0]!.id, { jsonrpc: "2.0", id: sends[0]!.id, error: { code: -32603, message: "internal error" } });
         }
-        const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body });
-        const text = await upstream.text();
-        if (faults.dropSendAnswers && calls.some((c) => c.method === "eth_sendRawTransaction")) {
-          // The node took the transaction; its answer is lost on the way back.
-          res.writeHead(502).end("bad gateway");
-          return;
+        for (const c of calls) {
+          if (c.method === "eth_sendRawTransaction" && faults.refuseSends > 0) {
+            // The node refuses the transaction (it never reaches the chain): its nonce must not be lost.
+            faults.refuseSends--;
+            answers.set(c.id, { jsonrpc: "2.0", id: c.id, error: { code: -32603, message: "internal error" } });
+          }
         }
-        if (Date.now() < faults.receiptsAfter && calls.some((c) => c.method === "eth_getTransactionReceipt")) {
-          res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(calls.map((c) => ({ jsonrpc: "2.0", id: c.id, result: null }))[0]));
-          return;
+        const forward = calls.filter((c) => !answers.has(c.id));
+        if (forward.length > 0) {
+          const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(batch ? forward : forward[0]) });
+          if (faults.dropSendAnswers && forward.some((c) => c.method === "eth_sendRawTransaction")) {
+            // The node took the transaction; its answer is lost on the way back.
+            res.writeHead(502).end("bad gateway");
+            return;
+          }
+          for (const a of ([] as { id: number }[]).concat((await upstream.json()) as never)) answers.set(a.id, a);
         }
-        res.writeHead(upstream.status, { "Content-Type": "application/json" }).end(text);
+        for (const c of calls) {
+          if (Date.now() < faults.receiptsAfter && c.method === "eth_getTransactionReceipt") answers.set(c.id, { jsonrpc: "2.0", id: c.id, result: null });
+        }
+        const out = calls.map((c) => answers.get(c.id));
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(batch ? out : out[0]));
       })().catch(() => res.writeHead(500).end());
     });
   });
@@ -286,6 +298,31 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       const next = await Promise.all([payThrough(p, n), payThrough(p, n)]);
       expect(next.map((x) => x.result.kind)).toEqual(["settled", "settled"]);
       for (const x of [first, ...next]) expect(await devnet.balance(n.network, x.buyer.address)).toBe(50_000_000n - x.inv.priceUsdc);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("fills the gap that a refused transaction leaves under accepted ones of its group, so that none of them waits", async () => {
+    const { proxy, n, p } = await faultyPayments(10_000);
+    try {
+      if (n.kind !== "evm") throw new Error("unreachable");
+      const gasWallet = devnet.keys.evmFacilitator.address;
+      const client = createPublicClient({ transport: rpcHttp(evmNetwork().rpcUrl) });
+      const nonceBefore = await client.getTransactionCount({ address: gasWallet, blockTag: "latest" });
+      proxy.faults.refuseGroupHeads = 1;
+      const paid = await Promise.all(Array.from({ length: 6 }, () => payThrough(p, n)));
+      // A group of several was sent, and its first transaction refused.
+      expect(proxy.faults.refuseGroupHeads).toBe(0);
+      expect(paid.map((x) => x.result.kind)).toEqual(Array(6).fill("settled"));
+      for (const x of paid) expect(await devnet.balance(n.network, x.buyer.address)).toBe(50_000_000n - x.inv.priceUsdc);
+      // Six transfers and one empty transaction in the refused one's place; nothing left waiting behind a gap.
+      const [latest, pending] = await Promise.all([
+        client.getTransactionCount({ address: gasWallet, blockTag: "latest" }),
+        client.getTransactionCount({ address: gasWallet, blockTag: "pending" }),
+      ]);
+      expect(latest - nonceBefore).toBe(7);
+      expect(pending).toBe(latest);
     } finally {
       await proxy.close();
     }

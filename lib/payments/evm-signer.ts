@@ -40,11 +40,14 @@ const GROUP_MAX = 50;
 const FEES_FRESH_MS = 2_000;
 
 /**
- * The hashes of the transactions sent inside one settlement (`broadcasts.run([], settle)`): sent, or sent with an answer
+ * What one settlement sent (`broadcasts.run({ sent: [] }, settle)`). `sent`: the hashes of its transactions, sent or
+ * sent with an answer that left them unknown, replacements included; `landed`: the hash that was mined when it is a
+ * replacement of the transaction the settlement asked for (the x402 library reports the first hash).
  * that left them unknown. After a settlement that did not report success they tell whether anything may still land,
  * with its hash, even when the settle call itself threw.
  */
-export const broadcasts = new AsyncLocalStorage<Hex[]>();
+export type Broadcasts = { sent: Hex[]; landed?: Hex };
+export const broadcasts = new AsyncLocalStorage<Broadcasts>();
 
 /** The lock and nonce record of one sending wallet on one network (gas wallets and refund wallets alike). */
 export const nonceKey = (network: string, address: Address) => `evm-nonce:${network}:${address.toLowerCase()}`;
@@ -52,15 +55,19 @@ export const nonceKey = (network: string, address: Address) => `evm-nonce:${netw
 /** A node's refusal that says the nonce was taken meanwhile (by another server, or a transaction the node knows). */
 const NONCE_TAKEN = /nonce too low|nonce has already been used|already been used|replacement transaction underpriced|nonce.*(expired|low)|NONCE_EXPIRED/i;
 const ALREADY_KNOWN = /already known|already imported|known transaction/i;
+/** A refusal for a fee below what the chain takes now (its base fee rose). */
+const FEE_TOO_LOW = /fee cap|base fee|underpriced|max fee per gas less than/i;
+/** A transaction is replaced at most this many times (each at least 12.5 % dearer). */
+const MAX_REPLACEMENTS = 3;
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+/** What a transaction of a gas wallet does and pays, its nonce aside. */
+type Tx = { to: Address; data: Hex; gas: bigint; fees: Fees };
 
 /** A transaction waiting for its wallet's lock, with the settlement that asked for it. */
-type Queued = {
-  to: Address;
-  data: Hex;
-  gas: bigint;
-  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-  /** The asking settlement's `broadcasts` list (the group is sent from another async context). */
-  sent: Hex[] | undefined;
+type Queued = Tx & {
+  /** The asking settlement's `broadcasts` record (the group is sent from another async context). */
+  sent: Broadcasts | undefined;
   resolve(hash: Hex): void;
   reject(err: unknown): void;
 };
@@ -69,6 +76,8 @@ export type ManagedEvmSignerOptions = {
   /** Receipt wait of one settlement before it is reported pending. */
   confirmationTimeoutMs: number;
   pollingIntervalMs?: number;
+  /** A sent transaction not mined after this long is sent again at a higher fee (same nonce). Default 12 s. */
+  stuckAfterMs?: number;
 };
 
 /**
@@ -90,7 +99,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
   const client = createPublicClient({ chain, transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 } }), pollingInterval: opts.pollingIntervalMs ?? 250 });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
-  let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
+  let fees: { at: number; value: Promise<Fees> } | undefined;
   const currentFees = () => {
     if (!fees || Date.now() - fees.at > FEES_FRESH_MS) {
       const value = client.estimateFeesPerGas();
@@ -181,13 +190,14 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     let todo = group;
     for (let attempt = 0; todo.length > 0; attempt++) {
       const base = nonce;
-      const answers = await broadcast(account, todo, base);
+      const answers = await broadcast(account, todo.map((q, i) => ({ ...q, nonce: base + i })));
       const again: Queued[] = [];
       answers.forEach(({ hash, outcome, err }, i) => {
         const q = todo[i]!;
-        if (outcome !== "refused") q.sent?.push(hash);
+        if (outcome !== "refused") q.sent?.sent.push(hash);
         if (outcome === "accepted") {
           next = Math.max(next, base + i + 1);
+          track(account, base + i, q, hash);
           q.resolve(hash);
         } else if (outcome === "unknown") {
           unknown = true;
@@ -198,6 +208,8 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         } else {
           if (NONCE_TAKEN.test(errorText(err))) unknown = true;
           else refused.push(base + i);
+          // A fee the chain no longer takes: the next transaction asks for the fees again.
+          if (FEE_TOO_LOW.test(errorText(err))) fees = undefined;
           q.reject(err);
         }
       });
@@ -210,17 +222,17 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         unfilled ??= gap;
         continue;
       }
-      const [filler] = await broadcast(account, [{ to: account.address, data: "0x", gas: 21_000n, fees: await currentFees() }], gap);
+      const [filler] = await broadcast(account, [{ to: account.address, data: "0x", gas: 21_000n, fees: await currentFees(), nonce: gap }]);
       if (filler!.outcome === "unknown") unknown = true;
       if (filler!.outcome === "refused") unfilled ??= gap;
     }
     await sync.nonces.set(key, unknown ? undefined : (unfilled ?? next));
   }
 
-  /** Signs transactions with the nonces from `base` on and sends them at once; each one's outcome. */
-  async function broadcast(account: LocalAccount, txs: Pick<Queued, "to" | "data" | "gas" | "fees">[], base: number) {
+  /** Signs transactions and sends them at once; each one's outcome. */
+  async function broadcast(account: LocalAccount, txs: (Tx & { nonce: number })[]) {
     const signed = await Promise.all(
-      txs.map((tx, i) =>
+      txs.map((tx) =>
         account.signTransaction({
           chainId: n.chainId,
           type: "eip1559",
@@ -229,7 +241,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
           gas: tx.gas,
           maxFeePerGas: tx.fees.maxFeePerGas,
           maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
-          nonce: base + i,
+          nonce: tx.nonce,
         }),
       ),
     );
@@ -243,6 +255,64 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     });
   }
 
+  // Sent transactions not known to be mined, per wallet and nonce: what a replacement signs again.
+  type Unmined = Tx & { account: LocalAccount; nonce: number; sentAt: number; replaced: number; broadcast: Broadcasts | undefined };
+  const unmined = new Map<Address, Map<number, Unmined>>();
+  const byHash = new Map<Hex, Unmined>();
+  const stuckAfterMs = opts.stuckAfterMs ?? 12_000;
+
+  function track(account: LocalAccount, nonce: number, q: Queued, hash: Hex) {
+    const mine = unmined.get(account.address) ?? new Map<number, Unmined>();
+    unmined.set(account.address, mine);
+    const entry: Unmined = { to: q.to, data: q.data, gas: q.gas, fees: q.fees, account, nonce, sentAt: Date.now(), replaced: 0, broadcast: q.sent };
+    const earlier = mine.get(nonce);
+    if (earlier) forget(earlier);
+    mine.set(nonce, entry);
+    byHash.set(hash, entry);
+  }
+
+  function forget(entry: Unmined) {
+    unmined.get(entry.account.address)?.delete(entry.nonce);
+    for (const [hash, e] of byHash) if (e === entry) byHash.delete(hash);
+  }
+
+  const unsticking = new Set<Address>();
+  /**
+   * Sends again, at a higher fee, the wallet's transactions that are not mined after `stuckAfterMs` (a base fee that
+   * rose above their cap keeps them out of every block, and every later nonce of the wallet behind them). Same nonce,
+   * same call: whichever of the versions is mined, the transfer happens once.
+   */
+  async function unstick(account: LocalAccount): Promise<void> {
+    const mine = unmined.get(account.address);
+    if (!mine?.size || unsticking.has(account.address)) return;
+    unsticking.add(account.address);
+    try {
+      const mined = await client.getTransactionCount({ address: account.address, blockTag: "latest" });
+      for (const entry of [...mine.values()]) if (entry.nonce < mined) forget(entry);
+      const now = Date.now();
+      const stuck = [...mine.values()].filter((e) => now - e.sentAt >= stuckAfterMs && e.replaced < MAX_REPLACEMENTS).sort((a, b) => a.nonce - b.nonce);
+      if (stuck.length === 0) return;
+      fees = undefined;
+      const current = await currentFees();
+      const dearer = stuck.map((e) => ({ ...e, fees: replacementFees(e.fees, current) }));
+      const answers = await broadcast(account, dearer);
+      answers.forEach(({ hash, outcome, err }, i) => {
+        const entry = stuck[i]!;
+        if (outcome === "refused") {
+          if (NONCE_TAKEN.test(errorText(err))) forget(entry);
+          return;
+        }
+        entry.fees = dearer[i]!.fees;
+        entry.sentAt = Date.now();
+        entry.replaced++;
+        entry.broadcast?.sent.push(hash);
+        byHash.set(hash, entry);
+      });
+    } finally {
+      unsticking.delete(account.address);
+    }
+  }
+
   return {
     getAddresses: () => accounts.map((a) => a.address),
     readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
@@ -254,14 +324,40 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         gas: args.gas,
       }),
     sendTransaction: (args) => send(args),
-    waitForTransactionReceipt: (args) =>
-      client.waitForTransactionReceipt({
-        hash: args.hash,
-        timeout: args.timeout ?? opts.confirmationTimeoutMs,
-        pollingInterval: opts.pollingIntervalMs ?? 250,
-      }),
+    waitForTransactionReceipt: async (args) => {
+      const entry = byHash.get(args.hash);
+      const settlement = broadcasts.getStore();
+      // While it waits, a transaction that stays out of the blocks is sent again dearer (viem's wait follows its
+      // replacement: same sender, same nonce).
+      const check = entry ? setInterval(() => void unstick(entry.account).catch(() => undefined), Math.max(250, stuckAfterMs / 2)) : undefined;
+      check?.unref();
+      try {
+        const receipt = await client.waitForTransactionReceipt({
+          hash: args.hash,
+          timeout: args.timeout ?? opts.confirmationTimeoutMs,
+          pollingInterval: opts.pollingIntervalMs ?? 250,
+          ...(entry ? { replacement: { from: entry.account.address, nonce: entry.nonce } } : {}),
+          onReplaced: (r) => {
+            if (settlement) settlement.landed = r.transaction.hash;
+          },
+        });
+        if (entry) forget(entry);
+        return receipt;
+      } finally {
+        clearInterval(check);
+      }
+    },
     getCode: (args) => code(args.address),
   };
+}
+
+/** Fees for sending a transaction again: the chain's current ones, and at least 12.5 % above the last (what nodes ask). */
+export function replacementFees(last: Fees, current: Fees): Fees {
+  const bump = (x: bigint) => (x * 1125n + 999n) / 1000n + 1n;
+  const maxPriorityFeePerGas = current.maxPriorityFeePerGas > bump(last.maxPriorityFeePerGas) ? current.maxPriorityFeePerGas : bump(last.maxPriorityFeePerGas);
+  let maxFeePerGas = current.maxFeePerGas > bump(last.maxFeePerGas) ? current.maxFeePerGas : bump(last.maxFeePerGas);
+  if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
+  return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
 /** The node answered with a refusal: the transaction is not in it. Anything else (no answer, a timeout) may have reached it. */

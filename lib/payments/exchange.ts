@@ -1,9 +1,8 @@
 import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
 import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
-import type { Hex } from "viem";
 import type { Db } from "@/lib/db";
-import { broadcasts } from "./evm-signer";
+import { broadcasts, type Broadcasts } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
@@ -116,13 +115,14 @@ async function settle(input: ExchangeInput, settlement: Settlement, identity: Pa
 
 async function settleOnce(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
   const { db, payments, payload, requirement, effects } = input;
-  const sent: Hex[] = [];
+  const broadcast: Broadcasts = { sent: [] };
+  const sent = broadcast.sent;
   const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);
   heartbeat.unref();
   let result: SettleResponse;
   try {
     for (let attempt = 1; ; attempt++) {
-      result = await broadcasts.run(sent, () => settlePayment(payments, payload, requirement));
+      result = await broadcasts.run(broadcast, () => settlePayment(payments, payload, requirement));
       if (result.success || sent.length > 0 || result.transaction) break;
       // Nothing was sent. If the payment still verifies, the failure was the shop's (an RPC, a nonce): try again.
       if (attempt >= MAX_ATTEMPTS || Date.now() > identity.validUntil.getTime() - RETRY_MARGIN_MS) break;
@@ -133,6 +133,8 @@ async function settleOnce(input: ExchangeInput, settlement: Settlement, identity
     clearInterval(heartbeat);
   }
 
+  // A replacement (the same transfer sent again at a higher fee) was mined: the settlement names that transaction.
+  if (broadcast.landed) result = { ...result, transaction: broadcast.landed };
   if (result.success) {
     const done = await finishSettlement(db, settlement.id, { status: "settled", transaction: result.transaction, payer: result.payer }, effects);
     // Already decided elsewhere (the reconciler, after this server's hold lapsed): it can only have found it landed.

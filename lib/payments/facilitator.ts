@@ -29,14 +29,16 @@ export function inProcessFacilitator(
   networks: PaymentNetwork[],
   gas: GasWallets,
   sync: SenderSync,
-  opts: { confirmationTimeoutMs?: number } = {},
+  opts: { confirmationTimeoutMs?: number; stuckAfterMs?: number } = {},
 ): FacilitatorClient {
   const facilitator = new x402Facilitator();
   for (const n of networks) {
     if (n.kind === "evm") {
       facilitator.register(
         n.network,
-        new ExactEvmFacilitatorScheme(managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS })),
+        new ExactEvmFacilitatorScheme(
+          managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS, stuckAfterMs: opts.stuckAfterMs }),
+        ),
       );
     } else {
       facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));

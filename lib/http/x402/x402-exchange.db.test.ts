@@ -207,7 +207,7 @@ async function faultyRpc(target: string) {
 }
 
 /** One $10 invoice paid on `n` through the payments `p` (their facilitator), as the invoice route does. */
-async function payThrough(p: Payments, n: PaymentNetwork) {
+async function payThrough(p: Payments, n: PaymentNetwork, beforePaying?: () => Promise<void>) {
   const inv = await newInvoice();
   const buyer = await payer(n);
   const [requirement] = await p.requirements(inv.priceUsdc);
@@ -216,6 +216,7 @@ async function payThrough(p: Payments, n: PaymentNetwork) {
       "utf8",
     ),
   );
+  await beforePaying?.();
   const result = await exchange({
     db: database.db,
     payments: p,
@@ -230,7 +231,7 @@ async function payThrough(p: Payments, n: PaymentNetwork) {
 }
 
 describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, () => {
-  async function faultyPayments(confirmationTimeoutMs: number) {
+  async function faultyPayments(confirmationTimeoutMs: number, stuckAfterMs?: number) {
     const n = evmNetwork();
     if (n.kind !== "evm") throw new Error("unreachable");
     const proxy = await faultyRpc(n.rpcUrl);
@@ -238,6 +239,7 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     const sync = { lock: <T>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
     const facilitator = inProcessFacilitator([proxied], { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, sync, {
       confirmationTimeoutMs,
+      stuckAfterMs,
     });
     return { proxy, n: proxied, p: await paymentsWith({ networks: [proxied], facilitator, devnet: true, inProcess: true }) };
   }
@@ -327,6 +329,47 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       await proxy.close();
     }
   });
+
+  it("sends a transaction that a rising base fee keeps out of the blocks again at a higher fee, and records the one mined", async () => {
+    const { proxy, n, p } = await faultyPayments(20_000, 1_500);
+    const chain = createPublicClient({ transport: rpcHttp(evmNetwork().rpcUrl) });
+    const anvil = (method: string, params: unknown[]) => chain.request({ method: method as never, params: params as never });
+    const gasWallet = devnet.keys.evmFacilitator.address;
+    try {
+      // Blocks wait while the payment's transaction is sent with the fee of the moment; then the base fee jumps.
+      let paused!: () => void;
+      const pausing = new Promise<void>((r) => (paused = r));
+      const paying = payThrough(p, n, async () => {
+        await anvil("evm_setIntervalMining", [0]);
+        paused();
+      });
+      await pausing;
+      for (let i = 0; i < 200; i++) {
+        const [latest, pending] = await Promise.all([
+          chain.getTransactionCount({ address: gasWallet, blockTag: "latest" }),
+          chain.getTransactionCount({ address: gasWallet, blockTag: "pending" }),
+        ]);
+        if (pending > latest) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await anvil("anvil_setNextBlockBaseFeePerGas", [`0x${(500n * 10n ** 9n).toString(16)}`]);
+      await anvil("evm_setIntervalMining", [1]);
+      const { inv, buyer, result } = await paying;
+      expect(result.kind).toBe("settled");
+      const [row] = await database.db.select().from(settlements).where(eq(settlements.reference, inv.id));
+      const mined = await chain.getTransaction({ hash: row!.transaction as `0x${string}` });
+      // The transaction recorded is the dearer one that was mined, not the first.
+      expect(mined.maxFeePerGas! > 100n * 10n ** 9n).toBe(true);
+      expect((await chain.getTransactionReceipt({ hash: mined.hash })).status).toBe("success");
+      if (result.kind === "settled") expect(result.settle.transaction).toBe(mined.hash);
+      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - inv.priceUsdc);
+      expect(await paidStatus(inv.id)).toBe("paid");
+    } finally {
+      await anvil("evm_setIntervalMining", [1]).catch(() => undefined);
+      await anvil("anvil_setNextBlockBaseFeePerGas", [`0x${(10n ** 9n).toString(16)}`]).catch(() => undefined);
+      await proxy.close();
+    }
+  }, 60_000);
 
   it("runs the fee's handler once for copies of one payment sent at once", async () => {
     const n = evmNetwork();

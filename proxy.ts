@@ -1,5 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { edgeError, MAX_BODY_BYTES, REQUEST_ID_HEADER, requestId, urlProblem } from "@/lib/http/edge-guard";
+import { allowedMethods, METHOD_NOT_ALLOWED_PREFIX, methodAllowed } from "@/lib/http/merchant/methods";
+
+const MERCHANT_API = "/api/v2";
 
 /**
  * The edge of every request, before routing: a path or query that is not valid UTF-8 or holds a NUL byte is refused
@@ -23,9 +26,21 @@ export function proxy(request: NextRequest): Response {
   }
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, id);
-  const res = NextResponse.next({ request: { headers } });
+  const res = wrongMethod(url, request.method)
+    ? NextResponse.rewrite(new URL(MERCHANT_API + METHOD_NOT_ALLOWED_PREFIX + url.pathname.slice(MERCHANT_API.length) + url.search, url), { request: { headers } })
+    : NextResponse.next({ request: { headers } });
   res.headers.set(REQUEST_ID_HEADER, id);
   return res;
+}
+
+/**
+ * A merchant API path with a method it does not take: Next.js would answer a bare 405; the API's catch-all route
+ * answers it in the API's shape instead, with `Allow` and the limit's fields.
+ */
+function wrongMethod(url: URL, method: string): boolean {
+  if (!url.pathname.startsWith(MERCHANT_API + "/")) return false;
+  const allowed = allowedMethods(url.pathname.slice(MERCHANT_API.length));
+  return allowed.length > 0 && !methodAllowed(method, allowed);
 }
 
 export const config = {

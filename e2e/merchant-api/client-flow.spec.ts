@@ -95,6 +95,22 @@ test("raw HTTP: auth cases and error codes with their statuses", async ({ baseUR
   expect([parse.status, ((await parse.json()) as Json).error_code]).toEqual([400, "parse_error"]);
   expect((await m.call("/products/search")).body.error_code).toBe("missing_param");
   expect((await m.call("/products/no-such-thing")).status).toBe(404);
+  // Every answer of the API is JSON with the limit's fields: refused credentials, unknown paths, wrong methods.
+  const unauthorized = await fetch(`${baseURL}/api/v2/accounts/balance`);
+  expect(unauthorized.status).toBe(401);
+  expect(unauthorized.headers.get("x-ratelimit-limit")).toBeTruthy();
+  const unknown = await fetch(`${baseURL}/api/v2/no/such/endpoint`, { headers: { Authorization: m.basic } });
+  expect([unknown.status, unknown.headers.get("content-type"), ((await unknown.json()) as Json).error_code]).toEqual([
+    404,
+    "application/json; charset=utf-8",
+    "not_found",
+  ]);
+  expect(unknown.headers.get("x-ratelimit-remaining")).toBeTruthy();
+  const wrongMethod = await fetch(`${baseURL}/api/v2/ping`, { method: "DELETE", headers: { Authorization: m.basic } });
+  expect([wrongMethod.status, wrongMethod.headers.get("allow"), ((await wrongMethod.json()) as Json).error_code]).toEqual([405, "GET", "method_not_allowed"]);
+  expect(wrongMethod.headers.get("x-ratelimit-limit")).toBeTruthy();
+  const head = await fetch(`${baseURL}/api/v2/ping`, { method: "HEAD", headers: { Authorization: m.basic } });
+  expect(head.status).not.toBe(405);
 });
 
 test("a webhook receiver on loopback that fails twice gets the third delivery, same webhook-id, verifiable signature", async ({ baseURL }) => {

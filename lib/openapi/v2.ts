@@ -9,7 +9,7 @@ import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/http/merchant/schemas";
 import { DOCUMENT_OPTIONS } from "./common";
-import { MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/ratelimit/policies";
+import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/ratelimit/policies";
 
 type Method = "get" | "post";
 type Codes = readonly [string, ...string[]];
@@ -331,7 +331,8 @@ function limitText(op: V2Operation): string {
   const quota = PRODUCT_QUOTA.routes.includes(`${op.method.toUpperCase()} ${op.path}` as MerchantRouteId)
     ? ` Also counts toward ${PRODUCT_QUOTA.points} requests per hour over /products and /products/search.`
     : "";
-  return `Rate limit: ${rule.points} per ${rule.durationSec} s per credential.${quota}`;
+  const anonymous = ` Requests without a valid credential (401, 403) count toward ${MERCHANT_ANONYMOUS_LIMIT.points} per ${MERCHANT_ANONYMOUS_LIMIT.durationSec} s per client address instead.`;
+  return `Rate limit: ${rule.points} per ${rule.durationSec} s per credential.${quota}${anonymous}`;
 }
 
 function operationObject(op: V2Operation): ZodOpenApiOperationObject {
@@ -339,15 +340,16 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
     200: { description: "OK", headers: z.object(rateHeaders), content: { "application/json": { schema: op.ok } } },
   };
   for (const [status, codes] of errorCodes(op)) {
+    // Every answer carries the limit's fields: the route's per credential, or (401, 403) the per-address one.
     const headers =
       status === 429
         ? z.object({ ...rateHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) })
         : status === 401
-          ? z.object({ "WWW-Authenticate": z.string() })
-          : undefined;
+          ? z.object({ ...rateHeaders, "WWW-Authenticate": z.string() })
+          : z.object(rateHeaders);
     responses[`${status}` as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: `${ERROR_TEXT[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
-      ...(headers ? { headers } : {}),
+      headers,
       content: { "application/json": { schema: s.errorDocSchema } },
     };
   }

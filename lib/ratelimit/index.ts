@@ -20,6 +20,7 @@ export { rateLimitHeaders, type PolicyState } from "./headers";
 export {
   DASHBOARD_SIGN_IN_LIMITS,
   DEFAULT_POLICIES,
+  MERCHANT_ANONYMOUS_LIMIT,
   MERCHANT_LIMITS,
   PRODUCT_QUOTA,
   X402_LIMITS,

@@ -18,6 +18,8 @@ export type RateLimiter = {
   readonly storeKind: StoreKind;
   /** Counts one request of a merchant API credential on a route, and on the product quota for the routes it covers. */
   consume(routeId: MerchantRouteId, credentialId: string): Promise<RateLimitDecision>;
+  /** Counts one merchant API request that no credential counts (401, 403, 404, 405) against its client IP. */
+  consumeAnonymous(ip: string | undefined): Promise<RateLimitDecision>;
   /** Counts one /x402 request against its client IP and, once known, its wallet (payer, SIWX or session token). */
   consumeX402(client: { ip?: string; wallet?: string }): Promise<RateLimitDecision>;
   /**
@@ -48,6 +50,7 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   }
   const quotaRoutes = new Set(policies.productQuota.routes);
   const quota = plainPolicy(policies.productQuota);
+  const anonymous = plainPolicy(policies.merchantAnonymous);
   const x402Ip = plainPolicy(policies.x402.ip);
   const x402Wallet = plainPolicy(policies.x402.wallet);
   const signInIp = plainPolicy(policies.dashboardSignIn.ip);
@@ -69,6 +72,10 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
       const counts = [{ policy, subject: credentialId }];
       if (quotaRoutes.has(routeId)) counts.push({ policy: quota, subject: credentialId });
       return check(counts);
+    },
+
+    consumeAnonymous(ip) {
+      return check([{ policy: anonymous, subject: ip ? ipSubject(ip) : "ip:loopback" }]);
     },
 
     consumeX402({ ip, wallet }) {

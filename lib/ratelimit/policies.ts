@@ -57,6 +57,13 @@ export const PRODUCT_QUOTA = {
 } as const;
 
 /**
+ * Merchant API requests that no credential counts, per client IP: missing or refused credentials (401, 403), unknown
+ * paths (404) and methods (405). Every answer of /api/v2 carries the X-RateLimit-* fields, these included, and a
+ * guesser of keys or paths is slowed down. Loopback clients share one budget.
+ */
+export const MERCHANT_ANONYMOUS_LIMIT = { name: "api-v2-ip", points: 60, durationSec: 60 } as const satisfies Policy;
+
+/**
  * The /x402 API (its spec sets no limits): one budget over all its routes, per client IP and per paying or signed-in
  * wallet. Generous on purpose: most calls are paid for, and an agent polling an invoice once a second uses 60 a minute.
  * They stop a runaway loop or a flood of unpaid 402 challenges, each of which costs us work and, for a paid call,
@@ -82,6 +89,7 @@ export const DASHBOARD_SIGN_IN_LIMITS = {
 export type RateLimitPolicies = {
   merchant: Record<MerchantRouteId, LimitRule>;
   productQuota: Policy & { routes: readonly MerchantRouteId[] };
+  merchantAnonymous: Policy;
   x402: { ip: Policy; wallet: Policy };
   dashboardSignIn: { ip: Policy; credential: Policy };
 };
@@ -89,6 +97,7 @@ export type RateLimitPolicies = {
 export const DEFAULT_POLICIES: RateLimitPolicies = {
   merchant: MERCHANT_LIMITS,
   productQuota: PRODUCT_QUOTA,
+  merchantAnonymous: MERCHANT_ANONYMOUS_LIMIT,
   x402: X402_LIMITS,
   dashboardSignIn: DASHBOARD_SIGN_IN_LIMITS,
 };
@@ -110,6 +119,7 @@ export function raisedPolicies(policies: RateLimitPolicies, factor: number): Rat
   return {
     merchant: Object.fromEntries(Object.entries(policies.merchant).map(([k, v]) => [k, raise(v)])) as Record<MerchantRouteId, LimitRule>,
     productQuota: raise(policies.productQuota),
+    merchantAnonymous: raise(policies.merchantAnonymous),
     x402: { ip: raise(policies.x402.ip), wallet: raise(policies.x402.wallet) },
     dashboardSignIn: { ip: raise(policies.dashboardSignIn.ip), credential: raise(policies.dashboardSignIn.credential) },
   };

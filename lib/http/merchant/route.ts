@@ -10,6 +10,8 @@ import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
+import { clientIp } from "@/lib/http/x402/x402-limits";
+import { allowedMethods, METHOD_NOT_ALLOWED_PREFIX } from "./methods";
 
 export type MerchantContext = {
   merchant: AccountHolder;
@@ -48,10 +50,45 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
       const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
       return withHeaders(await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params }), limits);
     } catch (err) {
+      if (!limits) {
+        // No credential counted this request (it had none that passed): its client's address does.
+        const anonymous = await anonymousDecision(req);
+        if (anonymous && !anonymous.allowed) return rateLimitedResponse(endpoint, anonymous);
+        limits = anonymous && new Headers(anonymous.headers);
+      }
       return withHeaders(errorResponse(err, endpoint, routeId), limits);
     }
   });
 }
+
+/** Counts a request that no credential counts against its client's address; undefined if the store failed. */
+async function anonymousDecision(req: Request) {
+  return (await getRateLimiter()).consumeAnonymous(clientIp(req)).catch((err: unknown) => {
+    log.error({ err }, "rate limit store failed");
+    return undefined;
+  });
+}
+
+/**
+ * What /api/v2 answers where no route does: a JSON 404 `not_found` for a path that is no route, a JSON 405 with
+ * `Allow` for a method that the path does not take (the proxy sends those here), both counted against the client's
+ * address and carrying the limit's fields like every answer of the API.
+ */
+export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
+  const url = new URL(req.url);
+  let endpoint = url.pathname.slice(API_PREFIX.length) || "/";
+  if (endpoint.startsWith(METHOD_NOT_ALLOWED_PREFIX + "/")) endpoint = endpoint.slice(METHOD_NOT_ALLOWED_PREFIX.length);
+  const decision = await anonymousDecision(req);
+  if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
+  const allowed = allowedMethods(endpoint);
+  const res =
+    allowed.length > 0 && !allowed.includes(req.method)
+      ? new V2Error(405, "method_not_allowed", `${endpoint} takes ${allowed.join(", ")}, not ${req.method}.`).toResponse(endpoint, {
+          Allow: allowed.join(", "),
+        })
+      : new V2Error(404, "not_found", `There is no endpoint ${req.method} ${API_PREFIX}${endpoint}: see ${API_PREFIX}/openapi.json.`).toResponse(endpoint);
+  return withHeaders(res, decision && new Headers(decision.headers));
+});
 
 function withHeaders(res: Response, extra: Headers | undefined): Response {
   if (!extra) return res;

@@ -98,8 +98,14 @@ export async function createInvoice(
 
   const priceUsdc = lines.reduce((sum, l) => sum + l.pkg.priceUsdc, 0n);
   if (priceUsdc < MIN_INVOICE_USDC) throw new DomainError("amount_too_small", "An invoice must come to at least 0.01 USDC");
-  if (priceUsdc > MAX_INVOICE_USDC) {
-    throw new DomainError("amount_too_large", `This cart comes to more than 1000 USDC, the most one invoice can take: split it`);
+  // The 1000 USDC bound is x402's (what one payment settles): a merchant's invoice paid from the balance has none.
+  if (priceUsdc > MAX_INVOICE_USDC && merchant?.paymentMethod !== "balance") {
+    throw new DomainError(
+      "amount_too_large",
+      merchant
+        ? "This invoice comes to more than 1000 USDC, the most one USDC payment can take: pay it from the balance, or split it"
+        : "This cart comes to more than 1000 USDC, the most one invoice can take: split it",
+    );
   }
 
   const now = input.now ?? new Date();

@@ -173,14 +173,14 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
       await database.db.update(products).set({ inStock: true, updatedAt: new Date() }).where(eq(products.id, item.product_id));
       catalogChanged(database.db);
     }
-    // An amount outside a product's range, an eSIM invoice over the most one invoice takes; the phone checks (eSIMs
-    // take no phone number).
+    // An amount outside a product's range; an eSIM invoice over the most one USDC payment takes (from the balance it
+    // is taken); the phone checks (eSIMs take no phone number).
     await hit(m, "POST /invoices", "400 invalid_value", {
       body: { products: [{ product_id: ranged!.id, value: Number(ranged!.max) }], payment_method: "balance" },
     });
-    await hit(m, "POST /esims", "400 invalid_value", {
-      body: { products: [{ product_id: "test-esim-product", value: "Unlimited, 30 Days", quantity: 11 }], payment_method: "balance" },
-    });
+    const overUsdc = { products: [{ product_id: "test-esim-product", value: "Unlimited, 30 Days", quantity: 11 }] };
+    await hit(m, "POST /esims", "400 unsupported_payment_method", { body: { ...overUsdc, payment_method: "usdc_base" } });
+    await hit(m, "POST /esims", 200, { body: { ...overUsdc, payment_method: "balance" } });
     await hit(m, "POST /invoices", "400 invalid_phone_number", {
       body: { products: [{ product_id: "test-phone-refill", value: 10, phone_number: "+1" }], payment_method: "balance" },
     });

@@ -48,11 +48,14 @@ const REQUEST_ERRORS: ErrorLists = {
 };
 /** Creating an invoice: the request's refusals, the domain's (from the table), and auto_pay and Idempotency-Key's. */
 const INVOICE_ERRORS = mergeErrors(REQUEST_ERRORS, v2ErrorCodes([...INVOICE_REFUSALS, "balance_too_low", "idempotency_key_in_use", "idempotency_key_reused"]));
-/** `POST /esims` takes eSIM products only: a phone number is never read, so its refusals cannot come. */
+/**
+ * `POST /esims` takes eSIM products only: a phone number is never read, and an eSIM is sold in fixed packages (no
+ * value range), so those refusals cannot come.
+ */
 const ESIM_INVOICE_ERRORS = mergeErrors(
   REQUEST_ERRORS,
   v2ErrorCodes([
-    ...INVOICE_REFUSALS.filter((r) => r !== "invalid_phone_number" && r !== "unsupported_operator"),
+    ...INVOICE_REFUSALS.filter((r) => !["invalid_phone_number", "unsupported_operator", "package_out_of_range", "amount_too_small"].includes(r)),
     "balance_too_low",
     "idempotency_key_in_use",
     "idempotency_key_reused",

@@ -36,7 +36,8 @@ export const V2_ERRORS: Partial<Record<DomainErrorCode, V2Answer>> = {
   invalid_phone_number: { status: 400, code: "invalid_phone_number", message: (message, field) => `${field}: ${message} (E.164 expected)` },
   unsupported_operator: { status: 400, code: "unsupported_operator" },
   amount_too_small: { status: 400, code: "invalid_value" },
-  amount_too_large: { status: 400, code: "invalid_value" },
+  // Only a USDC invoice has an upper bound (one x402 payment); the value of each item was in range.
+  amount_too_large: { status: 400, code: "unsupported_payment_method" },
   unauthorized: { status: 401, code: "unauthorized" },
   forbidden: { status: 403, code: "forbidden" },
   invalid_webhook_url: { status: 400, code: "invalid_param" },

@@ -220,6 +220,17 @@ describe(`merchant invoices on ${testDriver}`, () => {
     expect(await m.balance()).toBe(10_000);
   });
 
+  it("takes a balance invoice over 1000 USD (the bound is one USDC payment's), and refuses that sum in USDC", async () => {
+    const m = await merchant(5_000);
+    const products = Array.from({ length: 20 }, () => ({ product_id: "amazon-us", value: 100 }));
+    const fromBalance = await m.create({ products, payment_method: "balance" });
+    expect(fromBalance.status).toBe(200);
+    expect((fromBalance.body.data as Invoice).payment.price).toBeGreaterThan(100_000);
+    const inUsdc = await m.create({ products, payment_method: "usdc_base" });
+    expect([inUsdc.status, inUsdc.body.error_code]).toEqual([400, "unsupported_payment_method"]);
+    expect(inUsdc.body.message).toMatch(/1000 USDC/);
+  });
+
   it("replays the first answer for a repeated Idempotency-Key, and refuses the key for another body", async () => {
     const m = await merchant(100);
     const body = { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true };

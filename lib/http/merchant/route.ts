@@ -107,5 +107,9 @@ export function errorResponse(err: unknown, endpoint: string, routeId: string): 
     return new V2Error(400, "invalid_param", `Invalid parameter ${field}: ${issue?.message ?? "invalid"}`).toResponse(endpoint);
   }
   log.error({ err, route: routeId }, "merchant API request failed");
+  // The spec's code for an unexpected failure of invoice creation; nothing was charged or held (its transaction undid it).
+  if (routeId === "POST /invoices" || routeId === "POST /esims") {
+    return new V2Error(500, "create_invoice_failed", "The invoice could not be created; nothing was charged. Try again.").toResponse(endpoint);
+  }
   return new V2Error(500, "internal_error", "Something went wrong on our side. Try again; if it persists, contact support.").toResponse(endpoint);
 }

@@ -63,7 +63,7 @@ describe("the merchant API's OpenAPI document", () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const op of V2_OPERATIONS) {
       expect(Object.keys(MERCHANT_LIMITS)).toContain(`${op.method.toUpperCase()} ${op.path}`);
-      expect(doc.paths?.[op.path]?.[op.method]?.description).toMatch(/Rate limit: \d+ per \d+ s per credential/);
+      expect(doc.paths?.[op.path]?.[op.method]?.description).toMatch(/Rate limit: \d+ per \d+ s per account/);
     }
   });
 

@@ -335,7 +335,7 @@ function limitText(op: V2Operation): string {
     ? ` Also counts toward ${PRODUCT_QUOTA.points} requests per hour over /products and /products/search.`
     : "";
   const anonymous = ` Requests without a valid credential (401, 403) count toward ${MERCHANT_ANONYMOUS_LIMIT.points} per ${MERCHANT_ANONYMOUS_LIMIT.durationSec} s per client address instead.`;
-  return `Rate limit: ${rule.points} per ${rule.durationSec} s per credential.${quota}${anonymous}`;
+  return `Rate limit: ${rule.points} per ${rule.durationSec} s per account (all its keys together).${quota}${anonymous}`;
 }
 
 function operationObject(op: V2Operation): ZodOpenApiOperationObject {
@@ -343,7 +343,7 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
     200: { description: "OK", headers: z.object(rateHeaders), content: { "application/json": { schema: op.ok } } },
   };
   for (const [status, codes] of errorCodes(op)) {
-    // Every answer carries the limit's fields: the route's per credential, or (401, 403) the per-address one.
+    // Every answer carries the limit's fields: the route's per account, or (401, 403) the per-address one.
     const headers =
       status === 429
         ? z.object({ ...rateHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) })

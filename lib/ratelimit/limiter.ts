@@ -16,8 +16,11 @@ export type RateLimitDecision = {
 
 export type RateLimiter = {
   readonly storeKind: StoreKind;
-  /** Counts one request of a merchant API credential on a route, and on the product quota for the routes it covers. */
-  consume(routeId: MerchantRouteId, credentialId: string): Promise<RateLimitDecision>;
+  /**
+   * Counts one merchant API request of an account on a route, and on the product quota for the routes it covers. All
+   * keys of one account share its budgets (the spec's limits are the account's, not a key's).
+   */
+  consume(routeId: MerchantRouteId, accountId: string): Promise<RateLimitDecision>;
   /** Counts one merchant API request that no credential counts (401, 403, 404, 405) against its client IP. */
   consumeAnonymous(ip: string | undefined): Promise<RateLimitDecision>;
   /** Counts one /x402 request against its client IP and, once known, its wallet (payer, SIWX or session token). */
@@ -66,11 +69,11 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   return {
     storeKind: limiters.kind,
 
-    consume(routeId, credentialId) {
+    consume(routeId, accountId) {
       const policy = merchantPolicies.get(routeId);
       if (!policy) return Promise.reject(new Error(`No rate limit for the route ${routeId}`));
-      const counts = [{ policy, subject: credentialId }];
-      if (quotaRoutes.has(routeId)) counts.push({ policy: quota, subject: credentialId });
+      const counts = [{ policy, subject: accountId }];
+      if (quotaRoutes.has(routeId)) counts.push({ policy: quota, subject: accountId });
       return check(counts);
     },
 

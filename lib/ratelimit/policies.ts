@@ -3,14 +3,14 @@
  * its product quota, the limits of the /x402 API, and failed sign-ins to the merchant dashboard. Routes, tests and docs read the numbers from here.
  */
 
-/** At most `points` requests per `durationSec` seconds for one subject (a credential, a wallet, an IP). */
+/** At most `points` requests per `durationSec` seconds for one subject (a merchant account, a wallet, an IP). */
 export type LimitRule = { points: number; durationSec: number };
 
 /** A rule with the name it carries in the `RateLimit-Policy` and `RateLimit` fields. */
 export type Policy = LimitRule & { name: string };
 
 /**
- * Per endpoint and per API credential. Keys are "METHOD path", the path relative to `/api/v2` with `{id}` for the
+ * Per endpoint and per merchant account (all its API keys and tokens together). Keys are "METHOD path", the path relative to `/api/v2` with `{id}` for the
  * path parameter, exactly as the spec's table writes them.
  */
 export const MERCHANT_LIMITS = {
@@ -45,7 +45,7 @@ export const EXTRA_MERCHANT_ROUTES = ["GET /webhooks/deliveries", "GET /webhooks
 export type MerchantRouteId = keyof typeof MERCHANT_LIMITS;
 
 /**
- * The spec's "1000 requests per hour across /products and /products/search", per credential, counted on top of
+ * The spec's "1000 requests per hour across /products and /products/search", per account, counted on top of
  * those two endpoints' own limits. Read literally: the product detail and eSIM routes are not in it (they have only
  * their per-endpoint limits). Widening it is a change to `routes` here.
  */

@@ -88,8 +88,10 @@ describe(`admin API and account routes on ${testDriver}`, () => {
     const second = await callRoute(ping, "/api/v2/ping", { headers: bearerAuth(m.api_token) });
     expect(second).toMatchObject({ status: 429, body: { error_code: "too_many_requests", meta: { _endpoint: "/ping" } } });
     expect(Number(second.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    // Per credential: the same merchant's business key has its own count.
-    expect((await callRoute(ping, "/api/v2/ping", { headers: basicAuth(m.api_id, m.api_secret) })).status).toBe(200);
+    // Per account: the same merchant's business key shares the count; another merchant has its own.
+    expect((await callRoute(ping, "/api/v2/ping", { headers: basicAuth(m.api_id, m.api_secret) })).status).toBe(429);
+    const other = await newMerchant();
+    expect((await callRoute(ping, "/api/v2/ping", { headers: basicAuth(other.api_id, other.api_secret) })).status).toBe(200);
     // Errors after sign-in carry the fields too.
     const bad = await callRoute(balance, "/api/v2/accounts/balance?x=1", { headers: bearerAuth(m.api_token) });
     expect(bad.headers.get("x-ratelimit-limit")).toBe("60");

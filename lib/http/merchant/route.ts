@@ -42,8 +42,9 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
       const db = await getDb();
       const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
       addLogContext({ merchant_id: merchant.id });
-      // Counted per credential once it is known; every answer from here on carries the limit's fields.
-      const decision = await (await getRateLimiter()).consume(routeId, credential.id);
+      // Counted per account (all its keys share each budget) once it is known; every answer from here on carries the
+      // limit's fields.
+      const decision = await (await getRateLimiter()).consume(routeId, merchant.id);
       if (!decision.allowed) return rateLimitedResponse(endpoint, decision);
       limits = new Headers(decision.headers);
       const raw = (await next.params) ?? {};

@@ -137,21 +137,33 @@ function invoiceId(ctx: MerchantContext): string {
   return id;
 }
 
-/** `GET /invoices/{id}` and `GET /esims/invoice/{id}`. */
-export async function getInvoiceHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
+/** The merchant's invoice of the route's id; for the eSIM routes (`esim`) only one that holds an eSIM. Else 404. */
+async function routeInvoice(ctx: MerchantContext, only?: "esim") {
   const id = invoiceId(ctx);
   const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
-  if (!found) throw notFound(`Invoice ${id}`);
-  return ok(ctx.endpoint, await invoiceJson(found.invoice, found.orders, originOf(ctx)), { id });
+  if (!found || (only === "esim" && !found.orders.some((o) => o.productKind === "esim"))) {
+    throw notFound(only === "esim" ? `eSIM invoice ${id}` : `Invoice ${id}`);
+  }
+  return { id, ...found };
 }
 
-/** `POST /invoices/{id}/pay` and `POST /esims/invoice/{id}/pay`: pays from the balance, answers the invoice. */
-export async function payInvoiceHandler(_req: Request, ctx: MerchantContext): Promise<Response> {
-  const id = invoiceId(ctx);
-  await payFromBalance(ctx.db, ctx.merchant.id, id);
-  kickWorker();
-  const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
-  return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
+/** `GET /invoices/{id}`, and `GET /esims/invoice/{id}` with `only` "esim" (an invoice that holds no eSIM is not found there). */
+export function getInvoiceHandler(only?: "esim") {
+  return async (_req: Request, ctx: MerchantContext): Promise<Response> => {
+    const found = await routeInvoice(ctx, only);
+    return ok(ctx.endpoint, await invoiceJson(found.invoice, found.orders, originOf(ctx)), { id: found.id });
+  };
+}
+
+/** `POST /invoices/{id}/pay`, and `POST /esims/invoice/{id}/pay` with `only` "esim": pays from the balance, answers the invoice. */
+export function payInvoiceHandler(only?: "esim") {
+  return async (_req: Request, ctx: MerchantContext): Promise<Response> => {
+    const id = only === "esim" ? (await routeInvoice(ctx, only)).id : invoiceId(ctx);
+    await payFromBalance(ctx.db, ctx.merchant.id, id);
+    kickWorker();
+    const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
+    return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
+  };
 }
 
 /** `GET /invoices`: newest first, `after`/`before` an invoice id (or `start`), `meta._next` to the next older page. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { GET as getEsim } from "@/app/api/v2/esims/[id]/route";
+import { POST as payEsimInvoice } from "@/app/api/v2/esims/invoice/[id]/pay/route";
 import { GET as getEsimInvoice } from "@/app/api/v2/esims/invoice/[id]/route";
 import { GET as listEsims, POST as createEsimInvoice } from "@/app/api/v2/esims/route";
 import { POST as payRoute } from "@/app/api/v2/invoices/[id]/pay/route";
@@ -229,6 +230,20 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const inUsdc = await m.create({ products, payment_method: "usdc_base" });
     expect([inUsdc.status, inUsdc.body.error_code]).toEqual([400, "unsupported_payment_method"]);
     expect(inUsdc.body.message).toMatch(/1000 USDC/);
+  });
+
+  it("answers the eSIM invoice routes only for invoices that hold an eSIM: another is not found there, nor paid", async () => {
+    const m = await merchant(100);
+    const created = await m.create({ products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance" });
+    const id = (created.body.data as Invoice).id;
+    const seen = await callRoute(getEsimInvoice, `/api/v2/esims/invoice/${id}`, { headers: m.headers, params: { id } });
+    expect([seen.status, seen.body.error_code]).toEqual([404, "not_found"]);
+    const paid = await callRoute(payEsimInvoice, `/api/v2/esims/invoice/${id}/pay`, { headers: m.headers, params: { id }, method: "POST" });
+    expect([paid.status, paid.body.error_code]).toEqual([404, "not_found"]);
+    expect((await m.invoice(id)).payment.status).not.toBe("paid");
+    expect(await m.balance()).toBe(10_000);
+    // The invoice routes answer it.
+    expect((await callRoute(payRoute, `/api/v2/invoices/${id}/pay`, { headers: m.headers, params: { id }, method: "POST" })).status).toBe(200);
   });
 
   it("replays the first answer for a repeated Idempotency-Key, and refuses the key for another body", async () => {

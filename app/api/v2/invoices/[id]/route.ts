@@ -3,4 +3,4 @@ import { getInvoiceHandler } from "@/lib/http/merchant/handlers";
 
 export const dynamic = "force-dynamic";
 
-export const GET = merchantRoute("GET /invoices/{id}", getInvoiceHandler);
+export const GET = merchantRoute("GET /invoices/{id}", getInvoiceHandler());

@@ -3,4 +3,4 @@ import { getInvoiceHandler } from "@/lib/http/merchant/handlers";
 
 export const dynamic = "force-dynamic";
 
-export const GET = merchantRoute("GET /esims/invoice/{id}", getInvoiceHandler);
+export const GET = merchantRoute("GET /esims/invoice/{id}", getInvoiceHandler("esim"));

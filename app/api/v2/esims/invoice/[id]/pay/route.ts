@@ -3,4 +3,4 @@ import { payInvoiceHandler } from "@/lib/http/merchant/handlers";
 
 export const dynamic = "force-dynamic";
 
-export const POST = merchantRoute("POST /esims/invoice/{id}/pay", payInvoiceHandler);
+export const POST = merchantRoute("POST /esims/invoice/{id}/pay", payInvoiceHandler("esim"));

@@ -27,7 +27,9 @@ export function proxy(request: NextRequest): Response {
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, id);
   const res = wrongMethod(url, request.method)
-    ? NextResponse.rewrite(new URL(MERCHANT_API + METHOD_NOT_ALLOWED_PREFIX + url.pathname.slice(MERCHANT_API.length) + url.search, url), { request: { headers } })
+    ? NextResponse.rewrite(new URL(MERCHANT_API + METHOD_NOT_ALLOWED_PREFIX + url.pathname.slice(MERCHANT_API.length) + url.search, url), {
+        request: { headers },
+      })
     : NextResponse.next({ request: { headers } });
   res.headers.set(REQUEST_ID_HEADER, id);
   return res;

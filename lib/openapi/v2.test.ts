@@ -17,8 +17,7 @@ function routesOnDisk(dir = API_DIR): string[] {
     // The catch-all answers what no route does (404, 405): it is no route of the document.
     if (statSync(full).isDirectory()) {
       if (!name.startsWith("[[...")) out.push(...routesOnDisk(full));
-    }
-    else if (name === "route.ts") {
+    } else if (name === "route.ts") {
       const route = path
         .relative(API_DIR, dir)
         .split(path.sep)

@@ -96,7 +96,11 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
   const chain = viemChain(n);
   // Calls made in the same turn of the event loop travel in one JSON-RPC batch: under a burst of payments the
   // verifications, estimates, sends and receipt polls of many settlements share HTTP requests.
-  const client = createPublicClient({ chain, transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 } }), pollingInterval: opts.pollingIntervalMs ?? 250 });
+  const client = createPublicClient({
+    chain,
+    transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 } }),
+    pollingInterval: opts.pollingIntervalMs ?? 250,
+  });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
   let fees: { at: number; value: Promise<Fees> } | undefined;
@@ -161,9 +165,11 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     try {
       for (let queue = queues.get(account.address); queue && queue.length > 0; queue = queues.get(account.address)) {
         const group = queue.splice(0, GROUP_MAX);
-        await sync.lock(nonceKey(n.network, account.address), () => sendGroup(account, group)).catch((err: unknown) => {
-          for (const q of group) q.reject(err);
-        });
+        await sync
+          .lock(nonceKey(n.network, account.address), () => sendGroup(account, group))
+          .catch((err: unknown) => {
+            for (const q of group) q.reject(err);
+          });
       }
     } finally {
       draining.delete(account.address);
@@ -190,7 +196,10 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     let todo = group;
     for (let attempt = 0; todo.length > 0; attempt++) {
       const base = nonce;
-      const answers = await broadcast(account, todo.map((q, i) => ({ ...q, nonce: base + i })));
+      const answers = await broadcast(
+        account,
+        todo.map((q, i) => ({ ...q, nonce: base + i })),
+      );
       const again: Queued[] = [];
       answers.forEach(({ hash, outcome, err }, i) => {
         const q = todo[i]!;

@@ -186,7 +186,11 @@ async function faultyRpc(target: string) {
         }
         const forward = calls.filter((c) => !answers.has(c.id));
         if (forward.length > 0) {
-          const upstream = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(batch ? forward : forward[0]) });
+          const upstream = await fetch(target, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify(batch ? forward : forward[0]),
+          });
           if (faults.dropSendAnswers && forward.some((c) => c.method === "eth_sendRawTransaction")) {
             // The node took the transaction; its answer is lost on the way back.
             res.writeHead(502).end("bad gateway");

@@ -4,12 +4,14 @@ import { invoiceOrders } from "@/lib/invoices/status";
 import type { DbOrTx } from "@/lib/db";
 import { enqueueWebhook } from "./enqueue";
 import { invoiceEventType, type FinalInvoiceStatus } from "./events";
-import { FINAL_STATUSES, merchantInvoice, merchantStatus } from "@/lib/merchants/invoice-view";
+import { FINAL_STATUSES, merchantStatus } from "@/lib/merchants/invoice-view";
+import { invoiceObject } from "@/lib/merchants/invoice-object";
 
 /**
  * When a merchant invoice with a `webhook_url` has just become final (complete, or denied when it expired unpaid),
  * writes its webhook message to the outbox, in the caller's transaction (the one that made it final): the message
- * exists exactly when the final state does. The payload is the invoice object as `GET /invoices/{id}` shows it.
+ * exists exactly when the final state does. The payload is the invoice object as `GET /invoices/{id}` shows it (one
+ * serializer: lib/merchants/invoice-object.ts).
  * Returns whether a message was written; call `kickWebhookWorker()` after the commit when it was.
  */
 export async function announceFinalInvoice(tx: DbOrTx, invoiceId: string, now = new Date()): Promise<boolean> {
@@ -25,7 +27,7 @@ export async function announceFinalInvoice(tx: DbOrTx, invoiceId: string, now = 
       invoiceId,
       url: inv.webhookUrl,
       eventType: invoiceEventType(status as FinalInvoiceStatus),
-      payload: merchantInvoice(inv, items, now),
+      payload: await invoiceObject(inv, items, { now }),
       eventAt: inv.completedAt ?? now,
     },
     now,

@@ -27,10 +27,10 @@ import {
   listMerchantOrders,
   merchantEsim,
 } from "@/lib/merchants/invoices";
-import { merchantInvoice, merchantOrder } from "@/lib/merchants/invoice-view";
-import { methodNetworkKey, unavailableMethod } from "@/lib/merchants/payment-methods";
+import { merchantOrder } from "@/lib/merchants/invoice-view";
+import { invoiceObject } from "@/lib/merchants/invoice-object";
+import { unavailableMethod } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
-import { usdcToDecimal } from "@/lib/catalog";
 import type { invoices, orders } from "@/lib/db/schema";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -105,28 +105,9 @@ export function createInvoiceHandler(only?: "esim") {
   };
 }
 
-/**
- * How to pay a USDC invoice: its network, the amount in USDC, and the x402 payment URL (POST with the body shown;
- * any x402 client answers its 402) or the human payment page. Nothing for the balance.
- */
-async function usdcPayment(inv: InvoiceRow, origin: string): Promise<Record<string, unknown>> {
-  const key = methodNetworkKey(inv.paymentMethod);
-  const n = key ? (await getPayments()).networks.find((x) => x.key === key) : undefined;
-  if (!n) return {};
-  return {
-    ...(inv.paymentNetwork ? {} : { network: n.network }),
-    network_name: n.name,
-    address: n.payTo,
-    amount_usdc: usdcToDecimal(inv.priceUsdc),
-    payment_url: `${origin}/x402/invoice/pay`,
-    payment_body: { invoice_id: inv.id },
-    payment_page: `${origin}/pay/${inv.id}`,
-  };
-}
-
-/** The invoice object with its payment instructions. */
-export async function invoiceJson(inv: InvoiceRow, items: OrderRow[], origin: string) {
-  return merchantInvoice(inv, items, new Date(), await usdcPayment(inv, origin));
+/** The invoice object (lib/merchants/invoice-object.ts), with how to pay it while it can be paid. */
+export function invoiceJson(inv: InvoiceRow, items: OrderRow[], origin: string) {
+  return invoiceObject(inv, items, { origin });
 }
 
 const originOf = (ctx: MerchantContext) => new URL(ctx.apiBase).origin;

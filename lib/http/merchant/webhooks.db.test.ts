@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { POST as redeliverRoute } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
 import { GET as getDeliveryRoute } from "@/app/api/v2/webhooks/deliveries/[id]/route";
@@ -125,6 +126,28 @@ describe(`merchant invoice webhooks on ${testDriver}`, () => {
     const body = new Webhook(m.webhook_secret).verify(receiver.requests[0]!.body, receiver.requests[0]!.headers as Record<string, string>);
     expect(body).toMatchObject({ id: invoiceId, status: "denied", status_reason: "expired", payment: { status: "expired" } });
     expect(receiver.requests[0]!.headers["webhook-id"]).toMatch(/^msg_/);
+  });
+
+  it("delivers the invoice object GET /invoices/{id} answers for the same state, a USDC invoice's payment fields included", async () => {
+    const m = await createMerchant(database.db, { name: "Usdc" });
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const created = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(m.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base", webhook_url: receiver.url("/usdc") },
+    });
+    const invoiceId = (created.body.data as { id: string }).id;
+    // While it can be paid, the answer says how; the final invoice does not.
+    expect((created.body.data as { payment: Record<string, unknown> }).payment).toMatchObject({ payment_url: expect.any(String), address: expect.any(String) });
+    const later = new Date(Date.now() + 2 * HOUR);
+    expect(await expireInvoices(database.db, later)).toBeGreaterThanOrEqual(1);
+    await drainWebhooks(database.db, { now: later, mode: "devnet" });
+    const delivered = receiver.requests.find((r) => r.url.endsWith("/usdc"));
+    const body = new Webhook(m.webhook_secret).verify(delivered!.body, delivered!.headers as Record<string, string>) as { payment: Record<string, unknown> };
+    const polled = await callRoute(getInvoiceRoute, `/api/v2/invoices/${invoiceId}`, { headers: bearerAuth(m.api_token), params: { id: invoiceId } });
+    expect(body).toEqual(polled.body.data);
+    expect(body.payment).toMatchObject({ method: "usdc_base", network_name: expect.any(String), address: expect.any(String), amount_usdc: "10" });
+    expect(body.payment.payment_url).toBeUndefined();
   });
 
   it("refuses a webhook URL the guard would never send to, without waiting on DNS", async () => {

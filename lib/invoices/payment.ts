@@ -126,20 +126,28 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
 }
 
 /**
- * Ends an unpaid invoice at once (it reads as expired) and frees the stock its orders reserved: for an invoice whose
- * payment was refused as it was created, so that nothing stays held for it. No webhook: its creator got the refusal.
+ * Refuses an unpaid invoice before payment: it ends `denied` with the reason (`status_reason`, e.g. `balance_too_low`
+ * for an `auto_pay` the balance could not cover), its orders end `failed` with the reason's text, the stock they
+ * reserved is freed, and, a final status reached, its webhook is written in the same transaction. Returns whether it
+ * was refused (false: no longer unpaid).
  */
-export async function cancelUnpaid(db: Db, id: string, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export async function denyUnpaid(db: Db, id: string, reason: { code: string; message: string }, now = new Date()): Promise<boolean> {
+  const after: (() => void)[] = [];
+  const denied = await db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
-      .set({ status: "expired", expiresAt: now, updatedAt: now })
+      .set({ status: "denied", errorCode: reason.code, expiresAt: now, completedAt: now, updatedAt: now })
       .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid")))
       .returning({ id: invoices.id });
-    await releaseCodes(
-      tx as unknown as Db,
-      rows.map((r) => r.id),
-    );
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    await tx
+      .update(orders)
+      .set({ status: "failed", errorCode: reason.code, lastError: reason.message.slice(0, 500), updatedAt: now })
+      .where(and(eq(orders.invoiceId, id), eq(orders.status, "created")));
+    await releaseCodes(tx as unknown as Db, [id]);
+    after.push(...(await emit(tx, "invoice.final", { invoiceId: id, now })));
+    return true;
   });
+  runAfterCommit(after);
+  return denied;
 }

@@ -10,7 +10,8 @@ export const FINAL_STATUSES = ["complete", "denied", "payment_error"] as const;
 
 /**
  * An invoice's status as merchant clients read it. Every state ends in one of the three final statuses: an invoice
- * that expired unpaid is `denied` (with `status_reason: "expired"`), so a client polling for a final status stops.
+ * that expired unpaid is `denied` (with `status_reason: "expired"`), as is one refused before payment (with its
+ * reason, e.g. `balance_too_low`), so a client polling for a final status stops.
  */
 export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
   const status = effectiveStatus(inv, now);
@@ -73,7 +74,8 @@ export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Da
   return {
     id: inv.id,
     status,
-    ...(status === "denied" && paymentStatus(inv, now) === "expired" ? { status_reason: "expired" } : {}),
+    // Why it was refused: stored with a refusal (an auto_pay the balance could not cover), else it expired unpaid.
+    ...(status === "denied" ? { status_reason: inv.status === "denied" && inv.errorCode === "balance_too_low" ? "balance_too_low" : "expired" } : {}),
     created_time: inv.createdAt.toISOString(),
     completed_time: iso(inv.completedAt),
     expires_time: inv.expiresAt.toISOString(),

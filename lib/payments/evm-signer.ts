@@ -41,10 +41,10 @@ const FEES_FRESH_MS = 2_000;
 
 /**
  * What one settlement sent (`broadcasts.run({ sent: [] }, settle)`). `sent`: the hashes of its transactions, sent or
- * sent with an answer that left them unknown, replacements included; `landed`: the hash that was mined when it is a
- * replacement of the transaction the settlement asked for (the x402 library reports the first hash).
- * that left them unknown. After a settlement that did not report success they tell whether anything may still land,
- * with its hash, even when the settle call itself threw.
+ * sent with an answer that left them unknown, replacements included; after a settlement that did not report success
+ * they tell whether anything may still land, with its hash, even when the settle call itself threw. `landed`: the
+ * hash that was mined when it is a replacement of the transaction the settlement asked for (the x402 library reports
+ * the first hash).
  */
 export type Broadcasts = { sent: Hex[]; landed?: Hex };
 export const broadcasts = new AsyncLocalStorage<Broadcasts>();
@@ -276,6 +276,8 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     const entry: Unmined = { to: q.to, data: q.data, gas: q.gas, fees: q.fees, account, nonce, sentAt: Date.now(), replaced: 0, broadcast: q.sent };
     const earlier = mine.get(nonce);
     if (earlier) forget(earlier);
+    // Entries leave when their wait sees them mined; one whose wait gave up is kept a while for later waits to unstick.
+    if (mine.size >= 1_000) for (const e of [...mine.values()]) if (entry.sentAt - e.sentAt > 10 * 60_000) forget(e);
     mine.set(nonce, entry);
     byHash.set(hash, entry);
   }

@@ -14,7 +14,7 @@ import { kickWorker } from "@/lib/fulfilment";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/ids";
-import { cancelUnpaid } from "@/lib/invoices/payment";
+import { denyUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { idempotent, type IdempotencyKey } from "@/lib/http/merchant/idempotency";
 import { payFromBalance } from "@/lib/merchants/pay-invoice";
@@ -61,10 +61,11 @@ export function createInvoiceHandler(only?: "esim") {
             kickWorker();
             return paid!;
           } catch (caught) {
-            // auto_pay is part of the creation: refused, the invoice is not kept (it reads as denied) and holds no stock.
+            // auto_pay is part of the creation: refused, the invoice ends denied with the reason (its webhook goes
+            // out), its orders failed, and it holds no stock.
             const err = caught instanceof DomainError ? v2ErrorOf(caught) : undefined;
             if (!err) throw caught;
-            await cancelUnpaid(ctx.db, invoiceId);
+            await denyUnpaid(ctx.db, invoiceId, { code: err.code, message: err.message });
             return {
               status: err.status,
               body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, error_code: err.code, message: err.message, ...err.details, invoice_id: invoiceId },

@@ -116,8 +116,12 @@ describe(`merchant invoices on ${testDriver}`, () => {
       expect(r.body).toMatchObject({ error_code: "balance_too_low", required: 1000, available: 0, invoice_id: expect.stringMatching(/^inv_/) });
     expect(await m.balance()).toBe(0);
     expect((await listLedger(database.db, m.merchant_id, { limit: 100 })).filter((e) => e.kind === "debit")).toHaveLength(20);
-    // A refused auto_pay keeps no payable invoice behind.
-    expect(await m.invoice(refused[0]!.body.invoice_id as string)).toMatchObject({ status: "denied", payment: { status: "expired" } });
+    // A refused auto_pay keeps no payable invoice behind: it ends denied, with the reason.
+    expect(await m.invoice(refused[0]!.body.invoice_id as string)).toMatchObject({
+      status: "denied",
+      status_reason: "balance_too_low",
+      payment: { status: "denied" },
+    });
   });
 
   it("creates unpaid, then pays with POST /invoices/{id}/pay; refuses what cannot be paid", async () => {

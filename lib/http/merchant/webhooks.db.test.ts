@@ -150,6 +150,31 @@ describe(`merchant invoice webhooks on ${testDriver}`, () => {
     expect(body.payment.payment_url).toBeUndefined();
   });
 
+  it("ends an auto_pay the balance cannot cover denied with its reason, its orders failed, and sends its webhook", async () => {
+    const m = await createMerchant(database.db, { name: "Poor", creditCents: 500n });
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const refused = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(m.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true, webhook_url: receiver.url("/poor") },
+    });
+    expect([refused.status, refused.body.error_code]).toEqual([402, "balance_too_low"]);
+    const invoiceId = refused.body.invoice_id as string;
+    const polled = await callRoute(getInvoiceRoute, `/api/v2/invoices/${invoiceId}`, { headers: bearerAuth(m.api_token), params: { id: invoiceId } });
+    expect(polled.body.data).toMatchObject({
+      status: "denied",
+      status_reason: "balance_too_low",
+      payment: { status: "denied" },
+      orders: [{ status: "failed", error: expect.stringContaining("balance") }],
+    });
+    await drainWebhooks(database.db, { mode: "devnet" });
+    const delivered = receiver.requests.filter((r) => r.url.endsWith("/poor"));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.headers["webhook-id"]).toMatch(/^msg_/);
+    const body = new Webhook(m.webhook_secret).verify(delivered[0]!.body, delivered[0]!.headers as Record<string, string>);
+    expect(body).toEqual(polled.body.data);
+  });
+
   it("refuses a webhook URL the guard would never send to, without waiting on DNS", async () => {
     const m = await createMerchant(database.db, { name: "Guarded", creditCents: 5_000n });
     const res = await callRoute(createRoute, "/api/v2/invoices", {

@@ -177,12 +177,9 @@ export const invoiceSchema = z
     status: z
       .enum(["unpaid", "processing", "complete", "denied", "payment_error"])
       .meta({ description: "`complete`, `denied` and `payment_error` are final." }),
-    status_reason: z
-      .enum(["expired", "balance_too_low"])
-      .optional()
-      .meta({
-        description: "Why a `denied` invoice was refused: `expired` (not paid in time), `balance_too_low` (an `auto_pay` the balance could not cover).",
-      }),
+    status_reason: z.enum(["expired", "balance_too_low"]).optional().meta({
+      description: "Why a `denied` invoice was refused: `expired` (not paid in time), `balance_too_low` (an `auto_pay` the balance could not cover).",
+    }),
     created_time: time,
     completed_time: time.nullable(),
     expires_time: time,

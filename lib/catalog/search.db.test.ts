@@ -67,6 +67,14 @@ describe(`search on ${testDriver}`, () => {
     expect(await slugs({ q: "steam", country: "US" })).toEqual(["steam-us", "steamboat-tours-us"]);
   });
 
+  it("filters by region, any case, browsing and with words (a one-country product has none)", async () => {
+    expect(await slugs({ region: "europe" })).toEqual(["esim-europe"]);
+    expect(await slugs({ q: "esim", region: "EUROPE" })).toEqual(["esim-europe"]);
+    expect(await slugs({ q: "esim", region: "Asia" })).toEqual([]);
+    expect(await slugs({ q: "steam", region: "Europe" })).toEqual([]);
+    expect(await slugs({ kind: "esim", region: "Europe", country: "DE" })).toEqual(["esim-europe"]);
+  });
+
   it("pages with a total", async () => {
     const first = await search({ pageSize: 4 }, database.db);
     const second = await search({ pageSize: 4, page: 2 }, database.db);

@@ -26,6 +26,8 @@ export const searchQuerySchema = z.object({
     .optional(),
   /** A category name, any case ("gaming"). */
   category: z.string().trim().min(1).max(50).optional(),
+  /** The region of regional products (eSIMs for "Europe", "Global"), any case. */
+  region: z.string().trim().min(1).max(50).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   /** Rows to skip, for offset paging (the merchant API's `start`); replaces `page` when given. */
   offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
@@ -61,6 +63,7 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   const catalog = await catalogSnapshot(db);
   const withTest = q.includeTest && demoSupply();
   const category = q.category?.toLowerCase();
+  const region = q.region?.toLowerCase();
   const ids =
     tokens.length === 0
       ? catalog.browseOrder
@@ -69,16 +72,17 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
               (withTest || !r.isTest) &&
               (!q.kind || r.kind === q.kind) &&
               (!q.country || r.coverage.includes(q.country)) &&
-              (!category || r.categories.some((c) => c.toLowerCase() === category)),
+              (!category || r.categories.some((c) => c.toLowerCase() === category)) &&
+              (!region || r.region?.toLowerCase() === region),
           )
           .map((r) => r.id)
-      : await rankedIds(db, catalog, { tokens, kind: q.kind, country: q.country, category, withTest });
+      : await rankedIds(db, catalog, { tokens, kind: q.kind, country: q.country, category, region, withTest });
   const skipped = q.offset ?? (q.page - 1) * q.pageSize;
   const items = await summaries(db, catalog, ids.slice(skipped, skipped + q.pageSize));
   return { items, total: ids.length, page: q.page, pageSize: q.pageSize, tokens };
 }
 
-type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; withTest: boolean };
+type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; region?: string; withTest: boolean };
 /** Text searches kept per snapshot: the most asked ones, up to this many. */
 const MAX_KEPT_SEARCHES = 500;
 const kept = new WeakMap<CatalogSnapshot, Map<string, Promise<string[]>>>();
@@ -87,7 +91,7 @@ const kept = new WeakMap<CatalogSnapshot, Map<string, Promise<string[]>>>();
 function rankedIds(db: Db, catalog: CatalogSnapshot, t: TextQuery): Promise<string[]> {
   const searches = kept.get(catalog) ?? new Map<string, Promise<string[]>>();
   kept.set(catalog, searches);
-  const key = JSON.stringify([t.tokens, t.kind, t.country, t.category, t.withTest]);
+  const key = JSON.stringify([t.tokens, t.kind, t.country, t.category, t.region, t.withTest]);
   const found = searches.get(key);
   if (found) {
     // Most recently asked last: the first is the one to drop.
@@ -109,6 +113,7 @@ async function textSearch(db: Db, t: TextQuery): Promise<string[]> {
   if (t.kind) filters.push(sql`${products.kind} = ${t.kind}`);
   if (t.country) filters.push(sql`${products.coverage} @> ARRAY[${t.country}]::text[]`);
   if (t.category) filters.push(sql`EXISTS (SELECT 1 FROM unnest(${products.categories}) c WHERE lower(c) = ${t.category})`);
+  if (t.region) filters.push(sql`lower(${products.region}) = ${t.region}`);
   for (const token of t.tokens) {
     filters.push(sql`(${products.searchVector} @@ to_tsquery('simple', ${token + ":*"}) OR ${token} <% ${products.titleKey})`);
   }

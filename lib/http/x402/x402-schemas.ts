@@ -280,7 +280,7 @@ const ProductSummary = z
 
 export const SearchResults = z
   .strictObject({
-    query: z.strictObject({ q: z.string().meta({ example: "steam" }), kind: ProductKind, country: z.string().nullable() }),
+    query: z.strictObject({ q: z.string().meta({ example: "steam" }), kind: ProductKind, country: z.string().nullable(), region: z.string().nullable() }),
     total: z.number().int().meta({ description: "Products matching, over all pages." }),
     page: z.number().int(),
     limit: z.number().int(),

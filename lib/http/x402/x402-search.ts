@@ -5,7 +5,7 @@ import { nextStep } from "@/lib/http/next-step";
 import { x402SearchQuery } from "./x402-query";
 
 export function parseSearchQuery(url: URL) {
-  const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "page", "limit"].includes(k)));
+  const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "region", "page", "limit"].includes(k)));
   const parsed = x402SearchQuery.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error.issues);
   return parsed.data;
@@ -32,11 +32,11 @@ function productEntry(p: ProductSummary, origin: string) {
 /** The body of the three /x402 search routes. */
 export async function searchResponse(kind: ProductKind, url: URL, origin: string) {
   const q = parseSearchQuery(url);
-  const result = await search({ q: q.q ?? "*", kind, country: q.country, page: q.page, pageSize: q.limit });
+  const result = await search({ q: q.q ?? "*", kind, country: q.country, region: q.region, page: q.page, pageSize: q.limit });
   const products = result.items.map((p) => productEntry(p, origin));
   const first = products[0];
   return {
-    query: { q: q.q ?? "*", kind, country: q.country ?? null },
+    query: { q: q.q ?? "*", kind, country: q.country ?? null, region: q.region ?? null },
     total: result.total,
     page: result.page,
     limit: result.pageSize,

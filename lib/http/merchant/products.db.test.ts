@@ -139,6 +139,16 @@ describe(`merchant catalog routes on ${testDriver}`, () => {
     expect(one.body.data).toMatchObject({ id: "esim-japan", type: "esim", coverage: ["JP"] });
     expect((one.body.data as P).packages[0]?.value).toMatch(/GB|Unlimited/);
     expect((await get(esimDetail, "/api/v2/products/esims/steam-us", { id: "steam-us" })).status).toBe(404);
+    expect(one.body.data).toMatchObject({ region: null });
+  });
+
+  it("narrows eSIMs to a region (regional and global eSIMs), any case", async () => {
+    const europe = (await get(esims, "/api/v2/products/esims?region=europe&limit=50")).body.data as (P & { region: string | null })[];
+    expect(europe.length).toBeGreaterThan(0);
+    for (const p of europe) expect(p.region).toBe("Europe");
+    const global = (await get(esims, "/api/v2/products/esims?region=Global")).body.data as (P & { region: string | null })[];
+    expect(global.map((p) => p.region)).toEqual(global.map(() => "Global"));
+    expect((await get(esims, "/api/v2/products/esims?region=Atlantis")).body.data).toEqual([]);
   });
 
   it("checks phone numbers: E.164 expected, operators that serve it, unsupported operators", async () => {

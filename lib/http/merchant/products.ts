@@ -63,7 +63,7 @@ export function merchantProduct(p: Product, origin: string) {
           },
         }
       : {}),
-    ...(p.kind === "esim" ? { coverage: p.coverage } : {}),
+    ...(p.kind === "esim" ? { coverage: p.coverage, region: p.region } : {}),
   };
 }
 
@@ -97,7 +97,7 @@ export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> 
 export async function productPage(db: Db, url: URL, origin: string, q: ListQuery & { q?: string; forceKind?: ProductKind }) {
   const kind = q.forceKind ?? (q.type ? KIND_OF_TYPE[q.type] : undefined);
   const found = await search(
-    { q: q.q, kind, country: q.country, category: q.category, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit },
+    { q: q.q, kind, country: q.country, category: q.category, region: q.region, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit },
     db,
   );
   const items = await getProducts(

@@ -27,6 +27,13 @@ export const listQuery = z.object({
     .optional()
     .meta({ description: "ISO 3166-1 alpha-2 country code; an eSIM matches any country it covers.", example: "US" }),
   category: z.string().trim().min(1).max(50, "must be at most 50 characters").optional(),
+  region: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(50, "must be at most 50 characters")
+    .optional()
+    .meta({ description: "Region of regional and global eSIMs (any case): `Europe`, `Asia`, `Global`…", example: "Europe" }),
   include_test_products: bool.default(false).meta({ description: "Include the test products (`test-gift-card-code`, …)." }),
 });
 
@@ -137,6 +144,7 @@ export const productSchema = z
       })
       .optional(),
     coverage: z.array(z.string()).optional().meta({ description: "eSIMs: the countries covered." }),
+    region: z.string().nullable().optional().meta({ description: "eSIMs: the region of a regional or global eSIM, null for a one-country eSIM." }),
   })
   .meta({ id: "Product" });
 

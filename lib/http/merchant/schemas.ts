@@ -5,6 +5,7 @@
  * browser tests can import it too.
  */
 import { z } from "zod";
+import { regionParam } from "@/lib/catalog/region-param";
 import { isInvoiceId } from "@/lib/ids";
 import { PAYMENT_METHODS } from "@/lib/merchants/payment-methods";
 import { limitParam, startParam } from "./paging";
@@ -27,13 +28,7 @@ export const listQuery = z.object({
     .optional()
     .meta({ description: "ISO 3166-1 alpha-2 country code; an eSIM matches any country it covers.", example: "US" }),
   category: z.string().trim().min(1).max(50, "must be at most 50 characters").optional(),
-  region: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(50, "must be at most 50 characters")
-    .optional()
-    .meta({ description: "Region of regional and global eSIMs (any case): `Europe`, `Asia`, `Global`…", example: "Europe" }),
+  region: regionParam,
   include_test_products: bool.default(false).meta({ description: "Include the test products (`test-gift-card-code`, …)." }),
 });
 

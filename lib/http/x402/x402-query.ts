@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { regionParam } from "@/lib/catalog/region-param";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 
 // The zod schemas of the /x402 query strings: the routes validate with them and the OpenAPI document
@@ -18,13 +19,7 @@ export const x402SearchQuery = z.object({
     .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
     .optional()
     .meta({ description: "ISO 3166-1 alpha-2 country code (any case) that narrows the results.", example: "US" }),
-  region: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(50, "must be at most 50 characters")
-    .optional()
-    .meta({ description: "Region of regional products (any case): eSIMs for `Europe`, `Asia`, `Global`…; a one-country product has none.", example: "Europe" }),
+  region: regionParam,
   page: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1).meta({ description: "Page number, from 1." }),
   limit: z.coerce
     .number()

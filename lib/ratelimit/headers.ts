@@ -3,9 +3,12 @@ import type { Policy } from "./policies";
 /** Where one policy stands for one subject after a request. */
 export type PolicyState = {
   policy: Policy;
-  /** Requests left in the current window (after this one, if it was let through). */
+  /** Requests left in the rolling window (after this one, if it was let through). */
   remaining: number;
-  /** Milliseconds until the window ends and the full quota is back. */
+  /**
+   * Milliseconds until the oldest request counted in the window leaves it and gives one request back: with none
+   * left, the moment one more request becomes possible (X-RateLimit-Reset, Retry-After). 0 when none is counted.
+   */
   msBeforeReset: number;
   /** This policy's quota was used up: the request is refused. */
   refused: boolean;
@@ -14,14 +17,15 @@ export type PolicyState = {
 /**
  * The rate-limit header fields of a response, from the states of every policy that applied to its request.
  *
- * - `X-RateLimit-Limit/Remaining/Reset` (Reset in Unix seconds) describe one policy: the one that refused the request
+ * - `X-RateLimit-Limit/Remaining/Reset` (Reset in Unix seconds, rounded up: when the oldest counted request leaves the
+ *   rolling window; with none remaining, the moment one more request becomes possible) describe one policy: the one that refused the request
  *   (the longest wait if several did), else the tightest, the one with the fewest requests left (on a tie the one
  *   that resets last). A product listing shows the product quota once it has fewer left than the endpoint's minute.
  * - `RateLimit-Limit/Remaining/Reset` (Reset in seconds from now): the same policy in the IETF draft's earlier form,
  *   which an older client of the original API reads.
  * - `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-11): every applied policy, as a
  *   structured-field list, e.g. `"get-products";q=60;w=60, "products-hourly";q=1000;w=3600`.
- * - `Retry-After` (seconds, at least 1) only on a refusal: when the refusing window ends.
+ * - `Retry-After` (seconds, at least 1) only on a refusal: until the refusing log has room again, as Reset says.
  */
 export function rateLimitHeaders(states: readonly PolicyState[], now = Date.now()): Record<string, string> {
   const shown = reportedState(states);

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, ipSubject, walletSubject, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, MERCHANT_LIMITS, type MerchantRouteId, type RateLimitPolicies } from "./policies";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "./rolling-window.testing";
 import { rateLimitedResponse } from "@/lib/http/merchant/rate-limited";
 
-// Only Date is faked: rate-limiter-flexible reads the time from Date.now(), so windows can end without waiting.
+// Only Date is faked: the limiter reads the time from Date.now(), so windows can roll on without waiting.
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Date.UTC(2026, 0, 1, 12, 0, 0));
@@ -143,6 +144,50 @@ describe("rate limiter on the in-process store", () => {
   it("refuses an unknown route id instead of letting it through unlimited", async () => {
     const rl = await memoryLimiter();
     await expect(rl.consume("GET /nowhere" as MerchantRouteId, "cred_a")).rejects.toThrow(/No rate limit for the route GET \/nowhere/);
+  });
+});
+
+describe("rolling windows", () => {
+  it("count each request for exactly the window's length after it", async () => {
+    // 10 a minute: 10 at 0 s, then none until 60 s; 5 more at 30 s would be let through at 60 s by a fixed window.
+    const rl = await memoryLimiter();
+    const start = Date.now();
+    for (let i = 0; i < 5; i++) expect((await rl.consume("GET /check_phone_number", "cred_roll")).allowed).toBe(true);
+    vi.setSystemTime(start + 30_000);
+    for (let i = 0; i < 5; i++) expect((await rl.consume("GET /check_phone_number", "cred_roll")).allowed).toBe(true);
+    vi.setSystemTime(start + 59_999);
+    const refused = await rl.consume("GET /check_phone_number", "cred_roll");
+    expect(refused.retryAfterSec).toBe(1);
+    expect(refused.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((start + 60_000) / 1000)));
+    // At 60 s the first five leave the window: five places, not ten.
+    vi.setSystemTime(start + 60_000);
+    for (let i = 0; i < 5; i++) expect((await rl.consume("GET /check_phone_number", "cred_roll")).allowed, `request ${i}`).toBe(true);
+    const again = await rl.consume("GET /check_phone_number", "cred_roll");
+    expect(again.allowed).toBe(false);
+    expect(again.retryAfterSec).toBe(30);
+  });
+
+  it("hold on a random schedule", async () => {
+    const { policies } = scheduleRules("products-schedule-memory");
+    const rl = await memoryLimiter(policies);
+    for (const seed of [1, 2, 3, 4, 5]) await checkRandomSchedule([rl], "products-schedule-memory", seed);
+  });
+
+  it("let exactly the limit through at one instant", async () => {
+    await checkSimultaneous([await memoryLimiter()], "cred_burst");
+  });
+
+  it("log a raised limit in coarser steps, rounded up, and still never let more through", async () => {
+    const rl = await memoryLimiter({ ...DEFAULT_POLICIES, merchant: { ...DEFAULT_POLICIES.merchant, "GET /ping": { points: 3000, durationSec: 3 } } });
+    const start = Date.now() + 1; // not on a 3 ms step
+    vi.setSystemTime(start);
+    for (let i = 0; i < 3000; i++) expect((await rl.consume("GET /ping", "cred_steps")).allowed).toBe(true);
+    expect((await rl.consume("GET /ping", "cred_steps")).allowed).toBe(false);
+    vi.setSystemTime(start + 3000);
+    // Logged at the next 3 ms step: still counted for up to 3 ms more.
+    expect((await rl.consume("GET /ping", "cred_steps")).allowed).toBe(false);
+    vi.setSystemTime(start + 3003);
+    expect((await rl.consume("GET /ping", "cred_steps")).allowed).toBe(true);
   });
 });
 

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { rateLimitHeaders, reportedState, secondsUntil, type PolicyState } from "./headers";
 import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type Policy, type RateLimitPolicies } from "./policies";
-import { openStore, type Count, type PolicyLimiters, type RateLimitStore, type StoreKind } from "./store";
+import type { Count } from "./sliding-log";
+import { openStore, type LogStore, type RateLimitStore, type StoreKind } from "./store";
 
 /** The answer for one request. */
 export type RateLimitDecision = {
@@ -40,11 +41,12 @@ export type RateLimiter = {
 export type SignInSubject = { ip?: string; credential?: string };
 
 /**
- * A limiter over one store. Each policy counts per subject in a fixed window that opens at the subject's first
- * request and lasts the policy's duration (rate-limiter-flexible's model); the next request after it ends opens a new one.
+ * A limiter over one store. Each policy keeps, per subject, a sliding log of the requests it accepted
+ * (lib/ratelimit/sliding-log.ts): a request is let through while fewer than the policy's points were accepted in the
+ * last `durationSec`, so no interval of that length ever holds more (a rolling window, as the merchant API's spec has it).
  *
  * When several policies apply (a product listing: the endpoint's and the product quota), the request is let through
- * only if every one has room, and a refused request uses up nothing of the policies that still had room.
+ * only if every one has room, and a refused request is logged in none of them: it uses up nothing.
  */
 export async function createRateLimiter(store: RateLimitStore, policies: RateLimitPolicies = DEFAULT_POLICIES): Promise<RateLimiter> {
   const merchantPolicies = new Map<MerchantRouteId, Policy>();
@@ -58,16 +60,13 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   const x402Wallet = plainPolicy(policies.x402.wallet);
   const signInIp = plainPolicy(policies.dashboardSignIn.ip);
   const signInCredential = plainPolicy(policies.dashboardSignIn.credential);
-  const limiters = await openStore(store);
-
-  const check = (counts: { policy: Policy; subject: string }[]) =>
-    decide(
-      limiters,
-      counts.map(({ policy, subject }) => ({ policy, key: subjectKey(subject) })),
-    );
+  const logs = await openStore(store);
+  const countsOf = (counts: { policy: Policy; subject: string }[]): Count[] =>
+    counts.map(({ policy, subject }) => ({ policy, key: `${policy.name}:${subjectKey(subject)}` }));
+  const check = (counts: { policy: Policy; subject: string }[]) => decide(logs, countsOf(counts));
 
   return {
-    storeKind: limiters.kind,
+    storeKind: logs.kind,
 
     consume(routeId, accountId) {
       const policy = merchantPolicies.get(routeId);
@@ -92,11 +91,11 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
       return check(signInCounts(subject));
     },
 
-    async forgiveSignIn(subject) {
-      await Promise.all(signInCounts(subject).map(({ policy, subject: s }) => limiters.limiterFor(policy).reward(subjectKey(s))));
+    forgiveSignIn(subject) {
+      return logs.giveBack(countsOf(signInCounts(subject)));
     },
 
-    close: () => limiters.close(),
+    close: () => logs.close(),
   };
 
   function signInCounts({ ip, credential }: SignInSubject) {
@@ -115,25 +114,24 @@ function plainPolicy({ name, points, durationSec }: Policy): Policy {
   return { name, points, durationSec };
 }
 
-async function decide(limiters: PolicyLimiters, counts: Count[]): Promise<RateLimitDecision> {
+async function decide(logs: LogStore, counts: Count[]): Promise<RateLimitDecision> {
   if (counts.length === 0) return { allowed: true, headers: {}, refusedBy: undefined, retryAfterSec: undefined };
-  const results = await limiters.consume(counts);
-  const outcomes = counts.map((count, i) => ({ count, ...results[i]! }));
-  const allowed = outcomes.every((o) => !o.refused);
-  if (!allowed) {
-    await Promise.all(outcomes.filter((o) => !o.refused).map((o) => limiters.limiterFor(o.count.policy).reward(o.count.key)));
-  }
-  const states: PolicyState[] = outcomes.map(({ count, res, refused }) => ({
-    policy: count.policy,
-    // A point given back above is a request still available.
-    remaining: refused ? 0 : Math.min(count.policy.points, res.remainingPoints + (allowed ? 0 : 1)),
-    msBeforeReset: Math.max(0, res.msBeforeNext),
-    refused,
-  }));
-  const shown = allowed ? undefined : reportedState(states);
+  const now = Date.now();
+  const { accepted, states: logStates } = await logs.take(counts, now);
+  const states: PolicyState[] = counts.map(({ policy }, i) => {
+    const { used, freesAt } = logStates[i]!;
+    return {
+      policy,
+      remaining: Math.max(0, policy.points - used),
+      msBeforeReset: freesAt === undefined ? 0 : Math.max(0, freesAt - now),
+      // The logs that had no room refused the request (the others, though they had room, did not log it either).
+      refused: !accepted && used >= policy.points,
+    };
+  });
+  const shown = accepted ? undefined : reportedState(states);
   return {
-    allowed,
-    headers: rateLimitHeaders(states),
+    allowed: accepted,
+    headers: rateLimitHeaders(states, now),
     refusedBy: shown?.policy,
     retryAfterSec: shown ? Math.max(1, secondsUntil(shown.msBeforeReset)) : undefined,
   };

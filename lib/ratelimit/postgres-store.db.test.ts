@@ -5,6 +5,7 @@ import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, type RateLimitPolicies } from "./policies";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "./rolling-window.testing";
 import { createTable, RATE_LIMIT_TABLE, type PgQueryable } from "./store";
 
 /**
@@ -67,7 +68,8 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     });
     expect(rows).toEqual([
       { column_name: "key", data_type: "character varying" },
-      { column_name: "points", data_type: "integer" },
+      { column_name: "at", data_type: "ARRAY" },
+      { column_name: "n", data_type: "ARRAY" },
       { column_name: "expire", data_type: "bigint" },
     ]);
   });
@@ -146,7 +148,7 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     const first = await rl.consume("GET /products", cred);
     expect(statements).toHaveLength(1);
     expect(first.headers.RateLimit).toMatch(/^"get-products";r=59;t=\d+, "products-one-statement";r=1;t=\d+$/);
-    // The rows are rate-limiter-flexible's: a limiter counting one by one on another server continues them.
+    // Another server continues the same logs.
     expect((await other.consume("GET /products/search", cred)).headers.RateLimit).toMatch(/"products-one-statement";r=0;/);
     const refused = await rl.consume("GET /products", cred);
     expect(refused.refusedBy?.name).toBe("products-one-statement");
@@ -160,20 +162,44 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     expect(statements).toHaveLength(1);
   });
 
-  it("starts a new window for each counter of one statement whose window ended", async () => {
+  it("rolls each window: a request counts for exactly the window's length after it", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const policies: RateLimitPolicies = {
       ...DEFAULT_POLICIES,
-      productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-window-test", points: 1, durationSec: 10 },
+      productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-window-test", points: 2, durationSec: 10 },
     };
-    const rl = await limiterOn(nodeA, policies);
+    const [a, b] = [await limiterOn(nodeA, policies), await limiterOn(nodeB, policies)];
     const cred = freshCredential();
-    expect((await rl.consume("GET /products", cred)).allowed).toBe(true);
-    expect((await rl.consume("GET /products", cred)).refusedBy?.name).toBe("products-window-test");
-    vi.setSystemTime(Date.now() + 10_001);
-    const again = await rl.consume("GET /products", cred);
-    expect(again.allowed).toBe(true);
-    expect(again.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((Date.now() + 10_000) / 1000)));
+    const start = Date.now();
+    expect((await a.consume("GET /products", cred)).allowed).toBe(true);
+    vi.setSystemTime(start + 6000);
+    expect((await b.consume("GET /products", cred)).allowed).toBe(true);
+    // A fixed window opened by the first request would let a request through at 10 s; the rolling one too, as the
+    // first request leaves it, but not the next: the second still counts until 16 s.
+    vi.setSystemTime(start + 9999);
+    const refused = await a.consume("GET /products", cred);
+    expect(refused.refusedBy?.name).toBe("products-window-test");
+    expect(refused.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((start + 10_000) / 1000)));
+    vi.setSystemTime(start + 10_000);
+    const third = await b.consume("GET /products", cred);
+    expect(third.allowed).toBe(true);
+    expect(third.headers["X-RateLimit-Reset"]).toBe(String(Math.ceil((start + 16_000) / 1000)));
+    vi.setSystemTime(start + 15_999);
+    expect((await a.consume("GET /products", cred)).allowed).toBe(false);
+    vi.setSystemTime(start + 16_000);
+    expect((await a.consume("GET /products", cred)).allowed).toBe(true);
+  });
+
+  it("holds the rolling-window property on a random schedule across two servers", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { policies } = scheduleRules("products-schedule-pg");
+    const servers = [await limiterOn(nodeA, policies), await limiterOn(nodeB, policies)];
+    for (const seed of [1, 2, 3]) await checkRandomSchedule(servers, "products-schedule-pg", seed);
+  });
+
+  it("lets exactly the limit through when two servers are asked at the same instant", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await checkSimultaneous([await limiterOn(nodeA), await limiterOn(nodeB)], freshCredential());
   });
 
   it("keeps counting in memory when the database cannot be reached", async () => {

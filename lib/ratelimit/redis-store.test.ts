@@ -3,9 +3,10 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, type RateLimitPolicies } from "./policies";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "./rolling-window.testing";
 import { connectRedis } from "./store";
 
 /** Debian's redis-server, when installed (`apt-get install redis-server`; CI installs it). Without it these tests are skipped. */
@@ -59,6 +60,7 @@ async function limiterOn(client: Redis, policies?: RateLimitPolicies) {
   return limiter;
 }
 afterEach(async () => {
+  vi.useRealTimers();
   for (const l of limiters.splice(0)) await l.close();
 });
 
@@ -100,6 +102,27 @@ describe.skipIf(!redisServer)("rate limits on Redis, shared by several servers",
     const refused = await a.consume("GET /products/search", cred);
     expect(refused.refusedBy?.name).toBe("products-hourly");
     expect(refused.headers.RateLimit).toMatch(/^"get-products-search";r=59;t=60, "products-hourly";r=0;t=\d+$/);
+  });
+
+  it("holds the rolling-window property on a random schedule across two servers", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { policies } = scheduleRules("products-schedule-redis");
+    const servers = [await limiterOn(await node(), policies), await limiterOn(await node(), policies)];
+    for (const seed of [1, 2, 3]) await checkRandomSchedule(servers, "products-schedule-redis", seed);
+  });
+
+  it("lets exactly the limit through when two servers are asked at the same instant", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await checkSimultaneous([await limiterOn(await node()), await limiterOn(await node())], freshCredential());
+  });
+
+  it("gives a sign-in's point back", async () => {
+    const rl = await limiterOn(await node());
+    const attempt = { credential: freshCredential() };
+    for (let i = 0; i < 12; i++) {
+      expect((await rl.consumeSignIn(attempt)).allowed, `attempt ${i}`).toBe(true);
+      await rl.forgiveSignIn(attempt);
+    }
   });
 
   it("keeps counting in memory while Redis cannot be reached", async () => {

@@ -1,0 +1,170 @@
+import { resolutionMs, type TakeResult } from "./sliding-log";
+import type { LogStore } from "./store";
+import { log } from "@/lib/log";
+
+/** What a PostgreSQL store needs of its client: node-postgres's `Pool` (or `Client`) has exactly this. */
+export type PgQueryable = {
+  query(query: { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+};
+
+/**
+ * The request logs' table (not in lib/db/schema.ts: the store makes it, with its function, on first use): `key`
+ * (policy:subject), the log as `at` (ms) and `n` (requests at that time), and `expire`, when the newest entry leaves
+ * the window (for the clean-up).
+ */
+export const RATE_LIMIT_TABLE = "rate_limit_log";
+
+/** The fixed-window counts of earlier versions (rate-limiter-flexible's table), dropped when the log table is made. */
+const OLD_TABLE = "rate_limits";
+
+// Any constant works: it only has to be the same in every server that creates the table.
+const TABLE_LOCK_KEY = 402_4029;
+
+/** Rows whose newest entry left the window this long ago are deleted; the margin covers clocks of servers that differ. */
+const EXPIRED_ROW_GRACE_MS = 60 * 60 * 1000;
+const CLEANUP_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * The sliding logs in a PostgreSQL table. A request is one statement, `SELECT * FROM <table>_take(...)`: the function
+ * locks the request's rows in key order (two servers never both take a log's last place, and never deadlock), drops
+ * what left the window, and logs the request in every row or, if one has no room, in none.
+ */
+export async function createPostgresLogs(client: PgQueryable, tableName = RATE_LIMIT_TABLE): Promise<LogStore> {
+  await createTable(client, tableName);
+  const cleanup = setInterval(() => void deleteExpired(client, tableName), CLEANUP_INTERVAL_MS);
+  cleanup.unref();
+  const take = quoteIdent(`${tableName}_take`);
+  const giveBack = quoteIdent(`${tableName}_give_back`);
+  return {
+    kind: "postgres",
+    async take(counts, now): Promise<TakeResult> {
+      if (counts.length === 0) return { accepted: true, states: [] };
+      const { rows } = await client.query({
+        name: `${tableName}:take`,
+        text: `SELECT used, oldest, accepted FROM ${take}($1::varchar[], $2::integer[], $3::bigint[], $4::bigint[], $5::bigint)`,
+        values: [
+          counts.map((c) => c.key),
+          counts.map((c) => c.policy.points),
+          counts.map((c) => c.policy.durationSec * 1000),
+          counts.map((c) => resolutionMs(c.policy)),
+          now,
+        ],
+      });
+      const results = rows as { used: number; oldest: string | number | null; accepted: boolean }[];
+      if (results.length !== counts.length) throw new Error(`rate limits: ${results.length} logs answered for ${counts.length}`);
+      return {
+        accepted: results.every((r) => r.accepted),
+        states: results.map((r, i) => ({
+          used: Number(r.used),
+          freesAt: r.oldest === null ? undefined : Number(r.oldest) + counts[i]!.policy.durationSec * 1000,
+        })),
+      };
+    },
+    async giveBack(counts) {
+      if (counts.length === 0) return;
+      await client.query({ name: `${tableName}:give-back`, text: `SELECT ${giveBack}($1::varchar[])`, values: [counts.map((c) => c.key)] });
+    },
+    close: async () => clearInterval(cleanup),
+  };
+}
+
+/**
+ * Creates the table and its functions if missing. Several servers may start at once, and two concurrent
+ * `CREATE ... IF NOT EXISTS` can collide in the catalog; the advisory lock, held until this one statement's
+ * transaction ends, lets one create them while the others wait and then find them.
+ */
+export async function createTable(client: PgQueryable, tableName: string): Promise<void> {
+  const table = quoteIdent(tableName);
+  const take = quoteIdent(`${tableName}_take`);
+  const giveBack = quoteIdent(`${tableName}_give_back`);
+  const dropOld = tableName === RATE_LIMIT_TABLE ? `DROP TABLE IF EXISTS ${quoteIdent(OLD_TABLE)};` : "";
+  await client.query({
+    text: `DO $do$ BEGIN
+      PERFORM pg_advisory_xact_lock(${TABLE_LOCK_KEY});
+      ${dropOld}
+      CREATE TABLE IF NOT EXISTS ${table} (
+        key varchar(255) PRIMARY KEY,
+        at bigint[] NOT NULL DEFAULT '{}',
+        n integer[] NOT NULL DEFAULT '{}',
+        expire bigint NOT NULL DEFAULT 0
+      );
+
+      -- One request against several logs: the same steps as takeAll() in lib/ratelimit/sliding-log.ts.
+      CREATE OR REPLACE FUNCTION ${take}(p_keys varchar[], p_points integer[], p_windows bigint[], p_steps bigint[], p_now bigint)
+      RETURNS TABLE (used integer, oldest bigint, accepted boolean) LANGUAGE plpgsql AS $fn$
+      DECLARE
+        k integer;
+        c integer := coalesce(array_length(p_keys, 1), 0);
+        v_at bigint[];
+        v_n integer[];
+        v_first integer[] := array_fill(1, ARRAY[c]);
+        v_used integer[] := array_fill(0, ARRAY[c]);
+        v_ok boolean := true;
+        v_len integer;
+        v_time bigint;
+      BEGIN
+        INSERT INTO ${table} AS t (key) SELECT u.key FROM unnest(p_keys) AS u(key) ORDER BY u.key ON CONFLICT (key) DO NOTHING;
+        PERFORM 1 FROM ${table} AS t WHERE t.key = ANY (p_keys) ORDER BY t.key FOR UPDATE;
+        FOR k IN 1..c LOOP
+          SELECT t.at, t.n INTO v_at, v_n FROM ${table} AS t WHERE t.key = p_keys[k];
+          v_len := coalesce(array_length(v_at, 1), 0);
+          -- An entry at a counts while p_now < a + window.
+          WHILE v_first[k] <= v_len AND v_at[v_first[k]] <= p_now - p_windows[k] LOOP
+            v_first[k] := v_first[k] + 1;
+          END LOOP;
+          v_used[k] := coalesce((SELECT sum(x) FROM unnest(v_n[v_first[k]:v_len]) AS x), 0);
+          IF v_used[k] >= p_points[k] THEN v_ok := false; END IF;
+        END LOOP;
+        FOR k IN 1..c LOOP
+          SELECT t.at, t.n INTO v_at, v_n FROM ${table} AS t WHERE t.key = p_keys[k];
+          v_len := coalesce(array_length(v_at, 1), 0);
+          v_at := v_at[v_first[k]:v_len];
+          v_n := v_n[v_first[k]:v_len];
+          IF v_ok THEN
+            v_len := coalesce(array_length(v_at, 1), 0);
+            v_time := ((p_now + p_steps[k] - 1) / p_steps[k]) * p_steps[k];
+            IF v_len > 0 AND v_at[v_len] >= v_time THEN
+              v_n[v_len] := v_n[v_len] + 1;
+            ELSE
+              v_at := v_at || v_time;
+              v_n := v_n || 1;
+            END IF;
+            v_used[k] := v_used[k] + 1;
+          END IF;
+          IF v_ok OR v_first[k] > 1 THEN
+            v_len := coalesce(array_length(v_at, 1), 0);
+            UPDATE ${table} AS t SET at = v_at, n = v_n, expire = CASE WHEN v_len > 0 THEN v_at[v_len] + p_windows[k] ELSE 0 END
+              WHERE t.key = p_keys[k];
+          END IF;
+          used := v_used[k];
+          oldest := v_at[1];
+          accepted := v_ok;
+          RETURN NEXT;
+        END LOOP;
+      END
+      $fn$;
+
+      -- Takes the newest request out of each log: removeNewest() in lib/ratelimit/sliding-log.ts.
+      CREATE OR REPLACE FUNCTION ${giveBack}(p_keys varchar[]) RETURNS void LANGUAGE sql AS $fn$
+        UPDATE ${table} AS t SET
+          at = CASE WHEN t.n[cardinality(t.n)] > 1 THEN t.at ELSE t.at[1:cardinality(t.at) - 1] END,
+          n = CASE WHEN t.n[cardinality(t.n)] > 1 THEN t.n[1:cardinality(t.n) - 1] || (t.n[cardinality(t.n)] - 1) ELSE t.n[1:cardinality(t.n) - 1] END
+        WHERE t.key = ANY (p_keys) AND cardinality(t.n) > 0;
+      $fn$;
+    END $do$`,
+  });
+}
+
+async function deleteExpired(client: PgQueryable, tableName: string): Promise<void> {
+  try {
+    await client.query({ text: `DELETE FROM ${quoteIdent(tableName)} WHERE expire < $1`, values: [Date.now() - EXPIRED_ROW_GRACE_MS] });
+  } catch (err) {
+    // Not urgent: a stale row is pruned by the next request of its key anyway. Try again at the next interval.
+    log.error({ err: (err as Error).message }, "rate limits: deleting expired logs failed");
+  }
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain table name: ${name}`);
+  return `"${name}"`;
+}

@@ -4,6 +4,10 @@ const nextConfig = {
   // A self-contained server in .next/standalone (server.js with only the files it needs): the Docker image runs it.
   output: "standalone",
   poweredByHeader: false,
+  // proxy.ts sees the URL as the server received it (its origin the one the router resolves rewrites against): its
+  // rewrites under /api/v2 then stay inside the server, with the headers it set, instead of going out again as a
+  // request of their own. There is no Pages Router, whose data URLs the normalisation was for.
+  skipProxyUrlNormalize: true,
   // proxy.ts buffers request bodies for the handlers: never more than one byte past the largest body the shop takes
   // (lib/http/edge-guard.ts MAX_BODY_BYTES), so that a longer body sent without Content-Length is still seen as too long.
   experimental: {

@@ -55,7 +55,10 @@ export default defineConfig({
     { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
     // What an operator relies on, over real HTTP: health, the cron round, start-up refusals, and a fuzz of every route
     // with malformed input (no 5xx). No browser; it never pays, so it may run beside the API tests.
-    { name: "operations", testMatch: "operations/**/*.spec.ts" },
+    { name: "operations", testMatch: "operations/**/*.spec.ts", testIgnore: external ? [] : ["operations/fuzz.spec.ts"] },
+    // The fuzz on the shop of the expiring invoices, which no other API test calls: its thousands of requests without
+    // a valid credential use up the merchant API's budget of loopback clients (60 a minute, rolling) for that shop.
+    ...(!external ? [{ name: "fuzz", testMatch: "operations/fuzz.spec.ts", use: { baseURL: `http://127.0.0.1:${PORT + 2}` } }] : []),
     // The merchant API over real HTTP, as its existing clients use it: no browser.
     // It pays the same payTo as the x402 API tests, which check its balance exactly: it runs after them.
     { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts", dependencies: ["x402-api"] },

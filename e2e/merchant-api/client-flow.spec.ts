@@ -107,8 +107,25 @@ test("raw HTTP: auth cases and error codes with their statuses", async ({ baseUR
   ]);
   expect(unknown.headers.get("x-ratelimit-remaining")).toBeTruthy();
   const wrongMethod = await fetch(`${baseURL}/api/v2/ping`, { method: "DELETE", headers: { Authorization: m.basic } });
-  expect([wrongMethod.status, wrongMethod.headers.get("allow"), ((await wrongMethod.json()) as Json).error_code]).toEqual([405, "GET", "method_not_allowed"]);
+  expect([wrongMethod.status, wrongMethod.headers.get("allow"), ((await wrongMethod.json()) as Json).error_code]).toEqual([
+    405,
+    "GET, HEAD, OPTIONS",
+    "method_not_allowed",
+  ]);
   expect(wrongMethod.headers.get("x-ratelimit-limit")).toBeTruthy();
+  const options = await fetch(`${baseURL}/api/v2/invoices`, { method: "OPTIONS" });
+  expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, POST, HEAD, OPTIONS"]);
+  expect(options.headers.get("x-ratelimit-limit")).toBeTruthy();
+  // What the proxy refuses before routing carries the fields too.
+  const broken = await fetch(`${baseURL}/api/v2/ping%FF`, { headers: { Authorization: m.basic } });
+  expect([broken.status, ((await broken.json()) as Json).error_code]).toEqual([400, "invalid_param"]);
+  expect(broken.headers.get("x-ratelimit-limit")).toBeTruthy();
+  const tooLarge = await fetch(`${baseURL}/api/v2/invoices`, { method: "POST", headers: { Authorization: m.basic }, body: "x".repeat(70_000) });
+  expect([tooLarge.status, ((await tooLarge.json()) as Json).error_code]).toEqual([413, "payload_too_large"]);
+  expect(tooLarge.headers.get("x-ratelimit-remaining")).toBeTruthy();
+  // A client cannot play the proxy.
+  const forged = await fetch(`${baseURL}/api/v2/edge-refusal`, { headers: { "x-storefront-edge-refusal": "413 /api/v2/ping" } });
+  expect([forged.status, ((await forged.json()) as Json).error_code]).toEqual([404, "not_found"]);
   const head = await fetch(`${baseURL}/api/v2/ping`, { method: "HEAD", headers: { Authorization: m.basic } });
   expect(head.status).not.toBe(405);
 });

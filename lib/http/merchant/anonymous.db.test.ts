@@ -21,8 +21,37 @@ describe(`merchant API answers without a credential on ${testDriver}`, () => {
     expect(missing.headers.get("x-ratelimit-limit")).toBeTruthy();
     const wrong = await call("DELETE", "/api/v2/_method-not-allowed/invoices");
     expect(wrong).toMatchObject({ status: 405, body: { error_code: "method_not_allowed", meta: { _endpoint: "/invoices" } } });
-    expect(wrong.headers.get("allow")).toBe("GET, POST");
+    expect(wrong.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
     expect(wrong.headers.get("x-ratelimit-remaining")).toBeTruthy();
+  });
+
+  it("answers OPTIONS with Allow and the limit's fields, and the proxy's refusals in the API's envelope with them", async () => {
+    const options = await merchantFallback(new Request("http://shop.test/api/v2/_method-not-allowed/invoices/inv_1/pay", { method: "OPTIONS" }));
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
+    expect(options.headers.get("x-ratelimit-limit")).toBe(String(MERCHANT_ANONYMOUS_LIMIT.points));
+
+    const refused = (status: string, path: string, message: string) =>
+      merchantFallback(
+        new Request("http://shop.test/api/v2/edge-refusal", {
+          method: "POST",
+          headers: { "x-storefront-edge-refusal": `${status} ${path}`, "x-storefront-edge-refusal-message": encodeURIComponent(message) },
+        }),
+      );
+    const tooLarge = await refused("413", "/api/v2/invoices", "The request body is larger than 64 KB.");
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({
+      meta: { _endpoint: "/invoices" },
+      error_code: "payload_too_large",
+      message: "The request body is larger than 64 KB.",
+    });
+    expect(tooLarge.headers.get("x-ratelimit-remaining")).toBeTruthy();
+    const broken = await refused("400", "/api/v2/ping%FF", "The path is not valid UTF-8.");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ meta: { _endpoint: null }, error_code: "invalid_param", message: "The path is not valid UTF-8." });
+    expect(broken.headers.get("x-ratelimit-limit")).toBeTruthy();
+    // Without the proxy's word, the path is no route.
+    const bare = await merchantFallback(new Request("http://shop.test/api/v2/edge-refusal"));
+    expect(bare.status).toBe(404);
   });
 
   it("counts answers to requests without a valid credential against the client's address, with the limit's fields, up to a 429", async () => {

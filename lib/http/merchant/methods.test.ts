@@ -16,9 +16,10 @@ describe("allowedMethods", () => {
     for (const path of ["/", "/nope", "/invoices/a/b", "/products/x/y/z", "/pingx"]) expect(allowedMethods(path)).toEqual([]);
   });
 
-  it("lets HEAD through where GET is taken, and OPTIONS everywhere", () => {
+  it("lets HEAD through where GET is taken, and sends OPTIONS to the catch-all", () => {
     expect(methodAllowed("HEAD", ["GET"])).toBe(true);
-    expect(methodAllowed("OPTIONS", ["POST"])).toBe(true);
+    // OPTIONS goes to the catch-all, which answers it with Allow and the limit's fields.
+    expect(methodAllowed("OPTIONS", ["POST"])).toBe(false);
     expect(methodAllowed("DELETE", ["GET"])).toBe(false);
     expect(methodAllowed("HEAD", ["POST"])).toBe(false);
   });

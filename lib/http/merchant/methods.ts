@@ -15,7 +15,25 @@ export function allowedMethods(endpoint: string): string[] {
   return [...new Set(ROUTES.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
 }
 
-/** Whether a request with `method` reaches a handler of a route that takes `allowed` (HEAD and OPTIONS Next.js answers itself). */
+/**
+ * Whether a request with `method` reaches a handler of a route that takes `allowed` (HEAD runs a route's GET). OPTIONS
+ * does not: Next.js would answer it itself, bare; the catch-all answers it with `Allow` and the limit's fields.
+ */
 export function methodAllowed(method: string, allowed: readonly string[]): boolean {
-  return allowed.includes(method) || method === "OPTIONS" || (method === "HEAD" && allowed.includes("GET"));
+  return allowed.includes(method) || (method === "HEAD" && allowed.includes("GET"));
 }
+
+/** The `Allow` of a path that takes `allowed`: those, HEAD where GET is, and OPTIONS. */
+export function allowHeader(allowed: readonly string[]): string {
+  return [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+}
+
+/**
+ * Where the proxy sends a request under /api/v2 that it refuses before routing (a path that is not valid UTF-8 or
+ * holds a NUL byte: 400; a body declared too large: 413), so that the API's catch-all answers it counted and with the
+ * limit's fields; the status and the message travel in these request headers, which the proxy strips from every
+ * other request.
+ */
+export const EDGE_REFUSAL_PATH = "/edge-refusal";
+export const EDGE_REFUSAL_HEADER = "x-storefront-edge-refusal";
+export const EDGE_REFUSAL_MESSAGE_HEADER = "x-storefront-edge-refusal-message";

@@ -11,7 +11,8 @@ import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
 import { clientIp } from "@/lib/http/x402/x402-limits";
-import { allowedMethods, METHOD_NOT_ALLOWED_PREFIX } from "./methods";
+import { edgeError, urlProblem } from "@/lib/http/edge-guard";
+import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, METHOD_NOT_ALLOWED_PREFIX } from "./methods";
 
 export type MerchantContext = {
   merchant: AccountHolder;
@@ -78,18 +79,43 @@ async function anonymousDecision(req: Request) {
 export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
   const url = new URL(req.url);
   let endpoint = url.pathname.slice(API_PREFIX.length) || "/";
-  if (endpoint.startsWith(METHOD_NOT_ALLOWED_PREFIX + "/")) endpoint = endpoint.slice(METHOD_NOT_ALLOWED_PREFIX.length);
+  // Rewritten inside the server, the request keeps its URL: the proxy's header says what it refused.
+  const refusal = edgeRefusal(req);
+  if (refusal) endpoint = refusal.endpoint;
+  else if (endpoint.startsWith(METHOD_NOT_ALLOWED_PREFIX + "/")) endpoint = endpoint.slice(METHOD_NOT_ALLOWED_PREFIX.length);
   const decision = await anonymousDecision(req);
   if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
   const allowed = allowedMethods(endpoint);
-  const res =
-    allowed.length > 0 && !allowed.includes(req.method)
-      ? new V2Error(405, "method_not_allowed", `${endpoint} takes ${allowed.join(", ")}, not ${req.method}.`).toResponse(endpoint, {
-          Allow: allowed.join(", "),
-        })
-      : new V2Error(404, "not_found", `There is no endpoint ${req.method} ${API_PREFIX}${endpoint}: see ${API_PREFIX}/openapi.json.`).toResponse(endpoint);
+  const res = refusal
+    ? refusal.response
+    : allowed.length > 0 && req.method === "OPTIONS"
+      ? new Response(null, { status: 204, headers: { Allow: allowHeader(allowed) } })
+      : allowed.length > 0 && !allowed.includes(req.method)
+        ? new V2Error(405, "method_not_allowed", `${endpoint} takes ${allowed.join(", ")}, not ${req.method}.`).toResponse(endpoint, {
+            Allow: allowHeader(allowed),
+          })
+        : new V2Error(404, "not_found", `There is no endpoint ${req.method} ${API_PREFIX}${endpoint}: see ${API_PREFIX}/openapi.json.`).toResponse(endpoint);
   return withHeaders(res, decision && new Headers(decision.headers));
 });
+
+/**
+ * A request the proxy refused before routing (proxy.ts): its status, path and message come in the proxy's headers,
+ * and the answer is the one the proxy gives elsewhere (lib/http/edge-guard.ts), in the API's envelope.
+ */
+function edgeRefusal(req: Request): { endpoint: string; response: Response } | undefined {
+  const match = /^(400|413) (\/\S*)$/.exec(req.headers.get(EDGE_REFUSAL_HEADER) ?? "");
+  if (!match) return undefined;
+  const [, status, pathname = API_PREFIX] = match;
+  let message = "The request was refused.";
+  try {
+    message = decodeURIComponent(req.headers.get(EDGE_REFUSAL_MESSAGE_HEADER) ?? "") || message;
+  } catch {
+    // Set by the proxy, always encoded; a broken one keeps the general message.
+  }
+  const response = edgeError(pathname, status === "413" ? 413 : 400, message);
+  // A broken path is not repeated back, not even in a 429's meta.
+  return { endpoint: urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/", response };
+}
 
 function withHeaders(res: Response, extra: Headers | undefined): Response {
   if (!extra) return res;

@@ -56,7 +56,7 @@ test("EVM and Solana wallets sign in and get a token that waives fees", async ({
   }
 });
 
-test("a nonce the server never issued, a tampered token and garbage are refused with 4xx", async ({ baseURL }) => {
+test("a nonce the server never issued, a tampered token and garbage are refused with 402 and a fresh challenge", async ({ baseURL }) => {
   const url = `${baseURL}/x402/connect`;
   const evm = privateKeyToAccount(generatePrivateKey());
   const ext = await challengeOf(await fetch(url, { method: "POST" }));
@@ -77,11 +77,47 @@ test("a nonce the server never issued, a tampered token and garbage are refused 
     expect(paid.status).toBe(402);
   }
 
+  // A malformed sign-in is a 402 too, with the reason and a fresh challenge, on every route that takes one, a token
+  // beside it or not.
+  const routes: [string, string, RequestInit][] = [
+    ["POST", url, {}],
+    ["GET", `${baseURL}/x402/my/orders`, {}],
+    ["GET", `${baseURL}/x402/my/esims`, {}],
+    ["POST", `${baseURL}/x402/invoice/create`, { body: JSON.stringify({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }) }],
+    ["GET", `${baseURL}/x402/invoice/status?invoice_id=inv_01JZZZZZZZZZZZZZZZZZZZZZZZ`, {}],
+  ];
   for (const garbage of ["not base64 !!", Buffer.from("{}").toString("base64"), Buffer.from("[1,2]").toString("base64")]) {
-    const r = await fetch(url, { method: "POST", headers: { "SIGN-IN-WITH-X": garbage } });
-    expect(r.status, garbage).toBe(400);
-    expect(((await r.json()) as { code: string }).code).toBe("INVALID_SIWX");
+    for (const [method, routeUrl, init] of routes) {
+      for (const tokenHeader of [{}, { "X-Access-Token": token }] as Record<string, string>[]) {
+        const headers = { "SIGN-IN-WITH-X": garbage, "Content-Type": "application/json", ...tokenHeader };
+        const r = await fetch(routeUrl, { method, headers, ...init });
+        expect(r.status, `${method} ${routeUrl} ${garbage}`).toBe(402);
+        expect(decodeRequired(r).error).toMatch(/^Malformed SIGN-IN-WITH-X header/);
+        const fresh = await challengeOf(r);
+        expect(fresh.info.nonce).not.toBe(ext.info.nonce);
+        // The paid routes offer their fee beside the sign-in.
+        expect(decodeRequired(r).accepts.length > 0, routeUrl).toBe(routeUrl.includes("/invoice/"));
+      }
+    }
   }
+});
+
+test("invoice/create and invoice/status offer their fee and a sign-in in one 402; the status route's own challenge signs in", async ({ baseURL }) => {
+  const statusUrl = `${baseURL}/x402/invoice/status?invoice_id=inv_01JZZZZZZZZZZZZZZZZZZZZZZZ`;
+  const cart = JSON.stringify({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] });
+  for (const [method, u, body] of [
+    ["POST", `${baseURL}/x402/invoice/create`, cart],
+    ["GET", statusUrl, undefined],
+  ] as const) {
+    const r = await fetch(u, { method, headers: { "Content-Type": "application/json" }, body });
+    expect(decodeRequired(r).accepts.length, u).toBeGreaterThan(0);
+    expect(decodeRequired(r).extensions).toHaveProperty("bazaar");
+    expect((await challengeOf(r)).info.uri).toBe(`${baseURL}${new URL(u).pathname}`);
+  }
+  // Signed, the status route's challenge proves the wallet and waives the fee: an unknown invoice is then a 404.
+  const ext = await challengeOf(await fetch(statusUrl));
+  const signed = await fetch(statusUrl, { headers: { "SIGN-IN-WITH-X": await signIn(statusUrl, ext, privateKeyToAccount(generatePrivateKey()), "eip155") } });
+  expect([signed.status, ((await signed.json()) as { code: string }).code]).toEqual([404, "INVOICE_NOT_FOUND"]);
 });
 
 test("wallet routes ask for a sign-in and check their parameters", async ({ baseURL }) => {

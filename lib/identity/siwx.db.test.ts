@@ -141,6 +141,23 @@ describe(`SIWX verification on ${testDriver}`, () => {
     expect(await verify(h)).toMatchObject({ ok: false, code: "replayed" });
   });
 
+  it("checks everything without spending the nonce when asked not to consume it", async () => {
+    const ext = await challenge();
+    const h = await header(ext, BASE, evm);
+    const unspent = async () => (await database.db.select().from(siwxNonces).where(eq(siwxNonces.nonce, ext.info.nonce)))[0]?.usedAt;
+    expect(await verify(h, { consume: false })).toEqual({ ok: true, wallet: { chainId: BASE, address: evm.address } });
+    expect(await verify(h, { consume: false })).toMatchObject({ ok: true });
+    expect(await unspent()).toBeNull();
+    // A bad signature is still refused without consuming.
+    const other = privateKeyToAccount(generatePrivateKey());
+    const forged = encodeSIWxHeader({ ...(await signedPayload(await challenge(), BASE, other)), nonce: ext.info.nonce, address: evm.address });
+    expect(await verify(forged, { consume: false })).toMatchObject({ ok: false });
+    // Then spent once, and a check afterwards sees the replay.
+    expect((await verify(h)).ok).toBe(true);
+    expect(await unspent()).toBeInstanceOf(Date);
+    expect(await verify(h, { consume: false })).toMatchObject({ ok: false, code: "replayed" });
+  });
+
   it("lets exactly one of two concurrent uses of one header through", async () => {
     const h = await header(await challenge(), SOLANA, sol);
     const results = await Promise.all([verify(h), verify(h), verify(h)]);

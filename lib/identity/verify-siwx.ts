@@ -15,9 +15,9 @@ import { parseSiwxOrigin } from "./siwx-origin";
 import { isEvmChain, isSolanaChain, walletId, type Wallet } from "./wallet";
 
 /**
- * Why a SIGN-IN-WITH-X header was refused. All but `verifier_error` are the client's doing (answer 401/402
- * with a fresh challenge); `verifier_error` means the chain could not be asked about a smart-wallet
- * signature (answer 503). The nonce is consumed only on success.
+ * Why a SIGN-IN-WITH-X header was refused. All but `verifier_error` are the client's doing; `verifier_error`
+ * means the chain could not be asked about a smart-wallet signature. The /x402 API answers every one with a 402
+ * that carries a fresh challenge and this reason. The nonce is consumed only on success.
  */
 export type SiwxFailure =
   "malformed" | "wrong_origin" | "unsupported_chain" | "expired" | "not_yet_valid" | "unknown_nonce" | "replayed" | "bad_signature" | "verifier_error";
@@ -31,6 +31,12 @@ export type VerifySiwxOptions = {
   evmVerifier?: (chainId: string) => EVMMessageVerifier | undefined;
   /** When set, only these CAIP-2 chains are accepted. */
   chains?: string[];
+  /**
+   * Whether a sign-in that holds spends its nonce (the default). False checks everything, the nonce included, and
+   * leaves it unspent: for a request that will not be served anyway, so that the client may send the same
+   * signature again with what was missing (a payment).
+   */
+  consume?: boolean;
   /** The clock, for tests. */
   now?: Date;
 };
@@ -43,7 +49,7 @@ const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})+$/;
 const fail = (code: SiwxFailure, message: string): SiwxVerification => ({ ok: false, code, message });
 
 /**
- * Checks a SIGN-IN-WITH-X header and, when it holds, spends its nonce and returns the signing wallet.
+ * Checks a SIGN-IN-WITH-X header and, when it holds, spends its nonce (unless `consume: false`) and returns the signing wallet.
  * Order matters: everything that can be refused cheaply is, and the nonce is consumed only after the
  * signature checked out, so that a forged header cannot burn a real user's challenge. Never throws for
  * client input; a database failure does throw.
@@ -75,6 +81,7 @@ export async function verifySiwxHeader(header: string, opts: VerifySiwxOptions, 
 
   const signed = await checkSignature(payload, opts.evmVerifier);
   if (!signed.ok) return signed;
+  if (opts.consume === false) return signed;
 
   const lost = await consumeNonce(database, payload.nonce, walletId(signed.wallet), now);
   if (lost) return fail(lost.code, lost.message);

@@ -9,10 +9,11 @@ describe("payment methods", () => {
   });
 
   it("refuses a USDC method whose network the mode lacks, and lists what is offered", () => {
-    const testnet = [{ key: "base" as const }, { key: "arbitrum" as const }, { key: "solana" as const }];
-    expect(unavailableMethod("usdc_base", testnet, "testnet")).toBeUndefined();
-    expect(unavailableMethod("balance", testnet, "testnet")).toBeUndefined();
-    expect(unavailableMethod("usdc_polygon", testnet, "testnet")).toBe(
+    // A shop without Polygon (every mode has all four today: testnet offers Polygon Amoy).
+    const withoutPolygon = [{ key: "base" as const }, { key: "arbitrum" as const }, { key: "solana" as const }];
+    expect(unavailableMethod("usdc_base", withoutPolygon, "testnet")).toBeUndefined();
+    expect(unavailableMethod("balance", withoutPolygon, "testnet")).toBeUndefined();
+    expect(unavailableMethod("usdc_polygon", withoutPolygon, "testnet")).toBe(
       "Payment method usdc_polygon is not available on this shop (testnet mode has no such network). Available: balance, usdc_base, usdc_arbitrum, usdc_solana.",
     );
   });

@@ -14,8 +14,8 @@ export function methodNetworkKey(method: string | null): NetworkKey | undefined 
 }
 
 /**
- * Why a method cannot be taken in this network mode (a USDC network the mode does not have, such as Polygon on
- * testnet), or undefined when it can: an invoice nobody could pay is refused at creation.
+ * Why a method cannot be taken with the networks this shop runs on (a USDC network its mode or configuration does not
+ * have), or undefined when it can: an invoice nobody could pay is refused at creation.
  */
 export function unavailableMethod(method: PaymentMethod, networks: readonly { key: NetworkKey }[], mode: string): string | undefined {
   const key = methodNetworkKey(method);

@@ -35,7 +35,7 @@ export type PaymentNetwork = EvmNetwork | SolanaNetwork;
 type StaticEvm = Omit<EvmNetwork, "payTo" | "rpcUrl"> & { defaultRpcUrl: string };
 type StaticSolana = Omit<SolanaNetwork, "payTo" | "rpcUrl"> & { defaultRpcUrl: string };
 
-// The USDC EIP-712 domain differs per chain: Base Sepolia's token calls itself "USDC", the others "USD Coin".
+// The USDC EIP-712 domain differs per chain: Base Sepolia's and Polygon Amoy's tokens call themselves "USDC", the others "USD Coin".
 const TESTNET: (StaticEvm | StaticSolana)[] = [
   {
     key: "base",
@@ -56,6 +56,17 @@ const TESTNET: (StaticEvm | StaticSolana)[] = [
     defaultRpcUrl: "https://sepolia-rollup.arbitrum.io/rpc",
     usdc: { address: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
     explorerTx: (h) => `https://sepolia.arbiscan.io/tx/${h}`,
+  },
+  {
+    // Circle's USDC on Polygon Amoy (not in @x402/evm's default asset table, so its EIP-712 domain is given here).
+    key: "polygon",
+    kind: "evm",
+    network: "eip155:80002",
+    chainId: 80002,
+    name: "Polygon Amoy",
+    defaultRpcUrl: "https://rpc-amoy.polygon.technology",
+    usdc: { address: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582", name: "USDC", version: "2", decimals: USDC_DECIMALS },
+    explorerTx: (h) => `https://amoy.polygonscan.com/tx/${h}`,
   },
   {
     key: "solana",

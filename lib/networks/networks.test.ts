@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { usdc } from "viem/tokens";
 import { parseConfig } from "@/lib/config";
 import { missingPaymentSettings, publicNetworks } from ".";
 
@@ -37,6 +38,35 @@ describe("network tables", () => {
     const testnet = publicNetworks({ ...c, networkMode: "testnet" });
     const baseSepolia = testnet.find((n) => n.key === "base");
     expect(baseSepolia?.kind === "evm" && baseSepolia.usdc).toMatchObject({ name: "USDC", version: "2" });
-    expect(testnet.map((n) => n.key)).toEqual(["base", "arbitrum", "solana"]);
+    expect(testnet.map((n) => n.key)).toEqual(["base", "arbitrum", "polygon", "solana"]);
+  });
+
+  it("offers Polygon Amoy on the testnet wherever Base Sepolia and Arbitrum Sepolia are offered", () => {
+    const c = parseConfig({
+      NETWORK_MODE: "testnet",
+      PAY_TO_EVM: "0x000000000000000000000000000000000000dEaD",
+      PAY_TO_SOLANA: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+      RPC_URL_POLYGON: "https://amoy.example.com",
+    });
+    const testnet = publicNetworks(c);
+    expect(testnet.map((n) => n.network)).toEqual(["eip155:84532", "eip155:421614", "eip155:80002", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"]);
+    const amoy = testnet.find((n) => n.network === "eip155:80002");
+    expect(amoy).toMatchObject({
+      key: "polygon",
+      kind: "evm",
+      chainId: 80002,
+      name: "Polygon Amoy",
+      rpcUrl: "https://amoy.example.com",
+      payTo: "0x000000000000000000000000000000000000dEaD",
+      // Circle's USDC on Amoy, as viem's token list has it; its EIP-712 domain is ("USDC", "2").
+      usdc: { address: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582", name: "USDC", version: "2", decimals: 6 },
+    });
+    expect(amoy?.explorerTx?.("0xab")).toBe("https://amoy.polygonscan.com/tx/0xab");
+    // The mainnet keeps Polygon PoS itself.
+    const mainnet = publicNetworks({ ...c, networkMode: "mainnet" });
+    expect(mainnet.find((n) => n.key === "polygon")?.network).toBe("eip155:137");
+    // Every EVM USDC address is Circle's, as viem's token list gives it per chain id.
+    const circle = usdc.addresses as Record<number, string>;
+    for (const n of [...testnet, ...mainnet]) if (n.kind === "evm") expect(n.usdc.address, n.name).toBe(circle[n.chainId]);
   });
 });

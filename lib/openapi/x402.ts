@@ -93,10 +93,17 @@ const paymentRequired = (what: string): ApiResponse => ({
 
 const signInRequired: ApiResponse = {
   description:
-    'Sign-in required (or the one sent was refused: see `error`): a 402 with an empty `accepts` and a SIWX challenge in `extensions["sign-in-with-x"]`, also in PAYMENT-REQUIRED. Sign it and send the call again with SIGN-IN-WITH-X, or send X-Access-Token.',
+    'Sign-in required, or the SIGN-IN-WITH-X sent was refused (malformed, expired, replayed, unknown nonce, wrong domain, bad signature; `error` says why; a token beside it does not save it): a 402 with an empty `accepts` and a fresh SIWX challenge in `extensions["sign-in-with-x"]`, also in PAYMENT-REQUIRED. Sign it and send the call again with SIGN-IN-WITH-X, or send X-Access-Token.',
   body: s.SignInRequired,
   headers: z.object({ "PAYMENT-REQUIRED": z.string().meta({ description: "base64 of the JSON body." }) }),
 };
+
+/** The 402 of a paid route that also takes SIGN-IN-WITH-X: the payment and a fresh sign-in challenge, side by side. */
+const paymentOrSignInRequired = (what: string, signIn: string): ApiResponse => ({
+  description: `Payment required: ${what} The requirements are in the PAYMENT-REQUIRED header (base64 JSON) and in the body, with a fresh sign-in challenge in \`extensions["sign-in-with-x"]\`: ${signIn} A payment that is invalid, replayed or does not settle, or a SIGN-IN-WITH-X that is malformed or refused (even beside a valid token), gets a 402 again with the reason in \`error\` and nothing charged.`,
+  body: s.PaymentOrSignInRequired,
+  headers: requiredHeaders,
+});
 
 // --- Fees ---------------------------------------------------------------------------------------------------------
 
@@ -199,8 +206,8 @@ const OPERATIONS: readonly ApiOperation[] = [
     responses: {
       200: ok("The invoice; `next_step` pays it.", s.InvoiceCreated, paidHeaders),
       400: error(
-        "The body or the cart was refused (the field at fault is in `field`), no paying wallet, a malformed SIGN-IN-WITH-X, or a malformed payment header.",
-        ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", "INVALID_SIWX", ...x402ErrorCodes(INVOICE_REFUSALS), ...PAYMENT_ERRORS],
+        "The body or the cart was refused (the field at fault is in `field`), no paying wallet, or a malformed payment header.",
+        ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", ...x402ErrorCodes(INVOICE_REFUSALS), ...PAYMENT_ERRORS],
         {
           reason: s.ErrorDetails.reason,
           recipient: s.ErrorDetails.recipient,
@@ -209,8 +216,10 @@ const OPERATIONS: readonly ApiOperation[] = [
           networks: s.ErrorDetails.networks,
         },
       ),
-      401: error("The SIGN-IN-WITH-X sign-in was refused (expired, replayed, unknown nonce, bad signature); the fee is not charged.", ["SIWX_REFUSED"]),
-      402: paymentRequired("the fee of this call."),
+      402: paymentOrSignInRequired(
+        "the fee of this call.",
+        "sign it and send it in SIGN-IN-WITH-X to name the paying wallet (the fee is still due; the same signature is good for the paid retry).",
+      ),
     },
   }),
   route(
@@ -254,15 +263,13 @@ const OPERATIONS: readonly ApiOperation[] = [
       requestParams: { query: invoiceStatusQuery },
       responses: {
         200: ok("The invoice.", s.InvoiceStatusBody, paidHeaders),
-        400: error("`invoice_id` missing, a malformed SIGN-IN-WITH-X, or a malformed payment header.", ["MISSING_FIELD", "INVALID_SIWX", ...PAYMENT_ERRORS], {
+        400: error("`invoice_id` missing, or a malformed payment header.", ["MISSING_FIELD", ...PAYMENT_ERRORS], {
           networks: s.ErrorDetails.networks,
         }),
-        402: {
-          ...paymentRequired("the fee of this call."),
-          description:
-            'Payment required (the fee; see checkoutInfo\'s 402), or, when SIGN-IN-WITH-X was sent and refused, a sign-in challenge (an empty `accepts` and `extensions["sign-in-with-x"]`).',
-          body: z.union([s.PaymentRequired, s.SignInRequired]),
-        },
+        402: paymentOrSignInRequired(
+          "the fee of this call.",
+          "sign it and send it in SIGN-IN-WITH-X instead of paying, to prove the paying wallet (no fee) and see the codes.",
+        ),
         403: error("The proven wallet did not pay this invoice.", ["NOT_THE_PAYER"]),
         404: error("No invoice has this id.", ["INVOICE_NOT_FOUND"]),
       },
@@ -275,7 +282,6 @@ const OPERATIONS: readonly ApiOperation[] = [
     security: anyOf("siwx"),
     responses: {
       200: ok("The session token.", s.Session),
-      400: error("A malformed SIGN-IN-WITH-X header.", ["INVALID_SIWX"]),
       402: signInRequired,
     },
   }),
@@ -286,7 +292,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestParams: { query: myOrdersQuery },
     responses: {
       200: ok("One page of orders.", s.WalletOrders),
-      400: error("A bad `start` or `limit`, or a malformed SIGN-IN-WITH-X.", ["INVALID_PARAMETER", "INVALID_SIWX"]),
+      400: error("A bad `start` or `limit`.", ["INVALID_PARAMETER"]),
       402: signInRequired,
     },
   }),
@@ -296,7 +302,6 @@ const OPERATIONS: readonly ApiOperation[] = [
     security: anyOf("siwx", "accessToken"),
     responses: {
       200: ok("The eSIMs.", s.WalletEsims),
-      400: error("A malformed SIGN-IN-WITH-X header.", ["INVALID_SIWX"]),
       402: signInRequired,
     },
   }),

@@ -9,10 +9,8 @@ import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBund
 import { getPayments } from "@/lib/payments/payments";
 import { invalidParams, jsonResponse } from "@/lib/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
-import { publicOrigin } from "@/lib/http/origin";
-import { withRequestLog } from "@/lib/http/request-log";
-import { resolveWallet, signInRequired, withWallet } from "./with-wallet";
-import { errorResponse, withX402Fee, x402Headers } from "./with-x402-fee";
+import { withWallet } from "./with-wallet";
+import { withX402Fee } from "./with-x402-fee";
 import { checkoutInfo as checkoutInfoBody } from "./x402-info";
 import { createInvoiceResponse, readCreateBody } from "./x402-invoice";
 import { payInvoice } from "./x402-pay";
@@ -37,42 +35,29 @@ const productDetail = withX402Fee(
 // POST /x402/invoice/create
 /**
  * Quotes a cart and locks its price. The paying wallet is the SIGN-IN-WITH-X wallet when one is sent, else the
- * session token's, else the payer of the 0.002 fee.
+ * session token's, else the payer of the 0.002 fee. A sign-in names the wallet; the fee is still due.
  */
 const invoiceCreate = withX402Fee(
   "invoiceCreate",
-  async (req, { wallet, origin }) => {
-    const signedIn = req.headers.get("sign-in-with-x") ? await resolveWallet(req, origin, false) : undefined;
-    if (signedIn && "problem" in signedIn) {
-      return jsonResponse({ code: "SIWX_REFUSED", message: signedIn.problem }, { status: 401 });
-    }
-    return jsonResponse(await createInvoiceResponse(req, signedIn?.wallet ?? wallet, origin));
-  },
+  async (req, { wallet, signedIn, origin }) => jsonResponse(await createInvoiceResponse(req, signedIn ?? wallet, origin)),
   async (req) => void (await readCreateBody(req)),
+  { signIn: { waivesFee: false } },
 );
 
 // GET /x402/invoice/status
-const paidStatus = withX402Fee(
+/**
+ * Status for whoever pays the fee. The paying wallet, proven by SIGN-IN-WITH-X (which also waives the fee) or by its
+ * session token, sees the codes; another proven wallet gets 403.
+ */
+const invoiceStatus = withX402Fee(
   "invoiceStatus",
-  async (req, { origin, wallet, via }) =>
-    jsonResponse(await invoiceStatusResponse(new URL(req.url), origin, wallet ? { wallet, proven: via === "token" } : null)),
+  async (req, { origin, wallet, via, signedIn }) => {
+    const viewer = signedIn ? { wallet: signedIn, proven: true } : wallet ? { wallet, proven: via === "token" } : null;
+    return jsonResponse(await invoiceStatusResponse(new URL(req.url), origin, viewer));
+  },
   (req) => void requireInvoiceId(new URL(req.url)),
+  { signIn: { waivesFee: true } },
 );
-
-/** Status for whoever pays the fee; with SIGN-IN-WITH-X the wallet is proven (no fee) and the payer sees the codes. */
-const invoiceStatus = withRequestLog(async (req: Request) => {
-  if (!req.headers.get("sign-in-with-x")) return paidStatus(req);
-  try {
-    const url = new URL(req.url);
-    requireInvoiceId(url);
-    const origin = publicOrigin(req);
-    const who = await resolveWallet(req, origin, false);
-    if (!who || "problem" in who) return signInRequired(req, origin, who && "problem" in who ? who.problem : "Sign-in required");
-    return jsonResponse(await invoiceStatusResponse(url, origin, { wallet: who.wallet, proven: true }), { headers: x402Headers() });
-  } catch (err) {
-    return errorResponse(err);
-  }
-});
 
 // GET /x402/my/orders
 function parseMyOrders(req: Request) {

@@ -27,6 +27,17 @@ describe("decodePaymentHeader", () => {
     expect(p).toMatchObject({ x402Version: 2, accepted: offered[0], payload: { signature: "0x1" } });
   });
 
+  it("knows Polygon Amoy by its v1 name", () => {
+    const amoy: PaymentRequirements = {
+      ...offered[0]!,
+      network: "eip155:80002",
+      asset: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
+      extra: { name: "USDC", version: "2" },
+    };
+    const p = decodePaymentHeader(b64({ x402Version: 1, scheme: "exact", network: "polygon-amoy", payload: { signature: "0x1" } }), [amoy]);
+    expect(p.accepted).toEqual(amoy);
+  });
+
   it("answers 400 for anything that is not a payment", () => {
     for (const h of [
       "%%%",

@@ -9,6 +9,7 @@ const V1_NETWORK_NAMES: Record<string, string> = {
   arbitrum: "eip155:42161",
   "arbitrum-sepolia": "eip155:421614",
   polygon: "eip155:137",
+  "polygon-amoy": "eip155:80002",
   solana: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
   "solana-devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
 };

@@ -1,54 +1,36 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
-import { createPublicClient, http } from "viem";
-import { createSiwxChallenge, verifySessionToken, verifySiwxHeader, walletOwnerKey, type Wallet } from "@/lib/identity";
-import { viemChain } from "@/lib/payments/chain";
-import { getPayments } from "@/lib/payments/payments";
-import type { EvmNetwork } from "@/lib/networks";
-import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
+import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
+import { proveSignIn, signInExtensions } from "./sign-in";
 import { errorResponse, x402Headers } from "./with-x402-fee";
 import type { X402RouteId } from "./x402-routes";
 
 export type WalletContext = { wallet: Wallet; via: "token" | "siwx"; origin: string };
 type Handler = (req: Request, ctx: WalletContext) => Promise<Response>;
 
-const SIWX_STATEMENT = "Sign in to x402 Storefront with this wallet.";
-
-/** Smart-contract wallets (EIP-1271) are checked on their chain; the verifier is a viem public client. */
-async function evmVerifierFor(networks: EvmNetwork[]) {
-  const clients = new Map(networks.map((n) => [n.network as string, createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) })]));
-  return (chainId: string) => clients.get(chainId)?.verifyMessage;
-}
-
-/** A 402 that asks for a SIWX sign-in: the challenge in `extensions["sign-in-with-x"]`, header and body alike. */
+/** A 402 that asks for a SIWX sign-in: a fresh challenge in `extensions["sign-in-with-x"]`, header and body alike. */
 export async function signInRequired(req: Request, origin: string, error: string): Promise<Response> {
-  const { networks } = await getPayments();
   const url = origin + new URL(req.url).pathname;
-  const extensions = await createSiwxChallenge({ origin, resourceUrl: url, chains: networks.map((n) => n.network), statement: SIWX_STATEMENT });
+  const extensions = await signInExtensions(req, origin);
   const body = { x402Version: 2, error, resource: { url, description: "Sign in with your wallet", mimeType: "application/json" }, accepts: [], extensions };
   return jsonResponse(body, { status: 402, headers: x402Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader(body as never) }) });
 }
 
 /**
  * Resolves the caller's wallet from SIGN-IN-WITH-X (single-use nonce we issued) or, when `acceptToken`,
- * X-Access-Token. Answers undefined when neither is present; a bad proof is an ApiError or a 402 reason.
+ * X-Access-Token. SIGN-IN-WITH-X comes first: a token beside a bad sign-in does not save it. Answers undefined when
+ * neither is present, and the reason for a 402 when the proof sent (malformed, refused, expired) proves nothing.
  */
 export async function resolveWallet(
   req: Request,
   origin: string,
   acceptToken: boolean,
 ): Promise<{ wallet: Wallet; via: "token" | "siwx" } | { problem: string } | undefined> {
-  const siwx = req.headers.get("sign-in-with-x");
-  if (siwx) {
-    const { networks } = await getPayments();
-    const evmVerifier = await evmVerifierFor(networks.filter((n): n is EvmNetwork => n.kind === "evm"));
-    const result = await verifySiwxHeader(siwx, { origin, evmVerifier });
-    if (result.ok) return { wallet: result.wallet, via: "siwx" };
-    if (result.code === "malformed") throw new ApiError(400, "INVALID_SIWX", `Malformed SIGN-IN-WITH-X header: ${result.message}`);
-    return { problem: `Sign-in refused (${result.code}): ${result.message}` };
-  }
+  const signedIn = await proveSignIn(req, origin);
+  if (signedIn) return "problem" in signedIn ? signedIn : { wallet: signedIn.wallet, via: "siwx" };
   const token = acceptToken ? req.headers.get("x-access-token") : null;
   if (token) {
     const wallet = await verifySessionToken(token);

@@ -11,6 +11,7 @@ import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
 import { checkX402Limits } from "./x402-limits";
+import { proveSignIn, signInExtensions } from "./sign-in";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "@/lib/http/unavailable";
 import { earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
@@ -19,12 +20,20 @@ import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/log";
 
 export type FeeContext = {
-  /** The wallet behind the call: the session token's, or the payer of the fee. */
+  /** The wallet behind the call: the session token's, the SIGN-IN-WITH-X one when it waived the fee, or the payer of the fee. */
   wallet: Wallet | null;
   /** How the fee was covered. */
-  via: "token" | "payment";
+  via: "token" | "payment" | "siwx";
+  /** The wallet a SIGN-IN-WITH-X header proved (routes that take one), whatever covered the fee. */
+  signedIn: Wallet | null;
   origin: string;
 };
+
+/**
+ * Whether the route takes SIGN-IN-WITH-X (the route table lists the header), and what the sign-in does there: name
+ * the caller's wallet only (the fee is still due), or also waive the fee.
+ */
+export type SignInUse = { waivesFee: boolean };
 
 type Handler = (req: Request, ctx: FeeContext) => Promise<Response>;
 
@@ -61,13 +70,26 @@ function payerWallet(network: string, payer: string | undefined): Wallet | null 
  * v1 clients) is verified, the handler runs, and the payment is settled only when the handler answered below 400.
  * Malformed payment -> 400; invalid, replayed or unsettled payment -> 402 with the reason. Never a 500 for input.
  * `precheck` validates the request first, so that a call with bad parameters costs nothing.
+ *
+ * A route that takes SIGN-IN-WITH-X (`signIn`) offers a fresh sign-in challenge beside the payment in each of its 402s.
+ * A sign-in that does not hold (malformed, refused, expired, replayed) is answered with such a 402 and its reason, even
+ * beside a valid token or payment (nothing is charged). One that holds is spent only when the call is served; on a
+ * call that still lacks its payment it stays good for the paid retry.
  */
-export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (req: Request) => void | Promise<void>) {
+export function withX402Fee(
+  routeId: X402RouteId,
+  handler: Handler,
+  precheck?: (req: Request) => void | Promise<void>,
+  { signIn }: { signIn?: SignInUse } = {},
+) {
   const route = X402_ROUTES[routeId];
   if (route.fee === null) throw new Error(`${routeId} has no fixed fee`);
   const fee = route.fee;
   const paidRoute = routeId as PaidRouteId;
   if (!PAID_ROUTES.includes(paidRoute)) throw new Error(`${routeId} is not in PAID_ROUTES: it would be missing from discovery`);
+  if (Boolean(signIn) !== (route.headers as readonly string[]).includes("SIGN-IN-WITH-X")) {
+    throw new Error(`${routeId}: the route table ${signIn ? "does not list" : "lists"} SIGN-IN-WITH-X`);
+  }
   return withRequestLog(async (req: Request): Promise<Response> => {
     try {
       const origin = publicOrigin(req);
@@ -77,31 +99,43 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
       await checkX402Limits(req, tokenWallet ? (walletOwnerKey(tokenWallet) ?? undefined) : undefined);
       // Bad parameters are refused before anyone pays for them.
       await precheck?.(req);
-      if (tokenWallet) return withHeaders(await handler(req, { wallet: tokenWallet, via: "token", origin }), {});
+      const siwx = signIn ? req.headers.get("sign-in-with-x") || null : null;
+      if (tokenWallet && !siwx) return withHeaders(await handler(req, { wallet: tokenWallet, via: "token", signedIn: null, origin }), {});
+      // A token, or a sign-in where it waives the fee, covers the call (when the sign-in holds): a payment is then not read.
+      const feeWaived = tokenWallet !== null || (siwx !== null && signIn?.waivesFee === true);
       // A payment with an identifier that was answered before gets that answer again, and costs nothing more.
-      const answerKey = paidAnswerKey(req, routeId);
+      const answerKey = feeWaived ? undefined : paidAnswerKey(req, routeId);
       const earlier = answerKey && (await earlierAnswer(answerKey, x402Headers));
       if (earlier) return earlier;
-      const reason = token ? "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect" : "Payment required";
       const payments = await getPayments();
       const resource = { url: origin + new URL(req.url).pathname + new URL(req.url).search, description: route.description, mimeType: "application/json" };
       const requirements = await payments.requirements(fee);
-      const header = paymentHeader(req);
-      if (!header) return paymentRequiredResponse(await required(payments, requirements, resource, reason, paidRoute));
+      const refuse = async (reason: string, extra?: Record<string, string>) =>
+        paymentRequiredResponse(await required(payments, requirements, resource, reason, paidRoute, signIn ? req : undefined, origin), extra);
 
-      const payload = decodePaymentHeader(header, requirements);
-      const match = findMatchingRequirement(payments, requirements, payload);
-      if (!match) {
-        return paymentRequiredResponse(
-          await required(
-            payments,
-            requirements,
-            resource,
-            "No matching payment requirements: pay one of the offered networks with the exact amount",
-            paidRoute,
-          ),
-        );
+      // The payment, when the call needs one (a malformed one is a 400).
+      const header = feeWaived ? undefined : paymentHeader(req);
+      const payload = header ? decodePaymentHeader(header, requirements) : undefined;
+      const match = payload ? findMatchingRequirement(payments, requirements, payload) : undefined;
+
+      let signedIn: Wallet | null = null;
+      if (siwx) {
+        const served = feeWaived || match !== undefined;
+        const proof = await proveSignIn(req, origin, { consume: served });
+        if (proof && "problem" in proof) return await refuse(proof.problem);
+        if (proof && served) {
+          signedIn = proof.wallet;
+          const owner = tokenWallet ? undefined : walletOwnerKey(signedIn);
+          if (owner) await checkX402Limits(req, owner, { address: false });
+        }
       }
+      if (tokenWallet) return withHeaders(await handler(req, { wallet: tokenWallet, via: "token", signedIn, origin }), {});
+      if (signedIn && signIn?.waivesFee) return withHeaders(await handler(req, { wallet: signedIn, via: "siwx", signedIn, origin }), {});
+
+      if (!header || !payload) {
+        return await refuse(token ? "The X-Access-Token is invalid or expired: pay the fee, or sign in again with POST /x402/connect" : "Payment required");
+      }
+      if (!match) return await refuse("No matching payment requirements: pay one of the offered networks with the exact amount");
       let res: Response | undefined;
       const result = await exchange({
         db: await getDb(),
@@ -114,19 +148,17 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
         // The handler runs once the payment is recorded (a copy of it sent at the same time is refused, not served),
         // and the fee is settled only when it answered below 400.
         beforeSettle: async (payer) => {
-          res = await handler(req, { wallet: payerWallet(match.network, payer), via: "payment", origin });
+          res = await handler(req, { wallet: payerWallet(match.network, payer), via: "payment", signedIn, origin });
           return res.status < 400;
         },
       });
-      const refuse = async (reason: string, extra?: Record<string, string>) =>
-        paymentRequiredResponse(await required(payments, requirements, resource, reason, paidRoute), extra);
       switch (result.kind) {
         case "invalid":
-          return refuse(result.reason);
+          return await refuse(result.reason);
         case "unavailable":
           throw unavailable();
         case "refused":
-          return refuse(
+          return await refuse(
             result.refusal.refused === "used"
               ? "This payment has already been used: sign a new one"
               : "This payment is being settled for another request: sign a new one",
@@ -134,7 +166,7 @@ export function withX402Fee(routeId: X402RouteId, handler: Handler, precheck?: (
         case "cancelled":
           return withHeaders(res!, {});
         case "failed":
-          return refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
+          return await refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
         case "pending":
           // Sent and waiting for the chain: the answer is served (the reconciler records the fee when it lands).
           return keepAnswer(answerKey, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
@@ -155,8 +187,18 @@ export function errorResponse(err: unknown): Response {
   return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
 }
 
-function required(payments: Payments, accepts: PaymentRequirements[], resource: PaymentRequired["resource"], error: string, routeId: PaidRouteId) {
-  return payments.server.createPaymentRequiredResponse(accepts, resource, error, discoveryExtensions(routeId));
+/** The route's 402: the payment requirements, its discovery metadata and, on a route that takes a sign-in (`signInFor`), a fresh challenge. */
+async function required(
+  payments: Payments,
+  accepts: PaymentRequirements[],
+  resource: PaymentRequired["resource"],
+  error: string,
+  routeId: PaidRouteId,
+  signInFor: Request | undefined,
+  origin: string,
+) {
+  const extensions = { ...discoveryExtensions(routeId), ...(signInFor ? await signInExtensions(signInFor, origin) : {}) };
+  return payments.server.createPaymentRequiredResponse(accepts, resource, error, extensions);
 }
 
 /** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */

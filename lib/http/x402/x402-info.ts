@@ -33,6 +33,7 @@ export function checkoutInfo(origin: string, networks: PaymentNetwork[], mode: s
       "Prove the wallet with SIGN-IN-WITH-X on a call, or once with POST /x402/connect for an X-Access-Token.",
       "An X-Access-Token waives micro-fees and repeated signing until it expires; it never pays an invoice.",
       "Invoice creation takes the paying wallet from the fee's payer, SIGN-IN-WITH-X, or X-Access-Token.",
+      "Every 402 of a route that takes SIGN-IN-WITH-X carries a fresh sign-in challenge (extensions.sign-in-with-x); a sign-in that is malformed or refused is answered with such a 402 and the reason in error.",
     ],
     next_step: nextStep(origin, "GET", "/x402/gift-cards/search?q=*"),
   };

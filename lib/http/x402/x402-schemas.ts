@@ -224,6 +224,25 @@ export const SignInRequired = z
       'An x402 402 that asks for a wallet sign-in instead of a payment (also base64-encoded in PAYMENT-REQUIRED): the challenge is in `extensions["sign-in-with-x"]`.',
   });
 
+export const PaymentOrSignInRequired = z
+  .looseObject({
+    x402Version: z.literal(2),
+    error: z.string().meta({
+      description: "Why the call was not served: no payment, what was wrong with the one sent, or why the SIGN-IN-WITH-X sent was refused.",
+      example: "Sign-in refused (expired): The sign-in message is more than 5 minutes old: ask for a new challenge",
+    }),
+    resource: Resource,
+    accepts: z.array(PaymentRequirements).meta({ description: "Pay one of these: the same amount on every network the payment may be made on." }),
+    extensions: z
+      .looseObject({ "sign-in-with-x": SiwxChallenge })
+      .meta({ description: "`sign-in-with-x`: a fresh sign-in challenge; `bazaar`: x402 Bazaar discovery metadata of the route (see PaymentRequired)." }),
+  })
+  .meta({
+    id: "PaymentOrSignInRequired",
+    description:
+      'An x402 v2 payment request of a route that also takes a wallet sign-in (also base64-encoded in PAYMENT-REQUIRED): pay one of `accepts` (PAYMENT-SIGNATURE), and/or sign the challenge in `extensions["sign-in-with-x"]` (SIGN-IN-WITH-X), as the route says.',
+  });
+
 // --- Bodies -------------------------------------------------------------------------------------------------------
 
 export const CheckoutInfo = z

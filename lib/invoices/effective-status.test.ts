@@ -64,5 +64,9 @@ describe("an invoice's status at a moment, as every reader sees it", () => {
     // Written already: as stored.
     const swept = { status: "failed" as const, errorCode: "expired", lastError: "stored" };
     expect(effectiveOrder(swept, inv("expired", before), now)).toBe(swept);
+    // Expired before the sweep failed its orders: as the sweep writes them now.
+    expect(effectiveOrder(order, inv("expired", before), now)).toMatchObject({ status: "failed", errorCode: "expired" });
+    // Paid: the orders are the fulfilment's.
+    expect(effectiveOrder(order, inv("paid", before), now)).toBe(order);
   });
 });

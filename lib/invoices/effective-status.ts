@@ -48,11 +48,12 @@ export function effectiveStatus(inv: StatusFields, now = new Date()): InvoiceSta
 }
 
 /**
- * An order as it reads at `now`: one of an invoice that ended unpaid but that the sweeper has not marked yet reads as
- * the sweep will write it (`failed`, with why), so that an invoice's final answer does not change when it is swept.
+ * An order as it reads at `now`: one still `created` of an invoice that ended unpaid (not swept yet, or expired before
+ * the sweep failed its orders) reads as the sweep writes it (`failed`, with why), so that an invoice's final answer
+ * does not change when it is swept.
  */
 export function effectiveOrder<O extends Pick<OrderRow, "status" | "errorCode" | "lastError">>(o: O, inv: StatusFields, now = new Date()): O {
-  if (o.status !== "created" || inv.status !== "unpaid") return o;
+  if (o.status !== "created") return o;
   const status = effectiveStatus(inv, now);
   if (status === "expired") return { ...o, status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired };
   if (status === "payment_error") return { ...o, status: "failed", errorCode: "payment_error", lastError: o.lastError ?? UNPAID_ORDER_ERRORS.payment_error };

@@ -78,8 +78,9 @@ export const DENIED_REASONS = ["expired", "balance_too_low"] as const;
 export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Date(), paymentExtra: Record<string, unknown> = {}) {
   const status = merchantStatus(inv, now);
   const stored = inv.status === "denied" ? DENIED_REASONS.find((r) => r === inv.errorCode) : undefined;
-  // Ended by its time (expired, or payment_error once its time was up) before the sweep recorded it: final since then.
-  const endedByTime = inv.status === "unpaid" && (status === "denied" || status === "payment_error");
+  // Ended by its time (expired, or payment_error once its time was up), before the sweep recorded when (or swept before
+  // it did): final since its expiry.
+  const endedByTime = inv.status === "expired" || (inv.status === "unpaid" && (status === "denied" || status === "payment_error"));
   return {
     id: inv.id,
     status,

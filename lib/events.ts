@@ -6,7 +6,10 @@ import type { DbOrTx } from "@/lib/db";
  * merchants' balances that react to it.
  */
 export type DomainEvents = {
-  /** An invoice became final: complete, or expired unpaid (a merchant invoice then reads `denied`). */
+  /**
+   * An invoice became final: complete; ended unpaid (expired: a merchant invoice reads `denied`; or `payment_error`);
+   * or denied before payment.
+   */
   "invoice.final": { invoiceId: string; now: Date };
   /** An order failed for good (its failure is being recorded in this transaction). */
   "order.failed": { orderId: string; now: Date };

@@ -207,9 +207,13 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               )}
             </>
           )}
-          {invoice.status === "expired" && (
+          {(invoice.status === "expired" || invoice.status === "payment_error") && (
             <div className="flex flex-col gap-2">
-              <p className="text-slate-800">This invoice expired before it was paid; nothing was charged.</p>
+              <p className="text-slate-800">
+                {invoice.status === "expired"
+                  ? "This invoice expired before it was paid; nothing was charged."
+                  : "Your payment could not be settled and this invoice can no longer be paid; nothing was charged."}
+              </p>
               {lines.length > 0 ? (
                 <button
                   type="button"

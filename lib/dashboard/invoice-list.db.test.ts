@@ -1,12 +1,16 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
+import { invoices } from "@/lib/db/schema";
 import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
-import { invoiceListParams, parseInvoiceListQuery, searchMerchantInvoices } from "./invoice-list";
+import { PAYMENT_FAILED } from "@/lib/invoices/effective-status";
+import { merchantStatus } from "@/lib/merchants/invoice-view";
+import { INVOICE_LIST_STATUSES, invoiceListParams, parseInvoiceListQuery, searchMerchantInvoices } from "./invoice-list";
 
 let database: Database;
 processTestDatabase(
@@ -47,6 +51,19 @@ describe(`the dashboard's invoices table, on ${testDriver}`, () => {
     const later = new Date(Date.now() + 2 * 86_400_000);
     expect(await ids({ page: 1, status: "denied" }, later)).toEqual([unpaid]);
     expect(await ids({ page: 1, status: "unpaid" }, later)).toEqual([]);
+    // A payment being settled holds it (unpaid, whatever the time); once given back after an accepted payment failed,
+    // it reads payment_error past its expiry: the SQL says what effectiveStatus says.
+    const row = async () => (await database.db.select().from(invoices).where(eq(invoices.id, unpaid)))[0]!;
+    const set = (values: Partial<typeof invoices.$inferInsert>) => database.db.update(invoices).set(values).where(eq(invoices.id, unpaid));
+    for (const [values, status] of [
+      [{ paymentClaim: "pay_held" }, "unpaid"],
+      [{ paymentClaim: null, errorCode: PAYMENT_FAILED }, "payment_error"],
+    ] as const) {
+      await set(values);
+      expect(merchantStatus(await row(), later)).toBe(status);
+      for (const s of INVOICE_LIST_STATUSES) expect((await ids({ page: 1, status: s }, later)).includes(unpaid), s).toBe(s === status);
+    }
+    await set({ errorCode: null });
 
     expect(await ids({ page: 1, q: "code-fail" })).toEqual([complete]);
     expect(await ids({ page: 1, q: "Link" })).toEqual([unpaid]);

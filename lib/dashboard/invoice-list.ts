@@ -1,7 +1,8 @@
-import { and, desc, eq, gt, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { PAYMENT_FAILED } from "@/lib/invoices/effective-status";
 import { likeEscape, searchParamValues } from "./order-list";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -26,17 +27,22 @@ export function parseInvoiceListQuery(params: Record<string, string | string[] |
 }
 
 /**
- * The stored statuses behind each status a merchant sees. An unpaid invoice past its expiry reads `denied` before the
- * expiry sweep has marked it, so time decides between the two.
+ * The stored statuses behind each status a merchant sees (effectiveStatus, in SQL). An unpaid invoice past its expiry
+ * that no payment holds reads `denied` (or `payment_error`, when a payment accepted for it failed) before the expiry
+ * sweep has marked it, so time decides between them.
  */
 function statusCondition(status: InvoiceListStatus, now: Date): SQL {
+  const ended = and(eq(invoices.status, "unpaid"), lte(invoices.expiresAt, now), isNull(invoices.paymentClaim));
+  const paymentFailed = sql`${invoices.errorCode} IS NOT DISTINCT FROM ${PAYMENT_FAILED}`;
   switch (status) {
     case "unpaid":
-      return and(eq(invoices.status, "unpaid"), gt(invoices.expiresAt, now))!;
+      return and(eq(invoices.status, "unpaid"), or(gt(invoices.expiresAt, now), isNotNull(invoices.paymentClaim)))!;
     case "processing":
       return inArray(invoices.status, ["paid", "fulfilling"]);
     case "denied":
-      return or(inArray(invoices.status, ["expired", "denied"]), and(eq(invoices.status, "unpaid"), lte(invoices.expiresAt, now)))!;
+      return or(inArray(invoices.status, ["expired", "denied"]), and(ended, not(paymentFailed)))!;
+    case "payment_error":
+      return or(eq(invoices.status, "payment_error"), and(ended, paymentFailed))!;
     default:
       return eq(invoices.status, status);
   }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
+import { effectiveOrder } from "@/lib/invoices/effective-status";
 import { formatCents } from "@/lib/merchants";
 import { getMerchantOrder } from "@/lib/merchants/invoices";
 import { merchantStatus } from "@/lib/merchants/invoice-view";
@@ -91,7 +92,8 @@ export async function getMerchantOrderDetail(db: Db, merchantId: string, id: str
     .select()
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, id), eq(ledgerEntries.kind, "refund"), eq(ledgerEntries.merchantId, merchantId)));
-  return { ...row, refund: refund ?? null, timeline: orderTimeline(row.order, row.invoice, refund ?? null, now) };
+  const order = effectiveOrder(row.order, row.invoice, now);
+  return { order, invoice: row.invoice, refund: refund ?? null, timeline: orderTimeline(order, row.invoice, refund ?? null, now) };
 }
 
 /** A delivered order's codes, as the shop's redemption card shows them; null before delivery or for another merchant's order. */

@@ -55,13 +55,22 @@ describe(`the dashboard overview's figures, on ${testDriver}`, () => {
     expect(nothing.daily.every((d) => d.cents === 0n)).toBe(true);
   });
 
-  it("lists failed orders and failing webhooks that need attention, newest first, for this merchant only", async () => {
+  it("lists paid orders that failed and failing webhooks that need attention, newest first, for this merchant only", async () => {
     const m = await createMerchant(database.db, { name: "Attention", creditCents: 100_00n });
     await buy(m.api_token, "test-gift-card-code-fail");
     // Nothing listens on port 9: the message's first attempt fails and it waits for a retry.
     await buy(m.api_token, "test-gift-card-code", { webhook_url: "http://127.0.0.1:9/hook" });
     await drainDue(database.db);
     await drainWebhooks(database.db, { mode: "devnet" });
+
+    // An invoice that ends unpaid fails its orders, but charged nothing: its status tells, it needs no attention.
+    const poor = await createMerchant(database.db, { name: "Poor" });
+    const refused = await callRoute(createRoute, "/api/v2/invoices", {
+      headers: bearerAuth(poor.api_token),
+      body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true },
+    });
+    expect(refused.body.error_code).toBe("balance_too_low");
+    expect(await needsAttention(database.db, poor.merchant_id)).toEqual([]);
 
     const items = await needsAttention(database.db, m.merchant_id);
     expect(items.map((i) => [i.kind, i.status])).toEqual(

@@ -81,7 +81,7 @@ export type Attention =
     };
 
 /**
- * The latest things that need the merchant's eye, newest first: orders that failed (refunded or not) and webhook
+ * The latest things that need the merchant's eye, newest first: paid orders that failed (refunded or not) and webhook
  * messages that failed for good or are being retried after a failed attempt.
  */
 export async function needsAttention(db: Db, merchantId: string, limit = 5): Promise<Attention[]> {
@@ -97,7 +97,8 @@ export async function needsAttention(db: Db, merchantId: string, limit = 5): Pro
       })
       .from(orders)
       .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
-      .where(and(eq(invoices.merchantId, merchantId), inArray(orders.status, ["failed", "refunded"])))
+      // Orders that failed after payment (those of an invoice that ended unpaid charged nothing: its status tells).
+      .where(and(eq(invoices.merchantId, merchantId), inArray(orders.status, ["failed", "refunded"]), isNotNull(invoices.paidAt)))
       .orderBy(desc(orders.updatedAt))
       .limit(limit),
     db

@@ -1,12 +1,61 @@
-import type { invoices } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/db/schema";
 
-type InvoiceStatus = (typeof invoices.$inferSelect)["status"];
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
+type InvoiceStatus = InvoiceRow["status"];
+
+/** What effectiveStatus reads of an invoice. */
+export type StatusFields = Pick<InvoiceRow, "status" | "expiresAt" | "paymentClaim" | "errorCode">;
 
 /**
- * An invoice's status at `now`: an unpaid invoice past its expiry is expired even before the sweeper marks it. Every
- * reader (the /x402 API, the merchant API, payability) starts from this one. The SQL filters of the invoice list say
- * the same in SQL (lib/dashboard/invoice-list.ts).
+ * The `error_code` an unpaid invoice keeps after a payment accepted for it (sent to the chain for settlement) failed
+ * for good while the invoice could still be paid: it was given back to be paid again, and, if it is not paid in time,
+ * it ends `payment_error` instead of `expired`. Cleared when the invoice is paid.
  */
-export function effectiveStatus(inv: { status: InvoiceStatus; expiresAt: Date }, now = new Date()): InvoiceStatus {
-  return inv.status === "unpaid" && inv.expiresAt <= now ? "expired" : inv.status;
+export const PAYMENT_FAILED = "payment_failed";
+
+/**
+ * How an invoice ends when it can no longer be paid (lib/invoices/payment.ts writes it; readers see it at once):
+ * - `expired`: its time ran out and no payment was accepted for it (a merchant reads `denied`, `status_reason:
+ *   "expired"`). A payment refused as it was offered (it did not verify, or nothing could be sent: the payer was
+ *   answered so at once) counts as none.
+ * - `payment_error`: a payment was accepted for it and then failed for good (the chain says it can never land), and
+ *   the invoice can no longer be paid: the payment held it past its expiry, or it was given back and not paid in time.
+ * - `denied` (stored): refused before payment, with the reason as `error_code` (an `auto_pay` the balance could not
+ *   cover: `balance_too_low`).
+ * Nothing was charged in any of them. Their orders end `failed`, with `error_code` `expired`, `payment_error` or the
+ * refusal's code and a sentence as `error` (UNPAID_ORDER_ERRORS).
+ */
+export const UNPAID_ORDER_ERRORS = {
+  expired: "The invoice expired before it was paid: nothing was charged.",
+  payment_error: "The payment could not be settled: nothing was charged.",
+} as const;
+
+/** The `error` of an order whose invoice's payment failed for good: why the chain refused it, when known. */
+export function paymentErrorText(reason: string | null | undefined): string {
+  return reason ? `The payment could not be settled (${reason}): nothing was charged.`.slice(0, 500) : UNPAID_ORDER_ERRORS.payment_error;
+}
+
+/**
+ * An invoice's status at `now`: an unpaid invoice past its expiry has ended (expired, or `payment_error` when a
+ * payment accepted for it failed) even before the sweeper marks it, unless a payment being settled holds it (it waits
+ * for the chain: paid if the payment lands). Every reader (the /x402 API, the merchant API, payability) starts from
+ * this one. The SQL filters of the dashboard's invoice list say the same in SQL (lib/dashboard/invoice-list.ts).
+ */
+export function effectiveStatus(inv: StatusFields, now = new Date()): InvoiceStatus {
+  if (inv.status !== "unpaid" || inv.expiresAt > now || inv.paymentClaim !== null) return inv.status;
+  return inv.errorCode === PAYMENT_FAILED ? "payment_error" : "expired";
+}
+
+/**
+ * An order as it reads at `now`: one still `created` of an invoice that ended unpaid (not swept yet, or expired before
+ * the sweep failed its orders) reads as the sweep writes it (`failed`, with why), so that an invoice's final answer
+ * does not change when it is swept.
+ */
+export function effectiveOrder<O extends Pick<OrderRow, "status" | "errorCode" | "lastError">>(o: O, inv: StatusFields, now = new Date()): O {
+  if (o.status !== "created") return o;
+  const status = effectiveStatus(inv, now);
+  if (status === "expired") return { ...o, status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired };
+  if (status === "payment_error") return { ...o, status: "failed", errorCode: "payment_error", lastError: o.lastError ?? UNPAID_ORDER_ERRORS.payment_error };
+  return o;
 }

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import type { SettlementEffect } from "@/lib/payments/settlements";
-import { claimForPayment, markPaid, releaseClaim } from "./payment";
+import { claimForPayment, markPaid, paymentFailed, releaseClaim } from "./payment";
 import { log } from "@/lib/log";
 
 /** Takes the invoice for a payment's settlement (see exchange's `claim`): null when taken, else why not. */
@@ -14,7 +14,10 @@ export const invoiceClaim =
 /**
  * What a USDC payment of an invoice does once the chain has it: the invoice is marked paid under the payment's claim
  * (the settlement's id), in the transaction that records the settlement as settled, so it happens once. A payment
- * that cannot land any more gives the invoice back.
+ * that cannot land gives the invoice back: one refused as it was offered leaves no trace (its payer was answered so
+ * and may pay again); one that was accepted (sent to the chain) and never lands ends the invoice `payment_error` if
+ * it can no longer be paid (the payment held it past its expiry), else marks it so that it ends `payment_error`
+ * rather than `expired` if it is not paid in time (paymentFailed).
  *
  * A payment that lands late is honoured: the claim holds the invoice for as long as its settlement is open (it
  * neither expires nor takes another payment meanwhile), so a late landing always finds its invoice waiting for it.
@@ -29,7 +32,8 @@ export const invoicePaymentEffect: SettlementEffect = {
         "a payment landed for an invoice that no longer waited for it",
       );
   },
-  async failed(tx, s) {
-    await releaseClaim(tx, s.reference, s.id);
+  async failed(tx, s, { now, refused }) {
+    if (refused) return releaseClaim(tx, s.reference, s.id);
+    return paymentFailed(tx, s.reference, s.id, s.lastError, now);
   },
 };

@@ -7,6 +7,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
 import { claimForPayment, expireInvoices, markPaid, payability, releaseClaim } from "./payment";
+import { UNPAID_ORDER_ERRORS } from "./effective-status";
 import { invoiceClaim, invoicePaymentEffect } from "./payment-effect";
 import { beginSettlement, reconcileSettlements, finishSettlement, type ChainVerdict, type Settlement } from "@/lib/payments/settlements";
 
@@ -26,6 +27,8 @@ const newInvoice = (now?: Date) =>
     database.db,
   );
 const row = async (id: string) => (await database.db.select().from(invoices).where(eq(invoices.id, id)))[0]!;
+const ordersOf = (id: string) =>
+  database.db.select({ status: orders.status, errorCode: orders.errorCode, lastError: orders.lastError }).from(orders).where(eq(orders.invoiceId, id));
 
 describe(`payment claims on ${testDriver}`, () => {
   it("lets one payment at a time hold an invoice, and a released claim leaves no trace", async () => {
@@ -50,13 +53,18 @@ describe(`payment claims on ${testDriver}`, () => {
     expect(await claimForPayment(database.db, inv.id)).toEqual({ refused: "not_payable" });
   });
 
-  it("refuses and sweeps expired invoices", async () => {
+  it("refuses and sweeps expired invoices: once, final since their expiry, their orders failed", async () => {
     const past = new Date(Date.now() - 60 * 60_000);
     const inv = await newInvoice(past);
     expect(payability(await row(inv.id))).toBe("expired");
     expect(await claimForPayment(database.db, inv.id)).toEqual({ refused: "expired" });
-    expect(await expireInvoices(database.db)).toBeGreaterThanOrEqual(1);
-    expect((await row(inv.id)).status).toBe("expired");
+    // Two sweeps at once (two servers): each invoice is ended by one of them.
+    const [a, b] = await Promise.all([expireInvoices(database.db), expireInvoices(database.db)]);
+    expect(a + b).toBeGreaterThanOrEqual(1);
+    expect(await expireInvoices(database.db)).toBe(0);
+    const swept = await row(inv.id);
+    expect(swept).toMatchObject({ status: "expired", completedAt: swept.expiresAt });
+    expect(await ordersOf(inv.id)).toEqual([{ status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired }]);
   });
 
   const payment = (n: number) => ({
@@ -83,12 +91,13 @@ describe(`payment claims on ${testDriver}`, () => {
     expect("settlement" in (await beginSettlement(database.db, { ...payment(2), reference: b.id }, claimOf(b.id)))).toBe(true);
   });
 
-  it("applies a landed payment once and frees the invoice of a failed one, which can then pay elsewhere", async () => {
+  it("applies a landed payment once and frees the invoice of a refused one, which can then pay elsewhere", async () => {
     const a = await newInvoice();
     const b = await newInvoice();
     const s = ((await beginSettlement(database.db, { ...payment(3), reference: a.id }, claimOf(a.id))) as { settlement: Settlement }).settlement;
-    expect(await finishSettlement(database.db, s.id, { status: "failed", error: "refused" }, effects)).not.toBeNull();
-    expect(await row(a.id)).toMatchObject({ status: "unpaid", paymentClaim: null });
+    expect(await finishSettlement(database.db, s.id, { status: "failed", error: "refused", refused: true }, effects)).not.toBeNull();
+    // Refused as it was offered: no trace.
+    expect(await row(a.id)).toMatchObject({ status: "unpaid", paymentClaim: null, errorCode: null });
     const again = ((await beginSettlement(database.db, { ...payment(3), reference: b.id }, claimOf(b.id))) as { settlement: Settlement }).settlement;
     expect(again.id).not.toBe(s.id);
     expect(await finishSettlement(database.db, again.id, { status: "settled", transaction: "0xabc" }, effects)).not.toBeNull();
@@ -130,10 +139,54 @@ describe(`payment claims on ${testDriver}`, () => {
     expect((await row(lost.id)).paymentClaim).not.toBeNull();
     expired = true;
     expect(await reconcileSettlements(database.db, verdict, effects, later)).toMatchObject({ settled: 0, failed: 1 });
-    expect(await row(lost.id)).toMatchObject({ status: "unpaid", paymentClaim: null });
-    // Now free: the next sweep expires it.
+    // Accepted, never landed, and its time is up: it ends payment_error there, its orders failed with the reason.
+    expect(await row(lost.id)).toMatchObject({ status: "payment_error", paymentClaim: null, completedAt: later });
+    expect(await ordersOf(lost.id)).toEqual([
+      { status: "failed", errorCode: "payment_error", lastError: "The payment could not be settled (expired unused): nothing was charged." },
+    ]);
+    expect(await reconcileSettlements(database.db, verdict, effects, later)).toMatchObject({ failed: 0 });
     await expireInvoices(database.db, later);
-    expect((await row(lost.id)).status).toBe("expired");
+    expect((await row(lost.id)).status).toBe("payment_error");
+  });
+
+  it("gives back an invoice whose accepted payment failed before its expiry: paid by another payment, or payment_error at its expiry", async () => {
+    const now = new Date();
+    const later = new Date(now.getTime() + 2 * 60 * 60_000);
+    const [repaid, unpaid, refusedOnly] = [await newInvoice(), await newInvoice(), await newInvoice()];
+    for (const [inv, n] of [
+      [repaid, 7],
+      [unpaid, 8],
+    ] as const) {
+      const s = ((await beginSettlement(database.db, { ...payment(n), reference: inv.id }, claimOf(inv.id), now)) as { settlement: Settlement }).settlement;
+      await finishSettlement(database.db, s.id, { status: "pending", error: "receipt timed out", transaction: `0x${n}` }, effects, now);
+      expect(await finishSettlement(database.db, s.id, { status: "failed", error: "the authorization expired unused" }, effects, now)).not.toBeNull();
+      // Payable again (still before its expiry), marked, the reason kept on its orders.
+      expect(await row(inv.id)).toMatchObject({ status: "unpaid", paymentClaim: null, errorCode: "payment_failed" });
+      expect(payability(await row(inv.id), now)).toBeNull();
+      expect(await ordersOf(inv.id)).toEqual([
+        { status: "created", errorCode: null, lastError: "The payment could not be settled (the authorization expired unused): nothing was charged." },
+      ]);
+    }
+    const refused = (
+      (await beginSettlement(database.db, { ...payment(9), reference: refusedOnly.id }, claimOf(refusedOnly.id), now)) as { settlement: Settlement }
+    ).settlement;
+    await finishSettlement(database.db, refused.id, { status: "failed", error: "insufficient_funds", refused: true }, effects, now);
+
+    // Another payment pays the first: the failure is forgotten.
+    const again = ((await beginSettlement(database.db, { ...payment(10), reference: repaid.id }, claimOf(repaid.id), now)) as { settlement: Settlement })
+      .settlement;
+    await finishSettlement(database.db, again.id, { status: "settled", transaction: "0x10" }, effects, now);
+    expect(await row(repaid.id)).toMatchObject({ status: "paid", errorCode: null });
+    expect((await ordersOf(repaid.id))[0]).toMatchObject({ status: "created", lastError: null });
+
+    // At their expiry: the one whose accepted payment failed ends payment_error, the one only refused expired.
+    await expireInvoices(database.db, later);
+    expect(await row(unpaid.id)).toMatchObject({ status: "payment_error" });
+    expect(await ordersOf(unpaid.id)).toEqual([
+      { status: "failed", errorCode: "payment_error", lastError: "The payment could not be settled (the authorization expired unused): nothing was charged." },
+    ]);
+    expect(await row(refusedOnly.id)).toMatchObject({ status: "expired", errorCode: null });
+    expect(await ordersOf(refusedOnly.id)).toEqual([{ status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired }]);
   });
 
   it("leaves a settling payment to its server until the hold lapses (the server died), then to the chain", async () => {

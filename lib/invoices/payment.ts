@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders, settlements } from "@/lib/db/schema";
 import { emit, runAfterCommit } from "@/lib/events";
 import { releaseCodes } from "@/lib/inventory";
-import { effectiveStatus } from "./effective-status";
+import { effectiveStatus, PAYMENT_FAILED, paymentErrorText, UNPAID_ORDER_ERRORS } from "./effective-status";
 
 /**
  * A payment being settled holds its invoice for this long, and beyond it for as long as its settlement is open (being
@@ -33,7 +33,8 @@ export async function getInvoice(db: Db, id: string): Promise<InvoiceRow | undef
 export function payability(inv: InvoiceRow | undefined, now = new Date()): "not_found" | "expired" | "not_payable" | null {
   if (!inv) return "not_found";
   const status = effectiveStatus(inv, now);
-  if (status === "expired") return "expired";
+  // A payment_error invoice is past its expiry too (its payment failed and its time is up): too late to pay.
+  if (status === "expired" || status === "payment_error") return "expired";
   if (status !== "unpaid") return "not_payable";
   return null;
 }
@@ -41,7 +42,8 @@ export function payability(inv: InvoiceRow | undefined, now = new Date()): "not_
 /**
  * Takes the invoice for one payment's settlement, in one conditional update: an unpaid, unexpired invoice that no
  * other payment holds. `claim` is the settlement's id (see lib/payments/exchange.ts). Nothing else changes, so a
- * payment that then fails to settle leaves no trace. Returns the claim, or why not.
+ * payment refused as it is settled leaves no trace (releaseClaim); one accepted and then failed does (paymentFailed).
+ * Returns the claim, or why not.
  */
 export async function claimForPayment(
   db: Db,
@@ -59,7 +61,7 @@ export async function claimForPayment(
   return { refused: payability(await getInvoice(db, id), now) ?? "busy" };
 }
 
-/** Gives the invoice back after a payment that did not settle. */
+/** Gives the invoice back after a payment that was refused as it was offered (nothing was sent for it). */
 export async function releaseClaim(db: Db, id: string, claim: string): Promise<void> {
   await db
     .update(invoices)
@@ -70,8 +72,8 @@ export async function releaseClaim(db: Db, id: string, claim: string): Promise<v
 /**
  * Records the payment: unpaid -> paid under this claim (a USDC payment's settlement), or with none (a merchant's balance
  * debit, made in the caller's transaction), and makes every order of the invoice due for fulfilment, in one
- * transaction. Every way an invoice gets paid ends here. Returns false when the claim was no longer held (then nothing
- * changed).
+ * transaction. Every way an invoice gets paid ends here. An earlier payment that failed is forgotten (its error code on
+ * the invoice, its reason on the orders). Returns false when the claim was no longer held (then nothing changed).
  */
 export async function markPaid(
   db: Db,
@@ -87,6 +89,7 @@ export async function markPaid(
         status: "paid",
         paidAt: now,
         updatedAt: now,
+        errorCode: null,
         paymentNetwork: settlement.network,
         paymentTx: settlement.transaction,
         paymentPayer: settlement.payer ?? null,
@@ -96,33 +99,90 @@ export async function markPaid(
       .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), claim === null ? isNull(invoices.paymentClaim) : eq(invoices.paymentClaim, claim)))
       .returning({ id: invoices.id });
     if (paid.length === 0) return false;
-    await tx.update(orders).set({ runAt: now, updatedAt: now }).where(eq(orders.invoiceId, id));
+    await tx.update(orders).set({ runAt: now, lastError: null, updatedAt: now }).where(eq(orders.invoiceId, id));
     return true;
   });
 }
 
 /**
- * Marks unpaid invoices past their expiry as expired (no payment holds them) and frees the stock their orders
- * reserved, in one transaction. Returns how many invoices expired.
+ * Ends the unpaid invoices that `where` picks, which can no longer be paid, in the caller's transaction, each once (the
+ * update is conditional on `unpaid`: of two servers' sweeps, or a sweep and a payment's failure, only one moves it):
+ * `payment_error` when a payment accepted for it failed (its error code says so), else `expired`. Their orders end
+ * `failed` with why, the stock they reserved is freed, and each final status is announced (invoice.final: a merchant's
+ * webhook). Returns the ended invoices and the work to run after the commit.
+ */
+async function endUnpaid(tx: Db, where: SQL, now: Date, completedAt: SQL | Date): Promise<{ ended: number; after: (() => void)[] }> {
+  const rows = await tx
+    .update(invoices)
+    .set({
+      status: sql`CASE WHEN ${invoices.errorCode} = ${PAYMENT_FAILED} THEN 'payment_error'::invoice_status ELSE 'expired'::invoice_status END`,
+      completedAt,
+      updatedAt: now,
+    })
+    .where(and(eq(invoices.status, "unpaid"), where))
+    .returning({ id: invoices.id, status: invoices.status });
+  if (rows.length === 0) return { ended: 0, after: [] };
+  const ids = (status: string) => rows.filter((r) => r.status === status).map((r) => r.id);
+  const expired = ids("expired");
+  const failed = ids("payment_error");
+  if (expired.length > 0)
+    await tx
+      .update(orders)
+      .set({ status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired, updatedAt: now })
+      .where(and(inArray(orders.invoiceId, expired), eq(orders.status, "created")));
+  // The reason of the payment's failure was kept on the orders when it failed.
+  if (failed.length > 0)
+    await tx
+      .update(orders)
+      .set({
+        status: "failed",
+        errorCode: "payment_error",
+        lastError: sql`coalesce(${orders.lastError}, ${UNPAID_ORDER_ERRORS.payment_error})`,
+        updatedAt: now,
+      })
+      .where(and(inArray(orders.invoiceId, failed), eq(orders.status, "created")));
+  await releaseCodes(
+    tx,
+    rows.map((r) => r.id),
+  );
+  const after: (() => void)[] = [];
+  for (const r of rows) after.push(...(await emit(tx, "invoice.final", { invoiceId: r.id, now })));
+  return { ended: rows.length, after };
+}
+
+/**
+ * The expiry sweep: ends the unpaid invoices past their expiry that no payment holds (endUnpaid: `expired`, or
+ * `payment_error` after an accepted payment failed), in one transaction; they became final at their expiry. Safe to
+ * run on several servers at once. Returns how many ended.
  */
 export async function expireInvoices(db: Db, now = new Date()): Promise<number> {
-  const after: (() => void)[] = [];
-  const expired = await db.transaction(async (tx) => {
-    const rows = await tx
-      .update(invoices)
-      .set({ status: "expired", updatedAt: now })
-      .where(and(eq(invoices.status, "unpaid"), sql`${invoices.expiresAt} <= ${now}`, unclaimed(now)))
-      .returning({ id: invoices.id });
-    await releaseCodes(
-      tx as unknown as Db,
-      rows.map((r) => r.id),
-    );
-    // An invoice that expired unpaid is final (a merchant's reads denied: its webhook goes out with the expiry).
-    for (const r of rows) after.push(...(await emit(tx, "invoice.final", { invoiceId: r.id, now })));
-    return rows.length;
-  });
+  const { ended, after } = await db.transaction((tx) =>
+    endUnpaid(tx as unknown as Db, and(sql`${invoices.expiresAt} <= ${now}`, unclaimed(now))!, now, sql`${invoices.expiresAt}`),
+  );
   runAfterCommit(after);
-  return expired;
+  return ended;
+}
+
+/**
+ * A payment accepted for the invoice (sent to the chain for settlement) failed for good: called in the transaction
+ * that records its settlement as failed, under the claim it held. The invoice is given back, marked (PAYMENT_FAILED)
+ * and the reason kept on its orders. While it can still be paid (before its expiry) it waits for another payment; once
+ * it cannot (the payment held it past its expiry) it ends `payment_error` here. Returns the work to run after the
+ * commit.
+ */
+export async function paymentFailed(tx: Db, id: string, claim: string, reason: string | null, now = new Date()): Promise<(() => void)[]> {
+  const [held] = await tx
+    .update(invoices)
+    .set({ paymentClaim: null, paymentClaimUntil: null, errorCode: PAYMENT_FAILED, updatedAt: now })
+    .where(and(eq(invoices.id, id), eq(invoices.status, "unpaid"), eq(invoices.paymentClaim, claim)))
+    .returning({ expiresAt: invoices.expiresAt });
+  if (!held) return [];
+  await tx
+    .update(orders)
+    .set({ lastError: paymentErrorText(reason), updatedAt: now })
+    .where(and(eq(orders.invoiceId, id), eq(orders.status, "created")));
+  if (held.expiresAt > now) return [];
+  return (await endUnpaid(tx, eq(invoices.id, id), now, now)).after;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { Db } from "@/lib/db";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { effectiveStatus } from "./effective-status";
+import { effectiveOrder, effectiveStatus } from "./effective-status";
 import { getInvoiceWithOrders, type InvoiceWithOrders } from "./status";
 
 /** Who asks for an invoice: a wallet, proven (signed in) or only named (the payer of a fee), or nobody known. */
 export type Viewer = { wallet: Wallet; proven: boolean } | null;
 
-/** An invoice as one viewer may see it: its status now, and whether this viewer may read its codes. */
+/** An invoice as one viewer may see it: its status and its orders now, and whether this viewer may read its codes. */
 export type InvoiceView = InvoiceWithOrders & { status: ReturnType<typeof effectiveStatus>; canSeeCodes: boolean };
 
 /** Invoices store the payer chain-free: one EVM key is one wallet on every EVM chain. */
@@ -28,5 +28,10 @@ export async function getStatus(db: Db, id: string, viewer: Viewer, now = new Da
   const found = await getInvoiceWithOrders(db, id);
   if (!found) return undefined;
   if (viewer?.proven && !isPayer(viewer.wallet, found.invoice.payer)) return "not_the_payer";
-  return { ...found, status: effectiveStatus(found.invoice, now), canSeeCodes: canSeeCodes(found.invoice, viewer, now) };
+  return {
+    invoice: found.invoice,
+    orders: found.orders.map((o) => effectiveOrder(o, found.invoice, now)),
+    status: effectiveStatus(found.invoice, now),
+    canSeeCodes: canSeeCodes(found.invoice, viewer, now),
+  };
 }

@@ -28,7 +28,8 @@ async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefine
     network_name: n.name,
     address: n.payTo,
     amount_usdc: usdcToDecimal(inv.priceUsdc),
-    ...(origin && paymentStatus(inv, now) === "unpaid"
+    // (An unpaid invoice past its expiry is held by a payment being settled: it takes no other.)
+    ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now
       ? { payment_url: `${origin}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${origin}/pay/${inv.id}` }
       : {}),
   };

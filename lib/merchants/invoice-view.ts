@@ -1,6 +1,6 @@
 import type { invoices, orders } from "@/lib/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
-import { effectiveStatus } from "@/lib/invoices/effective-status";
+import { effectiveOrder, effectiveStatus, type StatusFields } from "@/lib/invoices/effective-status";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -9,11 +9,14 @@ type OrderRow = typeof orders.$inferSelect;
 export const FINAL_STATUSES = ["complete", "denied", "payment_error"] as const;
 
 /**
- * An invoice's status as merchant clients read it. Every state ends in one of the three final statuses: an invoice
- * that expired unpaid is `denied` (with `status_reason: "expired"`), as is one refused before payment (with its
- * reason, e.g. `balance_too_low`), so a client polling for a final status stops.
+ * An invoice's status as merchant clients read it. Every state ends in one of the three final statuses, so a client
+ * polling for a final status stops (the definitions: lib/invoices/effective-status.ts):
+ * - `complete`: paid, and every order final (delivered, or failed and refunded);
+ * - `denied`: refused before payment, with `status_reason`: `expired` (not paid in time, no payment accepted for it),
+ *   or the refusal's code (`balance_too_low`: an `auto_pay` the balance could not cover);
+ * - `payment_error`: a payment accepted for it failed for good, and it can no longer be paid.
  */
-export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
+export function merchantStatus(inv: StatusFields, now = new Date()): string {
   const status = effectiveStatus(inv, now);
   if (status === "expired") return "denied";
   if (status === "paid" || status === "fulfilling") return "processing";
@@ -24,7 +27,7 @@ export function merchantStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, no
  * `payment.status`: clients poll it while it is `unpaid`, `processing` or `payment_confirmed`, so it moves on to
  * `paid`, `expired`, `denied` or `payment_error` once the invoice is final.
  */
-export function paymentStatus(inv: Pick<InvoiceRow, "status" | "expiresAt">, now = new Date()): string {
+export function paymentStatus(inv: StatusFields, now = new Date()): string {
   const status = effectiveStatus(inv, now);
   if (status === "paid" || status === "fulfilling") return "payment_confirmed";
   if (status === "complete") return "paid";
@@ -68,16 +71,22 @@ export function redemptionInfo(r: Redemption) {
   };
 }
 
+/** Why a `denied` invoice was refused: stored with a refusal (an auto_pay the balance could not cover), else it expired. */
+export const DENIED_REASONS = ["expired", "balance_too_low"] as const;
+
 /** The full invoice object: what GET /invoices/{id} answers and what the webhook delivers. */
 export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Date(), paymentExtra: Record<string, unknown> = {}) {
   const status = merchantStatus(inv, now);
+  const stored = inv.status === "denied" ? DENIED_REASONS.find((r) => r === inv.errorCode) : undefined;
+  // Ended by its time (expired, or payment_error once its time was up), before the sweep recorded when (or swept before
+  // it did): final since its expiry.
+  const endedByTime = inv.status === "expired" || (inv.status === "unpaid" && (status === "denied" || status === "payment_error"));
   return {
     id: inv.id,
     status,
-    // Why it was refused: stored with a refusal (an auto_pay the balance could not cover), else it expired unpaid.
-    ...(status === "denied" ? { status_reason: inv.status === "denied" && inv.errorCode === "balance_too_low" ? "balance_too_low" : "expired" } : {}),
+    ...(status === "denied" ? { status_reason: stored ?? "expired" } : {}),
     created_time: inv.createdAt.toISOString(),
-    completed_time: iso(inv.completedAt),
+    completed_time: iso(inv.completedAt ?? (endedByTime ? inv.expiresAt : null)),
     expires_time: inv.expiresAt.toISOString(),
     webhook_url: inv.webhookUrl,
     payment: {
@@ -91,6 +100,6 @@ export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Da
       ...(inv.paymentNetwork && inv.paymentNetwork !== "balance" ? { network: inv.paymentNetwork, transaction: inv.paymentTx } : {}),
       ...paymentExtra,
     },
-    orders: items.map((o) => merchantOrder(o)),
+    orders: items.map((o) => merchantOrder(effectiveOrder(o, inv, now))),
   };
 }

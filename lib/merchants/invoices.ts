@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
+import { effectiveOrder } from "@/lib/invoices/effective-status";
 import { getInvoiceWithOrders, type InvoiceWithOrders } from "@/lib/invoices/status";
 import { listWalletEsims, type WalletEsim } from "@/lib/invoices/wallet-esims";
 
@@ -41,26 +42,35 @@ export async function listMerchantInvoices(
   return rows.map((invoice) => ({ invoice, orders: items.filter((o) => o.invoiceId === invoice.id) }));
 }
 
-/** The merchant's orders, newest first, paged by offset. */
-export async function listMerchantOrders(db: Db, merchantId: string, page: { start: number; limit: number }): Promise<{ rows: OrderRow[]; total: number }> {
+/** What an order's reading needs of its invoice (effectiveOrder). */
+const invoiceState = { status: invoices.status, expiresAt: invoices.expiresAt, paymentClaim: invoices.paymentClaim, errorCode: invoices.errorCode };
+
+/** The merchant's orders, newest first, paged by offset, each as it reads now (effectiveOrder). */
+export async function listMerchantOrders(
+  db: Db,
+  merchantId: string,
+  page: { start: number; limit: number },
+  now = new Date(),
+): Promise<{ rows: OrderRow[]; total: number }> {
   const rows = await db
-    .select({ order: orders, total: sql<number>`(count(*) OVER ())::int` })
+    .select({ order: orders, invoice: invoiceState, total: sql<number>`(count(*) OVER ())::int` })
     .from(orders)
     .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
     .where(eq(invoices.merchantId, merchantId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(page.limit)
     .offset(page.start);
-  return { rows: rows.map((r) => r.order), total: rows[0]?.total ?? 0 };
+  return { rows: rows.map((r) => effectiveOrder(r.order, r.invoice, now)), total: rows[0]?.total ?? 0 };
 }
 
-export async function getMerchantOrder(db: Db, merchantId: string, id: string): Promise<OrderRow | null> {
+/** One of the merchant's orders, as it reads now (effectiveOrder). */
+export async function getMerchantOrder(db: Db, merchantId: string, id: string, now = new Date()): Promise<OrderRow | null> {
   const [row] = await db
-    .select({ order: orders })
+    .select({ order: orders, invoice: invoiceState })
     .from(orders)
     .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
     .where(and(eq(orders.id, id), eq(invoices.merchantId, merchantId)));
-  return row?.order ?? null;
+  return row ? effectiveOrder(row.order, row.invoice, now) : null;
 }
 
 /** The eSIMs the merchant bought, each with its bundles (the first, and top-ups naming its ICCID). */

@@ -28,8 +28,9 @@ import {
  * 3. `beforeSettle` runs (the fee routes' handler: its refusal cancels the payment, which may then be offered again);
  * 4. it is settled, the record's hold extended meanwhile. A failure for the shop's own reasons (nothing was sent and
  *    the payment still verifies) is tried again while the payment is valid;
- * 5. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing can land:
- *    its claim undone), or pending (something was sent and may still land: the reconciler decides from the chain).
+ * 5. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing was sent: the
+ *    payment is refused, its claim undone), or pending (something was sent and may still land: the reconciler decides
+ *    from the chain; a payment it finds can never land failed after it was accepted, see Failure).
  */
 export type ExchangeInput = {
   db: Db;
@@ -96,11 +97,16 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
   if (
     input.beforeSettle &&
     !(await input.beforeSettle(verified.payer).catch(async (err: unknown) => {
-      await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request failed before settlement" }, input.effects);
+      await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request failed before settlement", refused: true }, input.effects);
       throw err;
     }))
   ) {
-    await finishSettlement(db, settlement.id, { status: "failed", error: "the paid request was refused, so the payment was not settled" }, input.effects);
+    await finishSettlement(
+      db,
+      settlement.id,
+      { status: "failed", error: "the paid request was refused, so the payment was not settled", refused: true },
+      input.effects,
+    );
     return { kind: "cancelled" };
   }
   return trackSettlement(settle(input, settlement, identity, expected));
@@ -145,7 +151,7 @@ async function settleOnce(input: ExchangeInput, settlement: Settlement, identity
   // In-process on EVM the shop knows whether anything was sent; otherwise something may have been.
   const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction;
   if (nothingSent) {
-    await finishSettlement(db, settlement.id, { status: "failed", error: reason }, effects);
+    await finishSettlement(db, settlement.id, { status: "failed", error: reason, refused: true }, effects);
     return { kind: "failed", settle: result, reason };
   }
   const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);

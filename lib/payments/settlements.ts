@@ -3,6 +3,7 @@ import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
 import { settlements } from "@/lib/db/schema";
 import type { PaymentIdentity } from "./identity";
+import { runAfterCommit } from "@/lib/events";
 import { log } from "@/lib/log";
 
 export type Settlement = typeof settlements.$inferSelect;
@@ -12,12 +13,20 @@ export type SettlementPurpose = "invoice" | "fee" | "topup";
 export const LEASE_MS = 60_000;
 
 /**
+ * How a payment failed: `refused` when it was refused as it was offered (nothing was sent for it, and its payer was
+ * answered so at once: it did not verify, or the shop could not send it), else it had been accepted (sent to the
+ * chain, its outcome left to the chain) and the chain says it can never land.
+ */
+export type Failure = { now: Date; refused: boolean };
+
+/**
  * What a payment does once it has landed, and what is undone when it cannot land, each run inside the transaction
- * that moves the settlement to `settled` or `failed`, so that it happens exactly once.
+ * that moves the settlement to `settled` or `failed`, so that it happens exactly once. `failed` may return work to run
+ * once that transaction has committed (a worker to kick).
  */
 export type SettlementEffect = {
   landed(tx: Db, s: Settlement): Promise<void>;
-  failed?(tx: Db, s: Settlement): Promise<void>;
+  failed?(tx: Db, s: Settlement, how: Failure): Promise<(() => void)[] | void>;
 };
 export type SettlementEffects = Partial<Record<SettlementPurpose, SettlementEffect>>;
 
@@ -94,7 +103,8 @@ export async function extendLease(db: Db, id: string, now = new Date()): Promise
 
 export type Outcome =
   | { status: "settled"; transaction: string; payer?: string }
-  | { status: "failed"; error: string; transaction?: string }
+  /** `refused`: the payment was refused as it was offered (see Failure). */
+  | { status: "failed"; error: string; transaction?: string; refused?: boolean }
   | { status: "pending"; error: string; transaction?: string };
 
 /**
@@ -103,6 +113,7 @@ export type Outcome =
  * decided it, or null when it was already decided (by another server or the reconciler).
  */
 export async function finishSettlement(db: Db, id: string, outcome: Outcome, effects: SettlementEffects, now = new Date()): Promise<Settlement | null> {
+  const after: (() => void)[] = [];
   const decided = await db.transaction(async (tx) => {
     const set = {
       status: outcome.status,
@@ -121,9 +132,10 @@ export async function finishSettlement(db: Db, id: string, outcome: Outcome, eff
     if (!row) return null;
     const effect = effects[row.purpose as SettlementPurpose];
     if (outcome.status === "settled") await effect?.landed(tx as unknown as Db, row);
-    if (outcome.status === "failed") await effect?.failed?.(tx as unknown as Db, row);
+    if (outcome.status === "failed") after.push(...((await effect?.failed?.(tx as unknown as Db, row, { now, refused: outcome.refused ?? false })) ?? []));
     return row;
   });
+  runAfterCommit(after);
   // Written once the outcome is committed, by the one caller that decided it.
   if (decided && decided.status !== "pending") logOutcome(decided);
   return decided;

@@ -107,7 +107,7 @@ describe(`balance top-ups on ${testDriver}`, () => {
       { id: topupIdOf(settlement.id), merchantId, amountCents: 700n, network: NETWORK, transaction: settlement.transaction! },
       { settled: false, holdMs: 60_000 },
     );
-    await database.db.transaction((tx) => topupPaymentEffect.failed!(tx as unknown as Db, settlement));
+    await database.db.transaction((tx) => topupPaymentEffect.failed!(tx as unknown as Db, settlement, { now: new Date(), refused: false }));
     expect((await listTopups(database.db, merchantId)).map((t) => t.status)).toEqual(["failed"]);
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
     expect(await listLedger(database.db, merchantId, { limit: 5 })).toEqual([]);

@@ -8,7 +8,7 @@ import { FINAL_STATUSES, merchantStatus } from "@/lib/merchants/invoice-view";
 import { invoiceObject } from "@/lib/merchants/invoice-object";
 
 /**
- * When a merchant invoice with a `webhook_url` has just become final (complete, or denied when it expired unpaid),
+ * When a merchant invoice with a `webhook_url` has just become final (complete, denied, payment_error),
  * writes its webhook message to the outbox, in the caller's transaction (the one that made it final): the message
  * exists exactly when the final state does. The payload is the invoice object as `GET /invoices/{id}` shows it (one
  * serializer: lib/merchants/invoice-object.ts).

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { regionParam } from "@/lib/catalog/region-param";
 import { isInvoiceId } from "@/lib/ids";
+import { DENIED_REASONS } from "@/lib/merchants/invoice-view";
 import { PAYMENT_METHODS } from "@/lib/merchants/payment-methods";
 import { limitParam, startParam } from "./paging";
 
@@ -177,11 +178,13 @@ export const orderSchema = z
 export const invoiceSchema = z
   .strictObject({
     id: z.string(),
-    status: z
-      .enum(["unpaid", "processing", "complete", "denied", "payment_error"])
-      .meta({ description: "`complete`, `denied` and `payment_error` are final." }),
-    status_reason: z.enum(["expired", "balance_too_low"]).optional().meta({
-      description: "Why a `denied` invoice was refused: `expired` (not paid in time), `balance_too_low` (an `auto_pay` the balance could not cover).",
+    status: z.enum(["unpaid", "processing", "complete", "denied", "payment_error"]).meta({
+      description:
+        "`complete`, `denied` and `payment_error` are final; each sends the webhook. `complete`: paid and every order final (check each order's status). `denied`: refused before payment, `status_reason` says why. `payment_error`: a payment was accepted (sent to the chain) and failed for good, and the invoice can no longer be paid. Nothing was charged for a `denied` or `payment_error` invoice; its orders are `failed`, with `error`.",
+    }),
+    status_reason: z.enum(DENIED_REASONS).optional().meta({
+      description:
+        "Why a `denied` invoice was refused: `expired` (not paid in time, no payment accepted for it), `balance_too_low` (an `auto_pay` the balance could not cover).",
     }),
     created_time: time,
     completed_time: time.nullable(),

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
@@ -9,6 +10,7 @@ import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { invoices, orders, webhookDeliveries } from "@/lib/db/schema";
 import { drainDue } from "@/lib/fulfilment";
 import { expireInvoices } from "@/lib/invoices";
 import { createMerchant } from "@/lib/merchants";
@@ -110,22 +112,48 @@ describe(`merchant invoice webhooks on ${testDriver}`, () => {
     ).toBe(404);
   });
 
-  it("sends a denied invoice when it expires unpaid", async () => {
+  it("ends an invoice that expires unpaid denied (status_reason expired), its orders failed, with one webhook even when two sweeps race", async () => {
     const m = await createMerchant(database.db, { name: "Late" });
     const receiver = await startReceiver();
     receivers.push(receiver);
+    const auth = bearerAuth(m.api_token);
     const created = await callRoute(createRoute, "/api/v2/invoices", {
-      headers: bearerAuth(m.api_token),
+      headers: auth,
       body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", webhook_url: receiver.url("/late") },
     });
     const invoiceId = (created.body.data as { id: string }).id;
-    const later = new Date(Date.now() + 2 * HOUR);
-    expect(await expireInvoices(database.db, later)).toBeGreaterThanOrEqual(1);
-    await drainWebhooks(database.db, { now: later, mode: "devnet" });
+    const get = async () => (await callRoute(getInvoiceRoute, `/api/v2/invoices/${invoiceId}`, { headers: auth, params: { id: invoiceId } })).body.data;
+    // Its time runs out (moved back rather than waited for). Before any sweep it reads as final already, as swept.
+    await database.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(invoices.id, invoiceId));
+    const before = await get();
+    expect(before).toMatchObject({
+      id: invoiceId,
+      status: "denied",
+      status_reason: "expired",
+      payment: { status: "expired", paid_time: null },
+      orders: [{ status: "failed", error: "The invoice expired before it was paid: nothing was charged." }],
+    });
+    expect((before as { completed_time: string }).completed_time).toBe((before as { expires_time: string }).expires_time);
+
+    // Two servers' sweeps at once: one ends it, one message is written.
+    const ended = await Promise.all([expireInvoices(database.db), expireInvoices(database.db)]);
+    expect(ended.reduce((n, e) => n + e, 0)).toBeGreaterThanOrEqual(1);
+    await expireInvoices(database.db);
+    const messages = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.invoiceId, invoiceId));
+    expect(messages.map((d) => d.eventType)).toEqual(["invoice.denied"]);
+    const orderRows = await database.db.select().from(orders).where(eq(orders.invoiceId, invoiceId));
+    expect(orderRows.map((o) => [o.status, o.errorCode])).toEqual([["failed", "expired"]]);
+
+    await drainWebhooks(database.db, { mode: "devnet" });
     expect(receiver.requests).toHaveLength(1);
     const body = new Webhook(m.webhook_secret).verify(receiver.requests[0]!.body, receiver.requests[0]!.headers as Record<string, string>);
-    expect(body).toMatchObject({ id: invoiceId, status: "denied", status_reason: "expired", payment: { status: "expired" } });
     expect(receiver.requests[0]!.headers["webhook-id"]).toMatch(/^msg_/);
+    // The webhook carries what GET /invoices/{id} answers, before the sweep as after it.
+    expect(body).toEqual(await get());
+    expect(body).toEqual(before);
   });
 
   it("delivers the invoice object GET /invoices/{id} answers for the same state, a USDC invoice's payment fields included", async () => {

@@ -47,9 +47,9 @@ const INVOICE_STATUSES: Record<(typeof invoiceStatus.enumValues)[number], string
   paid: "payment settled, fulfilment not started yet",
   fulfilling: "orders are being delivered",
   complete: "every order is final (delivered, or failed and refunded): `delivery_status` and `error_code` tell",
-  expired: "not paid in time: create a new invoice",
-  denied: "refused (merchant API invoices)",
-  payment_error: "the payment could not be completed (merchant API invoices)",
+  expired: "not paid in time, no payment accepted for it: create a new invoice",
+  denied: "refused before payment (merchant API invoices)",
+  payment_error: "a payment was accepted (sent to the chain) and failed for good, and the invoice can no longer be paid: nothing was charged",
 };
 const DELIVERY_STATUSES: Record<DeliveryStatus, string> = {
   pending: "nothing delivered yet",
@@ -75,7 +75,8 @@ export const DeliveryStatusSchema = described(DELIVERY_STATUSES, "How far the in
 const InvoiceErrorCodeSchema = described(INVOICE_ERROR_CODES, "Why a complete invoice is not fully delivered.", "InvoiceErrorCode");
 const OrderStatus = z.enum(orderStatus.enumValues).meta({
   id: "OrderStatus",
-  description: "One order's status: `created` -> `processing` -> `delivered`, or `failed` -> `refunded`.",
+  description:
+    "One order's status: `created` -> `processing` -> `delivered`, or `failed` -> `refunded`. The orders of an invoice that ended unpaid (`expired`, `payment_error`) are `failed` (`error_code` `expired` or `payment_error`), with nothing to refund.",
   example: "delivered",
 });
 

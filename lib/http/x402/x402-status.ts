@@ -20,7 +20,8 @@ function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: str
     invoice_id: invoice.id,
     status,
     delivery_status: invoice.deliveryStatus,
-    ...(invoice.errorCode ? { error_code: invoice.errorCode } : {}),
+    // Why a complete invoice is not fully delivered (an unpaid one's error code is no fulfilment's: its status tells).
+    ...(invoice.errorCode && status === "complete" ? { error_code: invoice.errorCode } : {}),
     price_usdc: usdcToDecimal(invoice.priceUsdc),
     created_at: invoice.createdAt.toISOString(),
     expires_at: invoice.expiresAt.toISOString(),

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { allowedMethods } from "@/lib/http/merchant/methods";
+import { allowedMethods, EDGE_REFUSAL_PATH } from "@/lib/http/merchant/methods";
 import { MERCHANT_LIMITS } from "@/lib/ratelimit/policies";
 import { documentProblems } from "./testing";
 import { assertDocumentedV2, findV2Operation, V2_OPERATIONS, v2OpenApiDocument } from "./v2";
@@ -14,9 +14,10 @@ function routesOnDisk(dir = API_DIR): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    // The catch-all answers what no route does (404, 405): it is no route of the document.
+    // The catch-all answers what no route does (404, 405), and edge-refusal what the proxy refuses (400, 413): they
+    // are no routes of the document.
     if (statSync(full).isDirectory()) {
-      if (!name.startsWith("[[...")) out.push(...routesOnDisk(full));
+      if (!name.startsWith("[[...") && path.join(dir, name) !== path.join(API_DIR, EDGE_REFUSAL_PATH)) out.push(...routesOnDisk(full));
     } else if (name === "route.ts") {
       const route = path
         .relative(API_DIR, dir)

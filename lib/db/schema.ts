@@ -194,6 +194,11 @@ export const orders = pgTable(
      */
     refundRaw: text("refund_raw"),
     refundExpiry: text("refund_expiry"),
+    /**
+     * Earlier versions of the stored EVM transfer (their hashes), each sent again at a higher fee as `refund_tx` when
+     * the chain's fee left it waiting: same nonce, so at most one of them lands, and the refund watches them all.
+     */
+    refundSuperseded: text("refund_superseded").array(),
     /** Merchant API orders: the price in USD cents (what the balance paid), and the refund to the balance, if any. */
     priceCents: bigint("price_cents", { mode: "bigint" }),
     refundCents: bigint("refund_cents", { mode: "bigint" }),

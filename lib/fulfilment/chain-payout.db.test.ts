@@ -19,7 +19,7 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, http, type Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
@@ -250,6 +250,48 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       await new Promise((r) => proxy.close(r));
     }
   });
+
+  it("sends a refund transfer that a rising base fee keeps out of the blocks again at a higher fee, and records the one mined", async () => {
+    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, stuckAfterMs: 1_500 });
+    const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const client = createPublicClient({ transport: http(base.rpcUrl) });
+    const floatBefore = await devnet.balance(base.network, refundEvm.address);
+    await anvilRpc(base.rpcUrl, "evm_setAutomine", [false]);
+    try {
+      const refunding = refundFailedOrders(database.db, id, payout);
+      // The transfer waits in the pool at the fee of the moment; then the base fee jumps a hundredfold and more.
+      for (let i = 0; i < 200; i++) {
+        const [latest, pending] = await Promise.all([
+          client.getTransactionCount({ address: refundEvm.address, blockTag: "latest" }),
+          client.getTransactionCount({ address: refundEvm.address, blockTag: "pending" }),
+        ]);
+        if (pending > latest) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const first = (await failedOrder(id)).refundTx!;
+      await anvilRpc(base.rpcUrl, "anvil_setNextBlockBaseFeePerGas", [`0x${(500n * 10n ** 9n).toString(16)}`]);
+      await anvilRpc(base.rpcUrl, "evm_mine");
+      await anvilRpc(base.rpcUrl, "evm_setIntervalMining", [1]);
+
+      const refund = await refunding;
+      expect(refund).toMatchObject({ invoiceId: id, amountUsdc: 10_000_000n });
+      const mined = await client.getTransaction({ hash: refund!.tx! as Hash });
+      // Recorded with the dearer version, which the chain mined; the first is kept beside it, and never landed.
+      expect(refund!.tx).not.toBe(first);
+      expect(mined.maxFeePerGas! > 100n * 10n ** 9n).toBe(true);
+      expect((await client.getTransactionReceipt({ hash: mined.hash })).status).toBe("success");
+      await expect(client.getTransactionReceipt({ hash: first as Hash })).rejects.toThrow();
+      expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: mined.hash, refundSuperseded: [first], refundRaw: null });
+      expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
+      expect(await devnet.balance(base.network, refundEvm.address)).toBe(floatBefore - 10_000_000n);
+    } finally {
+      await anvilRpc(base.rpcUrl, "evm_setIntervalMining", [0]);
+      await anvilRpc(base.rpcUrl, "evm_setAutomine", [true]);
+      await anvilRpc(base.rpcUrl, "anvil_setNextBlockBaseFeePerGas", [`0x${(10n ** 9n).toString(16)}`]);
+      await anvilRpc(base.rpcUrl, "evm_mine");
+    }
+  }, 60_000);
 
   it("lets two workers racing for one refund send one transfer", async () => {
     const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });

@@ -31,17 +31,19 @@ import {
   http,
   isAddress as isEvmAddress,
   keccak256,
+  parseTransaction,
   type Address,
   type Hash,
   type LocalAccount,
 } from "viem";
 import { viemChain } from "@/lib/payments/chain";
-import { errorText, nonceKey, type SenderSync } from "@/lib/payments/evm-signer";
+import { errorText, nonceKey, replacementFees, type SenderSync } from "@/lib/payments/evm-signer";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { Payout, SignedPayout } from "./refund";
 
 /** How long a sent transfer is watched before the refund is left for the next round. */
 const CONFIRM_TIMEOUT_MS = 5 * 60_000;
+const STUCK_AFTER_MS = 12_000;
 const MEMO_PROGRAM_ADDRESS = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 export type ChainPayoutOptions = {
@@ -58,6 +60,8 @@ export type ChainPayoutOptions = {
   /** The EVM wallet's lock and nonces, shared by every server (see lib/payments/evm-signer.ts). */
   sync: SenderSync;
   confirmTimeoutMs?: number;
+  /** An EVM transfer still waiting after this is sent again at a higher fee (12 s: a few blocks of Base or Polygon). */
+  stuckAfterMs?: number;
 };
 
 /**
@@ -77,6 +81,7 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
   };
   return {
     confirmTimeoutMs: opts.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS,
+    stuckAfterMs: opts.stuckAfterMs ?? STUCK_AFTER_MS,
     async sign(to, amountAtomic, store) {
       const n = network(to.network);
       if (amountAtomic <= 0n) throw new Error(`Cannot refund ${amountAtomic} atomic USDC`);
@@ -108,6 +113,12 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
           throw err;
         });
     },
+    async replace(id, p) {
+      const n = network(id);
+      // A Solana transfer is never replaced: it expires with its blockhash, and the refund then signs a new one.
+      if (n.kind !== "evm" || !opts.evmKey) return null;
+      return replaceEvm(n, opts.evmKey, p);
+    },
     async status(id, p) {
       const n = network(id);
       if (n.kind === "evm") {
@@ -130,6 +141,27 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
       return "pending";
     },
   };
+}
+
+/**
+ * The same ERC-20 transfer, nonce and gas, signed again at the chain's current fees and at least 12.5 % above its
+ * own (what nodes ask of a replacement): null when the stored bytes are not an EIP-1559 transaction of this wallet's.
+ */
+async function replaceEvm(n: EvmNetwork, account: LocalAccount, p: SignedPayout): Promise<SignedPayout | null> {
+  const first = parseTransaction(`0x${Buffer.from(p.raw, "base64").toString("hex")}`);
+  if (first.type !== "eip1559" || first.nonce === undefined || first.maxFeePerGas === undefined || first.maxPriorityFeePerGas === undefined) return null;
+  const current = await evmClient(n).estimateFeesPerGas();
+  const fees = replacementFees({ maxFeePerGas: first.maxFeePerGas, maxPriorityFeePerGas: first.maxPriorityFeePerGas }, current);
+  const serialized = await account.signTransaction({
+    chainId: n.chainId,
+    type: "eip1559",
+    to: first.to,
+    data: first.data,
+    gas: first.gas,
+    nonce: first.nonce,
+    ...fees,
+  });
+  return { transaction: keccak256(serialized), raw: Buffer.from(serialized.slice(2), "hex").toString("base64"), expiry: p.expiry };
 }
 
 const evmClient = (n: EvmNetwork) => createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) });

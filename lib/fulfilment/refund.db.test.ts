@@ -7,7 +7,7 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
-import { refundDue, refundFailedOrders } from "./refund";
+import { refundDue, refundFailedOrders, type Payout } from "./refund";
 import { fakePayout, fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
 
 let database: Database;
@@ -95,5 +95,35 @@ describe(`refunds on ${testDriver}`, () => {
     const results = await Promise.all([refundFailedOrders(database.db, id, payout), refundFailedOrders(database.db, id, payout)]);
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(calls).toHaveLength(1);
+  });
+  it("records a replaced transfer with the version that landed, the first one too, and pays once", async () => {
+    // A chain where nothing lands until the refund has been replaced once; then the FIRST version is mined (a block
+    // that took it just before the dearer one reached the pool).
+    const id = await fulfilledInvoice([item("test-gift-card-code-fail", "10")]);
+    const sent: string[] = [];
+    let replaced = 0;
+    const payout: Payout = {
+      stuckAfterMs: 0,
+      confirmTimeoutMs: 10_000,
+      async sign(_to, _amount, store) {
+        const p = { transaction: "0xfirst", raw: "Zmlyc3Q=", expiry: "7" };
+        return (await store(p)) ? p : null;
+      },
+      async send(_network, p) {
+        sent.push(p.transaction);
+      },
+      async replace(_network, p) {
+        replaced++;
+        return { transaction: `0xdearer${replaced}`, raw: "ZGVhcmVy", expiry: p.expiry };
+      },
+      async status(_network, p) {
+        return replaced > 0 && p.transaction === "0xfirst" ? "landed" : replaced > 0 ? "dead" : "pending";
+      },
+    };
+    const refund = await refundFailedOrders(database.db, id, payout);
+    expect(refund).toEqual({ invoiceId: id, orders: 1, amountUsdc: 10_000_000n, tx: "0xfirst" });
+    expect(sent).toEqual(["0xfirst", "0xdearer1"]);
+    expect((await orderRows(id))[0]).toMatchObject({ status: "refunded", refundTx: "0xfirst", refundSuperseded: ["0xfirst"], refundRaw: null });
+    expect(await refundDue(database.db, payout)).toEqual([]);
   });
 });

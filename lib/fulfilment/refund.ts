@@ -7,6 +7,9 @@ import { invoices, orders } from "@/lib/db/schema";
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
 export type SignedPayout = { transaction: string; raw: string; expiry: string };
 
+/** A stored transfer has been replaced this many times at most; then it waits for the chain at the last fee. */
+export const MAX_REFUND_REPLACEMENTS = 3;
+
 /** What the chain says of a stored transfer: it landed, it failed on chain, it can never land, or not yet known. */
 export type PayoutStatus = "landed" | "failed" | "dead" | "pending";
 
@@ -17,13 +20,18 @@ export type PayoutStatus = "landed" | "failed" | "dead" | "pending";
  *   when nothing could be signed (no key, no funds: nothing was stored).
  * - `send`: puts a stored transfer on the chain; sending the same one again is harmless. Throws when the node refused it.
  * - `status`: what the chain says of it.
+ * - `replace` (EVM): the same transfer with the same nonce at a higher fee, for one that the chain's fee keeps out of
+ *   the blocks; stored beside the first before it is sent, since either may land (never both).
  */
 export type Payout = {
   sign(to: { network: string; payer: string }, amountAtomic: bigint, store: (p: SignedPayout) => Promise<boolean>): Promise<SignedPayout | null>;
   send(network: string, p: SignedPayout): Promise<void>;
   status(network: string, p: SignedPayout): Promise<PayoutStatus>;
+  replace?(network: string, p: SignedPayout): Promise<SignedPayout | null>;
   /** How long a sent transfer is watched before the refund is left for the next round. */
   confirmTimeoutMs?: number;
+  /** A sent transfer still waiting after this is replaced at a higher fee (where `replace` exists). */
+  stuckAfterMs?: number;
 };
 
 /**
@@ -70,11 +78,19 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
     .update(orders)
     .set({ lockedUntil: until })
     .where(and(eq(orders.invoiceId, invoiceId), inFlight(now)))
-    .returning({ id: orders.id, priceUsdc: orders.priceUsdc, tx: orders.refundTx, raw: orders.refundRaw, expiry: orders.refundExpiry });
+    .returning({
+      id: orders.id,
+      priceUsdc: orders.priceUsdc,
+      tx: orders.refundTx,
+      raw: orders.refundRaw,
+      expiry: orders.refundExpiry,
+      superseded: orders.refundSuperseded,
+    });
   if (held.length > 0) {
     const stored = { transaction: held[0]!.tx!, raw: held[0]!.raw!, expiry: held[0]!.expiry ?? "" };
     const ids = held.filter((o) => o.tx === stored.transaction).map((o) => o.id);
-    return watch(db, payout, { invoiceId, network, ids, amountUsdc: sum(held.filter((o) => ids.includes(o.id))), stored, until, now, resend: true });
+    const amountUsdc = sum(held.filter((o) => ids.includes(o.id)));
+    return watch(db, payout, { invoiceId, network, ids, amountUsdc, stored, earlier: held[0]!.superseded ?? [], until, now, resend: true });
   }
 
   const due = await db
@@ -128,33 +144,62 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
     throw err;
   }
   if (!stored) return null;
-  return watch(db, payout, { invoiceId, network, ids, amountUsdc, stored, until, now, resend: false });
+  return watch(db, payout, { invoiceId, network, ids, amountUsdc, stored, earlier: [], until, now, resend: false });
 }
 
 /**
  * Sends a stored transfer and watches it: landed -> the orders are refunded with it; failed or can never land -> it is
  * dropped from the orders (the next round signs a new one); still pending -> left, stored, for the next round.
+ *
+ * An EVM transfer that waits longer than `payout.stuckAfterMs` (the base fee rose past its fee) is replaced by the same
+ * transfer at a higher fee: the new version is stored first, the old hash kept beside it (`refund_superseded`), then
+ * sent. All versions share one nonce, so at most one lands; the refund is recorded with the one that did.
  */
 async function watch(
   db: Db,
   payout: Payout,
-  r: { invoiceId: string; network: string; ids: string[]; amountUsdc: bigint; stored: SignedPayout; until: Date; now: Date; resend: boolean },
+  r: {
+    invoiceId: string;
+    network: string;
+    ids: string[];
+    amountUsdc: bigint;
+    stored: SignedPayout;
+    earlier: readonly string[];
+    until: Date;
+    now: Date;
+    resend: boolean;
+  },
 ): Promise<Refund | null> {
-  const { network, stored } = r;
-  const mine = and(inArray(orders.id, r.ids), eq(orders.status, "failed"), eq(orders.refundTx, stored.transaction));
+  const { network } = r;
+  let stored = r.stored;
+  const earlier = [...r.earlier];
+  const mine = () => and(inArray(orders.id, r.ids), eq(orders.status, "failed"), eq(orders.refundTx, stored.transaction));
   const later = (lastError: string | null) =>
     db
       .update(orders)
       .set({ lockedUntil: new Date(Date.now() + REFUND_RETRY_MS), ...(lastError ? { lastError: lastError.slice(0, 500) } : {}) })
-      .where(mine);
+      .where(mine());
+  // What the chain says of the transfer, all its versions together: the one that landed or failed (their nonce is
+  // used), dead once every version can no longer land, else pending.
+  let landedAs = stored.transaction;
+  const ask = async (): Promise<PayoutStatus> => {
+    const versions = [stored, ...earlier.map((transaction) => ({ transaction, raw: "", expiry: stored.expiry }))];
+    const statuses = await Promise.all(versions.map((v) => payout.status(network, v).catch(() => "pending" as const)));
+    const decided = statuses.findIndex((s) => s === "landed" || s === "failed");
+    if (decided >= 0) {
+      landedAs = versions[decided]!.transaction;
+      return statuses[decided]!;
+    }
+    return statuses.every((s) => s === "dead") ? "dead" : "pending";
+  };
 
-  let status: PayoutStatus = r.resend ? await payout.status(network, stored).catch(() => "pending" as const) : "pending";
+  let status: PayoutStatus = r.resend ? await ask() : "pending";
   if (status === "pending") {
     try {
       await payout.send(network, stored);
     } catch (err) {
       // The node refused it now (funds, fees); it stays stored and is sent again later, unless the chain says it is dead.
-      status = await payout.status(network, stored).catch(() => "pending" as const);
+      status = await ask();
       if (status === "pending") {
         await later(`refund: ${stored.transaction} could not be sent yet: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
@@ -162,36 +207,70 @@ async function watch(
     }
   }
   const deadline = Date.now() + (payout.confirmTimeoutMs ?? 5 * 60_000);
+  let sentAt = Date.now();
   while (status === "pending" && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    status = await payout.status(network, stored).catch(() => "pending" as const);
+    status = await ask();
+    if (status !== "pending" || !payout.replace || earlier.length >= MAX_REFUND_REPLACEMENTS) continue;
+    if (Date.now() - sentAt < (payout.stuckAfterMs ?? 12_000)) continue;
+    const dearer = await payout.replace(network, stored).catch(() => null);
+    sentAt = Date.now();
+    if (!dearer) continue;
+    // Stored beside the first before it can reach the chain; conditional, so that two workers never both replace it.
+    const moved = await db
+      .update(orders)
+      .set({
+        refundTx: dearer.transaction,
+        refundRaw: dearer.raw,
+        refundSuperseded: sql`array_append(coalesce(${orders.refundSuperseded}, '{}'::text[]), ${stored.transaction})`,
+        lockedUntil: new Date(Date.now() + REFUND_LOCK_MS),
+      })
+      .where(mine())
+      .returning({ id: orders.id });
+    if (moved.length === 0) return null;
+    logFor({ invoice_id: r.invoiceId }).warn(
+      { network, transaction: stored.transaction, replacement: dearer.transaction },
+      "a refund transfer waits for a lower fee: sent again at a higher one",
+    );
+    earlier.push(stored.transaction);
+    stored = dearer;
+    // A refusal now (the first landed meanwhile: its nonce is used) is seen by the next question.
+    await payout.send(network, stored).catch(() => undefined);
   }
   if (status === "landed") {
     // Not conditional on the lock: the money has moved, so the record is written whatever happened meanwhile.
     const done = await db
       .update(orders)
-      .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundRaw: null, lockedUntil: null, updatedAt: new Date() })
-      .where(mine)
+      .set({
+        status: "refunded",
+        refundUsdc: sql`${orders.priceUsdc}`,
+        refundTx: landedAs,
+        refundRaw: null,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      })
+      .where(mine())
       .returning({ id: orders.id });
     if (done.length === 0) return null;
     logFor({ invoice_id: r.invoiceId }).info(
-      { network, transaction: stored.transaction, orders: done.length, amount_usdc_atomic: r.amountUsdc.toString() },
+      { network, transaction: landedAs, orders: done.length, amount_usdc_atomic: r.amountUsdc.toString() },
       "refund paid",
     );
-    return { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: stored.transaction };
+    return { invoiceId: r.invoiceId, orders: done.length, amountUsdc: r.amountUsdc, tx: landedAs };
   }
   if (status === "failed" || status === "dead") {
-    logFor({ invoice_id: r.invoiceId }).warn({ network, transaction: stored.transaction, status }, "a refund transfer cannot land: a new one is made");
+    logFor({ invoice_id: r.invoiceId }).warn({ network, transaction: landedAs, status }, "a refund transfer cannot land: a new one is made");
     await db
       .update(orders)
       .set({
         refundTx: null,
         refundRaw: null,
         refundExpiry: null,
+        refundSuperseded: null,
         lockedUntil: null,
-        lastError: `refund: the transfer ${stored.transaction} ${status === "failed" ? "failed on chain" : "can no longer land"}; a new one is made`,
+        lastError: `refund: the transfer ${landedAs} ${status === "failed" ? "failed on chain" : "can no longer land"}; a new one is made`,
       })
-      .where(mine);
+      .where(mine());
     return null;
   }
   await later(`refund: ${stored.transaction} was sent and is not confirmed yet`);

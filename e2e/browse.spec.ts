@@ -62,6 +62,15 @@ test.describe(() => {
   });
 });
 
+test("a product priced in another currency shows the exchange rate and the day of the rates", async ({ page }) => {
+  await page.goto("/search?kind=gift_card&country=DE");
+  await page.locator("main ul li a[href^='/products/']").first().click();
+  await expect(page).toHaveURL(/\/products\//);
+  const rate = page.getByTestId("exchange-rate");
+  await expect(rate).toContainText(/^1 EUR = \d+\.\d+ USD/);
+  await expect(rate).toContainText(/rates of \d{4}-\d{2}-\d{2}/);
+});
+
 test("a search with no results gives a hint and a way out", async ({ page }) => {
   await page.goto("/search?q=qwxzvbnm");
   await expect(page.getByRole("heading", { name: /No products found for “qwxzvbnm”/ })).toBeVisible();

@@ -19,18 +19,27 @@ export function pickerPackages(product: Product): PickerPackage[] {
 }
 
 export function pickerRange(product: Product, marginBps: number): PickerRange | null {
-  const rate = fxSource().usdPerUnit(product.currency);
+  const rate = exchangeRate(product.currency);
   if (!product.range || !rate) return null;
-  const digits = rate.denominator.toString().length - 1;
-  const whole = rate.numerator / rate.denominator;
-  const frac = (rate.numerator % rate.denominator).toString().padStart(digits, "0");
   return {
     min: product.range.min,
     max: product.range.max,
     step: product.range.step,
     currency: product.currency,
     exponent: currencyExponent(product.currency) ?? 2,
-    usdPerUnit: digits > 0 ? `${whole}.${frac}` : whole.toString(),
+    usdPerUnit: rate.usdPerUnit,
     marginBps,
   };
+}
+
+/** The rate a currency is priced at now, as a decimal string of US dollars per unit, and the day of the rates. */
+export function exchangeRate(currency: string): { usdPerUnit: string; asOf: string } | null {
+  const source = fxSource();
+  const rate = source.usdPerUnit(currency);
+  if (!rate) return null;
+  // Rates are decimal fractions (a power of ten below): written out exactly.
+  const digits = rate.denominator.toString().length - 1;
+  const whole = rate.numerator / rate.denominator;
+  const frac = (rate.numerator % rate.denominator).toString().padStart(digits, "0");
+  return { usdPerUnit: digits > 0 ? `${whole}.${frac}` : whole.toString(), asOf: source.asOf };
 }

@@ -2,7 +2,7 @@ import { getDb, type Db } from "@/lib/db";
 import { countryName } from "./countries";
 import type { ProductKind } from "./product-input";
 import { search } from "./search";
-import { catalogSnapshot } from "./snapshot";
+import { catalogSnapshot, priceable } from "./snapshot";
 import type { ProductSummary } from "./types";
 
 export type Country = { code: string; name: string };
@@ -26,7 +26,7 @@ export async function listPopularBrands(opts: { country?: string; limit?: number
   const brands = new Map<string, BrandSummary & { popularity: number }>();
   // Most popular first: a brand's first product is its most popular one (of equals, the first slug).
   for (const row of catalog.browseOrder) {
-    if (row.isTest || row.kind !== "gift_card" || (opts.country && !row.coverage.includes(opts.country))) continue;
+    if (row.isTest || row.kind !== "gift_card" || (opts.country && !row.coverage.includes(opts.country)) || !priceable(row)) continue;
     const known = brands.get(row.brand);
     if (!known) brands.set(row.brand, { brand: row.brand, slug: row.id, products: 1, popularity: row.popularity });
     else {

@@ -6,7 +6,7 @@ import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
 import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
-import { catalogSnapshot, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
+import { catalogSnapshot, priceable, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
 import { fxSource, type FxSource } from "./fx";
 import { config } from "@/lib/config";
 import type { Product, ProductSummary } from "./types";
@@ -46,7 +46,7 @@ export async function getProducts(slugs: string[], db?: Db): Promise<Product[]> 
   // Test products exist on the devnet only: elsewhere they are unknown (404 on detail, refused at checkout).
   const rows = [...new Set(slugs)].flatMap((s) => {
     const row = catalog.rows.get(s);
-    return row && (demoSupply() || !row.isTest) ? [row] : [];
+    return row && (demoSupply() || !row.isTest) && priceable(row) ? [row] : [];
   });
   if (rows.length === 0) return [];
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);

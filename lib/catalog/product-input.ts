@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isCountryCode } from "./countries";
 import { currencyExponent, parseMinorUnits } from "./currency";
-import { fxSource } from "./fx";
+import { fxSource, shippedFxSource } from "./fx";
 
 export const PRODUCT_KINDS = ["gift_card", "esim", "topup"] as const;
 export type ProductKind = (typeof PRODUCT_KINDS)[number];
@@ -54,7 +54,8 @@ export const productInputSchema = z
       .string()
       .trim()
       .toUpperCase()
-      .refine((c) => currencyExponent(c) !== undefined && fxSource().usdPerUnit(c) !== undefined, {
+      // A currency the shop has a rate for: in the shipped table, or in the live rates (which may lapse for a while).
+      .refine((c) => currencyExponent(c) !== undefined && (shippedFxSource.usdPerUnit(c) !== undefined || fxSource().usdPerUnit(c) !== undefined), {
         error: (i) => `${JSON.stringify(i.input)} is not an ISO 4217 currency with an exchange rate`,
       }),
     categories: z.array(z.string().trim().min(1).max(40)).max(12).default([]),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { productsWithFreeCodes, toSummary } from "./get-product";
-import { catalogSnapshot, type CatalogSnapshot } from "./snapshot";
+import { catalogSnapshot, priceable, type CatalogSnapshot } from "./snapshot";
 import { queryTokens } from "./normalize";
 import { demoSupply } from "./supply";
 import { minMax, productPricer } from "./product-pricer";
@@ -77,9 +77,14 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
           )
           .map((r) => r.id)
       : await rankedIds(db, catalog, { tokens, kind: q.kind, country: q.country, category, region, withTest });
+  // Products whose currency has no usable rate are unavailable: left out, and not counted.
+  const priced = ids.filter((id) => {
+    const row = catalog.rows.get(id);
+    return row !== undefined && priceable(row);
+  });
   const skipped = q.offset ?? (q.page - 1) * q.pageSize;
-  const items = await summaries(db, catalog, ids.slice(skipped, skipped + q.pageSize));
-  return { items, total: ids.length, page: q.page, pageSize: q.pageSize, tokens };
+  const items = await summaries(db, catalog, priced.slice(skipped, skipped + q.pageSize));
+  return { items, total: priced.length, page: q.page, pageSize: q.pageSize, tokens };
 }
 
 type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; region?: string; withTest: boolean };

@@ -1,6 +1,8 @@
 import { asc, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { productPackages, products } from "@/lib/db/schema";
+import { fxSource } from "./fx";
+import { syncFxSource } from "./fx-store";
 
 /** The search columns (the text, its tsvector, the keys): the database keeps them for text search, the snapshot leaves them. */
 type SearchColumn = "searchText" | "searchVector" | "titleKey" | "brandKey";
@@ -44,6 +46,8 @@ const held = () => (store.__storefrontCatalog ??= new WeakMap());
  * through imports, which bump `updated_at` (or remove rows), so the stamp tells every server of a change.
  */
 export async function catalogSnapshot(db: Db, now = Date.now()): Promise<CatalogSnapshot> {
+  // The rates its prices are computed with: live ones (FX_RATES_URL) as stored by any server, else the shipped table.
+  await syncFxSource(db);
   const map = held();
   const current = map.get(db);
   if (current && now - current.checkedAt < CHECK_MS) return current.snapshot;
@@ -90,4 +94,12 @@ async function loadSnapshot(db: Db): Promise<CatalogSnapshot> {
   }
   const browseOrder = [...rows].sort((a, b) => b.popularity - a.popularity || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { rows: new Map(rows.map((r) => [r.id, r])), packages, browseOrder, stamp };
+}
+
+/**
+ * Whether a product can be priced now: its currency has an exchange rate (live rates too old, or without that
+ * currency, leave it unavailable rather than mispriced). Readers leave out the products that cannot.
+ */
+export function priceable(row: Pick<ProductRow, "currency">): boolean {
+  return fxSource().usdPerUnit(row.currency) !== undefined;
 }

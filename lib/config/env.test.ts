@@ -9,6 +9,8 @@ describe("parseConfig", () => {
       dataDir: "/srv/shop/.data",
       databaseUrl: undefined,
       redisUrl: undefined,
+      fxRatesUrl: undefined,
+      fxMaxAgeHours: 96,
       publicOrigin: undefined,
       networkMode: "devnet",
       priceMarginBps: 0,

@@ -181,6 +181,25 @@ export const envSchema = z.object({
    * answered in headers, so their cost is measured). Start-up refuses it in any other mode.
    */
   BENCHMARK_LIMITS: z.preprocess(emptyAsUndefined, z.enum(["1"], { error: "must be 1 (or unset)" }).optional()),
+  /**
+   * Live exchange rates: a URL serving the ECB's daily XML (eurofxref-daily.xml) or JSON `{base, date, rates}`, read on
+   * the scheduler and stored in the database (every server prices with the same rates). Unset: the table shipped
+   * with the catalog (lib/catalog/fx-rates.json).
+   */
+  FX_RATES_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  /**
+   * How old (by the rates' own date) live rates may be before products priced in other currencies than the dollar
+   * are unavailable rather than mispriced: 96 hours by default, a long weekend of the ECB (it publishes on working days).
+   */
+  FX_MAX_AGE_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of hours" })
+      .int("must be a whole number of hours")
+      .min(24, "must be 24 to 720 hours")
+      .max(720, "must be 24 to 720 hours")
+      .default(96),
+  ),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
   NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(
@@ -201,6 +220,9 @@ export type Config = {
   databaseUrlUnpooled: string | undefined;
   /** Where several servers share their rate-limit counts; unset: the database's table, or memory on the embedded one. */
   redisUrl: string | undefined;
+  /** Live exchange rates (FX_RATES_URL), and how old they may be before foreign-currency products are unavailable. */
+  fxRatesUrl: string | undefined;
+  fxMaxAgeHours: number;
   publicOrigin: string | undefined;
   /** Proxies in front that append to X-Forwarded-For (see TRUSTED_PROXY_HOPS); undefined: the header is replaced by the platform. */
   trustedProxyHops: number | undefined;
@@ -269,6 +291,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     databaseUrl: e.DATABASE_URL,
     databaseUrlUnpooled: e.DATABASE_URL_UNPOOLED,
     redisUrl: e.REDIS_URL,
+    fxRatesUrl: e.FX_RATES_URL,
+    fxMaxAgeHours: e.FX_MAX_AGE_HOURS,
     publicOrigin: e.PUBLIC_ORIGIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     networkMode: e.NETWORK_MODE,

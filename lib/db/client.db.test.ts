@@ -33,6 +33,7 @@ describe(`migrations on ${testDriver}`, () => {
       expect(tables.map((r) => r.table_name)).toEqual([
         "affiliates",
         "balance_topups",
+        "fx_rates",
         "idempotency_keys",
         "inventory_codes",
         "invoices",

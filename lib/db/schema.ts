@@ -65,6 +65,22 @@ export const products = pgTable(
   ],
 );
 
+/**
+ * Exchange rates read from FX_RATES_URL (lib/catalog/fx-store.ts), one row per day of the feed: US dollars per one
+ * unit of each currency, exact decimal strings. Every server prices with the newest row; none is used once older
+ * than FX_MAX_AGE_HOURS.
+ */
+export const fxRates = pgTable("fx_rates", {
+  /** The day the rates are of (the feed's own date). */
+  asOf: text("as_of").primaryKey(),
+  /** The feed's base currency (EUR for the ECB). */
+  base: text("base").notNull(),
+  usdPerUnit: jsonb("usd_per_unit").$type<Record<string, string>>().notNull(),
+  /** Where they were read. */
+  source: text("source").notNull(),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const productPackages = pgTable(
   "product_packages",
   {

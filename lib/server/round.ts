@@ -10,6 +10,7 @@ import { deleteStalePaidAnswers } from "@/lib/http/x402/paid-answers";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
+import { refreshFxRatesIfDue } from "@/lib/catalog/fx-store";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";
@@ -32,7 +33,7 @@ export type RoundReport = {
 
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
- * the chain (landed: applied once; never landing: undone); sign-in nonces that can no longer pass, kept answers of paid
+ * the chain (landed: applied once; never landing: undone); live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
  * calls past their day and Idempotency-Keys past their week are deleted.
  * The server's upkeep loop and the cron round both run it.
  */
@@ -41,6 +42,8 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   const { networks } = await getPayments();
   const expired = await expireInvoices(db);
   const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
+  // Live exchange rates (FX_RATES_URL), hourly; a feed that fails is logged, and the rates stored before stay.
+  await refreshFxRatesIfDue(db);
   // Last: housekeeping never holds up the money work above.
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PackagePicker } from "@/components/shop/package-picker";
 import { PriceRange } from "@/components/shop/price-range";
-import { pickerPackages, pickerRange } from "@/components/shop/picker-data";
+import { exchangeRate, pickerPackages, pickerRange } from "@/components/shop/picker-data";
 import { config } from "@/lib/config";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { countryLabel, countryName, getProduct, KIND_LABELS } from "@/lib/catalog";
@@ -25,6 +25,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
   const { iccid } = await searchParams;
   const topupIccid = product.kind === "esim" && typeof iccid === "string" && isIccid(iccid) ? iccid : undefined;
   const kind = KIND_LABELS[product.kind];
+  const rate = product.currency === "USD" ? null : exchangeRate(product.currency);
 
   return (
     <article className="flex flex-col gap-6">
@@ -68,6 +69,15 @@ export default async function ProductPage({ params, searchParams }: Props) {
             <dd className="font-medium text-slate-900">{countryLabel(product)}</dd>
             <dt className="text-slate-600">Currency</dt>
             <dd className="font-medium text-slate-900">{product.currency}</dd>
+            {rate && (
+              <>
+                <dt className="text-slate-600">Exchange rate</dt>
+                <dd className="font-medium text-slate-900" data-testid="exchange-rate">
+                  1 {product.currency} = {rate.usdPerUnit} USD
+                  {rate.asOf && <span className="block text-xs font-normal text-slate-600">rates of {rate.asOf}</span>}
+                </dd>
+              </>
+            )}
             <dt className="text-slate-600">Delivery</dt>
             <dd className="font-medium text-slate-900">
               {product.kind === "topup" ? "Credited to the phone number" : product.kind === "esim" ? "QR code to install" : "Code shown right after payment"}

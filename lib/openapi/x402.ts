@@ -213,6 +213,8 @@ const OPERATIONS: readonly ApiOperation[] = [
           recipient: s.ErrorDetails.recipient,
           packages: s.ErrorDetails.packages,
           range: s.ErrorDetails.range,
+          limit: s.ErrorDetails.limit,
+          package_limit: s.ErrorDetails.package_limit,
           networks: s.ErrorDetails.networks,
         },
       ),

@@ -371,5 +371,21 @@ export function x402ResponseSchema(method: string, pathTemplate: string, status:
   return x402Response(method, pathTemplate, status)?.body;
 }
 
+/** The error codes a documented body may carry (its `code` enum), none for a body without one (a 200, a 402). */
+function bodyCodes(body: z.ZodType): readonly string[] {
+  const code = body instanceof z.ZodObject ? body.shape.code : undefined;
+  return code instanceof z.ZodEnum ? (code.options as string[]) : [];
+}
+
+/**
+ * Every answer the document lists, as `GET /x402/checkout/info 402`, and once more per error code it may carry, as
+ * `GET /x402/checkout/info 400 INVALID_PAYMENT`: what the tests and the conformance matrix (docs/conformance.md) cover.
+ */
+export function documentedX402Answers(): string[] {
+  return OPERATIONS.flatMap(({ method, path, responses }) =>
+    Object.entries(responses).flatMap(([status, r]) => [`${method} ${path} ${status}`, ...bodyCodes(r.body).map((c) => `${method} ${path} ${status} ${c}`)]),
+  );
+}
+
 /** Every documented operation, `{ method, path }`, for the tests that compare them with the route files. */
 export const x402Operations = (): { method: string; path: string }[] => OPERATIONS.map(({ method, path }) => ({ method, path }));

@@ -16,6 +16,7 @@ import type { Database } from "@/lib/db";
 import { affiliates, invoices, paidAnswers, products } from "@/lib/db/schema";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
+import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
 import { PEER_HEADER, installPeerAddress } from "@/lib/http/peer-address";
 import { issueSessionToken, type Wallet } from "@/lib/identity";
 import { importStock } from "@/lib/inventory";
@@ -195,6 +196,8 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     await expectAnswer("invoiceStatus", 200, { query: `?invoice_id=${created.body.invoice_id as string}`, headers: token });
     const orders = await expectAnswer("myOrders", 200, { query: "?start=0&limit=1", headers: token });
     expect(orders.body).toMatchObject({ start: 0, limit: 1, total: 1 });
+    // A page of 50 from the first, unless asked otherwise.
+    expect((await expectAnswer("myOrders", 200, { headers: token })).body).toMatchObject({ start: 0, limit: 50, total: 1 });
     await expectAnswer("myEsims", 200, { headers: token });
 
     // POST /x402/connect: the 402's challenge, signed by a Solana wallet (checked without a chain), is a session token.
@@ -409,6 +412,16 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     }
     const [invoice] = await database.db.select().from(invoices).where(eq(invoices.id, id));
     expect(invoice?.status).toBe("unpaid");
+  });
+
+  it("answers a body over the size limit with 413 PAYLOAD_TOO_LARGE on the routes that read one, before any payment", async () => {
+    const big = JSON.stringify({ items: [{ product_id: "x".repeat(MAX_BODY_BYTES), package_value: "10" }] });
+    for (const id of ["invoiceCreate", "invoicePay"] as const) {
+      const { method, path } = X402_ROUTES[id];
+      const res = await X402_HANDLERS[id](new Request(`${ORIGIN}${path}`, { method, headers: { "Content-Type": "application/json" }, body: big }));
+      expect([res.status, ((await res.json()) as { code?: string }).code], id).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+      expect(res.headers.get("payment-required"), id).toBeNull();
+    }
   });
 
   it("has tried every answer the document lists, but those a chain gives and those no route gives", () => {

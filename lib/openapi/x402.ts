@@ -213,6 +213,8 @@ const OPERATIONS: readonly ApiOperation[] = [
           recipient: s.ErrorDetails.recipient,
           packages: s.ErrorDetails.packages,
           range: s.ErrorDetails.range,
+          limit: s.ErrorDetails.limit,
+          package_limit: s.ErrorDetails.package_limit,
           networks: s.ErrorDetails.networks,
         },
       ),
@@ -367,6 +369,22 @@ export function x402Response(method: string, pathTemplate: string, status: numbe
 /** The documented body of one answer of the /x402 API (e.g. `("GET", "/x402/esims/search", 402)`), or undefined. */
 export function x402ResponseSchema(method: string, pathTemplate: string, status: number): z.ZodType | undefined {
   return x402Response(method, pathTemplate, status)?.body;
+}
+
+/** The error codes a documented body may carry (its `code` enum), none for a body without one (a 200, a 402). */
+function bodyCodes(body: z.ZodType): readonly string[] {
+  const code = body instanceof z.ZodObject ? body.shape.code : undefined;
+  return code instanceof z.ZodEnum ? (code.options as string[]) : [];
+}
+
+/**
+ * Every answer the document lists, as `GET /x402/checkout/info 402`, and once more per error code it may carry, as
+ * `GET /x402/checkout/info 400 INVALID_PAYMENT`: what the tests and the conformance matrix (docs/conformance.md) cover.
+ */
+export function documentedX402Answers(): string[] {
+  return OPERATIONS.flatMap(({ method, path, responses }) =>
+    Object.entries(responses).flatMap(([status, r]) => [`${method} ${path} ${status}`, ...bodyCodes(r.body).map((c) => `${method} ${path} ${status} ${c}`)]),
+  );
 }
 
 /** Every documented operation, `{ method, path }`, for the tests that compare them with the route files. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, ipSubject, walletSubject, type RateLimiter } from "./limiter";
-import { DEFAULT_POLICIES, MERCHANT_LIMITS, type MerchantRouteId, type RateLimitPolicies } from "./policies";
+import { DEFAULT_POLICIES, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId, type RateLimitPolicies } from "./policies";
 import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "./rolling-window.testing";
 import { rateLimitedResponse } from "@/lib/http/merchant/rate-limited";
 
@@ -112,6 +112,23 @@ describe("rate limiter on the in-process store", () => {
     expect((await rl.consume("GET /products/esims", "cred_a")).allowed).toBe(true);
     // Another credential has its own quota.
     expect((await rl.consume("GET /products", "cred_b")).allowed).toBe(true);
+  });
+
+  it("refuses the request after the quota's 1000 in an hour over the product list and search, each kept under its own limit", async () => {
+    const rl = await memoryLimiter();
+    expect(PRODUCT_QUOTA.points % 100).toBe(0);
+    // 50 a minute on each of the two routes: under their 60 a minute, 100 a minute of the quota.
+    for (let minute = 0; minute < PRODUCT_QUOTA.points / 100; minute++) {
+      for (let i = 0; i < 50; i++) {
+        for (const route of PRODUCT_QUOTA.routes) expect((await rl.consume(route, "cred_a")).allowed, `${route}, minute ${minute}`).toBe(true);
+      }
+      vi.setSystemTime(Date.now() + 60_000);
+    }
+    for (const route of PRODUCT_QUOTA.routes) {
+      const refused = await rl.consume(route, "cred_a");
+      expect(refused.refusedBy, route).toEqual({ name: PRODUCT_QUOTA.name, points: PRODUCT_QUOTA.points, durationSec: PRODUCT_QUOTA.durationSec });
+    }
+    expect((await rl.consume("GET /products/{id}", "cred_a")).allowed).toBe(true);
   });
 
   it("does not charge an endpoint for a request the quota refused, nor the quota for one the endpoint refused", async () => {

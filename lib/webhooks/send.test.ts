@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect, it } from "vitest";
-import { postWebhook, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_AGENT } from "./send";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { postWebhook, RESPONSE_EXCERPT_BYTES, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT } from "./send";
 import { newWebhookSecret } from "@/lib/merchants/secrets";
 import { startReceiver, type Receiver } from "./testing";
 import type { Resolver } from "./url-guard";
@@ -68,6 +68,18 @@ describe("postWebhook", () => {
   it("reads Retry-After in seconds", async () => {
     receiver = await startReceiver(() => ({ status: 429, headers: { "retry-after": "120" } }));
     expect(await postWebhook(message(receiver.url()), { mode: "devnet" })).toMatchObject({ statusCode: 429, retryAfterMs: 120_000 });
+  });
+
+  it("gives a receiver 5 seconds to answer unless told otherwise (the spec's limit)", async () => {
+    expect(WEBHOOK_TIMEOUT_MS).toBe(5_000);
+    const timeout = vi.spyOn(AbortSignal, "timeout");
+    try {
+      receiver = await startReceiver(() => ({ status: 204 }));
+      expect(await postWebhook(message(receiver.url()), { mode: "devnet" })).toMatchObject({ statusCode: 204, error: null });
+      expect(timeout).toHaveBeenCalledWith(WEBHOOK_TIMEOUT_MS);
+    } finally {
+      timeout.mockRestore();
+    }
   });
 
   it("gives up at the timeout with no status", async () => {

@@ -288,12 +288,22 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     expect(logged.lines.filter((l) => l.msg === "merchant API request failed")).toHaveLength(V2_OPERATIONS.length);
   });
 
-  it("has tried every answer the document lists", () => {
-    // Listed among the common answers, but an unexpected failure of invoice creation is create_invoice_failed
-    // (lib/http/merchant/route.ts errorResponse): these two are never answered.
-    const never = CREATION_ROUTES.map((r) => `${r} 500 internal_error`);
-    const untried = documentedAnswers().filter((a) => !seen.has(a) && !never.includes(a));
+  it("answers a body over 64 KB with 413 payload_too_large on every route that reads one", async () => {
+    const m = await merchant(0);
+    const bodied = V2_OPERATIONS.filter((op) => op.body);
+    expect(bodied.length).toBeGreaterThan(0);
+    for (const op of bodied) {
+      const id = op.path.includes("{id}") ? "x" : undefined;
+      await hit(m, `${op.method.toUpperCase()} ${op.path}`, "413 payload_too_large", { id, body: JSON.stringify({ pad: "x".repeat(70_000) }) });
+    }
+  });
+
+  it("has tried every answer the document lists, and the creation routes never answer the general internal_error", () => {
+    const untried = documentedAnswers().filter((a) => !seen.has(a));
     expect(untried).toEqual([]);
-    for (const a of never) expect(seen.has(a), a).toBe(false);
+    for (const r of CREATION_ROUTES) {
+      expect(documentedAnswers()).not.toContain(`${r} 500 internal_error`);
+      expect(seen.has(`${r} 500 internal_error`), r).toBe(false);
+    }
   });
 });

@@ -305,15 +305,22 @@ const ERROR_TEXT: Record<number, string> = {
   403: "The account is suspended or has no API access.",
   404: "Nothing of this merchant's has this id.",
   409: "The request conflicts with the current state.",
+  413: "The request body is larger than 64 KB.",
   422: "The Idempotency-Key was used for another request.",
   429: "Rate limit reached: wait `Retry-After` seconds.",
   500: "Something failed on our side.",
 };
 
-/** Every answer's error codes for a status: the operation's own and the common ones. */
+/**
+ * Every answer's error codes for a status: the operation's own and the common ones, and 413 where the operation
+ * reads a body. An operation that names its own 500 (invoice creation: `create_invoice_failed`) never answers the
+ * general `internal_error`.
+ */
 function errorCodes(op: V2Operation): Map<number, Codes> {
   const out = new Map<number, Codes>();
-  for (const [status, codes] of [...Object.entries(op.errors ?? {}), ...Object.entries(COMMON_ERRORS)]) {
+  const common: [string, Codes][] = Object.entries(COMMON_ERRORS).filter(([status]) => !(status === "500" && op.errors?.[500])) as [string, Codes][];
+  if (op.body) common.push(["413", ["payload_too_large"]]);
+  for (const [status, codes] of [...Object.entries(op.errors ?? {}), ...common]) {
     const prev = out.get(Number(status)) ?? [];
     out.set(Number(status), [...new Set([...prev, ...(codes as Codes)])] as unknown as Codes);
   }
@@ -323,7 +330,9 @@ function errorCodes(op: V2Operation): Map<number, Codes> {
 const rateHeaders = {
   "X-RateLimit-Limit": z.string().meta({ description: "Requests allowed in the window." }),
   "X-RateLimit-Remaining": z.string().meta({ description: "Requests left in the window." }),
-  "X-RateLimit-Reset": z.string().meta({ description: "When the window resets, Unix seconds." }),
+  "X-RateLimit-Reset": z
+    .string()
+    .meta({ description: "Unix seconds when the oldest request counted in the rolling window leaves it; with none remaining, when the next is possible." }),
   "RateLimit-Policy": z.string().meta({ description: 'The limits (IETF draft), e.g. `"per-endpoint";q=60;w=60`.' }),
   RateLimit: z.string().meta({ description: "The closest limit's state (IETF draft)." }),
 };

@@ -89,6 +89,11 @@ export async function syncFxSource(db: Db, c: Pick<Config, "fxRatesUrl" | "fxMax
       setFxSource(source);
       return source;
     })
+    .catch((err: unknown) => {
+      // The database did not answer: the rates held keep pricing (their age still counts); none held, the read fails.
+      if (entry.source) return entry.source;
+      throw err;
+    })
     .finally(() => (entry.pending = undefined));
   return entry.pending;
 }
@@ -105,8 +110,9 @@ export function fxRatesChanged(db: Db): void {
  */
 export async function refreshFxRatesIfDue(db: Db, c: Pick<Config, "fxRatesUrl"> = config(), now = Date.now()): Promise<string | undefined> {
   if (!c.fxRatesUrl) return undefined;
-  const stored = await latestFxRates(db);
-  if (stored && now - stored.fetchedAt.getTime() < FX_REFRESH_MS) return undefined;
+  // By the newest fetch, whatever its day: a feed that still serves an older day is not asked again every round.
+  const [last] = await db.select({ at: sql<Date | string | null>`max(${fxRates.fetchedAt})` }).from(fxRates);
+  if (last?.at && now - new Date(last.at).getTime() < FX_REFRESH_MS) return undefined;
   try {
     const { asOf, currencies } = await refreshFxRates(db, c.fxRatesUrl);
     fxRatesChanged(db);

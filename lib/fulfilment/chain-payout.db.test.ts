@@ -252,7 +252,7 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
   });
 
   it("sends a refund transfer that a rising base fee keeps out of the blocks again at a higher fee, and records the one mined", async () => {
-    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, stuckAfterMs: 1_500 });
+    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, stuckAfterMs: 3_000 });
     const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
     const id = await partlyFailedInvoice(wallet);
     const client = createPublicClient({ transport: http(base.rpcUrl) });
@@ -282,7 +282,9 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       expect(mined.maxFeePerGas! > 100n * 10n ** 9n).toBe(true);
       expect((await client.getTransactionReceipt({ hash: mined.hash })).status).toBe("success");
       await expect(client.getTransactionReceipt({ hash: first as Hash })).rejects.toThrow();
-      expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: mined.hash, refundSuperseded: [first], refundRaw: null });
+      const order = await failedOrder(id);
+      expect(order).toMatchObject({ status: "refunded", refundTx: mined.hash, refundRaw: null });
+      expect(order.refundSuperseded?.[0]).toBe(first);
       expect(await devnet.balance(base.network, wallet.address)).toBe(10_000_000n);
       expect(await devnet.balance(base.network, refundEvm.address)).toBe(floatBefore - 10_000_000n);
     } finally {
@@ -292,6 +294,35 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       await anvilRpc(base.rpcUrl, "evm_mine");
     }
   }, 60_000);
+
+  it("never calls a mined transfer dead when its receipt cannot be read (a 429 of the RPC): no answer, pending", async () => {
+    // A JSON-RPC proxy that refuses every receipt question with 429 Too Many Requests.
+    const proxy = http_.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        void (async () => {
+          if (body.includes("eth_getTransactionReceipt")) return res.writeHead(429, { "content-type": "text/plain" }).end("slow down");
+          const answer = await fetch(base.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+          res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+        })();
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const proxied = { ...base, rpcUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+      const direct = payoutWith({ networks: devnet.networks, evmKey: refundEvm });
+      const payer = privateKeyToAccount(generatePrivateKey()).address;
+      const signed = (await direct.sign({ network: base.network, payer }, 1_000_000n, async () => true))!;
+      await direct.send(base.network, signed);
+      expect(await direct.status(base.network, signed)).toBe("landed");
+      // Mined (the nonce is passed), but the receipt cannot be read: not "dead", which would pay the refund again.
+      const viaProxy = payoutWith({ networks: [proxied], evmKey: refundEvm });
+      await expect(viaProxy.status(base.network, signed)).rejects.toThrow();
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  });
 
   it("lets two workers racing for one refund send one transfer", async () => {
     const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });

@@ -32,6 +32,8 @@ import {
   isAddress as isEvmAddress,
   keccak256,
   parseTransaction,
+  recoverTransactionAddress,
+  TransactionReceiptNotFoundError,
   type Address,
   type Hash,
   type LocalAccount,
@@ -127,7 +129,12 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
         // receipt asked for afterwards tells whether it was this transfer (asked the other way round, a block mined
         // between the two questions would make a landed transfer look dead, and the refund would be paid twice).
         const mined = await client.getTransactionCount({ address: opts.evmKey!.address, blockTag: "latest" });
-        const receipt = await client.getTransactionReceipt({ hash: p.transaction as Hash }).catch(() => null);
+        // Only "no such receipt" means none: any other failure (a timeout, a 429) is no answer, and throws (pending),
+        // lest a mined transfer whose receipt could not be read be taken for dead and the refund paid again.
+        const receipt = await client.getTransactionReceipt({ hash: p.transaction as Hash }).catch((err: unknown) => {
+          if (err instanceof TransactionReceiptNotFoundError) return null;
+          throw err;
+        });
         if (receipt) return receipt.status === "success" ? "landed" : "failed";
         return mined > Number(p.expiry) ? "dead" : "pending";
       }
@@ -148,8 +155,14 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
  * own (what nodes ask of a replacement): null when the stored bytes are not an EIP-1559 transaction of this wallet's.
  */
 async function replaceEvm(n: EvmNetwork, account: LocalAccount, p: SignedPayout): Promise<SignedPayout | null> {
-  const first = parseTransaction(`0x${Buffer.from(p.raw, "base64").toString("hex")}`);
+  const serializedFirst = `0x${Buffer.from(p.raw, "base64").toString("hex")}` as const;
+  const first = parseTransaction(serializedFirst);
   if (first.type !== "eip1559" || first.nonce === undefined || first.maxFeePerGas === undefined || first.maxPriorityFeePerGas === undefined) return null;
+  // Only a transfer of this wallet on this chain: the same nonce signed by another key (a rotated refund key) would
+  // be a second, independent transfer.
+  if (first.chainId !== n.chainId) return null;
+  if ((await recoverTransactionAddress({ serializedTransaction: serializedFirst as `0x02${string}` })).toLowerCase() !== account.address.toLowerCase())
+    return null;
   const current = await evmClient(n).estimateFeesPerGas();
   const fees = replacementFees({ maxFeePerGas: first.maxFeePerGas, maxPriorityFeePerGas: first.maxPriorityFeePerGas }, current);
   const serialized = await account.signTransaction({

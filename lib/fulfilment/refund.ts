@@ -216,18 +216,29 @@ async function watch(
     const dearer = await payout.replace(network, stored).catch(() => null);
     sentAt = Date.now();
     if (!dearer) continue;
-    // Stored beside the first before it can reach the chain; conditional, so that two workers never both replace it.
+    // Stored beside the first before it can reach the chain, on all of the transfer's orders or none (in one
+    // transaction); conditional, so that two workers never both replace it.
+    const current = mine();
     const moved = await db
-      .update(orders)
-      .set({
-        refundTx: dearer.transaction,
-        refundRaw: dearer.raw,
-        refundSuperseded: sql`array_append(coalesce(${orders.refundSuperseded}, '{}'::text[]), ${stored.transaction})`,
-        lockedUntil: new Date(Date.now() + REFUND_LOCK_MS),
+      .transaction(async (tx) => {
+        const rows = await tx
+          .update(orders)
+          .set({
+            refundTx: dearer.transaction,
+            refundRaw: dearer.raw,
+            refundSuperseded: sql`array_append(coalesce(${orders.refundSuperseded}, '{}'::text[]), ${stored.transaction})`,
+            lockedUntil: new Date(Date.now() + REFUND_LOCK_MS),
+          })
+          .where(current)
+          .returning({ id: orders.id });
+        if (rows.length !== r.ids.length) throw new NotStored();
+        return true;
       })
-      .where(mine())
-      .returning({ id: orders.id });
-    if (moved.length === 0) return null;
+      .catch((err: unknown) => {
+        if (err instanceof NotStored) return false;
+        throw err;
+      });
+    if (!moved) return null;
     logFor({ invoice_id: r.invoiceId }).warn(
       { network, transaction: stored.transaction, replacement: dearer.transaction },
       "a refund transfer waits for a lower fee: sent again at a higher one",

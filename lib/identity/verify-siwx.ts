@@ -160,7 +160,8 @@ async function checkSignature(
     case "invalid_siwx_signature":
       return { ok: false, code: "bad_signature", message: "The signature does not match this address and message" };
     case "invalid_siwx_verifier_error":
-      return { ok: false, code: "verifier_error", message: `The smart-wallet signature could not be checked on ${p.chainId}: ${result.invalidMessage}` };
+      // The node's own words stay in the log side: they may name the RPC URL and its key.
+      return { ok: false, code: "verifier_error", message: `The smart-wallet signature could not be checked on ${p.chainId}; try again` };
     case "invalid_siwx_chain_id":
     case "invalid_siwx_unsupported_chain":
       return { ok: false, code: "unsupported_chain", message: result.invalidMessage };

@@ -157,7 +157,12 @@ export async function createTable(client: PgQueryable, tableName: string): Promi
 
 async function deleteExpired(client: PgQueryable, tableName: string): Promise<void> {
   try {
-    await client.query({ text: `DELETE FROM ${quoteIdent(tableName)} WHERE expire < $1`, values: [Date.now() - EXPIRED_ROW_GRACE_MS] });
+    // Rows locked in key order as the requests lock theirs, and those a request holds skipped: never a deadlock.
+    const table = quoteIdent(tableName);
+    await client.query({
+      text: `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expire < $1 ORDER BY key FOR UPDATE SKIP LOCKED)`,
+      values: [Date.now() - EXPIRED_ROW_GRACE_MS],
+    });
   } catch (err) {
     // Not urgent: a stale row is pruned by the next request of its key anyway. Try again at the next interval.
     log.error({ err: (err as Error).message }, "rate limits: deleting expired logs failed");

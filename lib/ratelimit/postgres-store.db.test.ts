@@ -194,7 +194,7 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const { policies } = scheduleRules("products-schedule-pg");
     const servers = [await limiterOn(nodeA, policies), await limiterOn(nodeB, policies)];
-    for (const seed of [1, 2, 3]) await checkRandomSchedule(servers, "products-schedule-pg", seed);
+    for (const seed of [1, 2]) await checkRandomSchedule(servers, "products-schedule-pg", seed);
   });
 
   it("lets exactly the limit through when two servers are asked at the same instant", async () => {

@@ -1,3 +1,5 @@
+import { seededRandom } from "@/lib/testing/seeded-random";
+
 // Malformed requests for every route of the shop: broken paths, queries, bodies, credentials and payment headers.
 // Deterministic (a seeded generator), so a failure names a case that can be sent again.
 
@@ -220,18 +222,6 @@ export const ROUTES: Route[] = [
   { method: "POST", path: "/api/admin/merchants/{id}/credit", body: true, auth: "admin" },
 ];
 
-/** A tiny deterministic generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A value as it would appear in a URL: raw percent sequences stay as they are (they are the point), the rest is encoded. */
 function inUrl(v: string): string {
   if (/%/.test(v)) return v;
@@ -276,7 +266,7 @@ export type Credentials = { merchantBasic: string[]; admin?: string };
  */
 export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}): FuzzCase[] {
   const cases: FuzzCase[] = [];
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
   let turn = 0;
   const goodAuth = (r: Route): Record<string, string> =>

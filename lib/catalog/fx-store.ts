@@ -66,7 +66,7 @@ export function liveFxSource(stored: StoredRates | undefined, maxAgeHours: numbe
   };
 }
 
-type Held = { source?: FxSource; asOf?: string; checkedAt: number; pending?: Promise<FxSource> };
+type Held = { source?: FxSource; checkedAt: number; pending?: Promise<FxSource> };
 const store = globalThis as typeof globalThis & { __storefrontFx?: WeakMap<object, Held> };
 const held = () => (store.__storefrontFx ??= new WeakMap());
 
@@ -84,8 +84,8 @@ export async function syncFxSource(db: Db, c: Pick<Config, "fxRatesUrl" | "fxMax
   entry.pending ??= latestFxRates(db)
     .then((stored) => {
       // Unchanged rates keep their source object, and the prices computed with it.
-      const source = entry.source && stored && entry.asOf === stored.asOf ? entry.source : liveFxSource(stored, c.fxMaxAgeHours);
-      Object.assign(entry, { source, asOf: stored?.asOf, checkedAt: now });
+      const source = entry.source && stored && entry.source.asOf === stored.asOf ? entry.source : liveFxSource(stored, c.fxMaxAgeHours);
+      Object.assign(entry, { source, checkedAt: now });
       setFxSource(source);
       return source;
     })

@@ -1,4 +1,8 @@
-import type { Payments } from "./payments";
+import { generateKeyPairSigner } from "@solana/kit";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import { inProcessFacilitator } from "./facilitator";
+import { paymentsWith, senderSync, type Payments } from "./payments";
 
 /**
  * Makes a payment setup the process's (what `getPayments()` returns), so that route handlers can be called in tests over
@@ -11,4 +15,26 @@ export function useAsProcessPayments(payments: Payments): () => void {
   return () => {
     g.__storefrontPayments = previous;
   };
+}
+
+/** A Solana network with no chain behind it (its RPC refuses connections): for sign-ins and offers, not payments. */
+export async function offlineSolanaNetwork(name: string): Promise<SolanaNetwork> {
+  return {
+    key: "solana",
+    kind: "solana",
+    network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+    name,
+    rpcUrl: "http://127.0.0.1:9",
+    payTo: (await generateKeyPairSigner()).address,
+    usdc: { mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", decimals: 6 },
+  };
+}
+
+/**
+ * The process's payments over `networks`, with the in-process facilitator and fresh gas wallets: route handlers then
+ * offer and settle on these networks. Returns what puts the previous payments back.
+ */
+export async function installInProcessPayments(networks: PaymentNetwork[]): Promise<() => void> {
+  const facilitator = inProcessFacilitator(networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() }, senderSync);
+  return paymentsWith({ networks, facilitator, devnet: false, inProcess: true }).then(useAsProcessPayments);
 }

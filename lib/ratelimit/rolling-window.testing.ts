@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, vi } from "vitest";
 import type { RateLimiter } from "./limiter";
+import { seededRandom } from "@/lib/testing/seeded-random";
 import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type RateLimitPolicies } from "./policies";
 
 /** Small limits with different windows, two of them on one request (the product list and search share the quota). */
@@ -22,18 +23,6 @@ export function scheduleRules(name: string): { policies: RateLimitPolicies; rule
   };
 }
 
-/** A small seeded generator (mulberry32): a failing schedule can be run again from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Sent = { at: number; policies: string[]; allowed: boolean; headers: Record<string, string>; refusedBy: string | undefined };
 
 /**
@@ -47,7 +36,7 @@ type Sent = { at: number; policies: string[]; allowed: boolean; headers: Record<
  */
 export async function checkRandomSchedule(servers: RateLimiter[], quotaName: string, seed: number, count = 240): Promise<void> {
   const { rules } = scheduleRules(quotaName);
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const account = `acct_schedule_${seed}_${randomUUID()}`;
   const sent: Sent[] = [];
   for (let i = 0; i < count; i++) {

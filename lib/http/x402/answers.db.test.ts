@@ -23,13 +23,12 @@ import { importStock } from "@/lib/inventory";
 import { claimForPayment } from "@/lib/invoices/payment";
 import { MAX_ITEMS } from "@/lib/invoices/cart";
 import { createMerchant } from "@/lib/merchants";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
 import { answerProblems } from "@/lib/openapi/testing";
 import { documentedX402Answers, x402Response } from "@/lib/openapi/x402";
-import { inProcessFacilitator } from "@/lib/payments/facilitator";
-import { getPayments, paymentsWith, senderSync } from "@/lib/payments/payments";
+import { getPayments } from "@/lib/payments/payments";
 import { captureLog } from "@/lib/log-testing";
-import { useAsProcessPayments } from "@/lib/payments/testing";
+import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/testing";
 import { getRateLimiter, X402_LIMITS } from "@/lib/ratelimit";
 import { X402_HANDLERS } from "./handlers";
 import { X402_ROUTES, type X402RouteId } from "./x402-routes";
@@ -76,18 +75,8 @@ beforeAll(async () => {
     payTo: privateKeyToAccount(generatePrivateKey()).address,
     usdc: { address: "0x4020000000000000000000000000000000005dc0", name: "USD Coin", version: "2", decimals: 6 },
   };
-  const solana: SolanaNetwork = {
-    key: "solana",
-    kind: "solana",
-    network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-    name: "Solana (no chain)",
-    rpcUrl: "http://127.0.0.1:9",
-    payTo: (await generateKeyPairSigner()).address,
-    usdc: { mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", decimals: 6 },
-  };
-  networks = [evm, solana];
-  const facilitator = inProcessFacilitator(networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() }, senderSync);
-  restorePayments = useAsProcessPayments(await paymentsWith({ networks, facilitator, devnet: false, inProcess: true }));
+  networks = [evm, await offlineSolanaNetwork("Solana (no chain)")];
+  restorePayments = await installInProcessPayments(networks);
   // The client's address comes from the socket (here: PEER_HEADER, as the server writes it); without it, a request
   // is this machine's and no address budget counts it.
   installPeerAddress();

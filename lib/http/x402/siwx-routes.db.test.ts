@@ -18,12 +18,10 @@ import { invoices, settlements, siwxNonces } from "@/lib/db/schema";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
 import { issueSessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
 import { answerProblems } from "@/lib/openapi/testing";
 import { x402Response } from "@/lib/openapi/x402";
-import { inProcessFacilitator } from "@/lib/payments/facilitator";
-import { paymentsWith, senderSync } from "@/lib/payments/payments";
-import { useAsProcessPayments } from "@/lib/payments/testing";
+import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/testing";
 
 // SIGN-IN-WITH-X through the /x402 route handlers, on every route that takes it: a malformed or refused sign-in is a
 // 402 with a fresh challenge and the reason (never a 400 or a 401), with or without a session token beside it; the
@@ -62,19 +60,9 @@ beforeAll(async () => {
     payTo: privateKeyToAccount(generatePrivateKey()).address,
     usdc: chain.usdc,
   };
-  const solana: SolanaNetwork = {
-    key: "solana",
-    kind: "solana",
-    network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
-    name: "Solana (no chain: sign-in only)",
-    // Solana sign-ins are checked without a chain; no Solana payment is made here.
-    rpcUrl: "http://127.0.0.1:9",
-    payTo: (await generateKeyPairSigner()).address,
-    usdc: { mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", decimals: 6 },
-  };
-  networks = [evm, solana];
-  const facilitator = inProcessFacilitator(networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() }, senderSync);
-  restorePayments = useAsProcessPayments(await paymentsWith({ networks, facilitator, devnet: false, inProcess: true }));
+  // Solana sign-ins are checked without a chain; no Solana payment is made here.
+  networks = [evm, await offlineSolanaNetwork("Solana (no chain: sign-in only)")];
+  restorePayments = await installInProcessPayments(networks);
 }, 60_000);
 
 afterAll(async () => {

@@ -161,6 +161,8 @@ export const invoices = pgTable(
     paymentMethod: text("payment_method"),
     priceCents: bigint("price_cents", { mode: "bigint" }),
     webhookUrl: text("webhook_url"),
+    /** What gift cards pay of the price, in USD cents (their holds: gift_card_holds); the rest is paid as usual. */
+    giftCardCents: bigint("gift_card_cents", { mode: "bigint" }),
   },
   (t) => [
     index("invoices_payer_idx").on(t.payer, t.createdAt),
@@ -544,3 +546,94 @@ export const signerNonces = pgTable("signer_nonces", {
   nextNonce: bigint("next_nonce", { mode: "number" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const giftCardBatchStatus = pgEnum("gift_card_batch_status", ["processing", "complete", "partial", "failed"]);
+
+/**
+ * A merchant's batch of the shop's own gift cards, paid from its balance when it is created (`price_cents`, at the
+ * exchange rate of that moment). Its cards are issued in chunks after the payment; a batch whose issuing keeps
+ * failing ends `partial` (some cards) or `failed` (none), and the value of the cards never issued goes back to the
+ * balance (`refund_cents`, once).
+ */
+export const giftCardBatches = pgTable(
+  "gift_card_batches",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "restrict" }),
+    quantity: integer("quantity").notNull(),
+    /** Each card's value in minor units of `currency`. */
+    valueMinor: bigint("value_minor", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull(),
+    priceCents: bigint("price_cents", { mode: "bigint" }).notNull(),
+    refundCents: bigint("refund_cents", { mode: "bigint" }),
+    status: giftCardBatchStatus("status").notNull().default("processing"),
+    issued: integer("issued").notNull().default(0),
+    /** Failed issuing attempts so far, the last one's reason, and when the next may run (a worker claims it until then). */
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("gift_card_batches_merchant_idx").on(t.merchantId, t.createdAt, t.id),
+    index("gift_card_batches_due_idx")
+      .on(t.runAt)
+      .where(sql`${t.status} = 'processing'`),
+  ],
+);
+
+/**
+ * One of the shop's own gift cards. Its code is never stored: `code_hash` (HMAC-SHA256 under the shop's card key)
+ * finds it, and `code_sealed` (AES-256-GCM under a key derived from the same secret) lets its batch's merchant read it
+ * again; a dump of the database alone reveals neither. `balance_minor` is the value still free to spend: a hold moves
+ * value out of it in the same statement that checks it, so no unit is ever spent twice.
+ */
+export const giftCards = pgTable(
+  "gift_cards",
+  {
+    id: text("id").primaryKey(),
+    codeHash: text("code_hash").notNull(),
+    codeSealed: text("code_sealed").notNull(),
+    /** The code's last four characters, to tell cards apart in lists. */
+    codeLast4: text("code_last4").notNull(),
+    batchId: text("batch_id").references(() => giftCardBatches.id, { onDelete: "restrict" }),
+    /** The card's place in its batch (0-based): issuing again after a crash never makes a card twice. */
+    position: integer("position"),
+    currency: text("currency").notNull(),
+    valueMinor: bigint("value_minor", { mode: "bigint" }).notNull(),
+    balanceMinor: bigint("balance_minor", { mode: "bigint" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("gift_cards_code_idx").on(t.codeHash), uniqueIndex("gift_cards_batch_idx").on(t.batchId, t.position)],
+);
+
+export const giftCardHoldStatus = pgEnum("gift_card_hold_status", ["held", "spent", "released"]);
+
+/**
+ * Value of a card set aside for one invoice: `held` while the invoice is open, `spent` once it is paid, `released`
+ * (given back to the card) when it expires or is denied. One hold per card and invoice; each change of status is a
+ * conditional update, so a release happens once whatever races.
+ */
+export const giftCardHolds = pgTable(
+  "gift_card_holds",
+  {
+    giftCardId: text("gift_card_id")
+      .notNull()
+      .references(() => giftCards.id, { onDelete: "restrict" }),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    /** Taken from the card, in its currency's minor units. */
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    /** What it pays of the invoice, in USD cents. */
+    coversCents: bigint("covers_cents", { mode: "bigint" }).notNull(),
+    status: giftCardHoldStatus("status").notNull().default("held"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.giftCardId, t.invoiceId] }), index("gift_card_holds_invoice_idx").on(t.invoiceId)],
+);

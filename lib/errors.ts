@@ -36,6 +36,13 @@ export const DOMAIN_ERROR_CODES = [
   // Webhooks (lib/webhooks): a receiver URL that cannot be used, a cursor of the delivery log that is not one.
   "invalid_webhook_url",
   "invalid_cursor",
+  // Gift card batches (lib/gift-cards): a quantity, value or currency the facility does not issue.
+  "invalid_quantity",
+  "invalid_value",
+  "invalid_currency",
+  // A gift card code that finds no card, or a card with nothing left to spend.
+  "unknown_gift_card",
+  "gift_card_empty",
   // The operator's stock import and hand-paid refunds: refused, the message says why.
   "stock_refused",
   "refund_refused",

@@ -88,6 +88,7 @@ export const envSchema = z.object({
   CRON_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** Secret for session tokens (at least 32 characters); generated under DATA_DIR when unset. */
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  GIFT_CARD_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(24, "must be at least 24 characters").optional()),
   /** A remote x402 facilitator; the in-process one is used when unset (CDP's when CDP_API_KEY_ID is set). */
@@ -235,6 +236,8 @@ export type Config = {
   benchmarkLimits: boolean;
   walletConnectProjectId: string | undefined;
   sessionSecret: string | undefined;
+  /** The key of the shop's own gift card codes (their keyed hash and sealed copy); SESSION_SECRET's when unset. */
+  giftCardSecret: string | undefined;
   /** Running on Vercel (VERCEL=1): serverless functions, no long-lived process, nothing written outside /tmp. */
   vercel: boolean;
   /** Bearer secret of the cron route (GET /api/cron/tick); without it the route is off. */
@@ -302,6 +305,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     benchmarkLimits: e.BENCHMARK_LIMITS === "1",
     sessionSecret: e.SESSION_SECRET,
+    giftCardSecret: e.GIFT_CARD_SECRET,
     vercel: e.VERCEL === "1",
     cronSecret: e.CRON_SECRET,
     adminToken: e.ADMIN_TOKEN,
@@ -372,6 +376,7 @@ const SECRET_VARIABLES = new Set([
   "DATABASE_URL_UNPOOLED",
   "REDIS_URL",
   "SESSION_SECRET",
+  "GIFT_CARD_SECRET",
   "ADMIN_TOKEN",
   "CRON_SECRET",
   "FACILITATOR_EVM_PRIVATE_KEY",

@@ -27,6 +27,7 @@ const invoice = (over: Partial<typeof invoices.$inferSelect>): typeof invoices.$
   paymentMethod: "balance",
   priceCents: 1030n,
   webhookUrl: null,
+  giftCardCents: null,
   ...over,
 });
 const base: PaymentNetwork = {

@@ -71,6 +71,15 @@ export function debit(tx: Db, m: Movement & { invoiceId: string }): Promise<Ledg
   return move(tx, "debit", m);
 }
 
+/**
+ * Takes the price of something not an invoice (a gift card batch, named in `note`) from the balance, or throws
+ * BalanceTooLow; `giveBack` returns part of it (the caller makes sure it does so once). Both inside the caller's transaction.
+ */
+export const purchase = {
+  debit: (tx: Db, m: Movement & { note: string }) => move(tx, "debit", m),
+  giveBack: (tx: Db, m: Movement & { note: string }) => move(tx, "refund", m),
+};
+
 /** Gives a failed order's price back to the balance, once per order (a second call returns null). */
 export async function refund(tx: Db, m: Movement & { orderId: string }): Promise<LedgerEntry | null> {
   const [done] = await tx

@@ -42,6 +42,11 @@ export const V2_ERRORS: Partial<Record<DomainErrorCode, V2Answer>> = {
   forbidden: { status: 403, code: "forbidden" },
   invalid_webhook_url: { status: 400, code: "invalid_param" },
   invalid_cursor: { status: 400, code: "invalid_param" },
+  invalid_quantity: { status: 400, code: "invalid_quantity" },
+  invalid_value: { status: 400, code: "invalid_value" },
+  invalid_currency: { status: 400, code: "invalid_currency" },
+  unknown_gift_card: { status: 400, code: "invalid_param", message: invalidParameter },
+  gift_card_empty: { status: 400, code: "invalid_param", message: invalidParameter },
 };
 
 /** The merchant API's error for a domain refusal, or undefined when it is not one the table knows (a fault). */

@@ -1,0 +1,116 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { currencyExponent } from "@/lib/catalog/currency";
+import type { FxSource } from "@/lib/catalog/fx";
+import type { Db } from "@/lib/db";
+import { giftCardHolds, giftCards, invoices } from "@/lib/db/schema";
+import { DomainError } from "@/lib/errors";
+import { codeHash, normalizeCode } from "./codes";
+import { cardCurrency, centsPaidBy, formatCardValue, minorForCents } from "./money";
+
+export type GiftCard = typeof giftCards.$inferSelect;
+export type Hold = typeof giftCardHolds.$inferSelect;
+
+/** The card a code names, or `unknown_gift_card` (a wrong guess: the caller counts it). */
+export async function cardByCode(db: Db, code: string, opts: { forUpdate?: boolean; path?: string[] } = {}): Promise<GiftCard> {
+  const path = opts.path ?? ["gift_card_code"];
+  const normalized = normalizeCode(code);
+  const unknown = () => new DomainError("unknown_gift_card", "no gift card has this code.", { path });
+  if (!normalized) throw unknown();
+  const query = db
+    .select()
+    .from(giftCards)
+    .where(eq(giftCards.codeHash, codeHash(normalized)));
+  const [card] = opts.forUpdate ? await query.for("update") : await query;
+  if (!card) throw unknown();
+  return card;
+}
+
+/**
+ * Sets value of a card aside for an invoice, inside the caller's transaction (the one that creates the invoice): as
+ * much as pays `dueCents` at today's rate, or all the card has left. The card's row is locked while its balance is read
+ * and lowered, so two servers redeeming the same code at once take its value in turn and never more than it holds.
+ * Answers what the card pays, in US cents; `gift_card_empty` when it has nothing left.
+ */
+export async function holdForInvoice(
+  tx: Db,
+  code: string,
+  invoiceId: string,
+  dueCents: bigint,
+  fx: FxSource,
+): Promise<{ card: GiftCard; coversCents: bigint; amountMinor: bigint }> {
+  const card = await cardByCode(tx, code, { forUpdate: true });
+  const money = cardCurrency(card.currency, fx);
+  const worth = centsPaidBy(card.balanceMinor, money);
+  if (worth <= 0n || dueCents <= 0n) throw new DomainError("gift_card_empty", "this gift card has no value left.", { path: ["gift_card_code"] });
+  const coversCents = worth < dueCents ? worth : dueCents;
+  const amountMinor = minorForCents(coversCents, money, card.balanceMinor);
+  const [updated] = await tx
+    .update(giftCards)
+    .set({ balanceMinor: sql`${giftCards.balanceMinor} - ${amountMinor}` })
+    .where(and(eq(giftCards.id, card.id), sql`${giftCards.balanceMinor} >= ${amountMinor}`))
+    .returning();
+  if (!updated) throw new Error(`Gift card ${card.id} changed under its row lock`);
+  await tx.insert(giftCardHolds).values({ giftCardId: card.id, invoiceId, amountMinor, coversCents });
+  await tx.update(invoices).set({ giftCardCents: coversCents }).where(eq(invoices.id, invoiceId));
+  return { card: updated, coversCents, amountMinor };
+}
+
+/** An invoice was paid: its holds are spent (inside the transaction that marks it paid). */
+export async function spendHolds(tx: Db, invoiceId: string): Promise<void> {
+  await tx
+    .update(giftCardHolds)
+    .set({ status: "spent", updatedAt: new Date() })
+    .where(and(eq(giftCardHolds.invoiceId, invoiceId), eq(giftCardHolds.status, "held")));
+}
+
+/**
+ * An invoice will not be paid (expired, denied): its holds go back to their cards, each once (the hold's status
+ * changes in the same statement that finds it, so a second sweep finds nothing). Inside the caller's transaction.
+ */
+export async function releaseHolds(tx: Db, invoiceIds: string[]): Promise<number> {
+  if (invoiceIds.length === 0) return 0;
+  const released = await tx
+    .update(giftCardHolds)
+    .set({ status: "released", updatedAt: new Date() })
+    .where(and(inArray(giftCardHolds.invoiceId, invoiceIds), eq(giftCardHolds.status, "held")))
+    .returning({ giftCardId: giftCardHolds.giftCardId, amountMinor: giftCardHolds.amountMinor });
+  for (const r of released) {
+    await tx
+      .update(giftCards)
+      .set({ balanceMinor: sql`${giftCards.balanceMinor} + ${r.amountMinor}` })
+      .where(eq(giftCards.id, r.giftCardId));
+  }
+  return released.length;
+}
+
+/** What the holder of a code may read: its value, what is left, what is set aside, and every use. */
+export type CardStatement = {
+  currency: string;
+  value: string;
+  balance: string;
+  held: string;
+  history: { invoice_id: string; amount: string; status: Hold["status"]; created_at: string; updated_at: string }[];
+};
+
+export async function cardStatement(db: Db, code: string): Promise<CardStatement> {
+  const card = await cardByCode(db, code, { path: ["code"] });
+  const holds = await db.select().from(giftCardHolds).where(eq(giftCardHolds.giftCardId, card.id)).orderBy(asc(giftCardHolds.createdAt));
+  const exp = { exponent: exponentOf(card) };
+  const held = holds.filter((h) => h.status === "held").reduce((sum, h) => sum + h.amountMinor, 0n);
+  return {
+    currency: card.currency,
+    value: formatCardValue(card.valueMinor, exp),
+    balance: formatCardValue(card.balanceMinor, exp),
+    held: formatCardValue(held, exp),
+    history: holds.map((h) => ({
+      invoice_id: h.invoiceId,
+      amount: formatCardValue(h.amountMinor, exp),
+      status: h.status,
+      created_at: h.createdAt.toISOString(),
+      updated_at: h.updatedAt.toISOString(),
+    })),
+  };
+}
+
+// Issued only in currencies with a known exponent (cardCurrency).
+const exponentOf = (card: GiftCard) => currencyExponent(card.currency) ?? 2;

@@ -102,12 +102,6 @@ type Exception = Item & { why: string };
  * named `<section>: <code>`.
  */
 const EXCEPTIONS: readonly Exception[] = [
-  ...SPEC_MERCHANT_CODES["Gift card batch"]!.map((code): Exception => ({
-    api: "merchant",
-    kind: "code",
-    item: `Gift card batch: ${code}`,
-    why: "not yet produced — issue 20 (the gift card batch facility is not built)",
-  })),
   ...["POST /x402/connect", "GET /x402/my/orders", "GET /x402/my/esims"].map((route): Exception => ({
     api: "x402",
     kind: "answer",

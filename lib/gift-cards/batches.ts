@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, lte, sql } from "drizzle-orm";
 import type { FxSource } from "@/lib/catalog/fx";
 import type { Db } from "@/lib/db";
 import { giftCardBatches, giftCards } from "@/lib/db/schema";
@@ -66,7 +66,7 @@ export async function createBatch(
     } catch (err) {
       if (err instanceof BalanceTooLow) {
         throw new DomainError("balance_too_low", err.message.replace("this invoice", "this batch"), {
-          details: { required: formatCents(err.requiredCents), available: formatCents(err.availableCents), currency: "USD" },
+          details: { required: Number(err.requiredCents), available: Number(err.availableCents), currency: "USD" },
         });
       }
       throw err;
@@ -214,22 +214,12 @@ export async function batchCards(db: Db, batchId: string): Promise<IssuedCard[]>
   }));
 }
 
-/** A merchant's batches, newest first, paged by a cursor of the last one seen. */
-export async function listBatches(db: Db, merchantId: string, page: { limit: number; after?: { createdAt: Date; id: string } }): Promise<Batch[]> {
+/** A merchant's batches, newest first (ids sort by time), paged by the id of the last one seen (`after`). */
+export async function listBatches(db: Db, merchantId: string, page: { limit: number; after?: string }): Promise<Batch[]> {
   return db
     .select()
     .from(giftCardBatches)
-    .where(
-      and(
-        eq(giftCardBatches.merchantId, merchantId),
-        page.after
-          ? or(
-              lt(giftCardBatches.createdAt, page.after.createdAt),
-              and(eq(giftCardBatches.createdAt, page.after.createdAt), lt(giftCardBatches.id, page.after.id)),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(desc(giftCardBatches.createdAt), desc(giftCardBatches.id))
+    .where(and(eq(giftCardBatches.merchantId, merchantId), page.after !== undefined ? lt(giftCardBatches.id, page.after) : undefined))
+    .orderBy(desc(giftCardBatches.id))
     .limit(page.limit);
 }

@@ -27,6 +27,8 @@ import { GET as searchProducts } from "@/app/api/v2/products/search/route";
 import { POST as redeliver } from "@/app/api/v2/webhooks/deliveries/[id]/redeliver/route";
 import { GET as getDelivery } from "@/app/api/v2/webhooks/deliveries/[id]/route";
 import { GET as listDeliveries } from "@/app/api/v2/webhooks/deliveries/route";
+import { GET as getBatch } from "@/app/api/v2/gift-card-batches/[id]/route";
+import { GET as listBatches, POST as createBatch } from "@/app/api/v2/gift-card-batches/route";
 import { basicAuth, bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { installPeerAddress, PEER_HEADER } from "@/lib/http/peer-address";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
@@ -66,6 +68,9 @@ const HANDLERS: Record<string, Handler> = {
   "GET /webhooks/deliveries": listDeliveries,
   "GET /webhooks/deliveries/{id}": getDelivery,
   "POST /webhooks/deliveries/{id}/redeliver": redeliver,
+  "POST /gift-card-batches": createBatch,
+  "GET /gift-card-batches": listBatches,
+  "GET /gift-card-batches/{id}": getBatch,
 };
 
 let database: Database;
@@ -113,6 +118,9 @@ async function merchant(creditUsd: number) {
 const gift = (extra: Record<string, unknown> = {}) => ({ products: [{ product_id: "test-gift-card-code", value: 10, ...extra }], payment_method: "balance" });
 /** The routes whose unexpected failure is the spec's create_invoice_failed. */
 const CREATION_ROUTES = ["POST /invoices", "POST /esims"];
+/** The spec's code for a gift card batch that could not be created. */
+const failureOf = (route: string) =>
+  CREATION_ROUTES.includes(route) ? "500 create_invoice_failed" : route === "POST /gift-card-batches" ? "500 batch_creation_failed" : "500 internal_error";
 
 const esim = { products: [{ product_id: "test-esim-product", value: "1GB, 7 Days" }], payment_method: "balance" };
 
@@ -247,6 +255,31 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     await hit(m, "POST /webhooks/deliveries/{id}/redeliver", "404 not_found", { id: "msg_nope" });
   });
 
+  it("answers the gift card batch routes and their errors", async () => {
+    const m = await merchant(100);
+    const batch = { quantity: 2, value: 5, currency: "USD" };
+    const made = (await hit(m, "POST /gift-card-batches", 200, { body: batch })).data as { id: string; cards: unknown[] };
+    expect(made.cards).toHaveLength(2);
+    await hit(m, "POST /gift-card-batches", "400 parse_error", { body: "{not json" });
+    await hit(m, "POST /gift-card-batches", "400 missing_param", { body: { quantity: 2, value: 5 } });
+    await hit(m, "POST /gift-card-batches", "400 invalid_param", { body: batch, headers: { "Idempotency-Key": "\u00e9" } });
+    await hit(m, "POST /gift-card-batches", "400 invalid_quantity", { body: { ...batch, quantity: 1001 } });
+    await hit(m, "POST /gift-card-batches", "400 invalid_value", { body: { ...batch, value: "0.001" } });
+    await hit(m, "POST /gift-card-batches", "400 invalid_currency", { body: { ...batch, currency: "XYZ" } });
+    await hit(m, "POST /gift-card-batches", "402 balance_too_low", { body: { ...batch, quantity: 100 } });
+    await hit(m, "POST /gift-card-batches", 200, { body: batch, headers: { "Idempotency-Key": "batch-a" } });
+    await hit(m, "POST /gift-card-batches", "422 idempotency_key_reused", { body: { ...batch, quantity: 3 }, headers: { "Idempotency-Key": "batch-a" } });
+    const requestHash = createHash("sha256").update(JSON.stringify(batch)).digest("hex");
+    await database.db.insert(idempotencyKeys).values({ merchantId: m.merchant_id, key: "batch-busy", endpoint: "POST /gift-card-batches", requestHash });
+    await hit(m, "POST /gift-card-batches", "409 idempotency_key_in_use", { body: batch, headers: { "Idempotency-Key": "batch-busy" } });
+    await hit(m, "GET /gift-card-batches", 200, { query: "limit=1" });
+    await hit(m, "GET /gift-card-batches", "400 invalid_param", { query: "limit=0" });
+    await hit(m, "GET /gift-card-batches/{id}", 200, { id: made.id });
+    await hit(m, "GET /gift-card-batches/{id}", "404 not_found", { id: "gcb_nope" });
+    // Another merchant's batch is not found either.
+    await hit(await merchant(0), "GET /gift-card-batches/{id}", "404 not_found", { id: made.id });
+  });
+
   it("refuses every route without valid credentials (401), to a suspended account (403), and past its limit (429)", async () => {
     const m = await merchant(0);
     const suspended = await merchant(0);
@@ -278,7 +311,7 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
         const id = op.path.includes("{id}") ? "x" : undefined;
         const body = op.method === "post" && !id ? gift() : undefined;
         vi.spyOn(limiter, "consume").mockRejectedValueOnce(new Error("the limit store broke"));
-        const answer = await hit(m, route, CREATION_ROUTES.includes(route) ? "500 create_invoice_failed" : "500 internal_error", { id, body, headers: client });
+        const answer = await hit(m, route, failureOf(route), { id, body, headers: client });
         expect(JSON.stringify(answer), route).not.toContain("limit store");
       }
     } finally {

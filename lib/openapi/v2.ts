@@ -19,7 +19,7 @@ type V2Operation = {
   /** Under /api/v2, with `{id}` for the path parameter: also the rate-limit table's key. */
   path: string;
   operationId: string;
-  tag: "Account" | "Catalog" | "Invoices" | "Orders" | "eSIMs" | "Webhooks";
+  tag: "Account" | "Catalog" | "Invoices" | "Orders" | "eSIMs" | "Webhooks" | "Gift cards";
   summary: string;
   description?: string;
   query?: z.ZodObject;
@@ -293,6 +293,45 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     ok: s.envelope(s.redeliverySchema, s.idMeta),
     errors: { 404: ["not_found"] },
   },
+  {
+    method: "post",
+    path: "/gift-card-batches",
+    operationId: "createGiftCardBatch",
+    tag: "Gift cards",
+    summary: "Buy a batch of the shop's own gift cards from the balance",
+    description:
+      "The price (each card's value in US cents at today's rate, rounded up to the cent, times the quantity) is taken from the balance, then the cards are issued; the answer holds them with their codes. A batch still `processing` is finished in the background: read it again with `GET /gift-card-batches/{id}`. Nothing is charged when the batch is refused.",
+    body: s.giftCardBatchRequest,
+    idempotent: true,
+    ok: s.envelope(s.giftCardBatchSchema, s.idMeta),
+    errors: {
+      400: ["parse_error", "missing_param", "invalid_param", "invalid_quantity", "invalid_value", "invalid_currency"],
+      402: ["balance_too_low"],
+      409: ["idempotency_key_in_use"],
+      422: ["idempotency_key_reused"],
+      500: ["batch_creation_failed"],
+    },
+  },
+  {
+    method: "get",
+    path: "/gift-card-batches",
+    operationId: "listGiftCardBatches",
+    tag: "Gift cards",
+    summary: "The gift card batches, newest first, without codes",
+    query: s.listGiftCardBatchesQuery,
+    ok: s.envelope(z.array(s.giftCardBatchSchema), s.cursorPageMeta),
+    errors: { 400: ["invalid_param"] },
+  },
+  {
+    method: "get",
+    path: "/gift-card-batches/{id}",
+    operationId: "getGiftCardBatch",
+    tag: "Gift cards",
+    summary: "One batch with its cards, their codes and balances",
+    idParam: "The batch's id (`gcb_…`).",
+    ok: s.envelope(s.giftCardBatchSchema, s.idMeta),
+    errors: { 404: ["not_found"] },
+  },
 ];
 
 /** Answers every operation can give: bad or missing credentials, no access, a rate limit, our own failure. */
@@ -418,6 +457,7 @@ function buildDocument() {
         { name: "Orders", description: "What was bought, with codes once delivered." },
         { name: "eSIMs", description: "eSIM purchases and top-ups." },
         { name: "Webhooks", description: "The delivery log of invoice webhooks, and redelivery." },
+        { name: "Gift cards", description: "The shop's own gift cards, bought in batches from the balance." },
       ],
       components: {
         securitySchemes: {

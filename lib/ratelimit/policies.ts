@@ -37,10 +37,21 @@ export const MERCHANT_LIMITS = {
   "GET /webhooks/deliveries": { points: 20, durationSec: 60 },
   "GET /webhooks/deliveries/{id}": { points: 60, durationSec: 600 },
   "POST /webhooks/deliveries/{id}/redeliver": { points: 20, durationSec: 600 },
+  // The gift card batch facility (the spec names it and its errors, not its routes).
+  "GET /gift-card-batches": { points: 20, durationSec: 60 },
+  "POST /gift-card-batches": { points: 20, durationSec: 600 },
+  "GET /gift-card-batches/{id}": { points: 60, durationSec: 600 },
 } as const satisfies Record<string, LimitRule>;
 
 /** The routes of ours that the spec's table does not list. */
-export const EXTRA_MERCHANT_ROUTES = ["GET /webhooks/deliveries", "GET /webhooks/deliveries/{id}", "POST /webhooks/deliveries/{id}/redeliver"] as const;
+export const EXTRA_MERCHANT_ROUTES = [
+  "GET /webhooks/deliveries",
+  "GET /webhooks/deliveries/{id}",
+  "POST /webhooks/deliveries/{id}/redeliver",
+  "GET /gift-card-batches",
+  "POST /gift-card-batches",
+  "GET /gift-card-batches/{id}",
+] as const;
 
 export type MerchantRouteId = keyof typeof MERCHANT_LIMITS;
 

@@ -11,6 +11,7 @@ import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
 import { refreshFxRatesIfDue } from "@/lib/catalog/fx-store";
+import { issueDueBatches } from "@/lib/gift-cards";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";
@@ -33,7 +34,7 @@ export type RoundReport = {
 
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
- * the chain (landed: applied once; never landing: undone); live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
+ * the chain (landed: applied once; never landing: undone); gift card batches left unfinished are issued; live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
  * calls past their day and Idempotency-Keys past their week are deleted.
  * The server's upkeep loop and the cron round both run it.
  */
@@ -42,6 +43,8 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   const { networks } = await getPayments();
   const expired = await expireInvoices(db);
   const settlements = await reconcileSettlements(db, (s) => chainVerdict(networks, s), settlementEffects);
+  // Gift card batches whose issuing a request left unfinished (it died, or the database failed it): issued now.
+  await issueDueBatches(db);
   // Live exchange rates (FX_RATES_URL), hourly; a feed that fails is logged, and the rates stored before stay.
   await refreshFxRatesIfDue(db);
   // Last: housekeeping never holds up the money work above.

@@ -138,5 +138,8 @@ export function errorResponse(err: unknown, endpoint: string, routeId: string): 
   if (routeId === "POST /invoices" || routeId === "POST /esims") {
     return new V2Error(500, "create_invoice_failed", "The invoice could not be created; nothing was charged. Try again.").toResponse(endpoint);
   }
+  if (routeId === "POST /gift-card-batches") {
+    return new V2Error(500, "batch_creation_failed", "The batch could not be created; nothing was charged. Try again.").toResponse(endpoint);
+  }
   return new V2Error(500, "internal_error", "Something went wrong on our side. Try again; if it persists, contact support.").toResponse(endpoint);
 }

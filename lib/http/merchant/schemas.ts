@@ -268,6 +268,50 @@ export const webhookDeliverySchema = z
 
 export const balanceSchema = z.strictObject({ balance: cents, currency: z.literal("USD") });
 
+/** `POST /gift-card-batches`: how many cards, each of what value in which currency. */
+export const giftCardBatchRequest = z
+  .strictObject({
+    quantity: z.number().int().min(1).max(1000).meta({ description: "How many cards: 1 to 1,000 (`invalid_quantity` otherwise)." }),
+    value: z
+      .union([z.number(), z.string()])
+      .meta({ description: "Each card's value in `currency` (`25`, `\"9.99\"`): worth 1.00 to 1,000.00 USD at today's rate (`invalid_value` otherwise)." }),
+    currency: z.string().meta({ description: "An ISO 4217 code with a current exchange rate: USD, EUR, GBP, … (`invalid_currency` otherwise)." }),
+  })
+  .meta({ id: "GiftCardBatchRequest" });
+
+export const giftCardSchema = z
+  .strictObject({
+    id: z.string(),
+    code: z.string().meta({ description: "The code to redeem: 20 characters in groups of four. Shown to the batch's merchant only." }),
+    currency: z.string(),
+    value: z.string().meta({ description: "The value it was issued with, in `currency`." }),
+    balance: z.string().meta({ description: "What is left to spend (value set aside for an open invoice is not counted)." }),
+  })
+  .meta({ id: "GiftCard" });
+
+export const giftCardBatchSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(["processing", "complete", "partial", "failed"]).meta({
+      description:
+        "`processing`: paid, cards being issued. `complete`: every card issued. `partial`: issuing failed after some cards, `failed`: before any; the price of the cards not issued went back to the balance (`refunded`).",
+    }),
+    quantity: z.number().int(),
+    issued: z.number().int(),
+    value: z.string().meta({ description: "Each card's value, in `currency`." }),
+    currency: z.string(),
+    price: cents.meta({
+      description: "What the batch took from the balance, in US cents: each card's value at the day's rate, rounded up to the cent, times the quantity.",
+    }),
+    refunded: cents.meta({ description: "US cents given back to the balance for cards not issued." }),
+    created_time: time,
+    completed_time: time.nullable(),
+    cards: z.array(giftCardSchema).optional().meta({ description: "The cards issued so far, in order (one batch's answer; not in lists)." }),
+  })
+  .meta({ id: "GiftCardBatch" });
+
+export const listGiftCardBatchesQuery = z.object({ limit: limitParam(), after: z.string().max(200).optional() });
+
 export const phoneCheckSchema = z.strictObject({
   phone_number: z.string(),
   supported: z.boolean(),

@@ -1,0 +1,9 @@
+import { createBatchHandler, listBatchesHandler } from "@/lib/http/merchant/gift-card-batches";
+import { merchantRoute } from "@/lib/http/merchant/route";
+
+export const dynamic = "force-dynamic";
+
+/** The merchant's gift card batches, newest first (no codes). */
+export const GET = merchantRoute("GET /gift-card-batches", listBatchesHandler);
+/** A batch of the shop's own gift cards, paid from the balance. */
+export const POST = merchantRoute("POST /gift-card-batches", createBatchHandler);

@@ -631,6 +631,10 @@ export const giftCardHolds = pgTable(
     amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
     /** What it pays of the invoice, in USD cents. */
     coversCents: bigint("covers_cents", { mode: "bigint" }).notNull(),
+    /** Of that, given back to the card for failed orders (US cents): a failed order is refunded to the card first. */
+    refundedCents: bigint("refunded_cents", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     status: giftCardHoldStatus("status").notNull().default("held"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -89,7 +89,7 @@ export type CardStatement = {
   value: string;
   balance: string;
   held: string;
-  history: { invoice_id: string; amount: string; status: Hold["status"]; created_at: string; updated_at: string }[];
+  history: { invoice_id: string; amount: string; refunded: string; status: Hold["status"]; created_at: string; updated_at: string }[];
 };
 
 export async function cardStatement(db: Db, code: string): Promise<CardStatement> {
@@ -105,6 +105,7 @@ export async function cardStatement(db: Db, code: string): Promise<CardStatement
     history: holds.map((h) => ({
       invoice_id: h.invoiceId,
       amount: formatCardValue(h.amountMinor, exp),
+      refunded: formatCardValue(h.coversCents > 0n ? (h.amountMinor * h.refundedCents) / h.coversCents : 0n, exp),
       status: h.status,
       created_at: h.createdAt.toISOString(),
       updated_at: h.updatedAt.toISOString(),
@@ -114,3 +115,37 @@ export async function cardStatement(db: Db, code: string): Promise<CardStatement
 
 // Issued only in currencies with a known exponent (cardCurrency).
 const exponentOf = (card: GiftCard) => currencyExponent(card.currency) ?? 2;
+
+/**
+ * Gives up to `cents` of a failed order back to the cards that paid its invoice (spent holds), inside the caller's
+ * transaction (the one that refunds the order), and answers how many cents went back: the rest of the order is
+ * refunded the way the invoice was otherwise paid. Each hold gives back at most what it paid; the card gets the same
+ * share of its value (rounded so that a hold given back in full returns exactly what it took).
+ */
+export async function refundToCards(tx: Db, invoiceId: string, cents: bigint): Promise<bigint> {
+  if (cents <= 0n) return 0n;
+  const holds = await tx
+    .select()
+    .from(giftCardHolds)
+    .where(and(eq(giftCardHolds.invoiceId, invoiceId), eq(giftCardHolds.status, "spent")))
+    .orderBy(asc(giftCardHolds.createdAt))
+    .for("update");
+  let left = cents;
+  for (const h of holds) {
+    const room = h.coversCents - h.refundedCents;
+    if (room <= 0n || left <= 0n) continue;
+    const give = room < left ? room : left;
+    const share = (refunded: bigint) => (h.amountMinor * refunded) / h.coversCents;
+    const minor = share(h.refundedCents + give) - share(h.refundedCents);
+    await tx
+      .update(giftCardHolds)
+      .set({ refundedCents: h.refundedCents + give, updatedAt: new Date() })
+      .where(and(eq(giftCardHolds.giftCardId, h.giftCardId), eq(giftCardHolds.invoiceId, invoiceId)));
+    await tx
+      .update(giftCards)
+      .set({ balanceMinor: sql`${giftCards.balanceMinor} + ${minor}` })
+      .where(eq(giftCards.id, h.giftCardId));
+    left -= give;
+  }
+  return cents - left;
+}

@@ -14,12 +14,21 @@ import { DomainError } from "@/lib/errors";
 import { validateRecipient } from "./recipient";
 import { listWalletEsims } from "./wallet-esims";
 import { resolvePackage } from "./resolve-package";
+import { fxSource } from "@/lib/catalog/fx";
+import { holdForInvoice } from "@/lib/gift-cards/cards";
+import { markPaid } from "./payment";
+
+/** USDC atomic units per US cent. */
+const USDC_PER_CENT = 10_000n;
 
 export type CreatedInvoice = {
   id: string;
   priceUsdc: bigint;
   /** Merchant invoices: the price in US cents (what the balance pays). */
   priceCents: bigint | null;
+  /** What a gift card pays of it (US cents), and whether that was all of it (the invoice is paid). */
+  giftCardCents: bigint | null;
+  paidByCard: boolean;
   expiresAt: Date;
   items: { orderId: string; productId: string; productName: string; packageValue: string; priceUsdc: bigint; recipient: string | null }[];
 };
@@ -58,8 +67,8 @@ function esimToTopUp(product: Product, input: string | undefined, path: (string 
  */
 export async function createInvoice(
   input:
-    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; now?: Date }
-    | { items: CartItem[]; merchant: MerchantTerms; now?: Date; onCreated?: (tx: Db, invoiceId: string) => Promise<void> },
+    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; giftCardCode?: string; now?: Date }
+    | { items: CartItem[]; merchant: MerchantTerms; giftCardCode?: string; now?: Date; onCreated?: (tx: Db, invoiceId: string) => Promise<void> },
   db?: Db,
 ): Promise<CreatedInvoice> {
   db ??= await getDb();
@@ -129,6 +138,8 @@ export async function createInvoice(
   }));
   const priceCents = merchant ? orderRows.reduce((sum, o) => sum + (o.priceCents ?? 0n), 0n) : null;
 
+  let giftCardCents: bigint | null = null;
+  let paidByCard = false;
   await db.transaction(async (tx) => {
     await tx.insert(invoices).values({
       id,
@@ -154,6 +165,17 @@ export async function createInvoice(
       }
     }
     if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
+    // A gift card pays what it can (its value set aside until the invoice is paid or ends); one that pays it all pays it now.
+    if (input.giftCardCode !== undefined) {
+      const due = merchant ? priceCents! : priceUsdc / USDC_PER_CENT;
+      const held = await holdForInvoice(tx as unknown as Db, input.giftCardCode, id, due, fxSource());
+      giftCardCents = held.coversCents;
+      if (held.coversCents === due) {
+        const settlement = { network: "gift_card", transaction: `gift_card:${held.card.id}`, payer: undefined };
+        if (!(await markPaid(tx as unknown as Db, id, null, settlement, now))) throw new Error(`Invoice ${id} could not be marked paid`);
+        paidByCard = true;
+      }
+    }
   });
   addLogContext({ invoice_id: id });
   log.info({ invoice_id: id, merchant_id: merchant?.merchantId, orders: orderRows.length, amount_usdc_atomic: priceUsdc.toString() }, "invoice created");
@@ -162,6 +184,8 @@ export async function createInvoice(
     id,
     priceUsdc,
     priceCents,
+    giftCardCents,
+    paidByCard,
     expiresAt,
     items: orderRows.map((o) => ({
       orderId: o.id,

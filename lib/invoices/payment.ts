@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db";
 import { invoices, orders, settlements } from "@/lib/db/schema";
 import { emit, runAfterCommit } from "@/lib/events";
 import { releaseCodes } from "@/lib/inventory";
+import { releaseHolds, spendHolds } from "@/lib/gift-cards/cards";
 import { effectiveStatus, PAYMENT_FAILED, paymentErrorText, UNPAID_ORDER_ERRORS } from "./effective-status";
 
 /**
@@ -100,6 +101,8 @@ export async function markPaid(
       .returning({ id: invoices.id });
     if (paid.length === 0) return false;
     await tx.update(orders).set({ runAt: now, lastError: null, updatedAt: now }).where(eq(orders.invoiceId, id));
+    // Value of gift cards set aside for it is spent now.
+    await spendHolds(tx as unknown as Db, id);
     return true;
   });
 }
@@ -142,6 +145,10 @@ async function endUnpaid(tx: Db, where: SQL, now: Date, completedAt: SQL | Date)
       })
       .where(and(inArray(orders.invoiceId, failed), eq(orders.status, "created")));
   await releaseCodes(
+    tx,
+    rows.map((r) => r.id),
+  );
+  await releaseHolds(
     tx,
     rows.map((r) => r.id),
   );
@@ -205,6 +212,7 @@ export async function denyUnpaid(db: Db, id: string, reason: { code: string; mes
       .set({ status: "failed", errorCode: reason.code, lastError: reason.message.slice(0, 500), updatedAt: now })
       .where(and(eq(orders.invoiceId, id), eq(orders.status, "created")));
     await releaseCodes(tx as unknown as Db, [id]);
+    await releaseHolds(tx as unknown as Db, [id]);
     after.push(...(await emit(tx, "invoice.final", { invoiceId: id, now })));
     return true;
   });

@@ -97,7 +97,10 @@ export function merchantInvoice(inv: InvoiceRow, items: OrderRow[], now = new Da
       status: paymentStatus(inv, now),
       paid_time: iso(inv.paidAt),
       // A USDC payment's settlement: its network and transaction.
-      ...(inv.paymentNetwork && inv.paymentNetwork !== "balance" ? { network: inv.paymentNetwork, transaction: inv.paymentTx } : {}),
+      ...(inv.paymentNetwork && inv.paymentNetwork !== "balance" && inv.paymentNetwork !== "gift_card"
+        ? { network: inv.paymentNetwork, transaction: inv.paymentTx }
+        : {}),
+      ...(inv.giftCardCents !== null ? { gift_card: cents(inv.giftCardCents) } : {}),
       ...paymentExtra,
     },
     orders: items.map((o) => merchantOrder(effectiveOrder(o, inv, now))),

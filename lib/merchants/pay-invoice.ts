@@ -4,6 +4,7 @@ import { DomainError } from "@/lib/errors";
 import { invoices } from "@/lib/db/schema";
 import { markPaid, payability } from "@/lib/invoices/payment";
 import { BalanceTooLow, debit } from "./ledger";
+import { BALANCE_METHODS } from "./payment-methods";
 
 /**
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance
@@ -26,7 +27,7 @@ export async function payFromBalance(
       .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)))
       .for("update");
     if (!inv) throw new DomainError("not_found", `Invoice ${invoiceId} not found`);
-    if (inv.paymentMethod !== "balance") {
+    if (!BALANCE_METHODS.includes(inv.paymentMethod ?? "")) {
       throw new DomainError("invoice_not_payable", `Invoice ${invoiceId} is paid with ${inv.paymentMethod}, not from the balance.`);
     }
     const why = payability(inv, now);
@@ -36,7 +37,8 @@ export async function payFromBalance(
         "invoice_not_payable",
         `Invoice ${invoiceId} is ${inv.status === "denied" || inv.status === "payment_error" ? inv.status : "already paid"}.`,
       );
-    const price = inv.priceCents ?? 0n;
+    // What a gift card did not pay (its value was set aside when the invoice was made).
+    const price = (inv.priceCents ?? 0n) - (inv.giftCardCents ?? 0n);
     try {
       const entry = await debit(tx as unknown as Db, { merchantId, amountCents: price, invoiceId, note: `Invoice ${invoiceId}` });
       if (!(await markPaid(tx as unknown as Db, invoiceId, null, { network: "balance", transaction: `ledger:${entry.id}`, payer: undefined }, now))) {

@@ -14,7 +14,7 @@ describe("payment methods", () => {
     expect(unavailableMethod("usdc_base", withoutPolygon, "testnet")).toBeUndefined();
     expect(unavailableMethod("balance", withoutPolygon, "testnet")).toBeUndefined();
     expect(unavailableMethod("usdc_polygon", withoutPolygon, "testnet")).toBe(
-      "Payment method usdc_polygon is not available on this shop (testnet mode has no such network). Available: balance, usdc_base, usdc_arbitrum, usdc_solana.",
+      "Payment method usdc_polygon is not available on this shop (testnet mode has no such network). Available: balance, gift_card, usdc_base, usdc_arbitrum, usdc_solana.",
     );
   });
 });

@@ -23,6 +23,7 @@ CREATE TABLE "gift_card_holds" (
 	"invoice_id" text NOT NULL,
 	"amount_minor" bigint NOT NULL,
 	"covers_cents" bigint NOT NULL,
+	"refunded_cents" bigint DEFAULT 0 NOT NULL,
 	"status" "gift_card_hold_status" DEFAULT 'held' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

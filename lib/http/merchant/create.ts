@@ -21,6 +21,8 @@ export type MerchantInvoiceRequest = {
   paymentMethod: PaymentMethod;
   webhookUrl: string | null;
   autoPay: boolean;
+  /** A gift card of the shop that pays first (`gift_card_code`). */
+  giftCardCode?: string;
 };
 
 /**
@@ -86,7 +88,16 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
     webhookUrl = b.webhook_url;
   }
   if (b.auto_pay !== undefined && typeof b.auto_pay !== "boolean") throw invalidParam("auto_pay", "must be true or false");
-  return { items, paymentMethod: b.payment_method as PaymentMethod, webhookUrl, autoPay: b.auto_pay === true };
+  let giftCardCode: string | undefined;
+  if (b.gift_card_code !== undefined && b.gift_card_code !== null) {
+    if (typeof b.gift_card_code !== "string" || b.gift_card_code.length > 64) throw invalidParam("gift_card_code", "must be a gift card's code");
+    giftCardCode = b.gift_card_code;
+  }
+  if (b.payment_method === "gift_card" && giftCardCode === undefined) throw missingParam("gift_card_code");
+  if (giftCardCode !== undefined && b.payment_method !== "gift_card" && b.payment_method !== "balance") {
+    throw invalidParam("gift_card_code", "a gift card pays invoices paid from the balance: use payment_method gift_card or balance");
+  }
+  return { items, paymentMethod: b.payment_method as PaymentMethod, webhookUrl, autoPay: b.auto_pay === true, giftCardCode };
 }
 
 /**
@@ -111,7 +122,12 @@ export async function createMerchantInvoice(
 ): Promise<CreatedInvoice> {
   try {
     return await createInvoice(
-      { items: req.items, merchant: { merchantId, paymentMethod: req.paymentMethod, webhookUrl: req.webhookUrl, priceCents: merchantPriceCents }, onCreated },
+      {
+        items: req.items,
+        merchant: { merchantId, paymentMethod: req.paymentMethod, webhookUrl: req.webhookUrl, priceCents: merchantPriceCents },
+        giftCardCode: req.giftCardCode,
+        onCreated,
+      },
       db,
     );
   } catch (err) {

@@ -29,7 +29,7 @@ import {
 } from "@/lib/merchants/invoices";
 import { merchantOrder } from "@/lib/merchants/invoice-view";
 import { invoiceObject } from "@/lib/merchants/invoice-object";
-import { unavailableMethod } from "@/lib/merchants/payment-methods";
+import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
 import type { invoices, orders } from "@/lib/db/schema";
 
@@ -47,11 +47,12 @@ export function createInvoiceHandler(only?: "esim") {
       const found = await getMerchantInvoice(db, ctx.merchant.id, invoiceId);
       return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
     };
-    // Pays the invoice when the request asked for auto_pay from the balance (a retry that resumes an invoice pays it
-    // only if it is still unpaid), storing the answer with the debit, and answers it.
-    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>, resumed: boolean, key: IdempotencyKey) => {
-      if (request.autoPay && request.paymentMethod === "balance") {
-        if (!resumed || (await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId))?.invoice.status === "unpaid") {
+    // Pays the invoice when the request asked for auto_pay from the balance (only while it is unpaid: a retry that
+    // resumes an invoice, or one a gift card paid in full), storing the answer with the debit, and answers it.
+    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>, key: IdempotencyKey) => {
+      if (request.autoPay && BALANCE_METHODS.includes(request.paymentMethod)) {
+        // (A gift card that paid it all paid it already.)
+        if ((await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId))?.invoice.status === "unpaid") {
           try {
             let paid: Awaited<ReturnType<typeof answerFor>> | undefined;
             await payFromBalance(ctx.db, ctx.merchant.id, invoiceId, new Date(), async (tx) => {
@@ -98,9 +99,10 @@ export function createInvoiceHandler(only?: "esim") {
         }
         // The key is bound to the invoice in the transaction that makes it, before any money moves for it.
         const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, key.bindInvoice);
-        return complete(created.id, request, false, key);
+        if (created.paidByCard) kickWorker();
+        return complete(created.id, request, key);
       },
-      (invoiceId, key) => complete(invoiceId, parseInvoiceRequest(text), true, key),
+      (invoiceId, key) => complete(invoiceId, parseInvoiceRequest(text), key),
     );
     return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
   };

@@ -92,7 +92,11 @@ export const invoiceRequest = z
     products: z.array(invoiceItem).min(1).meta({ description: "1 to 20 items, quantities counted." }),
     payment_method: paymentMethod,
     webhook_url: z.url().nullable().optional().meta({ description: "Gets the invoice once it is final (Standard Webhooks signature)." }),
-    auto_pay: z.boolean().optional().meta({ description: "With `balance`: pay at once; a refusal keeps no invoice." }),
+    auto_pay: z.boolean().optional().meta({ description: "With `balance` or `gift_card`: pay at once; a refusal keeps no invoice." }),
+    gift_card_code: z.string().max(64).optional().meta({
+      description:
+        "A gift card of this shop: it pays what it can at once (its value set aside until the invoice is paid, given back if it is not); the rest is paid from the balance. Required with `gift_card`.",
+    }),
   })
   .meta({ id: "InvoiceRequest" });
 
@@ -197,6 +201,9 @@ export const invoiceSchema = z
       commission: z.number(),
       status: z.enum(["unpaid", "payment_confirmed", "paid", "expired", "denied", "payment_error"]),
       paid_time: time.nullable(),
+      gift_card: cents
+        .optional()
+        .meta({ description: "What a gift card of the shop (`gift_card_code`) pays of `price`, in US cents; the rest is paid from the balance." }),
       network: z.string().optional().meta({ description: "USDC methods: the CAIP-2 network." }),
       transaction: z.string().nullable().optional(),
       network_name: z.string().optional(),

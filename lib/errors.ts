@@ -40,7 +40,7 @@ export const DOMAIN_ERROR_CODES = [
   "invalid_quantity",
   "invalid_value",
   "invalid_currency",
-  // A gift card code that finds no card, or a card with nothing left to spend.
+  // A gift card code that finds no card, or a card with nothing left to spend (both also count as invoice refusals).
   "unknown_gift_card",
   "gift_card_empty",
   // The operator's stock import and hand-paid refunds: refused, the message says why.

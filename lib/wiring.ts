@@ -9,7 +9,8 @@ import { setBackgroundRound } from "@/lib/runtime/poll-loop";
  *
  * - invoice.final: a merchant invoice with a webhook URL writes its webhook message to the outbox (then the worker is
  *   kicked).
- * - order.failed: a balance-paid order gets its price back on the merchant's balance.
+ * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
+ *   card paid part of gives the card its share back first.
  *
  * And what the lower layers run without importing it: the seeding after the database's migrations, and the round of
  * every background job that a kick runs after the response on Vercel.
@@ -22,6 +23,12 @@ export function wireListeners(): void {
   on("order.failed", "balance refund", async (tx, e) => {
     const { refundOrderToBalance } = await import("@/lib/merchants/refund-order");
     await refundOrderToBalance(tx as Db, e.orderId, e.now);
+  });
+  on("order.failed", "gift card refund", async (tx, e) => {
+    // A wallet's invoice paid partly by a gift card: the card gets its share back first; the USDC refund pays the rest.
+    // (A merchant's order did this in its balance refund above; a second call finds it done.)
+    const { refundOrderToCards } = await import("@/lib/gift-cards/cards");
+    await refundOrderToCards(tx as Db, e.orderId);
   });
   // The seeding that follows the migrations: the demo catalog into an empty database, when the mode asks for it
   // (loaded only then: its data is not needed by anything else).

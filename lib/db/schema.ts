@@ -220,6 +220,8 @@ export const orders = pgTable(
     /** Merchant API orders: the price in USD cents (what the balance paid), and the refund to the balance, if any. */
     priceCents: bigint("price_cents", { mode: "bigint" }),
     refundCents: bigint("refund_cents", { mode: "bigint" }),
+    /** Of a failed order's price, what went back to the gift card that paid its invoice (US cents); the rest is refunded as paid. */
+    refundGiftCardCents: bigint("refund_gift_card_cents", { mode: "bigint" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),

@@ -80,7 +80,7 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
     .where(and(eq(orders.invoiceId, invoiceId), inFlight(now)))
     .returning({
       id: orders.id,
-      priceUsdc: orders.priceUsdc,
+      priceUsdc: usdcRefundDue,
       tx: orders.refundTx,
       raw: orders.refundRaw,
       expiry: orders.refundExpiry,
@@ -94,7 +94,7 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
   }
 
   const due = await db
-    .select({ id: orders.id, priceUsdc: orders.priceUsdc })
+    .select({ id: orders.id, priceUsdc: usdcRefundDue })
     .from(orders)
     .where(and(eq(orders.invoiceId, invoiceId), refundable(now)));
   if (due.length === 0) return null;
@@ -254,7 +254,7 @@ async function watch(
       .update(orders)
       .set({
         status: "refunded",
-        refundUsdc: sql`${orders.priceUsdc}`,
+        refundUsdc: usdcRefundDue,
         refundTx: landedAs,
         refundRaw: null,
         lockedUntil: null,
@@ -291,6 +291,12 @@ async function watch(
 class NotStored extends Error {}
 
 const sum = (rows: { priceUsdc: bigint }[]) => rows.reduce((s, o) => s + o.priceUsdc, 0n);
+
+/**
+ * What a failed order's refund pays in USDC: its price, less what went back to the gift card that paid part of its
+ * invoice (orders.refund_gift_card_cents, set when it failed).
+ */
+export const usdcRefundDue = sql<bigint>`(${orders.priceUsdc} - coalesce(${orders.refundGiftCardCents}, 0) * 10000)`.mapWith(orders.priceUsdc);
 
 /**
  * Where a refund goes: the address that signed the payment, else the invoice's own payer when it is a wallet of the

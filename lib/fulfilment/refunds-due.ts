@@ -3,6 +3,7 @@ import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
+import { usdcRefundDue } from "./refund";
 
 /** A paid invoice whose failed orders have not been paid back yet. */
 export type RefundDue = {
@@ -37,7 +38,7 @@ export async function listRefundsDue(db: Db): Promise<RefundDue[]> {
       network: invoices.paymentNetwork,
       paymentPayer: invoices.paymentPayer,
       orders: sql<number>`count(*)::int`,
-      amountUsdc: sql<bigint>`sum(${orders.priceUsdc})`.mapWith(orders.priceUsdc),
+      amountUsdc: sql<bigint>`sum(${usdcRefundDue})`.mapWith(orders.priceUsdc),
       since: sql<Date>`min(${orders.updatedAt})`.mapWith(orders.updatedAt),
       lastError: sql<string | null>`(array_agg(${orders.lastError} order by ${orders.updatedAt} desc, ${orders.position} desc))[1]`,
     })
@@ -62,7 +63,7 @@ export async function markRefundPaid(db: Db, invoiceId: string, tx: string, opts
   const now = opts.now ?? new Date();
   const marked = await db
     .update(orders)
-    .set({ status: "refunded", refundUsdc: sql`${orders.priceUsdc}`, refundTx, lockedUntil: null, updatedAt: now })
+    .set({ status: "refunded", refundUsdc: usdcRefundDue, refundTx, lockedUntil: null, updatedAt: now })
     .where(and(eq(orders.invoiceId, invoiceId), eq(orders.status, "failed"), isNull(orders.refundTx)))
     .returning({ id: orders.id });
   if (marked.length === 0) {

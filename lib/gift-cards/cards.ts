@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { FxSource } from "@/lib/catalog/fx";
 import type { Db } from "@/lib/db";
-import { giftCardHolds, giftCards, invoices } from "@/lib/db/schema";
+import { giftCardHolds, giftCards, invoices, orders } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import { codeHash, normalizeCode } from "./codes";
 import { cardCurrency, centsPaidBy, formatCardValue, minorForCents } from "./money";
@@ -148,4 +148,28 @@ export async function refundToCards(tx: Db, invoiceId: string, cents: bigint): P
     left -= give;
   }
   return cents - left;
+}
+
+/**
+ * A failed order of an invoice a gift card paid part of: its price goes back to the card first, as far as the card
+ * paid, recorded on the order (`refund_gift_card_cents`) in the failure's transaction; the refund of the rest (USDC to
+ * the paying wallet, or the balance) pays only what is left. Answers the cents given back.
+ */
+export async function refundOrderToCards(tx: Db, orderId: string): Promise<bigint> {
+  const [row] = await tx
+    .select({
+      invoiceId: orders.invoiceId,
+      priceUsdc: orders.priceUsdc,
+      priceCents: orders.priceCents,
+      done: orders.refundGiftCardCents,
+      card: invoices.giftCardCents,
+    })
+    .from(orders)
+    .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
+    .where(eq(orders.id, orderId));
+  if (!row || row.card === null || row.done !== null) return 0n;
+  const cents = row.priceCents ?? row.priceUsdc / 10_000n;
+  const given = await refundToCards(tx, row.invoiceId, cents);
+  await tx.update(orders).set({ refundGiftCardCents: given }).where(eq(orders.id, orderId));
+  return given;
 }

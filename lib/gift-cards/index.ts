@@ -10,5 +10,5 @@ export {
   type Batch,
   type IssuedCard,
 } from "./batches";
-export { cardByCode, cardStatement, holdForInvoice, refundToCards, releaseHolds, spendHolds, type CardStatement } from "./cards";
+export { cardByCode, cardStatement, holdForInvoice, refundOrderToCards, refundToCards, releaseHolds, spendHolds, type CardStatement } from "./cards";
 export { CODE_BITS, formatCode, newGiftCardCode, normalizeCode } from "./codes";

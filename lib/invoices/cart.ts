@@ -30,6 +30,11 @@ export const createInvoiceBody = z
       .array(cartItemSchema, { error: "is required: an array of {product_id, package_value, refill_input?}" })
       .min(1, "must hold at least one item")
       .max(MAX_ITEMS, `must hold at most ${MAX_ITEMS} items`),
+    gift_card_code: z
+      .string()
+      .max(64, "must be a gift card's code")
+      .optional()
+      .meta({ description: "A gift card of this shop: pays what it can; invoice/pay settles the rest (`amount_due_usdc`)." }),
   })
   .meta({
     id: "InvoiceCreateRequest",

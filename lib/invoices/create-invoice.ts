@@ -17,9 +17,7 @@ import { resolvePackage } from "./resolve-package";
 import { fxSource } from "@/lib/catalog/fx";
 import { holdForInvoice } from "@/lib/gift-cards/cards";
 import { markPaid } from "./payment";
-
-/** USDC atomic units per US cent. */
-const USDC_PER_CENT = 10_000n;
+import { USDC_PER_CENT } from "./amount-due";
 
 export type CreatedInvoice = {
   id: string;

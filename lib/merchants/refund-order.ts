@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { refundToCards } from "@/lib/gift-cards/cards";
+import { refundOrderToCards } from "@/lib/gift-cards/cards";
 import type { Db } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import { refund } from "./ledger";
@@ -20,7 +20,7 @@ export async function refundOrderToBalance(tx: Db, orderId: string, now = new Da
     );
   if (!row?.merchantId) return false;
   const amount = row.priceCents ?? 0n;
-  const toCard = await refundToCards(tx, row.invoiceId, amount);
+  const toCard = await refundOrderToCards(tx, orderId);
   if (amount - toCard > 0n) {
     await refund(tx, { merchantId: row.merchantId, amountCents: amount - toCard, invoiceId: row.invoiceId, orderId, note: `Refund of order ${orderId}` });
   }

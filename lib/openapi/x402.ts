@@ -207,7 +207,13 @@ const OPERATIONS: readonly ApiOperation[] = [
       200: ok("The invoice; `next_step` pays it.", s.InvoiceCreated, paidHeaders),
       400: error(
         "The body or the cart was refused (the field at fault is in `field`), no paying wallet, or a malformed payment header.",
-        ["INVALID_JSON", "INVALID_PARAMETER", "TOO_MANY_ITEMS", ...x402ErrorCodes(INVOICE_REFUSALS), ...PAYMENT_ERRORS],
+        [
+          "INVALID_JSON",
+          "INVALID_PARAMETER",
+          "TOO_MANY_ITEMS",
+          ...x402ErrorCodes([...INVOICE_REFUSALS, "unknown_gift_card", "gift_card_empty"]),
+          ...PAYMENT_ERRORS,
+        ],
         {
           reason: s.ErrorDetails.reason,
           recipient: s.ErrorDetails.recipient,

@@ -44,6 +44,7 @@ CREATE TABLE "gift_cards" (
 );
 --> statement-breakpoint
 ALTER TABLE "invoices" ADD COLUMN "gift_card_cents" bigint;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "refund_gift_card_cents" bigint;--> statement-breakpoint
 ALTER TABLE "gift_card_batches" ADD CONSTRAINT "gift_card_batches_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "gift_card_holds" ADD CONSTRAINT "gift_card_holds_gift_card_id_gift_cards_id_fk" FOREIGN KEY ("gift_card_id") REFERENCES "public"."gift_cards"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "gift_card_holds" ADD CONSTRAINT "gift_card_holds_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint

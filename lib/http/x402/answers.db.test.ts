@@ -32,6 +32,8 @@ import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/t
 import { getRateLimiter, X402_LIMITS } from "@/lib/ratelimit";
 import { X402_HANDLERS } from "./handlers";
 import { X402_ROUTES, type X402RouteId } from "./x402-routes";
+import { batchCards, createBatch, issueBatch } from "@/lib/gift-cards";
+import { syncFxSource } from "@/lib/catalog/fx-store";
 
 // Every answer the /x402 API's OpenAPI document lists, provoked through the route handlers: each route's success, each
 // status and error code of each route, and the common 429, 500 and 503 on every route that can give them. Each answer
@@ -271,6 +273,15 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     await refused("UNKNOWN_PACKAGE", [{ product_id: "test-gift-card-code", package_value: "15" }]);
     await refused("MISSING_FIELD", [{ product_id: "test-phone-refill", package_value: "10" }]);
     await refused("INVALID_RECIPIENT", [{ product_id: "test-phone-refill", package_value: "10", refill_input: "call me" }]);
+    // A gift card code that names no card, and one whose card has nothing left.
+    const cart = (gift_card_code: string) => ({ body: { items: CART.items, gift_card_code }, headers: token });
+    await expectAnswer("invoiceCreate", "400 INVALID_GIFT_CARD", cart("0000-0000-0000-0000-0000"));
+    const seller = await createMerchant(database.db, { name: "Cards", creditCents: 10_000n });
+    const batch = await createBatch(database.db, seller.merchant_id, { quantity: 1, value: 1, currency: "USD" }, await syncFxSource(database.db));
+    await issueBatch(database.db, batch.id);
+    const [giftCard] = await batchCards(database.db, batch.id);
+    await expectAnswer("invoiceCreate", 200, cart(giftCard!.code));
+    await expectAnswer("invoiceCreate", "400 GIFT_CARD_EMPTY", cart(giftCard!.code));
     await refused(
       "AMOUNT_TOO_LARGE",
       Array.from({ length: 11 }, () => ({ product_id: "test-esim-product", package_value: "Unlimited, 30 Days" })),

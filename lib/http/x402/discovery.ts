@@ -34,7 +34,12 @@ const DISCOVERY: Record<PaidRouteId, Discovery> = {
   esimSearch: { query: x402SearchQuery, example: SEARCH_EXAMPLES.esimSearch, output: s.SearchResults },
   topupSearch: { query: x402SearchQuery, example: SEARCH_EXAMPLES.topupSearch, output: s.SearchResults },
   productDetail: { query: productDetailQuery, example: { slug: "steam-us" }, output: s.ProductDetail },
-  invoiceCreate: { body: createInvoiceBody, example: { items: [{ product_id: "steam-us", package_value: "25" }] }, output: s.InvoiceCreated },
+  // (Without the gift card's fields, which the OpenAPI document shows: the 402's header has to stay small.)
+  invoiceCreate: {
+    body: createInvoiceBody,
+    example: { items: [{ product_id: "steam-us", package_value: "25" }] },
+    output: s.InvoiceCreated.omit({ gift_card_usdc: true, amount_due_usdc: true, status: true }),
+  },
   invoiceStatus: { query: invoiceStatusQuery, example: { invoice_id: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }, output: s.InvoiceStatusBody },
   invoicePay: { body: invoicePayBody, example: { invoice_id: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }, output: s.InvoicePaid },
 };

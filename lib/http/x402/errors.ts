@@ -25,6 +25,8 @@ export const X402_ERRORS: Partial<Record<DomainErrorCode, { status: number; code
   unsupported_operator: { status: 400, code: "INVALID_RECIPIENT" },
   amount_too_small: { status: 400, code: "AMOUNT_TOO_SMALL" },
   amount_too_large: { status: 400, code: "AMOUNT_TOO_LARGE" },
+  unknown_gift_card: { status: 400, code: "INVALID_GIFT_CARD" },
+  gift_card_empty: { status: 400, code: "GIFT_CARD_EMPTY" },
 };
 
 /** A field as the wallet-paid API names it: `items.0.package_value`. */

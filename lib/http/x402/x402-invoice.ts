@@ -1,4 +1,5 @@
 import { usdcToDecimal } from "@/lib/catalog";
+import { USDC_PER_CENT } from "@/lib/invoices/amount-due";
 import { config } from "@/lib/config";
 import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import type { Wallet } from "@/lib/identity";
@@ -26,13 +27,22 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
   const body = await readCreateBody(req);
   if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
   // A refusal is a DomainError: the wrapper answers it from the /x402 table (./errors.ts).
-  const invoice = await createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id") });
+  const invoice = await createInvoice({
+    items: body.items,
+    payer,
+    affiliateCode: req.headers.get("x-service-affiliate-id"),
+    giftCardCode: body.gift_card_code,
+  });
   const { networks } = await getPayments();
+  const card = invoice.giftCardCents ?? 0n;
   return {
     invoice_id: invoice.id,
     price_usdc: usdcToDecimal(invoice.priceUsdc),
     price_usd: usdcToDecimal(invoice.priceUsdc),
     price_usdc_atomic: invoice.priceUsdc.toString(),
+    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(card * USDC_PER_CENT) } : {}),
+    amount_due_usdc: usdcToDecimal(invoice.priceUsdc - card * USDC_PER_CENT),
+    status: invoice.paidByCard ? ("paid" as const) : ("unpaid" as const),
     networks: networks.map((n) => ({ network: n.network, name: n.name })),
     expires_in_minutes: config().invoiceTtlMinutes,
     expires_at: invoice.expiresAt.toISOString(),
@@ -44,6 +54,8 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
       price_usdc: usdcToDecimal(i.priceUsdc),
       ...(i.recipient ? { refill_input: i.recipient } : {}),
     })),
-    next_step: nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
+    next_step: invoice.paidByCard
+      ? nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`)
+      : nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
   };
 }

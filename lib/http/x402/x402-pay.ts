@@ -18,6 +18,7 @@ import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "@/lib/http/unavailable";
+import { amountDueUsdc } from "@/lib/invoices/amount-due";
 
 const REFUSALS = {
   not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
@@ -61,7 +62,9 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
     const invoice = inv!;
 
     const payments = await getPayments();
-    let requirements = await payments.requirements(invoice.priceUsdc);
+    // Its locked price less what a gift card paid (set aside when it was created).
+    const due = amountDueUsdc(invoice);
+    let requirements = await payments.requirements(due);
     if (invoice.merchantId) {
       // A merchant API invoice is paid the way it was created: from the balance (never here), or on its one network.
       const key = methodNetworkKey(invoice.paymentMethod);
@@ -71,7 +74,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
     }
     const resource = {
       url: `${origin}/x402/invoice/pay`,
-      description: `Invoice ${invoice.id}: ${usdcToDecimal(invoice.priceUsdc)} USDC`,
+      description: `Invoice ${invoice.id}: ${usdcToDecimal(due)} USDC`,
       mimeType: "application/json",
     };
     const required = (error: string) => payments.server.createPaymentRequiredResponse(requirements, resource, error, discoveryExtensions("invoicePay"));
@@ -83,10 +86,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       throw new ApiError(400, "UNSUPPORTED_NETWORK", `Pay with the exact scheme on one of: ${requirements.map((r) => r.network).join(", ")}`);
     }
     const match = findMatchingRequirement(payments, requirements, payload);
-    if (!match)
-      return paymentRequiredResponse(
-        await required(`No matching payment requirements: pay exactly ${usdcToDecimal(invoice.priceUsdc)} USDC to the offered payTo`),
-      );
+    if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(due)} USDC to the offered payTo`));
 
     const result = await exchange({
       db,
@@ -130,7 +130,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       {
         accepted: true,
         invoice_id: invoice.id,
-        message: `Payment of ${usdcToDecimal(invoice.priceUsdc)} USDC settled on ${settled.network}. Your order is being fulfilled: poll the status route.`,
+        message: `Payment of ${usdcToDecimal(due)} USDC settled on ${settled.network}. Your order is being fulfilled: poll the status route.`,
         transaction: settled.transaction,
         network: settled.network,
         next_step: nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`),

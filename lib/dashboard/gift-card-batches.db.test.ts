@@ -97,7 +97,7 @@ describe(`the dashboard's gift card batches on ${testDriver}`, () => {
     expect(await refused({ quantity: "1", value: "0.50", currency: "USD" })).toMatchObject({
       code: "invalid_value",
       field: "value",
-      error: expect.stringContaining("1.00 to 1,000.00 USD"),
+      error: "Each card is worth 1.00 to 1,000.00 USD (this one 0.50 USD).",
     });
     expect(await refused({ quantity: "1", value: "10", currency: "CHF" })).toMatchObject({
       code: "invalid_currency",

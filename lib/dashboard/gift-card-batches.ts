@@ -55,9 +55,11 @@ function refusalMessage(err: DomainError, fields: { currency: unknown }): string
   switch (err.code) {
     case "invalid_quantity":
       return `Enter a whole number of cards from 1 to ${BATCH_MAX_QUANTITY.toLocaleString("en-US")}.`;
-    case "invalid_value":
-      // The domain says which: not an amount, or outside 1 to 1,000 USD a card.
-      return err.message.replace(/^value: /, "").replace(/^a positive/, "Enter a positive");
+    case "invalid_value": {
+      // The domain says which: not an amount ("a positive amount of …"), or outside 1 to 1,000 USD a card.
+      const said = err.message.replace(/^value: /, "").replace(/^a positive/, "Enter a positive");
+      return said.charAt(0).toUpperCase() + said.slice(1);
+    }
     case "invalid_currency":
       return typeof fields.currency === "string" && /^[A-Za-z]{3}$/.test(fields.currency.trim())
         ? `${fields.currency.trim().toUpperCase()} cannot be issued now: there is no current exchange rate for it. Try USD.`

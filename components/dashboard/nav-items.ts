@@ -7,6 +7,7 @@ export const DASHBOARD_NAV = [
   { href: "/dashboard/orders", label: "Orders", match: "prefix" },
   { href: "/dashboard/invoices", label: "Invoices", match: "prefix" },
   { href: "/dashboard/webhooks", label: "Webhooks", match: "prefix" },
+  { href: "/dashboard/gift-cards", label: "Gift cards", match: "prefix" },
   { href: "/dashboard/balance", label: "Balance", match: "prefix" },
   { href: "/dashboard/keys", label: "API keys", match: "prefix" },
 ] as const satisfies readonly { href: string; label: string; match: "exact" | "prefix" }[];

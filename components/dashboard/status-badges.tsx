@@ -26,3 +26,10 @@ export function WebhookStatusBadge({ delivery: d }: { delivery: { status: keyof 
   const word = d.status !== "pending" ? d.status : d.nextAttemptAt === null ? "held" : d.attempts > 0 ? "retrying" : "pending";
   return <Badge tone={WEBHOOK_TONE[d.status]}>{word}</Badge>;
 }
+
+const BATCH_TONE: Record<string, BadgeTone> = { processing: "blue", complete: "green", partial: "amber", failed: "red" };
+
+/** A gift card batch's status, in the API's words: processing, complete, partial, failed. */
+export function BatchStatusBadge({ status }: { status: string }) {
+  return <Badge tone={BATCH_TONE[status] ?? "grey"}>{status}</Badge>;
+}

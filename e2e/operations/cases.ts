@@ -163,6 +163,9 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/dashboard/orders/{id}" },
   { method: "GET", path: "/dashboard/orders/export.csv", query: ["status", "from", "to"] },
   { method: "GET", path: "/dashboard/webhooks/{id}" },
+  { method: "GET", path: "/dashboard/gift-cards", query: ["after"] },
+  { method: "GET", path: "/dashboard/gift-cards/{id}" },
+  { method: "GET", path: "/dashboard/gift-cards/{id}/codes.csv" },
   { method: "POST", path: "/dashboard/balance/topup", body: true },
   { method: "GET", path: "/img/products/{id}" },
   // x402 API

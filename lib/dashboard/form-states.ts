@@ -44,3 +44,14 @@ export type EnableEndpointState = { error?: string; released?: number };
  * previous secret, which keeps signing until `until` (an ISO time).
  */
 export type WebhookSecretState = { error?: string; secret?: string; previous?: { secret: string; until: string } | null; rotated?: boolean };
+
+/**
+ * A gift card batch bought from the dashboard: after a refusal, its message, the field it is about (none for a balance
+ * too low) and what was sent, to fill the form again; after a purchase, the batch as it is now.
+ */
+export type BuyBatchState = {
+  error?: string;
+  field?: "quantity" | "value" | "currency";
+  values?: { quantity: string; value: string; currency: string };
+  bought?: { id: string; status: string; quantity: number; issued: number };
+};

@@ -9,8 +9,8 @@ import nextTs from "eslint-config-next/typescript";
 const LAYERS = [
   // Foundations: settings, logs, errors, ids, the networks' definitions, the process's loops and shutdown, storage.
   ["config", "log", "errors", "ids", "networks", "runtime", "db", "events", "metrics"],
-  // What the domain stands on: the catalog, wallet identities, rate limits, stock, the local chains.
-  ["identity", "catalog", "ratelimit", "inventory", "devnet"],
+  // What the domain stands on: the catalog, wallet identities, the shop's gift cards, rate limits, stock, the local chains.
+  ["identity", "catalog", "gift-cards", "ratelimit", "inventory", "devnet"],
   ["payments"],
   // The domain: an order's delivery, an invoice's life, a merchant's account, its balance top-ups.
   ["fulfilment"],

@@ -4,7 +4,7 @@ import { currencyExponent } from "@/lib/catalog/currency";
 import type { FxSource } from "@/lib/catalog/fx";
 import type { Db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
-import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/gift-cards";
+import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/merchants/gift-card-batches";
 import { formatCardValue } from "@/lib/gift-cards/money";
 import { idPattern } from "@/lib/ids";
 import { formatCents } from "@/lib/merchants";

@@ -8,8 +8,8 @@ import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { balanceOf, createMerchant, listLedger } from "@/lib/merchants";
-import { batchCards, cardStatement, createBatch, holdForInvoice, issueBatch, issueDueBatches, releaseHolds, spendHolds } from ".";
-import { MAX_ISSUE_ATTEMPTS } from "./batches";
+import { batchCards, createBatch, issueBatch, issueDueBatches, MAX_ISSUE_ATTEMPTS } from "@/lib/merchants/gift-card-batches";
+import { cardStatement, holdForInvoice, releaseHolds, spendHolds } from ".";
 import { CODE_BITS, normalizeCode } from "./codes";
 
 const fx = tableFxSource("2026-11-25", { USD: "1", EUR: "1.25", JPY: "0.0065" });

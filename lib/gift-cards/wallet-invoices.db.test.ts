@@ -19,7 +19,8 @@ import { getInvoice } from "@/lib/invoices";
 import { createMerchant } from "@/lib/merchants";
 import type { EvmNetwork } from "@/lib/networks";
 import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
-import { batchCards, cardStatement, createBatch, issueBatch } from ".";
+import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
+import { cardStatement } from ".";
 import { tableFxSource } from "@/lib/catalog/fx";
 
 let database: Database;

@@ -11,7 +11,7 @@ import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { deleteStaleNonces } from "@/lib/identity/nonce-cleanup";
 import { expireInvoices } from "@/lib/invoices";
 import { refreshFxRatesIfDue } from "@/lib/catalog/fx-store";
-import { issueDueBatches } from "@/lib/gift-cards";
+import { issueDueBatches } from "@/lib/merchants/gift-card-batches";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";

@@ -1,7 +1,7 @@
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { Db } from "@/lib/db";
-import { batchCards, createBatch, getBatch, issueBatch, listBatches, type Batch } from "@/lib/gift-cards";
+import { batchCards, createBatch, getBatch, issueBatch, listBatches, type Batch } from "@/lib/merchants/gift-card-batches";
 import { formatCardValue } from "@/lib/gift-cards/money";
 import { idPattern } from "@/lib/ids";
 import { jsonResponse } from "@/lib/http/api-error";

@@ -32,7 +32,7 @@ import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/t
 import { getRateLimiter, X402_LIMITS } from "@/lib/ratelimit";
 import { X402_HANDLERS } from "./handlers";
 import { X402_ROUTES, type X402RouteId } from "./x402-routes";
-import { batchCards, createBatch, issueBatch } from "@/lib/gift-cards";
+import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 
 // Every answer the /x402 API's OpenAPI document lists, provoked through the route handlers: each route's success, each

@@ -10,7 +10,7 @@ import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import { batchesPage, batchListQuery, batchValue } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/db";
-import { BATCH_MAX_QUANTITY, type Batch } from "@/lib/gift-cards";
+import { BATCH_MAX_QUANTITY, type Batch } from "@/lib/merchants/gift-card-batches";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { balanceOf } from "@/lib/merchants";
 import { buyBatchAction } from "./actions";

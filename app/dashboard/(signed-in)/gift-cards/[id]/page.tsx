@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { batchDetail, batchValue } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/db";
-import type { IssuedCard } from "@/lib/gift-cards";
+import type { IssuedCard } from "@/lib/merchants/gift-card-batches";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 
 type Props = { params: Promise<{ id: string }> };

@@ -5,9 +5,9 @@ import { giftCardBatches, giftCards } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { logFor } from "@/lib/log";
-import { BalanceTooLow, formatCents, purchase } from "@/lib/merchants/ledger";
-import { codeHash, formatCode, newGiftCardCode, normalizeCode, openCode, sealCode } from "./codes";
-import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "./money";
+import { codeHash, formatCode, newGiftCardCode, normalizeCode, openCode, sealCode } from "@/lib/gift-cards/codes";
+import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards/money";
+import { BalanceTooLow, formatCents, purchase } from "./ledger";
 
 /** The most cards one batch holds. */
 export const BATCH_MAX_QUANTITY = 1000;

@@ -33,9 +33,18 @@ export type RateLimiter = {
   consumeSignIn(subject: SignInSubject): Promise<RateLimitDecision>;
   /** Gives back the point of a successful sign-in attempt. */
   forgiveSignIn(subject: SignInSubject): Promise<void>;
+  /**
+   * Counts one gift card code tried against its client IP and its holder (a wallet, a merchant account); refused when
+   * either has no room. `forgiveGiftCardGuess` gives the point back when the code named a card.
+   */
+  consumeGiftCardGuess(subject: GuessSubject): Promise<RateLimitDecision>;
+  forgiveGiftCardGuess(subject: GuessSubject): Promise<void>;
   /** Stops the store's timers. The store's client (pool, Redis connection) belongs to the caller. */
   close(): Promise<void>;
 };
+
+/** Who a gift card code tried counts against: the client's address (when known) and who tries it (a wallet, an account). */
+export type GuessSubject = { ip?: string; holder?: string };
 
 /** Who a dashboard sign-in attempt counts against: the client's address (when known) and the credential id tried. */
 export type SignInSubject = { ip?: string; credential?: string };
@@ -60,6 +69,8 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   const x402Wallet = plainPolicy(policies.x402.wallet);
   const signInIp = plainPolicy(policies.dashboardSignIn.ip);
   const signInCredential = plainPolicy(policies.dashboardSignIn.credential);
+  const guessIp = plainPolicy(policies.giftCardGuess.ip);
+  const guessHolder = plainPolicy(policies.giftCardGuess.holder);
   const logs = await openStore(store);
   const countsOf = (counts: { policy: Policy; subject: string }[]): Count[] =>
     counts.map(({ policy, subject }) => ({ policy, key: `${policy.name}:${subjectKey(subject)}` }));
@@ -95,8 +106,23 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
       return logs.giveBack(countsOf(signInCounts(subject)));
     },
 
+    consumeGiftCardGuess(subject) {
+      return check(guessCounts(subject));
+    },
+
+    forgiveGiftCardGuess(subject) {
+      return logs.giveBack(countsOf(guessCounts(subject)));
+    },
+
     close: () => logs.close(),
   };
+
+  function guessCounts({ ip, holder }: GuessSubject) {
+    const counts: { policy: Policy; subject: string }[] = [];
+    if (ip) counts.push({ policy: guessIp, subject: ipSubject(ip) });
+    if (holder) counts.push({ policy: guessHolder, subject: walletSubject(holder) });
+    return counts;
+  }
 
   function signInCounts({ ip, credential }: SignInSubject) {
     const counts: { policy: Policy; subject: string }[] = [];

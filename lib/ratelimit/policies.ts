@@ -96,6 +96,16 @@ export const DASHBOARD_SIGN_IN_LIMITS = {
   credential: { name: "dashboard-sign-in-credential", points: 10, durationSec: 15 * 60 },
 } as const satisfies Record<string, Policy>;
 
+/**
+ * Gift card codes tried (a cart's `gift_card_code`, a merchant invoice's, the balance page): per client IP and per
+ * holder (the wallet or merchant account trying). Every try counts and one that names a card gives its point back, so
+ * only wrong codes add up; a guesser of codes (100 random bits each) is stopped long before luck could matter.
+ */
+export const GIFT_CARD_GUESS_LIMITS = {
+  ip: { name: "gift-card-guess-ip", points: 20, durationSec: 15 * 60 },
+  holder: { name: "gift-card-guess-holder", points: 10, durationSec: 15 * 60 },
+} as const satisfies Record<string, Policy>;
+
 /** Everything a limiter is built from; tests pass small or short ones. */
 export type RateLimitPolicies = {
   merchant: Record<MerchantRouteId, LimitRule>;
@@ -103,6 +113,7 @@ export type RateLimitPolicies = {
   merchantAnonymous: Policy;
   x402: { ip: Policy; wallet: Policy };
   dashboardSignIn: { ip: Policy; credential: Policy };
+  giftCardGuess: { ip: Policy; holder: Policy };
 };
 
 export const DEFAULT_POLICIES: RateLimitPolicies = {
@@ -111,6 +122,7 @@ export const DEFAULT_POLICIES: RateLimitPolicies = {
   merchantAnonymous: MERCHANT_ANONYMOUS_LIMIT,
   x402: X402_LIMITS,
   dashboardSignIn: DASHBOARD_SIGN_IN_LIMITS,
+  giftCardGuess: GIFT_CARD_GUESS_LIMITS,
 };
 
 /** The policy name of a merchant route in the IETF fields: "GET /products/{id}" -> "get-products-id". */
@@ -133,5 +145,6 @@ export function raisedPolicies(policies: RateLimitPolicies, factor: number): Rat
     merchantAnonymous: raise(policies.merchantAnonymous),
     x402: { ip: raise(policies.x402.ip), wallet: raise(policies.x402.wallet) },
     dashboardSignIn: { ip: raise(policies.dashboardSignIn.ip), credential: raise(policies.dashboardSignIn.credential) },
+    giftCardGuess: { ip: raise(policies.giftCardGuess.ip), holder: raise(policies.giftCardGuess.holder) },
   };
 }

@@ -9,6 +9,10 @@ import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/http/m
 import { readQuery } from "@/lib/http/merchant/products";
 import type { MerchantContext } from "@/lib/http/merchant/route";
 import { readText } from "@/lib/http/body";
+import { isWrongCode } from "@/lib/http/gift-card-guess";
+import { clientIp } from "@/lib/http/x402/x402-limits";
+import { getRateLimiter } from "@/lib/ratelimit";
+import { rateLimitedResponse } from "./rate-limited";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
@@ -76,6 +80,15 @@ export function createInvoiceHandler(only?: "esim") {
       }
       return answerFor(ctx.db, invoiceId);
     };
+    // A gift card code is a try of the account and the address: counted before anything (a 429 is no answer an
+    // Idempotency-Key keeps), and given back unless the code named no card.
+    const guess = { ip: clientIp(req), holder: `merchant:${ctx.merchant.id}` };
+    const tried = giftCardCodeIn(text);
+    if (tried) {
+      const decision = await (await getRateLimiter()).consumeGiftCardGuess(guess);
+      if (!decision.allowed) return rateLimitedResponse(ctx.endpoint, decision);
+    }
+    let wrongCode = false;
     const answer = await idempotent(
       ctx.db,
       ctx.merchant.id,
@@ -98,14 +111,29 @@ export function createInvoiceHandler(only?: "esim") {
           if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
         }
         // The key is bound to the invoice in the transaction that makes it, before any money moves for it.
-        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, key.bindInvoice);
+        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, key.bindInvoice).catch((err: unknown) => {
+          wrongCode = isWrongCode(err);
+          throw err;
+        });
         if (created.paidByCard) kickWorker();
         return complete(created.id, request, key);
       },
       (invoiceId, key) => complete(invoiceId, parseInvoiceRequest(text), key),
-    );
+    ).finally(async () => {
+      if (tried && !wrongCode) await (await getRateLimiter()).forgiveGiftCardGuess(guess);
+    });
     return jsonResponse(answer.body, { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined });
   };
+}
+
+/** Whether a creation body names a gift card code (read before the request runs, to count the try). */
+function giftCardCodeIn(text: string): boolean {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === "object" && body !== null && typeof (body as { gift_card_code?: unknown }).gift_card_code === "string";
+  } catch {
+    return false;
+  }
 }
 
 /** The invoice object (lib/merchants/invoice-object.ts), with how to pay it while it can be paid. */

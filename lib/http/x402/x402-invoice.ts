@@ -7,6 +7,8 @@ import { getPayments } from "@/lib/payments/payments";
 import { ApiError, invalidParams } from "@/lib/http/api-error";
 import { x402Json } from "@/lib/http/body";
 import { nextStep } from "@/lib/http/next-step";
+import { countedGuess } from "@/lib/http/gift-card-guess";
+import { clientIp, RateLimitedError } from "./x402-limits";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
 export async function readCreateBody(req: Request) {
@@ -27,12 +29,12 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
   const body = await readCreateBody(req);
   if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
   // A refusal is a DomainError: the wrapper answers it from the /x402 table (./errors.ts).
-  const invoice = await createInvoice({
-    items: body.items,
-    payer,
-    affiliateCode: req.headers.get("x-service-affiliate-id"),
-    giftCardCode: body.gift_card_code,
-  });
+  const create = () => createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id"), giftCardCode: body.gift_card_code });
+  // A gift card code is a try of the address and the wallet: wrong ones are limited (RATE_LIMITED, 429).
+  const invoice =
+    body.gift_card_code === undefined
+      ? await create()
+      : await countedGuess({ ip: clientIp(req), holder: payer.address }, create, (decision) => new RateLimitedError(decision));
   const { networks } = await getPayments();
   const card = invoice.giftCardCents ?? 0n;
   return {

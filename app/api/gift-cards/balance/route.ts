@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { cardStatement } from "@/lib/gift-cards";
+import { ApiError, invalidParams, jsonResponse } from "@/lib/http/api-error";
+import { x402Json } from "@/lib/http/body";
+import { countedGuess, isWrongCode } from "@/lib/http/gift-card-guess";
+import { withRequestLog } from "@/lib/http/request-log";
+import { clientIp, RateLimitedError } from "@/lib/http/x402/x402-limits";
+import { log } from "@/lib/log";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({ code: z.string({ error: "is required" }).min(1, "is required").max(64, "is not a gift card code") });
+
+/**
+ * A gift card's balance and history, for whoever holds its code: `{code}` in the body (never in a URL, which logs
+ * keep). 200 `{currency, value, balance, held, history}`; 400 `INVALID_PARAMETER` for a body without a code; 404
+ * `INVALID_GIFT_CARD` for a code that names no card; 429 `RATE_LIMITED` (with Retry-After) after too many wrong codes
+ * from one address. Never cached.
+ */
+export const POST = withRequestLog(async (req: Request): Promise<Response> => {
+  const headers = { "Cache-Control": "no-store" };
+  try {
+    const parsed = body.safeParse(await x402Json(req, 'The body must be JSON: {"code": "XXXX-XXXX-XXXX-XXXX-XXXX"}'));
+    if (!parsed.success) throw invalidParams(parsed.error.issues);
+    const db = await getDb();
+    const statement = await countedGuess(
+      { ip: clientIp(req) },
+      () => cardStatement(db, parsed.data.code),
+      (d) => new RateLimitedError(d),
+    );
+    return jsonResponse(statement, { headers });
+  } catch (err) {
+    if (isWrongCode(err)) return new ApiError(404, "INVALID_GIFT_CARD", "No gift card has this code.").toResponse(headers);
+    if (err instanceof ApiError) return err.toResponse(headers);
+    log.error({ err }, "gift card balance failed");
+    return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(headers);
+  }
+});

@@ -207,6 +207,10 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/api/v2/webhooks/deliveries", query: ["limit", "start", "status", "cursor"], auth: "merchant" },
   { method: "GET", path: "/api/v2/webhooks/deliveries/{id}", auth: "merchant" },
   { method: "POST", path: "/api/v2/webhooks/deliveries/{id}/redeliver", body: true, auth: "merchant" },
+  { method: "GET", path: "/api/v2/gift-card-batches", query: ["limit", "after"], auth: "merchant" },
+  { method: "POST", path: "/api/v2/gift-card-batches", body: true, auth: "merchant" },
+  { method: "GET", path: "/api/v2/gift-card-batches/{id}", auth: "merchant" },
+  { method: "POST", path: "/api/gift-cards/balance", body: true },
   { method: "GET", path: "/api/v2/openapi.json" },
   // Operations
   { method: "GET", path: "/api/health", query: ["ready"] },

@@ -75,6 +75,7 @@ describe("a payment method's name", () => {
   it("is the balance, or USDC on the mode's network by its name", () => {
     expect(paymentMethodLabel("balance")).toBe("Balance");
     expect(paymentMethodLabel(null)).toBe("Balance");
+    expect(paymentMethodLabel("gift_card")).toBe("Gift card, the rest from the balance");
     expect(paymentMethodLabel("usdc_arbitrum")).toBe("USDC on Arbitrum");
     expect(paymentMethodLabel("usdc_base", [devBase])).toBe("USDC on Base (devnet)");
   });

@@ -29,6 +29,7 @@ const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", sola
 /** "Balance", or "USDC on Base" (the mode's own name for the network when it is given: "Base Sepolia"). */
 export function paymentMethodLabel(method: string | null, networks: readonly PaymentNetwork[] = []): string {
   const key = methodNetworkKey(method);
+  if (method === "gift_card") return "Gift card, the rest from the balance";
   if (!key) return "Balance";
   return `USDC on ${networks.find((n) => n.key === key)?.name ?? KEY_NAMES[key]}`;
 }
@@ -46,7 +47,7 @@ export function describeInvoicePayment(inv: InvoiceRow, networks: readonly Payme
     status: paymentStatus(inv, now),
     paidAt: inv.paidAt,
     transaction:
-      inv.paymentTx && !ledger
+      inv.paymentTx && !ledger && !inv.paymentTx.startsWith("gift_card:")
         ? { hash: inv.paymentTx, url: settledOn?.explorerTx?.(inv.paymentTx) ?? null, network: settledOn?.name ?? inv.paymentNetwork ?? "" }
         : null,
     payer: key ? inv.paymentPayer : null,

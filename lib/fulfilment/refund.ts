@@ -106,17 +106,18 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
       .set({ lockedUntil: new Date(now.getTime() + retryMs), lastError: lastError.slice(0, 500) })
       .where(and(inArray(orders.id, ids), eq(orders.status, "failed"), isNull(orders.refundTx)));
 
-  const payer = refundAddress(network, invoice.paymentPayer, invoice.payer);
-  if (!payer) {
-    await setError(`refund: no payer address on ${network} is recorded for this invoice`, NO_ADDRESS_RETRY_MS);
-    return null;
-  }
+  // Nothing to pay in USDC (a gift card paid it all and got it back): refunded as it is, whatever the invoice's network.
   if (amountUsdc <= 0n) {
     await db
       .update(orders)
       .set({ status: "refunded", refundUsdc: 0n, lockedUntil: null, updatedAt: now })
       .where(and(inArray(orders.id, ids), refundable(now)));
     return { invoiceId, orders: ids.length, amountUsdc, tx: null };
+  }
+  const payer = refundAddress(network, invoice.paymentPayer, invoice.payer);
+  if (!payer) {
+    await setError(`refund: no payer address on ${network} is recorded for this invoice`, NO_ADDRESS_RETRY_MS);
+    return null;
   }
 
   // Signed, then stored on exactly these orders in the transaction that claims them.

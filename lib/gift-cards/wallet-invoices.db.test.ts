@@ -111,4 +111,18 @@ describe(`gift cards on wallet invoices, on ${testDriver}`, () => {
     const [after] = await database.db.select().from(orders).where(eq(orders.invoiceId, created.invoice_id));
     expect(after).toMatchObject({ status: "refunded", refundUsdc: due });
   });
+
+  it("refunds a failed order of an invoice the card paid in full to the card alone, with no transfer", async () => {
+    const code = await card(20);
+    const created = await create({ items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }], gift_card_code: code });
+    expect(created.status).toBe("paid");
+    expect((await cardStatement(database.db, code)).balance).toBe("10");
+    await drainDue(database.db);
+    expect((await cardStatement(database.db, code)).balance).toBe("20");
+    const { payout, calls } = fakePayout();
+    expect(await refundFailedOrders(database.db, created.invoice_id, payout)).toMatchObject({ amountUsdc: 0n, tx: null });
+    expect(calls).toEqual([]);
+    const [after] = await database.db.select().from(orders).where(eq(orders.invoiceId, created.invoice_id));
+    expect(after).toMatchObject({ status: "refunded", refundUsdc: 0n, refundGiftCardCents: 1_000n });
+  });
 });

@@ -20,6 +20,9 @@ const LAYERS = [
   // Read models for the dashboard, then the HTTP adapters (by caller), their API documents, the server, the wiring.
   ["dashboard"],
   ["http"],
+  // The upstream supplier: a client of another shop's merchant API v2 (typed by lib/http/merchant's schemas), its
+  // catalog sync and its purchases, which lib/wiring.ts hands to lib/fulfilment.
+  ["supply"],
   ["openapi", "server"],
   ["wiring"],
 ];

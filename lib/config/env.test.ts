@@ -31,7 +31,53 @@ describe("parseConfig", () => {
       refundSolanaPrivateKey: undefined,
       payTo: { evm: undefined, solana: undefined },
       rpcUrls: { base: undefined, arbitrum: undefined, polygon: undefined, solana: undefined },
+      upstream: undefined,
     });
+  });
+
+  it("reads an upstream supplier with a business key or a token, and turns the demo catalog off", () => {
+    const basic = parseConfig({ UPSTREAM_API_URL: "https://supplier.example/api/v2/", UPSTREAM_API_ID: "id1", UPSTREAM_API_SECRET: "s3cret-basic" });
+    expect(basic.upstream).toEqual({
+      url: "https://supplier.example/api/v2",
+      auth: { kind: "basic", id: "id1", secret: "s3cret-basic" },
+      marginBps: 500,
+      holdMinutes: 60,
+      syncMinutes: 60,
+    });
+    expect(basic.seedDemoCatalog).toBe(false);
+    const bearer = parseConfig({
+      UPSTREAM_API_URL: "http://127.0.0.1:4000/api/v2",
+      UPSTREAM_API_TOKEN: "tok",
+      UPSTREAM_MARGIN_PERCENT: "7.5",
+      UPSTREAM_HOLD_MINUTES: "15",
+    });
+    expect(bearer.upstream).toMatchObject({ auth: { kind: "bearer", token: "tok" }, marginBps: 750, holdMinutes: 15 });
+    for (const bad of ["-1", "101", "1.234", "lots"]) {
+      expect(() => parseConfig({ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_TOKEN: "t", UPSTREAM_MARGIN_PERCENT: bad })).toThrow(
+        /UPSTREAM_MARGIN_PERCENT/,
+      );
+    }
+  });
+
+  it("refuses half an upstream configuration at start, naming what is missing and never echoing a secret", () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ UPSTREAM_API_URL: "https://s.example/api/v2" }, /UPSTREAM_API_URL: needs credentials/],
+      [{ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_ID: "id" }, /UPSTREAM_API_SECRET: is required/],
+      [{ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_SECRET: "hidden-secret-1" }, /UPSTREAM_API_ID: is required/],
+      [{ UPSTREAM_API_TOKEN: "hidden-secret-2" }, /UPSTREAM_API_URL: is required/],
+      [{ UPSTREAM_API_ID: "id", UPSTREAM_API_SECRET: "hidden-secret-3" }, /UPSTREAM_API_URL: is required/],
+      [
+        { UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_ID: "id", UPSTREAM_API_SECRET: "hidden-secret-4", UPSTREAM_API_TOKEN: "hidden-secret-5" },
+        /UPSTREAM_API_TOKEN: cannot be used/,
+      ],
+      [{ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_TOKEN: "t", SEED_DEMO_CATALOG: "true" }, /SEED_DEMO_CATALOG: cannot be true/],
+      [{ UPSTREAM_API_URL: "ftp://s.example", UPSTREAM_API_TOKEN: "hidden-secret-6" }, /UPSTREAM_API_URL: must be an http\(s\) URL/],
+    ];
+    for (const [env, message] of cases) {
+      const err = configError(env);
+      expect(err.message).toMatch(message);
+      expect(err.message).not.toMatch(/hidden-secret/);
+    }
   });
 
   it("reads every variable", () => {

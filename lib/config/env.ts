@@ -202,6 +202,51 @@ export const envSchema = z.object({
       .default(96),
   ),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
+  /**
+   * An upstream supplier speaking the merchant API v2 (another shop like this one): its base URL (`…/api/v2`) and
+   * its credentials, a business key (UPSTREAM_API_ID + UPSTREAM_API_SECRET, Basic) or a personal token
+   * (UPSTREAM_API_TOKEN, Bearer). Its catalog is synced and its products are bought on demand (lib/supply).
+   */
+  UPSTREAM_API_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://supplier.example/api/v2" })
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  UPSTREAM_API_ID: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
+  UPSTREAM_API_SECRET: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(500).optional()),
+  UPSTREAM_API_TOKEN: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(500).optional()),
+  /** The least the shop earns on an upstream product: its price is never below the upstream cost plus this percentage. */
+  UPSTREAM_MARGIN_PERCENT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a percentage such as 5 or 7.5" })
+      .min(0, "must be 0 to 100 percent")
+      .max(100, "must be 0 to 100 percent")
+      .refine((n) => Number.isInteger(n * 100), "must have at most 2 decimals")
+      .default(5),
+  ),
+  /** How long an order waits for the operator to top up the upstream balance (`balance_too_low`) before it is refunded. */
+  UPSTREAM_HOLD_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of minutes" })
+      .int("must be a whole number of minutes")
+      .min(1, "must be 1 to 10080 minutes")
+      .max(10080, "must be 1 to 10080 minutes")
+      .default(60),
+  ),
+  /** How often the upstream catalog is synced again after a complete pass. */
+  UPSTREAM_SYNC_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of minutes" })
+      .int("must be a whole number of minutes")
+      .min(5, "must be 5 to 1440 minutes")
+      .max(1440, "must be 5 to 1440 minutes")
+      .default(60),
+  ),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
   NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(
     emptyAsUndefined,
@@ -262,6 +307,19 @@ export type Config = {
   refundSolanaPrivateKey: string | undefined;
   payTo: { evm: `0x${string}` | undefined; solana: string | undefined };
   rpcUrls: { base?: string; arbitrum?: string; polygon?: string; solana?: string };
+  /** The upstream supplier (UPSTREAM_API_URL and its credentials), when one is configured. */
+  upstream: UpstreamConfig | undefined;
+};
+
+/** An upstream supplier speaking the merchant API v2, and how the shop resells it. */
+export type UpstreamConfig = {
+  /** Base URL of its API, without a trailing slash (`https://supplier.example/api/v2`). */
+  url: string;
+  auth: { kind: "basic"; id: string; secret: string } | { kind: "bearer"; token: string };
+  /** The least margin over the upstream cost, in basis points (5 % = 500). */
+  marginBps: number;
+  holdMinutes: number;
+  syncMinutes: number;
 };
 
 export class ConfigError extends Error {
@@ -301,7 +359,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     networkMode: e.NETWORK_MODE,
     priceMarginBps: e.PRICE_MARGIN_BPS,
     // The demo catalog is seeded on the devnet unless refused, elsewhere only when asked for explicitly.
-    seedDemoCatalog: e.SEED_DEMO_CATALOG === undefined ? e.NETWORK_MODE === "devnet" : e.SEED_DEMO_CATALOG === "true",
+    // With an upstream supplier the catalog is the upstream's: no demo (upstreamSettings refuses SEED_DEMO_CATALOG=true).
+    seedDemoCatalog: e.SEED_DEMO_CATALOG === undefined ? e.NETWORK_MODE === "devnet" && !upstreamConfigured(e) : e.SEED_DEMO_CATALOG === "true",
     walletConnectProjectId: e.NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID,
     benchmarkLimits: e.BENCHMARK_LIMITS === "1",
     sessionSecret: e.SESSION_SECRET,
@@ -320,6 +379,47 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     refundSolanaPrivateKey: e.REFUND_SOLANA_PRIVATE_KEY,
     payTo: { evm: e.PAY_TO_EVM as `0x${string}` | undefined, solana: e.PAY_TO_SOLANA },
     rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA },
+    upstream: upstreamSettings(e),
+  };
+}
+
+const upstreamConfigured = (e: z.infer<typeof envSchema>) =>
+  e.UPSTREAM_API_URL !== undefined || e.UPSTREAM_API_ID !== undefined || e.UPSTREAM_API_SECRET !== undefined || e.UPSTREAM_API_TOKEN !== undefined;
+
+/**
+ * The upstream supplier, or undefined when none is configured. Refuses half a configuration: a URL without
+ * credentials, credentials without a URL, half a business key, or both kinds of credentials at once.
+ */
+function upstreamSettings(e: z.infer<typeof envSchema>): UpstreamConfig | undefined {
+  const issues: { variable: string; message: string }[] = [];
+  const basic = e.UPSTREAM_API_ID !== undefined || e.UPSTREAM_API_SECRET !== undefined;
+  const bearer = e.UPSTREAM_API_TOKEN !== undefined;
+  if (!upstreamConfigured(e)) return undefined;
+  if (basic && (e.UPSTREAM_API_ID === undefined || e.UPSTREAM_API_SECRET === undefined)) {
+    const absent = e.UPSTREAM_API_ID === undefined ? "UPSTREAM_API_ID" : "UPSTREAM_API_SECRET";
+    issues.push({ variable: absent, message: "is required with the other half of the upstream business key (UPSTREAM_API_ID and UPSTREAM_API_SECRET)" });
+  }
+  if (basic && bearer) {
+    issues.push({ variable: "UPSTREAM_API_TOKEN", message: "cannot be used with UPSTREAM_API_ID/UPSTREAM_API_SECRET: give one kind of upstream credentials" });
+  }
+  if (!e.UPSTREAM_API_URL) {
+    issues.push({ variable: "UPSTREAM_API_URL", message: "is required with the upstream credentials (the supplier's merchant API v2 base URL)" });
+  } else if (!basic && !bearer) {
+    issues.push({
+      variable: "UPSTREAM_API_URL",
+      message: "needs credentials: UPSTREAM_API_ID and UPSTREAM_API_SECRET (Basic), or UPSTREAM_API_TOKEN (Bearer)",
+    });
+  }
+  if (e.SEED_DEMO_CATALOG === "true") {
+    issues.push({ variable: "SEED_DEMO_CATALOG", message: "cannot be true with an upstream supplier: the catalog is the upstream's" });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return {
+    url: e.UPSTREAM_API_URL!,
+    auth: bearer ? { kind: "bearer", token: e.UPSTREAM_API_TOKEN! } : { kind: "basic", id: e.UPSTREAM_API_ID!, secret: e.UPSTREAM_API_SECRET! },
+    marginBps: Math.round(e.UPSTREAM_MARGIN_PERCENT * 100),
+    holdMinutes: e.UPSTREAM_HOLD_MINUTES,
+    syncMinutes: e.UPSTREAM_SYNC_MINUTES,
   };
 }
 
@@ -383,6 +483,8 @@ const SECRET_VARIABLES = new Set([
   "FACILITATOR_SOLANA_PRIVATE_KEY",
   "REFUND_EVM_PRIVATE_KEY",
   "REFUND_SOLANA_PRIVATE_KEY",
+  "UPSTREAM_API_SECRET",
+  "UPSTREAM_API_TOKEN",
 ]);
 
 /**

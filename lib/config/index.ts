@@ -1,1 +1,1 @@
-export { config, parseConfig, serverRequirements, ConfigError, CDP_FACILITATOR_URL, type Config, type FacilitatorAuth } from "./env";
+export { config, parseConfig, serverRequirements, ConfigError, CDP_FACILITATOR_URL, type Config, type FacilitatorAuth, type UpstreamConfig } from "./env";

@@ -16,6 +16,7 @@ import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { ShopError, shopHoldingData, shopJson } from "./admin-shop";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
+import { SUPPLY_HELP, supplyCommand } from "./admin-supply";
 import { DomainError } from "@/lib/errors";
 
 const HELP = `Usage: npm run admin -- <command>
@@ -28,9 +29,10 @@ ${STOCK_HELP}
 ${REFUNDS_HELP}
 ${BACKUP_HELP}
 ${MERCHANT_HELP}
+${SUPPLY_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server. The embedded database opens in one
-process at a time: while the shop server holds it, catalog, stock, refunds and backup go through the server's admin
+process at a time: while the shop server holds it, catalog, stock, refunds, supply and backup go through the server's admin
 API (--url, default http://127.0.0.1:$PORT; ADMIN_TOKEN, or in devnet mode the token the server generated under
 DATA_DIR); otherwise they open the database themselves.`;
 
@@ -79,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
   if (group === "stock") return stockCommand(command, rest);
   if (group === "refunds") return refundsCommand(command, rest);
   if (group === "merchant") return merchantCommand(command, rest);
+  if (group === "supply") return supplyCommand(command, rest);
   if (group === "backup") return backupCommand(argv.slice(1));
   if (group === "restore") return restoreCommand(argv.slice(1));
   if (!group || group === "help" || group === "--help") {

@@ -227,6 +227,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/api/admin/merchants/{id}", auth: "admin" },
   { method: "PATCH", path: "/api/admin/merchants/{id}", body: true, auth: "admin" },
   { method: "POST", path: "/api/admin/merchants/{id}/credit", body: true, auth: "admin" },
+  { method: "POST", path: "/api/admin/supply/sync", body: true, auth: "admin" },
 ];
 
 /** A value as it would appear in a URL: raw percent sequences stay as they are (they are the point), the rest is encoded. */

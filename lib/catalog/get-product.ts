@@ -4,8 +4,8 @@ import { inventoryCodes, products } from "@/lib/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
-import { demoSupply } from "./supply";
-import { minMax, productPricer } from "./product-pricer";
+import { demoSupply, upstreamSupply } from "./supply";
+import { atLeastCost, minMax, productPricer } from "./product-pricer";
 import { catalogSnapshot, priceable, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
 import { fxSource, type FxSource } from "./fx";
 import { config } from "@/lib/config";
@@ -86,7 +86,7 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
     value: p.value,
     faceValueMinor: p.faceValueMinor,
     faceValue: formatMinorUnits(p.faceValueMinor, exponent),
-    priceUsdc: price(p.faceValueMinor),
+    priceUsdc: atLeastCost(price(p.faceValueMinor), p.costCents),
     dataMb: p.dataMb,
     validityDays: p.validityDays,
     stock: stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : null,
@@ -105,7 +105,7 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
         }
       : null;
   const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
-  const inStock = row.inStock && (row.supplier === "demo" ? demoSupply() : stock === null || packages.some((p) => (p.stock ?? 0) > 0));
+  const inStock = row.inStock && suppliedNow(row.supplier) && (stock === null || packages.some((p) => (p.stock ?? 0) > 0));
   return {
     ...toSummary({ ...row, inStock }, min, max),
     categories: row.categories,
@@ -119,6 +119,14 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
     range,
     createdAt: row.createdAt,
   };
+}
+
+/**
+ * Whether the product's supplier can deliver in this shop now: the demo supplier on the devnet only, the upstream
+ * while one is configured; the operator's stock always (its codes are counted per package).
+ */
+export function suppliedNow(supplier: ProductRow["supplier"]): boolean {
+  return supplier === "demo" ? demoSupply() : supplier === "upstream" ? upstreamSupply() : true;
 }
 
 const stockKey = (productId: string, value: string) => `${productId}\u0000${value}`;

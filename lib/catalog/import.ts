@@ -2,7 +2,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { productInputSchema, type ValidProductInput } from "./product-input";
-import { upsertProducts } from "./store";
+import { upsertProducts, type UpsertOptions } from "./store";
 
 export type RejectedRow = {
   /** 1-based: the CSV line (after the header) or the index in the JSON array. */
@@ -145,9 +145,12 @@ export function validateCatalogRows(rows: unknown[]): { valid: ValidProductInput
   return { valid, rejected };
 }
 
-/** Imports the valid rows (insert or replace by slug, all in one transaction) and reports the rejected ones. */
-export async function importCatalog(db: Db, rows: unknown[]): Promise<ImportReport> {
+/**
+ * Imports the valid rows (insert or replace by slug, all in one transaction) and reports the rejected ones. The
+ * upstream supplier's sync imports through here too, marking the products as its own (`supplier`).
+ */
+export async function importCatalog(db: Db, rows: unknown[], opts: Pick<UpsertOptions, "supplier"> = {}): Promise<ImportReport> {
   const { valid, rejected } = validateCatalogRows(rows);
-  const imported = await upsertProducts(db, valid);
+  const imported = await upsertProducts(db, valid, opts);
   return { imported, rejected, total: rows.length };
 }

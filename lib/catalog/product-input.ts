@@ -32,6 +32,8 @@ export const packageInputSchema = z.object({
   /** eSIM bundle data allowance in MB; omitted or null for unlimited. */
   dataMb: z.number().int().positive().nullable().optional(),
   validityDays: z.number().int().positive().max(3650).optional(),
+  /** What the supplier charges for it, in US cents (the upstream's price): the shop never sells it for less plus its margin. */
+  costCents: z.number().int().nonnegative().max(100_000_000).optional(),
 });
 
 /** One product as the seed data and the operator's import files give it. */

@@ -1,11 +1,24 @@
 import { config } from "@/lib/config";
 import { fxSource } from "./fx";
-import { priceUsdc } from "./pricing";
+import { priceUsdc, USDC_PER_USD } from "./pricing";
 
 /** Prices face values of one currency with the process's rates and margin: minor units -> USDC atomic units. */
 export function productPricer(currency: string): (faceValueMinor: bigint) => bigint {
   const options = { fx: fxSource(), marginBps: config().priceMarginBps };
   return (faceValueMinor) => priceUsdc({ faceValueMinor, currency }, options);
+}
+
+/**
+ * The price of a package the upstream supplier sells, in USDC atomic units: its price by face value, but never below
+ * what the upstream charges (`costCents`) plus UPSTREAM_MARGIN_PERCENT, rounded up to the cent. A package without a
+ * cost keeps its price.
+ */
+export function atLeastCost(priceUsdc: bigint, costCents: bigint | null): bigint {
+  if (costCents === null) return priceUsdc;
+  const marginBps = BigInt(config().upstream?.marginBps ?? 0);
+  const floorCents = (costCents * (10_000n + marginBps) + 9_999n) / 10_000n;
+  const floor = floorCents * (USDC_PER_USD / 100n);
+  return floor > priceUsdc ? floor : priceUsdc;
 }
 
 /** Lowest and highest of some amounts; nulls when there are none. */

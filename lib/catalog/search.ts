@@ -2,11 +2,11 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
-import { productsWithFreeCodes, toSummary } from "./get-product";
+import { productsWithFreeCodes, suppliedNow, toSummary } from "./get-product";
 import { catalogSnapshot, priceable, type CatalogSnapshot } from "./snapshot";
 import { queryTokens } from "./normalize";
 import { demoSupply } from "./supply";
-import { minMax, productPricer } from "./product-pricer";
+import { atLeastCost, minMax, productPricer } from "./product-pricer";
 import { PRODUCT_KINDS } from "./product-input";
 import type { ProductSummary } from "./types";
 
@@ -152,13 +152,19 @@ async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promi
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stocked = inventory.length > 0 ? await productsWithFreeCodes(db, inventory) : new Set<string>();
   return rows.map((row) => {
-    const faces = (catalog.packages.get(row.id) ?? []).map((p) => p.faceValueMinor);
+    const pkgs = catalog.packages.get(row.id) ?? [];
+    const price = productPricer(row.currency);
+    const inStock = row.inStock && suppliedNow(row.supplier) && (row.supplier !== "inventory" || stocked.has(row.id));
+    if (pkgs.some((p) => p.costCents !== null)) {
+      // An upstream product's price follows its cost, which need not rise with face value: every package is priced.
+      const { min, max } = minMax(pkgs.map((p) => atLeastCost(price(p.faceValueMinor), p.costCents)));
+      return toSummary({ ...row, inStock }, min, max);
+    }
+    const faces = pkgs.map((p) => p.faceValueMinor);
     if (row.rangeMinMinor !== null) faces.push(row.rangeMinMinor);
     if (row.rangeMaxMinor !== null) faces.push(row.rangeMaxMinor);
     // Pricing rises with face value, so the cheapest and dearest faces give the price range.
     const { min, max } = minMax(faces);
-    const price = productPricer(row.currency);
-    const inStock = row.inStock && (row.supplier === "demo" ? demoSupply() : stocked.has(row.id));
     return toSummary({ ...row, inStock }, min === null ? null : price(min), max === null ? null : price(max));
   });
 }

@@ -99,7 +99,7 @@ describe(`a large import on ${testDriver}`, () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 0);
     try {
-      await upsertProducts(db, inputs, 1);
+      await upsertProducts(db, inputs, { batchSize: 1 });
     } finally {
       clearInterval(timer);
     }

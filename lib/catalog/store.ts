@@ -53,10 +53,18 @@ function toRows(p: ValidProductInput) {
     faceValueMinor: minor(pkg.faceValue ?? pkg.value),
     dataMb: pkg.dataMb ?? null,
     validityDays: pkg.validityDays ?? null,
+    costCents: pkg.costCents === undefined ? null : BigInt(pkg.costCents),
     position,
   }));
   return { product, packages };
 }
+
+export type UpsertOptions = {
+  /** Products written per statement (the event loop gets a turn between two). */
+  batchSize?: number;
+  /** The upstream supplier's sync marks its products as its own; an operator's import leaves the supplier alone. */
+  supplier?: "upstream";
+};
 
 /**
  * Inserts or replaces products (by slug) with their packages, in one transaction: a failed batch changes nothing.
@@ -64,11 +72,15 @@ function toRows(p: ValidProductInput) {
  * each statement inside this process, so a 20 MB import written in one go would hold every other request (and let
  * idle keep-alive connections time out under the clients that are reusing them) for its whole length, ~9 s.
  */
-export async function upsertProducts(db: Db, inputs: ValidProductInput[], batchSize = 200): Promise<number> {
+export async function upsertProducts(db: Db, inputs: ValidProductInput[], opts: UpsertOptions = {}): Promise<number> {
+  const batchSize = opts.batchSize ?? 200;
   if (inputs.length === 0) return 0;
   await db.transaction(async (tx) => {
     for (let i = 0; i < inputs.length; i += batchSize) {
-      const rows = inputs.slice(i, i + batchSize).map(toRows);
+      const rows = inputs.slice(i, i + batchSize).map((p) => {
+        const r = toRows(p);
+        return opts.supplier ? { ...r, product: { ...r.product, supplier: opts.supplier } } : r;
+      });
       const ids = rows.map((r) => r.product.id);
       await tx
         .insert(products)

@@ -49,8 +49,8 @@ export type Product = ProductSummary & {
   recipientType: RecipientType;
   phonePrefixes: string[];
   isTest: boolean;
-  /** Who fulfils orders: `demo` issues codes on demand, `inventory` sells codes the operator imported. */
-  supplier: "demo" | "inventory";
+  /** Who fulfils orders: `demo` issues codes on demand, `inventory` sells codes the operator imported, `upstream` buys from the upstream supplier. */
+  supplier: "demo" | "inventory" | "upstream";
   packages: ProductPackage[];
   range: ProductRange | null;
   createdAt: Date;

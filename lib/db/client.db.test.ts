@@ -51,6 +51,7 @@ describe(`migrations on ${testDriver}`, () => {
         "settlements",
         "signer_nonces",
         "siwx_nonces",
+        "upstream_purchases",
         "webhook_attempts",
         "webhook_deliveries",
         "webhook_endpoints",

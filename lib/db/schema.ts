@@ -5,8 +5,11 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const productKind = pgEnum("product_kind", ["gift_card", "esim", "topup"]);
 export const recipientType = pgEnum("recipient_type", ["none", "phone_number", "email"]);
-/** Who fulfils a product's orders: the demo supplier, or codes the operator imported (`inventory_codes`). */
-export const supplier = pgEnum("supplier", ["demo", "inventory"]);
+/**
+ * Who fulfils a product's orders: the demo supplier, codes the operator imported (`inventory_codes`), or the upstream
+ * supplier (UPSTREAM_API_URL), bought on demand (`upstream_purchases`).
+ */
+export const supplier = pgEnum("supplier", ["demo", "inventory", "upstream"]);
 
 export const products = pgTable(
   "products",
@@ -94,6 +97,8 @@ export const productPackages = pgTable(
     /** eSIM bundles: data in MB (null = unlimited) and validity in days. */
     dataMb: integer("data_mb"),
     validityDays: integer("validity_days"),
+    /** What the upstream supplier charges for it, in US cents (upstream products): the price never goes below it plus the margin. */
+    costCents: bigint("cost_cents", { mode: "bigint" }),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.productId, t.value] })],
@@ -260,6 +265,33 @@ export const inventoryCodes = pgTable(
       .on(t.productId, t.packageValue, t.id)
       .where(sql`${t.orderId} IS NULL`),
   ],
+);
+
+/**
+ * An order bought from the upstream supplier (lib/supply/purchase.ts), written before the upstream is first asked.
+ * The upstream invoice's Idempotency-Key is the order's id (`<order id>.<attempt>` after a definite refusal, when
+ * nothing was bought), so a crash or a retry never buys twice; a `balance_too_low` holds the order from `held_since`
+ * for UPSTREAM_HOLD_MINUTES.
+ */
+export const upstreamPurchases = pgTable(
+  "upstream_purchases",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull().default(0),
+    /** `buying` (asked, outcome not known yet), `held` (balance too low), `delivered`, `failed`. */
+    status: text("status").notNull().default("buying"),
+    upstreamInvoiceId: text("upstream_invoice_id"),
+    upstreamOrderId: text("upstream_order_id"),
+    /** What the upstream charged, in US cents. */
+    costCents: bigint("cost_cents", { mode: "bigint" }),
+    heldSince: timestamp("held_since", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("upstream_purchases_status_idx").on(t.status)],
 );
 
 export const merchantStatus = pgEnum("merchant_status", ["active", "suspended"]);

@@ -18,6 +18,7 @@ import { getPayments, senderSync } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
+import { syncUpstreamIfDue } from "@/lib/supply";
 import { log } from "@/lib/log";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
@@ -35,7 +36,8 @@ export type RoundReport = {
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
  * the chain (landed: applied once; never landing: undone); gift card batches left unfinished are issued; live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
- * calls past their day and Idempotency-Keys past their week are deleted.
+ * calls past their day and Idempotency-Keys past their week are deleted; the upstream supplier's catalog is synced
+ * when due (lib/supply).
  * The server's upkeep loop and the cron round both run it.
  */
 export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
@@ -51,6 +53,8 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);
   await deleteStaleIdempotencyKeys(db);
+  // The upstream supplier's catalog (UPSTREAM_API_URL): a page budget per pass, resumed where it stopped.
+  await syncUpstreamIfDue(db);
   return { expired, settlements };
 }
 

@@ -16,5 +16,7 @@ export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
     case "demo":
       // Never outside the devnet: a real payment must not buy a made-up code (checkout refuses it before this).
       return demoSupply() ? demoProvider() : noSupplier;
+    case "upstream":
+      return noSupplier;
   }
 }

@@ -52,7 +52,7 @@ export type OrderToFulfil = {
   /** E.164 phone number, e-mail address, or (eSIM top-ups) the ICCID of the eSIM to add to, as validated at checkout. */
   recipient: string | null;
   /** Who fulfils it, fixed when the order was placed. */
-  supplier: "demo" | "inventory";
+  supplier: "demo" | "inventory" | "upstream";
   createdAt: Date;
   brand: string | null;
   country: string | null;

@@ -123,3 +123,14 @@ export const refundsWire = z
 export const markPaidRequest = z.strictObject({ tx: z.string().trim().min(1).max(1000) });
 
 export const markPaidWire = z.object({ invoice_id: z.string(), marked: count, tx: z.string() });
+
+// POST /api/admin/supply/sync
+export const supplySyncWire = z.object({
+  status: z.enum(["complete", "partial", "paused", "not_due", "busy"]),
+  pages: count,
+  imported: count,
+  rejected: z.array(z.object({ row: z.number().int(), slug: z.string().optional(), errors: z.array(z.string()) })),
+  gone: count,
+  resume_at: z.string().nullable(),
+  error: z.string().nullable(),
+});

@@ -1,0 +1,47 @@
+import { config, type UpstreamConfig } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { UpstreamClient } from "./client";
+import { syncUpstreamCatalog, type SyncReport } from "./sync";
+
+export { UpstreamClient, UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable } from "./client";
+export { syncUpstreamCatalog, type SyncReport } from "./sync";
+
+/** Pages of the upstream catalog one upkeep pass reads at most (50 products each); the pass goes on at the next one. */
+const PAGES_PER_UPKEEP = 20;
+/** Pages an operator's sync reads at once (the admin route, `npm run admin -- supply sync`). */
+const PAGES_PER_REQUEST = 200;
+
+const held = globalThis as typeof globalThis & { __storefrontUpstream?: { cfg: UpstreamConfig; client: UpstreamClient } };
+
+/** The process's client of the configured upstream (one, so that its pacing sees every request), or undefined. */
+export function upstreamClient(c = config().upstream): UpstreamClient | undefined {
+  if (!c) return undefined;
+  if (held.__storefrontUpstream?.cfg !== c) held.__storefrontUpstream = { cfg: c, client: new UpstreamClient(c) };
+  return held.__storefrontUpstream.client;
+}
+
+/**
+ * The upkeep's share of the catalog sync (at start, on the server's upkeep loop and in every cron round): a pass when
+ * the last one is older than UPSTREAM_SYNC_MINUTES, or the rest of one that stopped. Never throws: a failure is logged
+ * and the sync resumes later.
+ */
+export async function syncUpstreamIfDue(db: Db): Promise<SyncReport | undefined> {
+  const c = config().upstream;
+  const client = upstreamClient(c);
+  if (!c || !client) return undefined;
+  try {
+    return await syncUpstreamCatalog(db, client, c, { maxPages: PAGES_PER_UPKEEP });
+  } catch (err) {
+    log.error({ err: err instanceof Error ? err.message : String(err) }, "the upstream catalog sync failed");
+    return undefined;
+  }
+}
+
+/** A sync asked for by the operator: now, whatever the time of the last pass (a rate limit still holds it). */
+export async function syncUpstreamNow(db: Db): Promise<SyncReport | undefined> {
+  const c = config().upstream;
+  const client = upstreamClient(c);
+  if (!c || !client) return undefined;
+  return syncUpstreamCatalog(db, client, c, { force: true, maxPages: PAGES_PER_REQUEST });
+}

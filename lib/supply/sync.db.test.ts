@@ -1,0 +1,148 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as syncRoute } from "@/app/api/admin/supply/sync/route";
+import { getProduct } from "@/lib/catalog";
+import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { config } from "@/lib/config";
+import { upkeep } from "@/lib/server/round";
+import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
+import type { Database } from "@/lib/db";
+import { productPackages, products, settings } from "@/lib/db/schema";
+import { UpstreamClient } from "./client";
+import { readState, syncUpstreamCatalog } from "./sync";
+import { syncUpstreamIfDue } from ".";
+import { giftCardRow, startStandIn, startUpstreamShop, type UpstreamShop } from "./testing";
+
+let upstream: UpstreamShop;
+let database: Database;
+let credentials: { id: string; secret: string };
+let restorePayments: (() => void) | undefined;
+const ENV = { ADMIN_TOKEN: "sync-test-admin-token-0123456789" };
+const SLUGS = Array.from({ length: 120 }, (_, i) => `card-${String(i).padStart(3, "0")}`);
+
+processTestDatabase((d) => (database = d));
+
+beforeAll(async () => {
+  upstream = await startUpstreamShop();
+  await upstream.importProducts(SLUGS.map((s) => giftCardRow(s)));
+  credentials = await upstream.newMerchant(0);
+  // This shop resells it (read by config() at its first call, after this): margin 5 %.
+  Object.assign(process.env, { ...ENV, UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: credentials.id, UPSTREAM_API_SECRET: credentials.secret });
+  // The round's payment upkeep runs beside the sync: over a network without a chain.
+  restorePayments = await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
+}, 90_000);
+
+afterAll(async () => {
+  for (const v of [...Object.keys(ENV), "UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
+  restorePayments?.();
+  await upstream?.stop();
+});
+
+const clientOf = (url: string) => new UpstreamClient({ url, auth: { kind: "basic", ...credentials } });
+const cfg = { syncMinutes: 60 };
+
+async function packageRow(slug: string, value: string) {
+  return (await database.db.select().from(productPackages).where(eq(productPackages.productId, slug))).find((p) => p.value === value);
+}
+
+async function listed(slug: string): Promise<boolean | undefined> {
+  const [row] = await database.db.select({ inStock: products.inStock }).from(products).where(eq(products.id, slug));
+  return row?.inStock;
+}
+
+describe(`the upstream catalog sync on ${testDriver}`, () => {
+  it("imports every page of the upstream's products with their cost, priced at least cost plus the margin", async () => {
+    const report = await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg);
+    expect(report).toMatchObject({ status: "complete", pages: 3, imported: 120, rejected: [], gone: 0 });
+    const rows = await database.db.select({ id: products.id, supplier: products.supplier }).from(products);
+    expect(rows).toHaveLength(120);
+    expect(new Set(rows.map((r) => r.supplier))).toEqual(new Set(["upstream"]));
+    expect(await packageRow("card-007", "25")).toMatchObject({ faceValueMinor: 2500n, costCents: 2500n });
+    // Cost 25.00 USD, 5 % margin: 26.25, above the face value's price.
+    const product = await getProduct("card-007", database.db);
+    expect(product?.packages.map((p) => p.priceUsdc)).toEqual([10_500_000n, 26_250_000n]);
+    expect(product).toMatchObject({ supplier: "upstream", priceFromUsdc: 10_500_000n, priceToUsdc: 26_250_000n });
+    // A recent pass: the next call has nothing to do.
+    expect((await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg)).status).toBe("not_due");
+  });
+
+  it("stops at a 429, remembers the page, and resumes there after Retry-After", async () => {
+    const standIn = await startStandIn(upstream.origin, (r) =>
+      r.n === 1
+        ? { status: 429, headers: { "Retry-After": "3" }, body: { meta: { _endpoint: "/products" }, error_code: "rate_limited", message: "Slow down" } }
+        : "forward",
+    );
+    try {
+      const client = clientOf(`${standIn.origin}/api/v2`);
+      const paused = await syncUpstreamCatalog(database.db, client, cfg, { force: true });
+      expect(paused).toMatchObject({ status: "paused", pages: 1 });
+      expect(Date.parse(paused.resume_at!)).toBeGreaterThan(Date.now() + 1_000);
+      const state = await readState(database.db, new Date());
+      expect(state.pass?.next).toMatch(/\/api\/v2\/products\?.*start=50/);
+      // Before the time, nothing is asked.
+      expect((await syncUpstreamCatalog(database.db, client, cfg)).status).toBe("not_due");
+      expect(standIn.seen).toHaveLength(2);
+
+      await new Promise((r) => setTimeout(r, Date.parse(paused.resume_at!) - Date.now() + 50));
+      // A new client, as after a restart: the place is in the database.
+      const resumed = await syncUpstreamCatalog(database.db, clientOf(`${standIn.origin}/api/v2`), cfg);
+      expect(resumed).toMatchObject({ status: "complete", pages: 2, imported: 70 });
+      expect(standIn.seen.map((s) => new URL(s.path, "http://x").searchParams.get("start") ?? "0")).toEqual(["0", "50", "50", "100"]);
+      expect(standIn.seen.map((s) => s.status)).toEqual([200, 429, 200, 200]);
+    } finally {
+      await standIn.stop();
+    }
+  });
+
+  it("reprices a product whose cost changed, and makes products gone upstream unavailable without deleting them", async () => {
+    // Upstream, card-001's 10 now costs 12 (its face value moved) and card-002 is no longer listed (a test product).
+    await upstream.importProducts([
+      giftCardRow("card-001", [], { packages: [{ value: "10", faceValue: "12" }, { value: "25" }] }),
+      giftCardRow("card-002", ["10", "25"], { isTest: true }),
+    ]);
+    expect((await getProduct("card-001", database.db))?.packages[0]?.priceUsdc).toBe(10_500_000n);
+    const report = await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect(report).toMatchObject({ status: "complete", imported: 119, gone: 1 });
+    expect((await getProduct("card-001", database.db))?.packages[0]?.priceUsdc).toBe(12_600_000n);
+    expect(await getProduct("card-002", database.db)).toMatchObject({ slug: "card-002", inStock: false });
+    expect(await listed("card-002")).toBe(false);
+
+    // Listed again: available again.
+    await upstream.importProducts([giftCardRow("card-002", ["10", "25"], { isTest: false })]);
+    await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect(await listed("card-002")).toBe(true);
+  });
+
+  it("syncs on POST /api/admin/supply/sync (admin token), and on the upkeep once the last pass is older than UPSTREAM_SYNC_MINUTES", async () => {
+    expect(config().upstream?.url).toBe(upstream.apiUrl);
+    const refused = await syncRoute(new Request("http://shop.test/api/admin/supply/sync", { method: "POST" }), { params: Promise.resolve({}) });
+    expect(refused.status).toBe(401);
+    const admin = { Authorization: `Bearer ${ENV.ADMIN_TOKEN}` };
+    const res = await syncRoute(new Request("http://shop.test/api/admin/supply/sync", { method: "POST", headers: admin }), { params: Promise.resolve({}) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "complete", pages: 3, imported: 120, gone: 0, resume_at: null, error: null });
+    // Not due: the upkeep asks nothing.
+    expect(await syncUpstreamIfDue(database.db)).toMatchObject({ status: "not_due" });
+    // An hour later (the last pass's time moved back), the upkeep (the server's loop and the cron round) syncs.
+    const state = await readState(database.db, new Date());
+    await database.db
+      .update(settings)
+      .set({ value: { ...state, lastCompleteAt: new Date(Date.now() - 61 * 60_000).toISOString() } })
+      .where(eq(settings.key, "upstream.sync"));
+    await upkeep();
+    expect(Date.parse((await readState(database.db, new Date())).lastCompleteAt!)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("keeps to the product quota: a pass that would exceed it pauses until the hour is over", async () => {
+    const state = await readState(database.db, new Date());
+    const now = new Date();
+    await database.db
+      .update(settings)
+      .set({ value: { ...state, quota: { windowStart: now.toISOString(), requests: 949 } } })
+      .where(eq(settings.key, "upstream.sync"));
+    const report = await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect(report).toMatchObject({ status: "paused", pages: 1 });
+    expect(Date.parse(report.resume_at!)).toBeGreaterThan(Date.now() + 59 * 60_000);
+    expect(report.error).toMatch(/quota/);
+  });
+});

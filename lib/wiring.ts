@@ -1,6 +1,7 @@
 import { setDatabasePreparation, type Db } from "@/lib/db";
 import { on } from "@/lib/events";
 import { setBackgroundRound } from "@/lib/runtime/poll-loop";
+import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
 
 /**
  * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the
@@ -12,8 +13,8 @@ import { setBackgroundRound } from "@/lib/runtime/poll-loop";
  * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
  *   card paid part of gives the card its share back first.
  *
- * And what the lower layers run without importing it: the seeding after the database's migrations, and the round of
- * every background job that a kick runs after the response on Vercel.
+ * And what the lower layers run without importing it: the seeding after the database's migrations, the round of
+ * every background job that a kick runs after the response on Vercel, and the upstream supplier's purchases.
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
@@ -35,6 +36,8 @@ export function wireListeners(): void {
   setDatabasePreparation(async (db) => (await import("@/lib/catalog/seed")).seedCatalogOnce(db));
   // Where no loop runs (Vercel), a kick runs one round of every job after the response.
   setBackgroundRound(async (opts) => (await import("@/lib/server/round")).runRound(opts));
+  // The upstream supplier's orders are bought from it (UPSTREAM_API_URL), by lib/supply above lib/fulfilment.
+  setUpstreamProvider((db) => ({ deliver: async (order) => (await import("@/lib/supply/purchase")).upstreamProvider(db).deliver(order) }));
 }
 
 wireListeners();

@@ -16,5 +16,5 @@ export function demoSupply(): boolean {
  * bought upstream when paid (lib/supply/purchase.ts).
  */
 export function upstreamSupply(): boolean {
-  return false;
+  return config().upstream !== undefined;
 }

@@ -280,6 +280,8 @@ export const upstreamPurchases = pgTable(
       .primaryKey()
       .references(() => orders.id, { onDelete: "cascade" }),
     attempt: integer("attempt").notNull().default(0),
+    /** How many times the upstream was asked about it: each wait is longer than the last. */
+    asks: integer("asks").notNull().default(0),
     /** `buying` (asked, outcome not known yet), `held` (balance too low), `delivered`, `failed`. */
     status: text("status").notNull().default("buying"),
     upstreamInvoiceId: text("upstream_invoice_id"),

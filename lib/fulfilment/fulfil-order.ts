@@ -47,6 +47,9 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
       outcome = "retry";
       set = { runAt: new Date(now.getTime() + retryDelayMs(order.attempts)), lastError: clip(result.error) };
     }
+  } else if ("pending" in result) {
+    outcome = "retry";
+    set = { runAt: new Date(now.getTime() + Math.max(0, result.retryInMs)), lastError: clip(result.message) };
   } else if (result.failed) {
     outcome = "failed";
     set = { status: "failed", errorCode: result.errorCode, lastError: clip(result.message) };

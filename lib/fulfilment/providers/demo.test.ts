@@ -34,6 +34,7 @@ function order(over: Partial<OrderToFulfil>): OrderToFulfil {
 
 async function delivered(o: OrderToFulfil, p = provider): Promise<Redemption> {
   const d: Delivery = await p.deliver(o);
+  if ("pending" in d) throw new Error(`not delivered yet: ${d.message}`);
   if (d.failed) throw new Error(`not delivered: ${d.errorCode}`);
   return d.redemption;
 }

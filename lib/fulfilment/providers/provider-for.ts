@@ -8,6 +8,26 @@ const noSupplier: FulfilmentProvider = {
   deliver: async () => ({ failed: true, errorCode: "NO_SUPPLIER", message: "This product has no supplier in this network mode; the order is refunded." }),
 };
 
+/** Makes the upstream supplier's provider over a database (lib/supply/purchase.ts). */
+export type UpstreamProviderFactory = (db: Db) => FulfilmentProvider;
+// On globalThis: the server's start-up and the routes may load this module in bundles of their own.
+const handed = globalThis as typeof globalThis & { __storefrontUpstreamProvider?: UpstreamProviderFactory };
+
+/**
+ * Hands over the upstream supplier's purchases (lib/wiring.ts does, once per process): they live in lib/supply, above
+ * this layer, as a client of the upstream's API.
+ */
+export function setUpstreamProvider(make: UpstreamProviderFactory): void {
+  handed.__storefrontUpstreamProvider = make;
+}
+
+/** An upstream order where nothing was handed over: a wiring fault, retried (never refunded for it) until wired. */
+const unwired: FulfilmentProvider = {
+  deliver: async () => {
+    throw new Error("no upstream provider is wired: load lib/wiring.ts at start-up");
+  },
+};
+
 /** Which supplier fulfils an order: the one its product had when the order was placed. */
 export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
   switch (order.supplier) {
@@ -17,6 +37,6 @@ export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
       // Never outside the devnet: a real payment must not buy a made-up code (checkout refuses it before this).
       return demoSupply() ? demoProvider() : noSupplier;
     case "upstream":
-      return noSupplier;
+      return handed.__storefrontUpstreamProvider?.(db) ?? unwired;
   }
 }

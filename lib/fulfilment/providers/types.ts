@@ -62,11 +62,16 @@ export type OrderToFulfil = {
   validityDays: number | null;
 };
 
-/** A provider's answer. A thrown error is neither: it means "try again later" (retried with backoff). */
+/** A provider's answer. A thrown error is none of them: it means "try again later" (retried with backoff). */
 export type Delivery =
   | { failed: false; redemption: Redemption }
   /** Permanent: the order will never be delivered (it is refunded). */
-  | { failed: true; errorCode: string; message: string };
+  | { failed: true; errorCode: string; message: string }
+  /**
+   * Under way elsewhere (a supplier that delivers later, or waits for its balance): ask again in `retryInMs`. Not a
+   * failure: it does not count towards the attempts after which an order fails; the provider bounds its own wait.
+   */
+  | { pending: true; retryInMs: number; message: string };
 
 export interface FulfilmentProvider {
   /** Must be idempotent per order id: after a crash the same order may be asked for again. */

@@ -1,0 +1,225 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
+import { POST as createRoute } from "@/app/api/v2/invoices/route";
+import type { Database } from "@/lib/db";
+import { orders, upstreamPurchases } from "@/lib/db/schema";
+import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { drainDue } from "@/lib/fulfilment";
+import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
+import { createMerchant } from "@/lib/merchants";
+import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
+import { UpstreamClient } from "./client";
+import { createUpstreamProvider, type PurchaseOptions } from "./purchase";
+import { syncUpstreamCatalog } from "./sync";
+import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "./testing";
+
+let upstream: UpstreamShop;
+let database: Database;
+let rich: { id: string; secret: string; merchantId: string };
+let restorePayments: (() => void) | undefined;
+
+processTestDatabase((d) => (database = d));
+
+beforeAll(async () => {
+  upstream = await startUpstreamShop();
+  await upstream.importProducts([giftCardRow("card-a"), giftCardRow("card-b-fail", ["10"])]);
+  rich = await upstream.newMerchant(1000);
+  Object.assign(process.env, { UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: rich.id, UPSTREAM_API_SECRET: rich.secret });
+  restorePayments = await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
+  const synced = await syncUpstreamCatalog(database.db, client(upstream.apiUrl), { syncMinutes: 60 });
+  expect(synced).toMatchObject({ status: "complete", imported: 2 });
+}, 90_000);
+
+afterAll(async () => {
+  for (const v of ["UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
+  restorePayments?.();
+  await upstream?.stop();
+});
+
+function client(url: string, creds: { id: string; secret: string } = rich, timeoutMs?: number) {
+  return new UpstreamClient({ url, auth: { kind: "basic", ...creds } }, { timeoutMs });
+}
+
+function provider(c: UpstreamClient, opts: Partial<PurchaseOptions> = {}) {
+  return createUpstreamProvider(database.db, c, { holdMs: 60_000, pollMs: 10, ...opts });
+}
+
+/** A merchant of this shop, buying with its balance (auto_pay): the order is paid at once and due for fulfilment. */
+async function buyer(creditUsd = 100) {
+  const m = await createMerchant(database.db, { name: "Buyer", creditCents: BigInt(creditUsd * 100) });
+  const headers = bearerAuth(m.api_token);
+  return {
+    async buy(productId: string, value: number) {
+      const res = await callRoute(createRoute, "/api/v2/invoices", {
+        headers,
+        body: { products: [{ product_id: productId, value }], payment_method: "balance", auto_pay: true },
+      });
+      expect(res.status).toBe(200);
+      const inv = res.body.data as { id: string; payment: { price: number }; orders: { id: string }[] };
+      return { invoiceId: inv.id, orderId: inv.orders[0]!.id, price: inv.payment.price };
+    },
+    balance: async () => ((await callRoute(balanceRoute, "/api/v2/accounts/balance", { headers })).body.data as { balance: number }).balance,
+  };
+}
+
+// The fulfilment's clock, an hour further at each drain: an order waiting on the upstream is due again at once.
+let clock = Date.now();
+const drain = (p: ReturnType<typeof provider>) => drainDue(database.db, { provider: p, now: new Date((clock += 3600_000)) });
+
+async function order(orderId: string) {
+  const [o] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+  return o!;
+}
+
+async function purchase(orderId: string) {
+  const [p] = await database.db.select().from(upstreamPurchases).where(eq(upstreamPurchases.orderId, orderId));
+  return p!;
+}
+
+/** Drains until the order is final (the upstream delivers within a few of its 100 ms rounds). */
+async function untilFinal(orderId: string, p: ReturnType<typeof provider>) {
+  for (let i = 0; i < 60; i++) {
+    await drain(p);
+    const o = await order(orderId);
+    if (o.status !== "processing" && o.status !== "created") return o;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`order ${orderId} did not finish`);
+}
+
+/** The upstream's view of the merchant: its invoices (newest first) and its balance. */
+async function upstreamAccount(creds: { id: string; secret: string } = rich) {
+  const auth = { Authorization: `Basic ${Buffer.from(`${creds.id}:${creds.secret}`).toString("base64")}` };
+  const invoices = (await (await fetch(`${upstream.apiUrl}/invoices?limit=50`, { headers: auth })).json()) as {
+    data: { id: string; status: string; status_reason?: string; payment: { method: string; price: number } }[];
+  };
+  const balance = (await (await fetch(`${upstream.apiUrl}/accounts/balance`, { headers: auth })).json()) as { data: { balance: number } };
+  return { invoices: invoices.data, balance: balance.data.balance };
+}
+
+describe(`buying upstream on ${testDriver}`, () => {
+  it("turns a paid order into one upstream invoice paid from the balance, keyed by the order's id, and gives the buyer its code", async () => {
+    const before = await upstreamAccount();
+    const b = await buyer();
+    const bought = await b.buy("card-a", 25);
+    // Cost 25.00, margin 5 %.
+    expect(bought.price).toBe(2625);
+    const p = provider(client(upstream.apiUrl));
+    const done = await untilFinal(bought.orderId, p);
+    expect(done).toMatchObject({ status: "delivered", errorCode: null });
+    const row = await purchase(bought.orderId);
+    expect(row).toMatchObject({ status: "delivered", attempt: 0, costCents: 2500n });
+
+    const after = await upstreamAccount();
+    expect(after.invoices).toHaveLength(before.invoices.length + 1);
+    expect(after.invoices[0]).toMatchObject({ id: row.upstreamInvoiceId, status: "complete", payment: { method: "balance", price: 2500 } });
+    expect(after.balance).toBe(before.balance - 2500);
+    // The upstream's own code, as the upstream shows it.
+    const theirs = await client(upstream.apiUrl).order(row.upstreamOrderId!);
+    expect((done.redemption as { code?: string }).code).toBe(theirs.redemption_info?.code);
+    expect((done.redemption as { code?: string }).code).toMatch(/\w{4,}/);
+    // The key is the order's id: asking again with it makes nothing new.
+    const again = await client(upstream.apiUrl).createInvoice(
+      { products: [{ product_id: "card-a", value: "25", quantity: 1 }], payment_method: "balance", auto_pay: true },
+      bought.orderId,
+    );
+    expect(again.id).toBe(row.upstreamInvoiceId);
+    expect((await upstreamAccount()).balance).toBe(after.balance);
+  });
+
+  it("buys once when the fulfilment runs twice: the first request timed out after the upstream made the invoice", async () => {
+    const standIn = await startStandIn(upstream.origin, (r) => (r.method === "POST" && r.n === 0 ? { forwardAfterMs: 1_500 } : "forward"));
+    try {
+      const before = await upstreamAccount();
+      const b = await buyer();
+      const bought = await b.buy("card-a", 10);
+      const p = provider(client(`${standIn.origin}/api/v2`, rich, 500));
+      await drain(p);
+      expect(await order(bought.orderId)).toMatchObject({ status: "processing", lastError: expect.stringMatching(/did not answer/) });
+      expect(await purchase(bought.orderId)).toMatchObject({ upstreamInvoiceId: null });
+      const done = await untilFinal(bought.orderId, p);
+      expect(done.status).toBe("delivered");
+      expect(standIn.seen.filter((s) => s.method === "POST")).toHaveLength(2);
+      const after = await upstreamAccount();
+      expect(after.invoices).toHaveLength(before.invoices.length + 1);
+      expect(after.balance).toBe(before.balance - 1000);
+    } finally {
+      await standIn.stop();
+    }
+  });
+
+  it("fails the shop's order when the upstream's order fails, and the buyer is refunded", async () => {
+    const b = await buyer(50);
+    const bought = await b.buy("card-b-fail", 10);
+    expect(await b.balance()).toBe(5000 - bought.price);
+    const done = await untilFinal(bought.orderId, provider(client(upstream.apiUrl)));
+    expect(done).toMatchObject({ status: "refunded", errorCode: "UPSTREAM_FAILED" });
+    expect(await b.balance()).toBe(5000);
+  });
+
+  it("rides out a 500 and a 429 with Retry-After without failing the order or buying twice", async () => {
+    const faults: FaultAnswer[] = [
+      { status: 500, body: { meta: { _endpoint: "/invoices" }, error_code: "create_invoice_failed", message: "Internal error" } },
+      { status: 429, headers: { "Retry-After": "3" }, body: { meta: { _endpoint: "/invoices" }, error_code: "rate_limited", message: "Slow down" } },
+    ];
+    const standIn = await startStandIn(upstream.origin, (r) => (r.method === "POST" ? (faults.shift() ?? "forward") : "forward"));
+    try {
+      const before = await upstreamAccount();
+      const b = await buyer();
+      const bought = await b.buy("card-a", 10);
+      const p = provider(client(`${standIn.origin}/api/v2`));
+      await drain(p);
+      expect(await order(bought.orderId)).toMatchObject({ status: "processing", lastError: expect.stringMatching(/500/) });
+      const at = clock;
+      await drain(p);
+      const limited = await order(bought.orderId);
+      expect(limited).toMatchObject({ status: "processing", lastError: expect.stringMatching(/rate limited/) });
+      // Not asked again before the upstream's Retry-After.
+      expect(limited.runAt!.getTime()).toBeGreaterThanOrEqual(at + 2_000);
+      expect((await untilFinal(bought.orderId, p)).status).toBe("delivered");
+      const after = await upstreamAccount();
+      expect(after.invoices).toHaveLength(before.invoices.length + 1);
+      expect(after.balance).toBe(before.balance - 1000);
+    } finally {
+      await standIn.stop();
+    }
+  });
+
+  it("holds an order while the upstream balance is too low, and buys it under a new key once topped up", async () => {
+    const poor = await upstream.newMerchant(0);
+    const b = await buyer();
+    const bought = await b.buy("card-a", 10);
+    const p = provider(client(upstream.apiUrl, poor));
+    await drain(p);
+    expect(await order(bought.orderId)).toMatchObject({ status: "processing", lastError: expect.stringMatching(/balance/) });
+    expect(await purchase(bought.orderId)).toMatchObject({ status: "held", attempt: 1, heldSince: expect.any(Date) });
+    // Still too low: still held, with the same start.
+    await drain(p);
+    const held = await purchase(bought.orderId);
+    expect(held).toMatchObject({ status: "held", attempt: 2 });
+
+    expect((await upstream.admin("POST", `/api/admin/merchants/${poor.merchantId}/credit`, { amount_usd: 20 })).status).toBe(200);
+    expect((await untilFinal(bought.orderId, p)).status).toBe("delivered");
+    const account = await upstreamAccount(poor);
+    expect(account.invoices.map((i) => [i.status, i.status_reason ?? null])).toEqual([
+      ["complete", null],
+      ["denied", "balance_too_low"],
+      ["denied", "balance_too_low"],
+    ]);
+    expect(account.balance).toBe(1000);
+  });
+
+  it("fails and refunds an order held longer than the hold allows", async () => {
+    const poor = await upstream.newMerchant(0);
+    const b = await buyer(50);
+    const bought = await b.buy("card-a", 10);
+    const p = provider(client(upstream.apiUrl, poor), { holdMs: 300 });
+    await drain(p);
+    expect(await purchase(bought.orderId)).toMatchObject({ status: "held" });
+    await new Promise((r) => setTimeout(r, 350));
+    const done = await untilFinal(bought.orderId, p);
+    expect(done).toMatchObject({ status: "refunded", errorCode: "UPSTREAM_BALANCE_TOO_LOW" });
+    expect(await b.balance()).toBe(5000);
+  });
+});

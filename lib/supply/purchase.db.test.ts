@@ -19,10 +19,13 @@ let database: Database;
 let rich: { id: string; secret: string; merchantId: string };
 let restorePayments: (() => void) | undefined;
 
+// Started at once, beside this file's own database (each takes seconds to open).
+const starting = startUpstreamShop();
+starting.catch(() => undefined); // awaited (and its failure reported) in beforeAll
 processTestDatabase((d) => (database = d));
 
 beforeAll(async () => {
-  upstream = await startUpstreamShop();
+  upstream = await starting;
   await upstream.importProducts([giftCardRow("card-a"), giftCardRow("card-b-fail", ["10"])]);
   rich = await upstream.newMerchant(1000);
   Object.assign(process.env, { UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: rich.id, UPSTREAM_API_SECRET: rich.secret });
@@ -34,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const v of ["UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
   restorePayments?.();
-  await upstream?.stop();
+  await (await starting.catch(() => undefined))?.stop();
 });
 
 function client(url: string, creds: { id: string; secret: string } = rich, timeoutMs?: number) {
@@ -221,5 +224,16 @@ describe(`buying upstream on ${testDriver}`, () => {
     const done = await untilFinal(bought.orderId, p);
     expect(done).toMatchObject({ status: "refunded", errorCode: "UPSTREAM_BALANCE_TOO_LOW" });
     expect(await b.balance()).toBe(5000);
+  });
+
+  it("reprices a package at once when a purchase shows its upstream cost moved, before the next sync", async () => {
+    await upstream.importProducts([giftCardRow("card-a", [], { packages: [{ value: "10", faceValue: "11" }, { value: "25" }] })]);
+    const b = await buyer();
+    const bought = await b.buy("card-a", 10);
+    expect(bought.price).toBe(1050);
+    expect((await untilFinal(bought.orderId, provider(client(upstream.apiUrl)))).status).toBe("delivered");
+    expect(await purchase(bought.orderId)).toMatchObject({ costCents: 1100n });
+    expect((await b.buy("card-a", 10)).price).toBe(1155);
+    await drain(provider(client(upstream.apiUrl)));
   });
 });

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { upstreamPurchases } from "@/lib/db/schema";
+import { productPackages, products, upstreamPurchases } from "@/lib/db/schema";
+import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "@/lib/fulfilment";
 import { logFor } from "@/lib/log";
 import { UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable, type UpstreamClient, type UpstreamInvoice, type UpstreamOrder } from "./client";
@@ -95,6 +96,7 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
           .returning();
         p = updated ?? p;
         about.info({ upstream_invoice_id: invoice.id, cost_cents: invoice.payment.price, key }, "bought upstream");
+        await learnCost(db, order, invoice.payment.price, now());
       } else {
         try {
           invoice = await client.invoice(p.upstreamInvoiceId);
@@ -170,6 +172,36 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
       }
     },
   };
+}
+
+/**
+ * What the upstream charged is its cost now: a package whose cost moved since the last sync is repriced at once, so
+ * the next invoice locks a price over the new cost rather than wait for the next pass.
+ */
+async function learnCost(db: Db, order: OrderToFulfil, costCents: number, now: Date): Promise<void> {
+  const cost = BigInt(costCents);
+  const changed = await db
+    .update(productPackages)
+    .set({ costCents: cost })
+    .where(
+      and(
+        eq(productPackages.productId, order.productId),
+        eq(productPackages.value, order.packageValue),
+        sql`${productPackages.costCents} IS DISTINCT FROM ${cost}`,
+      ),
+    )
+    .returning({ productId: productPackages.productId });
+  if (changed.length === 0) return;
+  // The products table's stamp tells every server's catalog snapshot.
+  await db
+    .update(products)
+    .set({ updatedAt: now })
+    .where(and(eq(products.id, order.productId), eq(products.supplier, "upstream")));
+  catalogChanged(db);
+  logFor({ order_id: order.id }).warn(
+    { product_id: order.productId, value: order.packageValue, cost_cents: costCents },
+    "the upstream's cost changed: repriced",
+  );
 }
 
 /** The row of the order's purchase, made before the upstream is first asked, with this ask counted. */

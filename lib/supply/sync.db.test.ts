@@ -20,10 +20,13 @@ let restorePayments: (() => void) | undefined;
 const ENV = { ADMIN_TOKEN: "sync-test-admin-token-0123456789" };
 const SLUGS = Array.from({ length: 120 }, (_, i) => `card-${String(i).padStart(3, "0")}`);
 
+// Started at once, beside this file's own database (each takes seconds to open).
+const starting = startUpstreamShop();
+starting.catch(() => undefined); // awaited (and its failure reported) in beforeAll
 processTestDatabase((d) => (database = d));
 
 beforeAll(async () => {
-  upstream = await startUpstreamShop();
+  upstream = await starting;
   await upstream.importProducts(SLUGS.map((s) => giftCardRow(s)));
   credentials = await upstream.newMerchant(0);
   // This shop resells it (read by config() at its first call, after this): margin 5 %.
@@ -35,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const v of [...Object.keys(ENV), "UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
   restorePayments?.();
-  await upstream?.stop();
+  await (await starting.catch(() => undefined))?.stop();
 });
 
 const clientOf = (url: string) => new UpstreamClient({ url, auth: { kind: "basic", ...credentials } });

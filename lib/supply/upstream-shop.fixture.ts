@@ -1,4 +1,4 @@
-// A second shop for the upstream tests, in a process of its own (its own configuration, database and catalog): the
+// A second shop for the upstream tests, in a process of its own (its own configuration, in-memory database and catalog): the
 // shop's real route handlers of /api/v2 and /api/admin served over HTTP by node:http, without a Next.js build, and
 // its fulfilment drained every 100 ms. Started by lib/supply/testing.ts (`startUpstreamShop`), which gives it PORT,
 // DATA_DIR and ADMIN_TOKEN; prints `ready` when it answers. Payments are offline: merchants pay from their balance.
@@ -7,7 +7,8 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { getDb } from "@/lib/db";
+import { getDb, prepareDatabase, type Database } from "@/lib/db";
+import { openDatabase } from "@/lib/db/client";
 import { drainDue } from "@/lib/fulfilment";
 import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
 
@@ -54,6 +55,8 @@ function match(route: Route, parts: string[]): Record<string, string | string[]>
 
 async function main() {
   const port = Number(process.env.PORT);
+  // An in-memory database (a test's shop keeps nothing), opened beside the payments.
+  (globalThis as typeof globalThis & { __storefrontDb?: Promise<Database> }).__storefrontDb = openDatabase({ driver: "pglite-memory" }, prepareDatabase);
   await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
   const db = await getDb();
   const table = routes(path.resolve("app"), ["api/v2", "api/admin"]);

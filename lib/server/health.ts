@@ -7,11 +7,20 @@ import { migrationStatus, queryRows } from "@/lib/db/client";
 import { getPayments } from "@/lib/payments/payments";
 import { viemChain } from "@/lib/payments/chain";
 import type { PaymentNetwork } from "@/lib/networks";
+import { upstreamHealth, type UpstreamStatus } from "@/lib/supply";
 import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";
 
 export type Check = { ok: boolean; detail: string; ms: number };
 
-export type Readiness = { ready: boolean; checks: Record<string, Check>; problems: string[]; gas: GasBalance[]; warnings: string[] };
+export type Readiness = {
+  ready: boolean;
+  checks: Record<string, Check>;
+  problems: string[];
+  gas: GasBalance[];
+  warnings: string[];
+  /** The upstream supplier (UPSTREAM_API_URL), when one is configured. */
+  upstream?: UpstreamStatus;
+};
 
 /** A gas wallet's native balance on one network (EVM: wei; Solana: lamports), and whether it runs low. */
 export type GasBalance = { network: string; wallet: string; balance: string; unit: "wei" | "lamports"; low: boolean };
@@ -83,7 +92,8 @@ function networkBalances(n: PaymentNetwork, reader: ReturnType<typeof chainReade
 
 /**
  * Whether this server can do its work (GET /api/health?ready=1): the database answers and has every migration, each
- * chain of the mode answers its RPC, and the background loops pass (on Vercel they run from cron instead).
+ * chain of the mode answers its RPC, and the background loops pass (on Vercel they run from cron instead). With an
+ * upstream supplier, its balance and the orders held or under way are shown too (warnings, not unreadiness).
  * `problems` names each failed check in a sentence.
  */
 export async function readiness(): Promise<Readiness> {
@@ -127,8 +137,24 @@ export async function readiness(): Promise<Readiness> {
       checks[`loop ${name}`] = { ok, detail, ms: 0 };
     }
   }
+  // The upstream supplier: its balance and held orders are the operator's to act on (warnings: the shop still serves).
+  const upstream = await getDb()
+    .then(upstreamHealth)
+    .catch((err: unknown) => {
+      warnings.push(`upstream supplier: status unknown (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    });
+  if (upstream) {
+    if (upstream.balance_error) warnings.push(`upstream supplier ${upstream.origin}: balance unknown (${upstream.balance_error})`);
+    if (upstream.held_orders > 0) {
+      warnings.push(
+        `upstream supplier: ${upstream.held_orders} order(s) held, its balance is too low (${upstream.balance_cents ?? "?"} cents): top it up before they are refunded`,
+      );
+    }
+    if (upstream.sync.last_error) warnings.push(`upstream catalog sync: ${upstream.sync.last_error}`);
+  }
   const problems = Object.entries(checks)
     .filter(([, check]) => !check.ok)
     .map(([name, check]) => `${name}: ${check.detail}`);
-  return { ready: problems.length === 0, checks, problems, gas, warnings };
+  return { ready: problems.length === 0, checks, problems, gas, warnings, ...(upstream ? { upstream } : {}) };
 }

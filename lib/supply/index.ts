@@ -6,6 +6,7 @@ import { syncUpstreamCatalog, type SyncReport } from "./sync";
 
 export { UpstreamClient, UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable } from "./client";
 export { syncUpstreamCatalog, type SyncReport } from "./sync";
+export type { UpstreamStatus } from "./status";
 
 /** Pages of the upstream catalog one upkeep pass reads at most (50 products each); the pass goes on at the next one. */
 const PAGES_PER_UPKEEP = 20;
@@ -44,4 +45,13 @@ export async function syncUpstreamNow(db: Db): Promise<SyncReport | undefined> {
   const client = upstreamClient(c);
   if (!c || !client) return undefined;
   return syncUpstreamCatalog(db, client, c, { force: true, maxPages: PAGES_PER_REQUEST });
+}
+
+/** The configured upstream's balance, held orders and sync (GET /api/health?ready=1), or undefined without one. */
+export async function upstreamHealth(db: Db): Promise<import("./status").UpstreamStatus | undefined> {
+  const c = config().upstream;
+  const client = upstreamClient(c);
+  if (!c || !client) return undefined;
+  const { upstreamStatus } = await import("./status");
+  return upstreamStatus(db, client, new URL(c.url).origin);
 }

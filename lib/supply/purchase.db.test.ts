@@ -12,6 +12,7 @@ import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/t
 import { UpstreamClient } from "./client";
 import { createUpstreamProvider, type PurchaseOptions } from "./purchase";
 import { syncUpstreamCatalog } from "./sync";
+import { upstreamHealth } from ".";
 import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "./testing";
 
 let upstream: UpstreamShop;
@@ -201,6 +202,10 @@ describe(`buying upstream on ${testDriver}`, () => {
     await drain(p);
     const held = await purchase(bought.orderId);
     expect(held).toMatchObject({ status: "held", attempt: 2 });
+    // The operator sees it (GET /api/health?ready=1): the held order, and the balance of the configured upstream account.
+    const health = await upstreamHealth(database.db);
+    expect(health).toMatchObject({ origin: upstream.origin, held_orders: 1, balance_cents: (await upstreamAccount()).balance, sync: { in_progress: false } });
+    expect(JSON.stringify(health)).not.toContain(rich.secret);
 
     expect((await upstream.admin("POST", `/api/admin/merchants/${poor.merchantId}/credit`, { amount_usd: 20 })).status).toBe(200);
     expect((await untilFinal(bought.orderId, p)).status).toBe("delivered");

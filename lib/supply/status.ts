@@ -1,0 +1,45 @@
+import { count, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { upstreamPurchases } from "@/lib/db/schema";
+import type { UpstreamClient } from "./client";
+import { readState } from "./sync";
+
+/** The upstream supplier as the operator watches it (GET /api/health?ready=1). */
+export type UpstreamStatus = {
+  /** Its origin (never its credentials). */
+  origin: string;
+  /** What the upstream holds for this shop, in US cents; null when it did not say (`balance_error`). */
+  balance_cents: number | null;
+  balance_error?: string;
+  /** Orders waiting for the operator to top up the upstream balance (`balance_too_low`), refunded after UPSTREAM_HOLD_MINUTES. */
+  held_orders: number;
+  /** Orders asked of the upstream whose outcome is not known yet. */
+  buying_orders: number;
+  sync: { last_complete: string | null; in_progress: boolean; resume_at: string | null; last_error: string | null };
+};
+
+/** The upstream's balance (asked with a time limit), the orders held or under way, and where the catalog sync stands. */
+export async function upstreamStatus(db: Db, client: UpstreamClient, origin: string, timeoutMs = 3_000): Promise<UpstreamStatus> {
+  const [balance, held, buying, state] = await Promise.all([
+    Promise.race([
+      client.balance().then((b) => ({ cents: b.balance })),
+      new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: `no answer in ${timeoutMs / 1000} s` }), timeoutMs).unref()),
+    ]).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })),
+    countWhere(db, "held"),
+    countWhere(db, "buying"),
+    readState(db, new Date()),
+  ]);
+  return {
+    origin,
+    balance_cents: "cents" in balance ? balance.cents : null,
+    ...("error" in balance ? { balance_error: balance.error } : {}),
+    held_orders: held,
+    buying_orders: buying,
+    sync: { last_complete: state.lastCompleteAt, in_progress: state.pass !== null, resume_at: state.resumeAt, last_error: state.lastError },
+  };
+}
+
+async function countWhere(db: Db, status: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(upstreamPurchases).where(eq(upstreamPurchases.status, status));
+  return Number(row?.n ?? 0);
+}

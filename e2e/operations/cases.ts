@@ -228,6 +228,7 @@ export const ROUTES: Route[] = [
   { method: "PATCH", path: "/api/admin/merchants/{id}", body: true, auth: "admin" },
   { method: "POST", path: "/api/admin/merchants/{id}/credit", body: true, auth: "admin" },
   { method: "POST", path: "/api/admin/supply/sync", body: true, auth: "admin" },
+  { method: "POST", path: "/api/upstream/webhook", body: true, auth: "none" },
 ];
 
 /** A value as it would appear in a URL: raw percent sequences stay as they are (they are the point), the rest is encoded. */

@@ -43,6 +43,7 @@ describe("parseConfig", () => {
       marginBps: 500,
       holdMinutes: 60,
       syncMinutes: 60,
+      webhook: undefined,
     });
     expect(basic.seedDemoCatalog).toBe(false);
     const bearer = parseConfig({
@@ -52,6 +53,13 @@ describe("parseConfig", () => {
       UPSTREAM_HOLD_MINUTES: "15",
     });
     expect(bearer.upstream).toMatchObject({ auth: { kind: "bearer", token: "tok" }, marginBps: 750, holdMinutes: 15 });
+    const hooked = parseConfig({
+      UPSTREAM_API_URL: "https://s.example/api/v2",
+      UPSTREAM_API_TOKEN: "t",
+      UPSTREAM_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      PUBLIC_ORIGIN: "https://shop.example.com",
+    });
+    expect(hooked.upstream?.webhook).toEqual({ url: "https://shop.example.com/api/upstream/webhook", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
     for (const bad of ["-1", "101", "1.234", "lots"]) {
       expect(() => parseConfig({ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_TOKEN: "t", UPSTREAM_MARGIN_PERCENT: bad })).toThrow(
         /UPSTREAM_MARGIN_PERCENT/,
@@ -72,11 +80,16 @@ describe("parseConfig", () => {
       ],
       [{ UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_TOKEN: "t", SEED_DEMO_CATALOG: "true" }, /SEED_DEMO_CATALOG: cannot be true/],
       [{ UPSTREAM_API_URL: "ftp://s.example", UPSTREAM_API_TOKEN: "hidden-secret-6" }, /UPSTREAM_API_URL: must be an http\(s\) URL/],
+      [
+        { UPSTREAM_API_URL: "https://s.example/api/v2", UPSTREAM_API_TOKEN: "t", UPSTREAM_WEBHOOK_SECRET: "whsec_hiddensecret7hiddensecret7" },
+        /needs PUBLIC_ORIGIN/,
+      ],
+      [{ UPSTREAM_WEBHOOK_SECRET: "whsec_hiddensecret8hiddensecret8", PUBLIC_ORIGIN: "https://shop.example.com" }, /UPSTREAM_API_URL: is required/],
     ];
     for (const [env, message] of cases) {
       const err = configError(env);
       expect(err.message).toMatch(message);
-      expect(err.message).not.toMatch(/hidden-secret/);
+      expect(err.message).not.toMatch(/hidden-?secret/);
     }
   });
 

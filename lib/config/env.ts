@@ -217,6 +217,18 @@ export const envSchema = z.object({
   UPSTREAM_API_ID: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(200).optional()),
   UPSTREAM_API_SECRET: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(500).optional()),
   UPSTREAM_API_TOKEN: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(500).optional()),
+  /**
+   * The upstream account's webhook secret (`whsec_…`): each upstream invoice then names this shop's
+   * `PUBLIC_ORIGIN/api/upstream/webhook`, and a signed (Standard Webhooks) final invoice makes its order due at once,
+   * ahead of the polling.
+   */
+  UPSTREAM_WEBHOOK_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, "must be a Standard Webhooks secret, whsec_ followed by base64")
+      .optional(),
+  ),
   /** The least the shop earns on an upstream product: its price is never below the upstream cost plus this percentage. */
   UPSTREAM_MARGIN_PERCENT: z.preprocess(
     emptyAsUndefined,
@@ -320,6 +332,8 @@ export type UpstreamConfig = {
   marginBps: number;
   holdMinutes: number;
   syncMinutes: number;
+  /** Where the upstream sends its signed final invoices, and the secret they are signed with (UPSTREAM_WEBHOOK_SECRET). */
+  webhook: { url: string; secret: string } | undefined;
 };
 
 export class ConfigError extends Error {
@@ -384,7 +398,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 }
 
 const upstreamConfigured = (e: z.infer<typeof envSchema>) =>
-  e.UPSTREAM_API_URL !== undefined || e.UPSTREAM_API_ID !== undefined || e.UPSTREAM_API_SECRET !== undefined || e.UPSTREAM_API_TOKEN !== undefined;
+  e.UPSTREAM_API_URL !== undefined ||
+  e.UPSTREAM_API_ID !== undefined ||
+  e.UPSTREAM_API_SECRET !== undefined ||
+  e.UPSTREAM_API_TOKEN !== undefined ||
+  e.UPSTREAM_WEBHOOK_SECRET !== undefined;
 
 /**
  * The upstream supplier, or undefined when none is configured. Refuses half a configuration: a URL without
@@ -410,6 +428,9 @@ function upstreamSettings(e: z.infer<typeof envSchema>): UpstreamConfig | undefi
       message: "needs credentials: UPSTREAM_API_ID and UPSTREAM_API_SECRET (Basic), or UPSTREAM_API_TOKEN (Bearer)",
     });
   }
+  if (e.UPSTREAM_WEBHOOK_SECRET !== undefined && e.PUBLIC_ORIGIN === undefined) {
+    issues.push({ variable: "UPSTREAM_WEBHOOK_SECRET", message: "needs PUBLIC_ORIGIN: the upstream sends its webhooks to PUBLIC_ORIGIN/api/upstream/webhook" });
+  }
   if (e.SEED_DEMO_CATALOG === "true") {
     issues.push({ variable: "SEED_DEMO_CATALOG", message: "cannot be true with an upstream supplier: the catalog is the upstream's" });
   }
@@ -420,6 +441,7 @@ function upstreamSettings(e: z.infer<typeof envSchema>): UpstreamConfig | undefi
     marginBps: Math.round(e.UPSTREAM_MARGIN_PERCENT * 100),
     holdMinutes: e.UPSTREAM_HOLD_MINUTES,
     syncMinutes: e.UPSTREAM_SYNC_MINUTES,
+    webhook: e.UPSTREAM_WEBHOOK_SECRET ? { url: `${e.PUBLIC_ORIGIN}/api/upstream/webhook`, secret: e.UPSTREAM_WEBHOOK_SECRET } : undefined,
   };
 }
 
@@ -485,6 +507,7 @@ const SECRET_VARIABLES = new Set([
   "REFUND_SOLANA_PRIVATE_KEY",
   "UPSTREAM_API_SECRET",
   "UPSTREAM_API_TOKEN",
+  "UPSTREAM_WEBHOOK_SECRET",
 ]);
 
 /**

@@ -1,4 +1,7 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
+import { POST as webhookRoute } from "@/app/api/upstream/webhook/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
@@ -17,7 +20,9 @@ import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type Up
 
 let upstream: UpstreamShop;
 let database: Database;
-let rich: { id: string; secret: string; merchantId: string };
+let rich: { id: string; secret: string; merchantId: string; webhookSecret: string };
+/** This shop's webhook route over HTTP, where the upstream sends its final invoices: what it answered. */
+let receiver: { origin: string; answers: number[]; stop(): Promise<void> };
 let restorePayments: (() => void) | undefined;
 
 // Started at once, beside this file's own database (each takes seconds to open).
@@ -29,17 +34,41 @@ beforeAll(async () => {
   upstream = await starting;
   await upstream.importProducts([giftCardRow("card-a"), giftCardRow("card-b-fail", ["10"])]);
   rich = await upstream.newMerchant(1000);
-  Object.assign(process.env, { UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: rich.id, UPSTREAM_API_SECRET: rich.secret });
+  receiver = await serve(webhookRoute);
+  Object.assign(process.env, {
+    UPSTREAM_API_URL: upstream.apiUrl,
+    UPSTREAM_API_ID: rich.id,
+    UPSTREAM_API_SECRET: rich.secret,
+    UPSTREAM_WEBHOOK_SECRET: rich.webhookSecret,
+    PUBLIC_ORIGIN: receiver.origin,
+  });
   restorePayments = await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
   const synced = await syncUpstreamCatalog(database.db, client(upstream.apiUrl), { syncMinutes: 60 });
   expect(synced).toMatchObject({ status: "complete", imported: 2 });
 }, 90_000);
 
 afterAll(async () => {
-  for (const v of ["UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
+  for (const v of ["UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET", "UPSTREAM_WEBHOOK_SECRET", "PUBLIC_ORIGIN"]) delete process.env[v];
   restorePayments?.();
+  await receiver?.stop();
   await (await starting.catch(() => undefined))?.stop();
 });
+
+/** A route handler of this shop served over HTTP on a free port. */
+async function serve(handler: (req: Request) => Promise<Response>) {
+  const answers: number[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : []));
+    const answer = await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) }));
+    answers.push(answer.status);
+    res.writeHead(answer.status).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, answers, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 function client(url: string, creds: { id: string; secret: string } = rich, timeoutMs?: number) {
   return new UpstreamClient({ url, auth: { kind: "basic", ...creds } }, { timeoutMs });
@@ -240,5 +269,32 @@ describe(`buying upstream on ${testDriver}`, () => {
     expect(await purchase(bought.orderId)).toMatchObject({ costCents: 1100n });
     expect((await b.buy("card-a", 10)).price).toBe(1155);
     await drain(provider(client(upstream.apiUrl)));
+  });
+
+  it("makes an order due at once on the upstream's signed webhook, and a webhook with a bad signature changes nothing", async () => {
+    const b = await buyer();
+    const bought = await b.buy("card-a", 25);
+    // Polling far apart: only the webhook can bring the order back before its next poll.
+    const p = provider(client(upstream.apiUrl), { pollMs: 600_000, webhookUrl: `${receiver.origin}/api/upstream/webhook` });
+    await drain(p);
+    const waiting = await order(bought.orderId);
+    expect(waiting.status).toBe("processing");
+    const upstreamInvoiceId = (await purchase(bought.orderId)).upstreamInvoiceId!;
+
+    // Forged: refused, and the order stays where it was.
+    const forged = await fetch(`${receiver.origin}/api/upstream/webhook`, {
+      method: "POST",
+      headers: { "webhook-id": "msg_forged", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "v1,Zm9yZ2Vk" },
+      body: JSON.stringify({ id: upstreamInvoiceId, status: "complete" }),
+    });
+    expect(forged.status).toBe(401);
+    expect((await order(bought.orderId)).runAt).toEqual(waiting.runAt);
+
+    // The upstream's own, signed with the account's secret: the order is due now and delivered by a drain at the real time.
+    for (let i = 0; i < 50 && !receiver.answers.includes(204); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.answers).toContain(204);
+    expect((await order(bought.orderId)).runAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    await drainDue(database.db, { provider: p, now: new Date() });
+    expect(await order(bought.orderId)).toMatchObject({ status: "delivered" });
   });
 });

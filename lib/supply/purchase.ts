@@ -19,6 +19,8 @@ export type PurchaseOptions = {
   pollMs?: number;
   maxPollMs?: number;
   now?: () => Date;
+  /** Where the upstream sends its signed final invoice (`/api/upstream/webhook`): a faster path than the polling. */
+  webhookUrl?: string;
 };
 
 /** An order the upstream took is waited for this long at most (its codes may come late); then it fails and is refunded. */
@@ -33,7 +35,7 @@ export function upstreamProvider(db: Db): FulfilmentProvider {
       deliver: async () => ({ failed: true, errorCode: "NO_SUPPLIER", message: "No upstream supplier is configured any more; the order is refunded." }),
     };
   }
-  return createUpstreamProvider(db, client, { holdMs: c.holdMinutes * 60_000 });
+  return createUpstreamProvider(db, client, { holdMs: c.holdMinutes * 60_000, webhookUrl: c.webhook?.url });
 }
 
 /**
@@ -71,7 +73,7 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
       if (!p.upstreamInvoiceId) {
         const key = p.attempt === 0 ? order.id : `${order.id}.${p.attempt}`;
         try {
-          invoice = await client.createInvoice(invoiceRequest(order), key);
+          invoice = await client.createInvoice(invoiceRequest(order, opts.webhookUrl), key);
         } catch (err) {
           if (err instanceof UpstreamRefusal) {
             if (err.code === "balance_too_low") return hold(err.message);
@@ -231,7 +233,7 @@ async function finish(db: Db, p: Purchase, delivery: Delivery): Promise<Delivery
 }
 
 /** The upstream invoice for one order: its product and value, its recipient where it has one. */
-function invoiceRequest(order: OrderToFulfil): Record<string, unknown> {
+function invoiceRequest(order: OrderToFulfil, webhookUrl: string | undefined): Record<string, unknown> {
   const recipient =
     order.recipient === null
       ? {}
@@ -242,7 +244,12 @@ function invoiceRequest(order: OrderToFulfil): Record<string, unknown> {
           : order.recipientType === "email"
             ? { email: order.recipient }
             : {};
-  return { products: [{ product_id: order.productId, value: order.packageValue, quantity: 1, ...recipient }], payment_method: "balance", auto_pay: true };
+  return {
+    products: [{ product_id: order.productId, value: order.packageValue, quantity: 1, ...recipient }],
+    payment_method: "balance",
+    auto_pay: true,
+    ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
+  };
 }
 
 /** The upstream's `redemption_info` as this shop's redemption (shown to the buyer as the shop's own codes). */

@@ -25,7 +25,7 @@ export type UpstreamShop = {
   apiUrl: string;
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   /** A merchant with API access and `creditUsd` on its balance: its business key. */
-  newMerchant(creditUsd: number): Promise<{ merchantId: string; id: string; secret: string; token: string }>;
+  newMerchant(creditUsd: number): Promise<{ merchantId: string; id: string; secret: string; token: string; webhookSecret: string }>;
   /** Catalog rows (lib/catalog/product-input.ts) added or replaced in the upstream shop. */
   importProducts(rows: unknown[]): Promise<void>;
   stop(): Promise<void>;
@@ -100,8 +100,8 @@ export async function startUpstreamShop(): Promise<UpstreamShop> {
     async newMerchant(creditUsd) {
       const res = await admin("POST", "/api/admin/merchants", { name: "Reseller", credit_usd: creditUsd });
       if (res.status !== 201) throw new Error(`no merchant: ${JSON.stringify(res.body)}`);
-      const m = res.body as { merchant_id: string; api_id: string; api_secret: string; api_token: string };
-      return { merchantId: m.merchant_id, id: m.api_id, secret: m.api_secret, token: m.api_token };
+      const m = res.body as { merchant_id: string; api_id: string; api_secret: string; api_token: string; webhook_secret: string };
+      return { merchantId: m.merchant_id, id: m.api_id, secret: m.api_secret, token: m.api_token, webhookSecret: m.webhook_secret };
     },
     async importProducts(rows) {
       const res = await admin("POST", "/api/admin/catalog/import", { rows });

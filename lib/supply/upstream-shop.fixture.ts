@@ -1,6 +1,6 @@
 // A second shop for the upstream tests, in a process of its own (its own configuration, in-memory database and catalog): the
 // shop's real route handlers of /api/v2 and /api/admin served over HTTP by node:http, without a Next.js build, and
-// its fulfilment drained every 100 ms. Started by lib/supply/testing.ts (`startUpstreamShop`), which gives it PORT,
+// its fulfilment and webhooks drained every 100 ms. Started by lib/supply/testing.ts (`startUpstreamShop`), which gives it PORT,
 // DATA_DIR and ADMIN_TOKEN; prints `ready` when it answers. Payments are offline: merchants pay from their balance.
 import "@/lib/wiring";
 import fs from "node:fs";
@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { getDb, prepareDatabase, type Database } from "@/lib/db";
 import { openDatabase } from "@/lib/db/client";
 import { drainDue } from "@/lib/fulfilment";
+import { drainWebhooks } from "@/lib/webhooks";
 import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -93,7 +94,7 @@ async function main() {
   setInterval(() => {
     if (draining) return;
     draining = true;
-    drainDue(db)
+    Promise.all([drainDue(db), drainWebhooks(db)])
       .catch((err) => console.error(err))
       .finally(() => (draining = false));
   }, 100);

@@ -1,0 +1,26 @@
+import { config } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { jsonResponse } from "@/lib/http/api-error";
+import { BodyError, readText } from "@/lib/http/body";
+import { receiveUpstreamWebhook } from "@/lib/supply/webhook";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The upstream supplier's webhook (UPSTREAM_WEBHOOK_SECRET): a final invoice, signed (Standard Webhooks). 204 once
+ * taken; 401 when its signature does not verify; 404 when no upstream webhook is configured.
+ */
+export async function POST(req: Request) {
+  const hook = config().upstream?.webhook;
+  if (!hook) return jsonResponse({ error_code: "not_found", message: "No upstream webhook is configured." }, { status: 404 });
+  let body: string;
+  try {
+    body = await readText(req);
+  } catch (err) {
+    if (err instanceof BodyError) return jsonResponse({ error_code: "parse_error", message: err.message }, { status: err.status });
+    throw err;
+  }
+  const receipt = await receiveUpstreamWebhook(await getDb(), hook.secret, body, req.headers);
+  if (!receipt.accepted) return jsonResponse({ error_code: "invalid_signature", message: "The webhook's signature does not verify." }, { status: 401 });
+  return new Response(null, { status: 204 });
+}

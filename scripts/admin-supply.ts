@@ -1,6 +1,7 @@
 // `npm run admin -- supply sync`: the upstream supplier's catalog, synced now.
 import { parseArgs } from "node:util";
 import { supplySyncWire } from "@/lib/http/admin/wire";
+import { config } from "@/lib/config";
 import { withDatabase } from "@/lib/db";
 import { syncUpstreamNow, type SyncReport } from "@/lib/supply";
 import { shopHoldingData, shopJson } from "./admin-shop";
@@ -17,6 +18,10 @@ export async function supplyCommand(command: string | undefined, args: string[])
     return 2;
   }
   const { values } = parseArgs({ args, options: { url: { type: "string" } } });
+  if (!config().upstream) {
+    console.error("No upstream supplier is configured (UPSTREAM_API_URL).");
+    return 1;
+  }
   const shop = shopHoldingData(values.url);
   const report: SyncReport | undefined = shop
     ? await shopJson(shop, "POST", "/api/admin/supply/sync", supplySyncWire)

@@ -293,7 +293,7 @@ export const upstreamPurchases = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("upstream_purchases_status_idx").on(t.status)],
+  (t) => [index("upstream_purchases_status_idx").on(t.status), index("upstream_purchases_invoice_idx").on(t.upstreamInvoiceId)],
 );
 
 export const merchantStatus = pgEnum("merchant_status", ["active", "suspended"]);

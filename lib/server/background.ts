@@ -3,12 +3,15 @@ import { getDb } from "@/lib/db";
 import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
+import { syncUpstreamIfDue } from "@/lib/supply";
 import { processPayout, upkeep as runUpkeep } from "./round";
 import { startPollLoop } from "@/lib/runtime/poll-loop";
 import { onShutdown } from "@/lib/runtime/shutdown";
 import { log } from "@/lib/log";
 
 const MAINTENANCE_MS = 10_000;
+/** How often the upstream catalog sync looks whether a pass is due (or a paused one may resume). */
+const SUPPLY_CHECK_MS = 30_000;
 
 /**
  * When each loop of this process last finished a pass (readiness: a loop that stopped passing is not alive). On
@@ -31,8 +34,8 @@ export const LOOP_STALE_MS = 5 * 60_000;
 /**
  * The background work of a Node server: the fulfilment worker (orders of paid invoices, refunds of failed ones),
  * the webhook worker (merchants' invoice messages, with retries) and payment upkeep (expire unpaid invoices, decide
- * every open settlement from the chain: invoices', fees' and balance top-ups'). The same jobs make one bounded round
- * on Vercel (lib/server/round.ts).
+ * every open settlement from the chain: invoices', fees' and balance top-ups'), and with an upstream supplier its
+ * catalog sync. The same jobs make one bounded round on Vercel (lib/server/round.ts).
  */
 export async function startBackgroundWork(): Promise<void> {
   const c = config();
@@ -60,7 +63,19 @@ export async function startBackgroundWork(): Promise<void> {
     const { unfinished } = await drainSettlements(20_000);
     if (unfinished > 0) log.warn({ unfinished }, "settlements still running at shutdown: the next start reconciles them");
   }, "intake");
+  // The upstream supplier's catalog (UPSTREAM_API_URL): at start, then whenever due (the sync decides; a pass that is
+  // not due asks nothing), in a loop of its own so that a slow upstream never holds up the payment upkeep.
+  const supply = c.upstream
+    ? startPollLoop(
+        "upstream sync",
+        async () => {
+          await syncUpstreamIfDue(await getDb());
+        },
+        SUPPLY_CHECK_MS,
+      )
+    : undefined;
+
   onShutdown(async () => {
-    await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop()]);
+    await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop(), supply?.stop()]);
   }, "work");
 }

@@ -18,7 +18,7 @@ import { getPayments, senderSync } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
-import { syncUpstreamIfDue } from "@/lib/supply";
+import { syncUpstreamIfDue, type SyncReport } from "@/lib/supply";
 import { log } from "@/lib/log";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
@@ -28,6 +28,8 @@ export type RoundReport = {
   orders: { claimed: number; delivered: number; failed: number; retry: number; lost: number };
   refunds: number;
   webhooks: { claimed: number; delivered: number; retry: number; failed: number; gone: number };
+  /** The upstream supplier's catalog sync (UPSTREAM_API_URL), when one is configured: what this round's share did. */
+  upstream_sync?: SyncReport["status"];
   /** Jobs that failed this round, by name, with the reason; the next round tries them again. */
   errors: Record<string, string>;
   took_ms: number;
@@ -36,8 +38,7 @@ export type RoundReport = {
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
  * the chain (landed: applied once; never landing: undone); gift card batches left unfinished are issued; live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
- * calls past their day and Idempotency-Keys past their week are deleted; the upstream supplier's catalog is synced
- * when due (lib/supply).
+ * calls past their day and Idempotency-Keys past their week are deleted.
  * The server's upkeep loop and the cron round both run it.
  */
 export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
@@ -53,8 +54,6 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);
   await deleteStaleIdempotencyKeys(db);
-  // The upstream supplier's catalog (UPSTREAM_API_URL): a page budget per pass, resumed where it stopped.
-  await syncUpstreamIfDue(db);
   return { expired, settlements };
 }
 
@@ -68,7 +67,7 @@ export function processPayout(): Promise<Payout | undefined> {
 
 /**
  * One bounded round of every background job, in the order money flows: payment upkeep (expiry, settlements), paid
- * orders fulfilled, failed ones refunded, merchants' webhooks sent. Each job stops taking new work when `budgetMs`
+ * orders fulfilled, failed ones refunded, merchants' webhooks sent; then the upstream supplier's catalog sync. Each job stops taking new work when `budgetMs`
  * is spent (what it holds is finished or left claimed for the next round), and a failing job does not stop the
  * others. This is what Vercel Cron calls (GET /api/cron/tick) and what runs after a payment on Vercel; a Node server
  * runs the same jobs in its loops (lib/server/background.ts).
@@ -110,6 +109,11 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
   });
   await job("webhooks", async () => {
     report.webhooks = await drainWebhooks(db, { signal });
+  });
+  // Last: the catalog is not money. A page budget per round, resumed where it stopped (lib/supply).
+  await job("upstream sync", async () => {
+    const sync = await syncUpstreamIfDue(db);
+    if (sync) report.upstream_sync = sync.status;
   });
   report.took_ms = Date.now() - started;
   return report;

@@ -4,8 +4,6 @@ import { POST as syncRoute } from "@/app/api/admin/supply/sync/route";
 import { getProduct } from "@/lib/catalog";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { config } from "@/lib/config";
-import { upkeep } from "@/lib/server/round";
-import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
 import type { Database } from "@/lib/db";
 import { productPackages, products, settings } from "@/lib/db/schema";
 import { UpstreamClient } from "./client";
@@ -16,7 +14,6 @@ import { giftCardRow, startStandIn, startUpstreamShop, type UpstreamShop } from 
 let upstream: UpstreamShop;
 let database: Database;
 let credentials: { id: string; secret: string };
-let restorePayments: (() => void) | undefined;
 const ENV = { ADMIN_TOKEN: "sync-test-admin-token-0123456789" };
 const SLUGS = Array.from({ length: 120 }, (_, i) => `card-${String(i).padStart(3, "0")}`);
 
@@ -31,13 +28,10 @@ beforeAll(async () => {
   credentials = await upstream.newMerchant(0);
   // This shop resells it (read by config() at its first call, after this): margin 5 %.
   Object.assign(process.env, { ...ENV, UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: credentials.id, UPSTREAM_API_SECRET: credentials.secret });
-  // The round's payment upkeep runs beside the sync: over a network without a chain.
-  restorePayments = await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
 }, 90_000);
 
 afterAll(async () => {
   for (const v of [...Object.keys(ENV), "UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];
-  restorePayments?.();
   await (await starting.catch(() => undefined))?.stop();
 });
 
@@ -116,7 +110,7 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
     expect(await listed("card-002")).toBe(true);
   });
 
-  it("syncs on POST /api/admin/supply/sync (admin token), and on the upkeep once the last pass is older than UPSTREAM_SYNC_MINUTES", async () => {
+  it("syncs on POST /api/admin/supply/sync (admin token), and on the scheduler once the last pass is older than UPSTREAM_SYNC_MINUTES", async () => {
     expect(config().upstream?.url).toBe(upstream.apiUrl);
     const refused = await syncRoute(new Request("http://shop.test/api/admin/supply/sync", { method: "POST" }), { params: Promise.resolve({}) });
     expect(refused.status).toBe(401);
@@ -124,15 +118,15 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
     const res = await syncRoute(new Request("http://shop.test/api/admin/supply/sync", { method: "POST", headers: admin }), { params: Promise.resolve({}) });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "complete", pages: 3, imported: 120, gone: 0, resume_at: null, error: null });
-    // Not due: the upkeep asks nothing.
+    // Not due: the scheduler's pass (the server's loop, the cron round's job) asks nothing.
     expect(await syncUpstreamIfDue(database.db)).toMatchObject({ status: "not_due" });
-    // An hour later (the last pass's time moved back), the upkeep (the server's loop and the cron round) syncs.
+    // An hour later (the last pass's time moved back), it syncs.
     const state = await readState(database.db, new Date());
     await database.db
       .update(settings)
       .set({ value: { ...state, lastCompleteAt: new Date(Date.now() - 61 * 60_000).toISOString() } })
       .where(eq(settings.key, "upstream.sync"));
-    await upkeep();
+    expect(await syncUpstreamIfDue(database.db)).toMatchObject({ status: "complete" });
     expect(Date.parse((await readState(database.db, new Date())).lastCompleteAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 

@@ -21,10 +21,7 @@ export type UpstreamStatus = {
 /** The upstream's balance (asked with a time limit), the orders held or under way, and where the catalog sync stands. */
 export async function upstreamStatus(db: Db, client: UpstreamClient, origin: string, timeoutMs = 3_000): Promise<UpstreamStatus> {
   const [balance, held, buying, state] = await Promise.all([
-    Promise.race([
-      client.balance().then((b) => ({ cents: b.balance })),
-      new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: `no answer in ${timeoutMs / 1000} s` }), timeoutMs).unref()),
-    ]).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })),
+    balanceOf(client, timeoutMs),
     countWhere(db, "held"),
     countWhere(db, "buying"),
     readState(db, new Date()),
@@ -37,6 +34,24 @@ export async function upstreamStatus(db: Db, client: UpstreamClient, origin: str
     buying_orders: buying,
     sync: { last_complete: state.lastCompleteAt, in_progress: state.pass !== null, resume_at: state.resumeAt, last_error: state.lastError },
   };
+}
+
+/**
+ * The balance is asked at most once a minute per client, whatever the number of health checks: the upstream allows
+ * 60 balance requests per 10 minutes, and a load balancer's probes must not spend them.
+ */
+const BALANCE_TTL_MS = 60_000;
+const balances = new WeakMap<UpstreamClient, { at: number; answer: Promise<{ cents: number } | { error: string }> }>();
+
+function balanceOf(client: UpstreamClient, timeoutMs: number): Promise<{ cents: number } | { error: string }> {
+  const held = balances.get(client);
+  if (held && Date.now() - held.at < BALANCE_TTL_MS) return held.answer;
+  const answer = Promise.race([
+    client.balance().then((b) => ({ cents: b.balance })),
+    new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: `no answer in ${timeoutMs / 1000} s` }), timeoutMs).unref()),
+  ]).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+  balances.set(client, { at: Date.now(), answer });
+  return answer;
 }
 
 async function countWhere(db: Db, status: string): Promise<number> {

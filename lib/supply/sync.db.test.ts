@@ -130,6 +130,15 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
     expect(Date.parse((await readState(database.db, new Date())).lastCompleteAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it("leaves a product the operator sells from its own codes alone", async () => {
+    await database.db.update(products).set({ supplier: "inventory", name: "Our own card" }).where(eq(products.id, "card-050"));
+    const report = await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect(report).toMatchObject({ status: "complete", imported: 119, gone: 0 });
+    expect(report.rejected).toEqual([{ row: 0, slug: "card-050", errors: [expect.stringMatching(/own stock/)] }]);
+    const [own] = await database.db.select().from(products).where(eq(products.id, "card-050"));
+    expect(own).toMatchObject({ supplier: "inventory", name: "Our own card", inStock: true });
+  });
+
   it("keeps to the product quota: a pass that would exceed it pauses until the hour is over", async () => {
     const state = await readState(database.db, new Date());
     const now = new Date();

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { importCatalog, type RejectedRow } from "@/lib/catalog/import";
 import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { UpstreamConfig } from "@/lib/config";
@@ -97,11 +97,19 @@ export async function syncUpstreamCatalog(
         report.status = "paused";
         break;
       }
-      const rows = page.products.filter((p) => !p.is_test).map(toCatalogRow);
-      const imported = await importCatalog(db, rows, { supplier: "upstream" });
+      const listed = page.products.filter((p) => !p.is_test);
+      // The operator's own stock wins: a product sold from imported codes keeps its supplier and its page.
+      const own = await ownStock(
+        db,
+        listed.map((p) => p.id),
+      );
+      const imported = await importCatalog(db, listed.filter((p) => !own.has(p.id)).map(toCatalogRow), { supplier: "upstream" });
       report.pages++;
       report.imported += imported.imported;
-      report.rejected.push(...imported.rejected);
+      report.rejected.push(
+        ...imported.rejected,
+        ...[...own].map((slug) => ({ row: 0, slug, errors: ["sold from the shop's own stock: not replaced by the upstream's"] })),
+      );
       state.pass = {
         ...state.pass,
         next: page.next ?? null,
@@ -173,6 +181,16 @@ async function releaseLease(db: Db, holder: string): Promise<void> {
     .update(settings)
     .set({ value: { holder: null, until: null } })
     .where(and(eq(settings.key, LEASE_KEY), sql`${settings.value}->>'holder' = ${holder}`));
+}
+
+/** Which of these slugs are products the operator sells from imported codes. */
+async function ownStock(db: Db, slugs: string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(inArray(products.id, slugs), eq(products.supplier, "inventory")));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Upstream products not seen by the pass that started at `startedAt`: unavailable from now on, kept for their orders. */

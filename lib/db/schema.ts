@@ -284,6 +284,11 @@ export const upstreamPurchases = pgTable(
     asks: integer("asks").notNull().default(0),
     /** `buying` (asked, outcome not known yet), `held` (balance too low), `delivered`, `failed`. */
     status: text("status").notNull().default("buying"),
+    /**
+     * The body sent under the current attempt's key (JSON text, as sent), kept before it is first sent: a retry sends
+     * the same bytes, so a changed setting (the webhook URL) never makes the upstream refuse the key as reused.
+     */
+    request: text("request"),
     upstreamInvoiceId: text("upstream_invoice_id"),
     upstreamOrderId: text("upstream_order_id"),
     /** What the upstream charged, in US cents. */

@@ -93,8 +93,8 @@ export class UpstreamClient {
     return { products, skipped, next: page.data.meta._next, total: page.data.meta.total };
   }
 
-  /** `POST /invoices` with an Idempotency-Key: the same key never makes a second invoice upstream. */
-  async createInvoice(body: Record<string, unknown>, idempotencyKey: string): Promise<UpstreamInvoice> {
+  /** `POST /invoices` with an Idempotency-Key: the same key (with the same body) never makes a second invoice upstream. */
+  async createInvoice(body: Record<string, unknown> | string, idempotencyKey: string): Promise<UpstreamInvoice> {
     const answer = await this.request("POST", this.url("invoices"), "invoices", { body, headers: { "Idempotency-Key": idempotencyKey } });
     return this.read(dataOf(upstreamInvoice), answer, "POST /invoices").data;
   }
@@ -156,7 +156,8 @@ export class UpstreamClient {
             ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
             ...init.headers,
           },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          // A body given as text goes as it is (a retry under an Idempotency-Key must send the same bytes).
+          body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
         });
         text = await res.text();
       } catch (err) {

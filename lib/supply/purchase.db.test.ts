@@ -181,6 +181,12 @@ describe(`buying upstream on ${testDriver}`, () => {
       const done = await untilFinal(bought.orderId, p);
       expect(done.status).toBe("delivered");
       expect(standIn.seen.filter((s) => s.method === "POST")).toHaveLength(2);
+      // Both times the same body under the same key, as stored before the first was sent.
+      expect(JSON.parse((await purchase(bought.orderId)).request!)).toEqual({
+        products: [{ product_id: "card-a", value: "10", quantity: 1 }],
+        payment_method: "balance",
+        auto_pay: true,
+      });
       const after = await upstreamAccount();
       expect(after.invoices).toHaveLength(before.invoices.length + 1);
       expect(after.balance).toBe(before.balance - 1000);

@@ -72,8 +72,16 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
       let invoice: UpstreamInvoice;
       if (!p.upstreamInvoiceId) {
         const key = p.attempt === 0 ? order.id : `${order.id}.${p.attempt}`;
+        let request = p.request;
+        if (!request) {
+          request = JSON.stringify(invoiceRequest(order, opts.webhookUrl));
+          await db
+            .update(upstreamPurchases)
+            .set({ request })
+            .where(and(eq(upstreamPurchases.orderId, p.orderId), eq(upstreamPurchases.attempt, p.attempt)));
+        }
         try {
-          invoice = await client.createInvoice(invoiceRequest(order, opts.webhookUrl), key);
+          invoice = await client.createInvoice(request, key);
         } catch (err) {
           if (err instanceof UpstreamRefusal) {
             if (err.code === "balance_too_low") return hold(err.message);
@@ -159,6 +167,7 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
             status: "held",
             heldSince: since,
             attempt: p.attempt + 1,
+            request: null,
             upstreamInvoiceId: null,
             upstreamOrderId: null,
             lastError: reason,

@@ -4,6 +4,7 @@ CREATE TABLE "upstream_purchases" (
 	"attempt" integer DEFAULT 0 NOT NULL,
 	"asks" integer DEFAULT 0 NOT NULL,
 	"status" text DEFAULT 'buying' NOT NULL,
+	"request" text,
 	"upstream_invoice_id" text,
 	"upstream_order_id" text,
 	"cost_cents" bigint,

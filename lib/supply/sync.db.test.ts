@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as syncRoute } from "@/app/api/admin/supply/sync/route";
 import { getProduct } from "@/lib/catalog";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
@@ -17,6 +17,8 @@ let credentials: { id: string; secret: string };
 const ENV = { ADMIN_TOKEN: "sync-test-admin-token-0123456789" };
 const SLUGS = Array.from({ length: 120 }, (_, i) => `card-${String(i).padStart(3, "0")}`);
 
+// Two shops' databases open at once here: on a busy machine that takes longer than a hook's usual minute.
+vi.setConfig({ hookTimeout: 180_000 });
 // Started at once, beside this file's own database (each takes seconds to open).
 const starting = startUpstreamShop();
 starting.catch(() => undefined); // awaited (and its failure reported) in beforeAll
@@ -28,7 +30,7 @@ beforeAll(async () => {
   credentials = await upstream.newMerchant(0);
   // This shop resells it (read by config() at its first call, after this): margin 5 %.
   Object.assign(process.env, { ...ENV, UPSTREAM_API_URL: upstream.apiUrl, UPSTREAM_API_ID: credentials.id, UPSTREAM_API_SECRET: credentials.secret });
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   for (const v of [...Object.keys(ENV), "UPSTREAM_API_URL", "UPSTREAM_API_ID", "UPSTREAM_API_SECRET"]) delete process.env[v];

@@ -18,6 +18,8 @@ export async function freePort(): Promise<number> {
 }
 
 const ADMIN_TOKEN = "upstream-test-admin-token-0123456789";
+/** What the upstream shop prints once it answers. */
+export const READY = "upstream-shop-ready";
 
 export type UpstreamShop = {
   /** The shop's origin and its merchant API's base URL (`…/api/v2`). */
@@ -69,9 +71,10 @@ export async function startUpstreamShop(): Promise<UpstreamShop> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the upstream shop did not start: ${output}`)), 60_000);
+    // Opening its database takes most of it: seconds alone, a minute or two on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`the upstream shop did not start: ${output}`)), 150_000);
     child.stdout.on("data", (d: Buffer) => {
-      if (d.toString().includes("ready")) {
+      if (d.toString().includes(READY)) {
         clearTimeout(timer);
         resolve();
       }

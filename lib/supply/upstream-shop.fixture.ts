@@ -1,7 +1,7 @@
 // A second shop for the upstream tests, in a process of its own (its own configuration, in-memory database and catalog): the
 // shop's real route handlers of /api/v2 and /api/admin served over HTTP by node:http, without a Next.js build, and
 // its fulfilment and webhooks drained every 100 ms. Started by lib/supply/testing.ts (`startUpstreamShop`), which gives it PORT,
-// DATA_DIR and ADMIN_TOKEN; prints `ready` when it answers. Payments are offline: merchants pay from their balance.
+// DATA_DIR and ADMIN_TOKEN; prints READY when it answers. Payments are offline: merchants pay from their balance.
 import "@/lib/wiring";
 import fs from "node:fs";
 import http from "node:http";
@@ -12,6 +12,7 @@ import { openDatabase } from "@/lib/db/client";
 import { drainDue } from "@/lib/fulfilment";
 import { drainWebhooks } from "@/lib/webhooks";
 import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
+import { READY } from "./testing";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type Route = { segments: string[]; file: string; module?: Record<string, Handler> };
@@ -89,7 +90,7 @@ async function main() {
       res.writeHead(500).end();
     }
   });
-  server.listen(port, "127.0.0.1", () => console.log("ready"));
+  server.listen(port, "127.0.0.1", () => console.log(READY));
   let draining = false;
   setInterval(() => {
     if (draining) return;

@@ -15,6 +15,7 @@ import { drainDue, refundFailedOrders } from "@/lib/fulfilment";
 import { fakePayout, payInvoice as markInvoicePaid } from "@/lib/fulfilment/testing";
 import { createInvoiceResponse } from "@/lib/http/x402/x402-invoice";
 import { payInvoice } from "@/lib/http/x402/x402-pay";
+import { invoiceStatusResponse } from "@/lib/http/x402/x402-status";
 import { getInvoice } from "@/lib/invoices";
 import { createMerchant } from "@/lib/merchants";
 import type { EvmNetwork } from "@/lib/networks";
@@ -77,6 +78,10 @@ describe(`gift cards on wallet invoices, on ${testDriver}`, () => {
     expect(part.status).toBe("unpaid");
     expect(Number(part.gift_card_usdc)).toBeCloseTo(left, 2);
     expect(Number(part.amount_due_usdc)).toBeCloseTo(Number(part.price_usdc) - left, 2);
+    // The status tells the same amounts, for the invoice page.
+    const status = (id: string) => invoiceStatusResponse(new URL(`${ORIGIN}/x402/invoice/status?invoice_id=${id}`), ORIGIN, null);
+    expect(await status(part.invoice_id)).toMatchObject({ status: "unpaid", gift_card_usdc: part.gift_card_usdc, amount_due_usdc: part.amount_due_usdc });
+    expect(await status(whole.invoice_id)).toMatchObject({ status: "complete", gift_card_usdc: whole.price_usdc, amount_due_usdc: "0" });
     // invoice/pay asks exactly the rest.
     const res = await payInvoice(new Request(`${ORIGIN}/x402/invoice/pay`, { method: "POST", body: JSON.stringify({ invoice_id: part.invoice_id }) }));
     expect(res.status).toBe(402);

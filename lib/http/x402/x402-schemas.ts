@@ -457,6 +457,8 @@ export const InvoiceStatusBody = z
     delivery_status: DeliveryStatusSchema,
     error_code: InvoiceErrorCodeSchema.optional(),
     price_usdc: UsdcAmount,
+    gift_card_usdc: UsdcAmount.optional().meta({ description: "Paid by the gift card named at invoice/create." }),
+    amount_due_usdc: UsdcAmount.meta({ description: "What invoice/pay settles: the price less what the gift card paid." }),
     created_at: DateTime,
     expires_at: DateTime,
     paid_at: DateTime.nullable(),

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db";
 import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/invoices";
 import { ApiError } from "@/lib/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
+import { amountDueUsdc, USDC_PER_CENT } from "@/lib/invoices/amount-due";
 
 export function requireInvoiceId(url: URL): string {
   const id = url.searchParams.get("invoice_id")?.trim();
@@ -23,6 +24,8 @@ function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: str
     // Why a complete invoice is not fully delivered (an unpaid one's error code is no fulfilment's: its status tells).
     ...(invoice.errorCode && status === "complete" ? { error_code: invoice.errorCode } : {}),
     price_usdc: usdcToDecimal(invoice.priceUsdc),
+    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(invoice.giftCardCents * USDC_PER_CENT) } : {}),
+    amount_due_usdc: usdcToDecimal(amountDueUsdc(invoice)),
     created_at: invoice.createdAt.toISOString(),
     expires_at: invoice.expiresAt.toISOString(),
     paid_at: invoice.paidAt?.toISOString() ?? null,

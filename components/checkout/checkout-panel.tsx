@@ -1,11 +1,13 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { rememberCartInvoice, useCart, type CartLine } from "@/components/cart/cart-store";
+import { useId, useRef, useState } from "react";
+import { clearCartPaidBy, rememberCartInvoice, useCart, type CartLine } from "@/components/cart/cart-store";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
-import { createInvoice, type CartItem } from "./shop-api";
+import { createInvoice, ShopApiError, type CartItem } from "./shop-api";
 import { useAction } from "./use-action";
 
 /** The cart as invoice items: one item per unit, as the API takes them. */
@@ -39,6 +41,15 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
   );
 }
 
+/** Why the shop refused a gift card's code, in the shopper's words; undefined when the refusal is about something else. */
+export function giftCardRefusal(err: unknown): string | undefined {
+  if (!(err instanceof ShopApiError)) return undefined;
+  if (err.code === "INVALID_GIFT_CARD") return "No gift card has this code. Check it and try again, or leave the field empty to pay with your wallet.";
+  if (err.code === "GIFT_CARD_EMPTY") return "This gift card has nothing left on it. Use another code, or leave the field empty to pay with your wallet.";
+  if (err.field === "gift_card_code") return err.message;
+  return undefined;
+}
+
 /**
  * Checkout from the cart: connect a wallet, sign in once (SIWX, the token is kept for the tab), then lock the cart's
  * price on an invoice and go pay it. The cart stays until the invoice is paid.
@@ -49,13 +60,30 @@ export function CheckoutPanel() {
   const { session, signIn } = useSession(wallet);
   const router = useRouter();
   const { busy, error, run } = useAction<"sign-in" | "invoice">();
+  const [code, setCode] = useState("");
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const id = useId();
   if (lines.length === 0) return null;
 
   const checkout = () =>
     run("invoice", async () => {
+      setCodeError(null);
       const token = session?.token ?? (await signIn()).token;
-      const invoice = await createInvoice(token, cartItems(lines));
+      let invoice;
+      try {
+        invoice = await createInvoice(token, cartItems(lines), code.trim() || undefined);
+      } catch (err) {
+        // A refused code is the field's to tell: the cart and the rest of the checkout stay as they are.
+        const refusal = giftCardRefusal(err);
+        if (refusal === undefined) throw err;
+        setCodeError(refusal);
+        codeInput.current?.focus();
+        return;
+      }
       rememberCartInvoice(invoice.invoice_id);
+      // A card that paid it all: the invoice is paid and on its way, and the cart is bought.
+      if (invoice.status === "paid") clearCartPaidBy(invoice.invoice_id);
       router.push(`/invoices/${invoice.invoice_id}`);
     });
 
@@ -83,14 +111,59 @@ export function CheckoutPanel() {
         </Step>
         <Step n={3} title="Lock the price and pay" done={false}>
           <p className="text-sm text-slate-700">The invoice holds this price for a few minutes while you pay in USDC.</p>
-          <button
-            type="button"
-            disabled={!wallet || busy !== null}
-            onClick={checkout}
-            className="h-11 w-full rounded-xl bg-brand-600 px-6 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400 sm:w-fit"
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (wallet && busy === null) void checkout();
+            }}
+            className="flex flex-col gap-3"
           >
-            {busy === "invoice" ? "Creating your invoice…" : "Continue to payment"}
-          </button>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-gift-card`} className="text-sm font-semibold text-slate-900">
+                Gift card code <span className="font-normal text-slate-600">(optional)</span>
+              </label>
+              <input
+                ref={codeInput}
+                id={`${id}-gift-card`}
+                name="gift_card_code"
+                type="text"
+                value={code}
+                onChange={(e) => {
+                  setCode(e.target.value);
+                  setCodeError(null);
+                }}
+                maxLength={64}
+                placeholder="XXXX-XXXX-XXXX-XXXX-XXXX"
+                autoComplete="off"
+                autoCapitalize="characters"
+                autoCorrect="off"
+                spellCheck={false}
+                enterKeyHint="go"
+                aria-invalid={codeError !== null}
+                aria-describedby={`${id}-gift-card-hint${codeError ? ` ${id}-gift-card-error` : ""}`}
+                className="h-11 w-full rounded-xl border border-slate-300 bg-white px-3 font-mono text-slate-900 uppercase placeholder:font-sans placeholder:text-slate-400 placeholder:normal-case aria-[invalid=true]:border-red-600 sm:max-w-sm"
+              />
+              <p id={`${id}-gift-card-hint`} className="text-sm text-slate-700">
+                One of this shop&apos;s gift cards pays first; your wallet pays the rest.{" "}
+                <Link href="/gift-cards/balance" className="font-medium text-brand-700 underline">
+                  Check a card&apos;s balance
+                </Link>
+              </p>
+              {codeError && (
+                <p id={`${id}-gift-card-error`} role="alert" className="text-sm font-medium text-red-700">
+                  {codeError}
+                </p>
+              )}
+            </div>
+            <button
+              type="submit"
+              disabled={!wallet || busy !== null}
+              className="h-11 w-full rounded-xl bg-brand-600 px-6 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400 sm:w-fit"
+            >
+              {busy === "invoice" ? "Creating your invoice…" : "Continue to payment"}
+            </button>
+          </form>
         </Step>
       </ol>
       <p role="alert" aria-live="assertive" className="text-sm font-medium text-red-700 empty:sr-only">

@@ -91,15 +91,16 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
   const networks = payNetworks(setup).filter((n) => n.family === wallet.family);
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
   const balance = useUsdcBalance(invoice?.status === "unpaid" ? chosen : undefined, wallet.address);
-  const price = invoice ? parseMinorUnits(invoice.price_usdc, USDC_DECIMALS) : undefined;
-  const shortOfUsdc = balance !== undefined && price !== undefined && balance < price;
+  // What the wallet pays: the locked price less what a gift card paid of it.
+  const due = invoice ? parseMinorUnits(invoice.amount_due_usdc, USDC_DECIMALS) : undefined;
+  const shortOfUsdc = balance !== undefined && due !== undefined && balance < due;
 
   const pay = () =>
     run("pay", async () => {
       setNotice(null);
       if (!invoice || !chosen) return;
       const scheme = await wallet.paymentScheme(chosen.network);
-      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: price!, scheme });
+      await payInvoice({ invoiceId: id, network: chosen.network, asset: chosen.asset, amountAtomic: due!, scheme });
       clearCartPaidBy(id);
     });
 
@@ -107,7 +108,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
     run("fund", async () => {
       setNotice(null);
       if (!invoice || !chosen) return;
-      setNotice(await requestTestUsdc(chosen, wallet.address, faucetAmount(invoice.price_usdc)));
+      setNotice(await requestTestUsdc(chosen, wallet.address, faucetAmount(invoice.amount_due_usdc)));
     });
 
   const recreate = () =>
@@ -142,6 +143,8 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
     );
 
   const partial = invoice.orders.filter((o) => o.status === "failed" || o.status === "refunded");
+  const card = invoice.gift_card_usdc;
+  const paidByCard = card !== undefined && invoice.payment === null && invoice.amount_due_usdc === "0";
   return (
     <div className="flex flex-col gap-5">
       <Progress status={invoice.status} />
@@ -162,10 +165,27 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               </li>
             ))}
           </ul>
-          <p className="flex justify-between text-lg font-bold text-slate-900">
-            <span>Total</span>
-            <span>{invoice.price_usdc} USDC</span>
-          </p>
+          {card === undefined ? (
+            <p className="flex justify-between text-lg font-bold text-slate-900">
+              <span>Total</span>
+              <span>{invoice.price_usdc} USDC</span>
+            </p>
+          ) : (
+            <dl className="flex flex-col gap-1 border-t border-slate-200 pt-2">
+              <div className="flex justify-between text-sm text-slate-800">
+                <dt>Price</dt>
+                <dd>{invoice.price_usdc} USDC</dd>
+              </div>
+              <div className="flex justify-between text-sm text-emerald-800">
+                <dt>Paid by your gift card</dt>
+                <dd>−{card} USDC</dd>
+              </div>
+              <div className="flex justify-between text-lg font-bold text-slate-900">
+                <dt>Your wallet pays</dt>
+                <dd>{invoice.amount_due_usdc} USDC</dd>
+              </div>
+            </dl>
+          )}
         </section>
 
         <section aria-labelledby="pay-heading" className="flex h-fit flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
@@ -182,7 +202,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               {balance !== undefined && chosen && (
                 <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
                   {shortOfUsdc
-                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${usdcToDecimal(balance)} USDC and the invoice needs ${invoice.price_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
+                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${usdcToDecimal(balance)} USDC and the invoice needs ${invoice.amount_due_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
                     : `This wallet holds ${usdcToDecimal(balance)} USDC on ${chosen.name}.`}
                 </p>
               )}
@@ -193,7 +213,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                 disabled={busy !== null || !chosen || secondsLeft === 0 || shortOfUsdc}
                 className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
               >
-                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${invoice.price_usdc} USDC`}
+                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${invoice.amount_due_usdc} USDC`}
               </button>
               {setup.mode === "devnet" && (
                 <button
@@ -235,9 +255,10 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               Paid{invoice.payment.network ? ` on ${networkName(setup, invoice.payment.network)}` : ""}: <code>{invoice.payment.transaction}</code>
             </p>
           )}
+          {paidByCard && <p className="text-sm text-slate-700">Paid in full by your gift card: nothing to pay from your wallet.</p>}
           {(invoice.status === "paid" || invoice.status === "fulfilling") && (
             <p role="status" className="text-slate-800">
-              Payment received. Your codes are on their way…
+              {paidByCard ? "Your gift card paid it all." : "Payment received."} Your codes are on their way…
             </p>
           )}
           <ActionMessages notice={notice} error={error} />
@@ -257,7 +278,9 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                   {o.name} · {o.package_value}:{" "}
                   {o.refund?.transaction
                     ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
-                    : "a refund of its price is on its way to your wallet."}
+                    : card !== undefined
+                      ? "its price goes back to your gift card first, and any rest to your wallet."
+                      : "a refund of its price is on its way to your wallet."}
                 </span>
               ))}
             </div>

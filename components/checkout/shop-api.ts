@@ -21,6 +21,10 @@ export class ShopApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The request's field the refusal is about (`gift_card_code`), when the shop names one. */
+    readonly field?: string,
+    /** Seconds to wait before trying again (a 429's Retry-After). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "ShopApiError";
@@ -29,12 +33,25 @@ export class ShopApiError extends Error {
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json().catch(() => null)) as
-    (Record<string, unknown> & { code?: string; error_code?: string; message?: string; error?: string }) | null;
+    | (Record<string, unknown> & {
+        code?: string;
+        error_code?: string;
+        message?: string;
+        field?: string;
+        error?: string | { code?: string; message?: string };
+      })
+    | null;
   if (!res.ok) {
+    // The /x402 API answers `{code, message, field}`, the merchant API `{error_code, message}`, the shop's own JSON
+    // routes `{error: {code, message}}`.
+    const nested = typeof body?.error === "object" ? body.error : undefined;
+    const retryAfter = Number(res.headers.get("Retry-After"));
     throw new ShopApiError(
       res.status,
-      body?.code ?? body?.error_code ?? body?.error ?? `HTTP_${res.status}`,
-      body?.message ?? `The shop answered ${res.status}.`,
+      body?.code ?? body?.error_code ?? nested?.code ?? (typeof body?.error === "string" ? body.error : undefined) ?? `HTTP_${res.status}`,
+      body?.message ?? nested?.message ?? `The shop answered ${res.status}.`,
+      typeof body?.field === "string" ? body.field : undefined,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : undefined,
     );
   }
   return body as T;
@@ -74,13 +91,40 @@ export type Redemption = z.infer<typeof RedemptionSchema>;
 export type MyOrders = z.infer<typeof WalletOrders>;
 export type MyEsims = z.infer<typeof WalletEsims>;
 
-export async function createInvoice(token: string, items: CartItem[]): Promise<CreatedInvoice> {
+/** Locks the cart's price on an invoice; a gift card's code (optional) pays what it can, the wallet the rest. */
+export async function createInvoice(token: string, items: CartItem[], giftCardCode?: string): Promise<CreatedInvoice> {
   const res = await fetch("/x402/invoice/create", {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Access-Token": token },
-    body: JSON.stringify({ items }),
+    body: JSON.stringify({ items, ...(giftCardCode ? { gift_card_code: giftCardCode } : {}) }),
   });
   return answer<CreatedInvoice>(res);
+}
+
+/** A gift card as `POST /api/gift-cards/balance` tells it: amounts are decimal strings in the card's currency. */
+export type GiftCardBalance = {
+  currency: string;
+  value: string;
+  balance: string;
+  held: string;
+  history: { invoice_id: string; amount: string; refunded: string; status: "held" | "spent" | "released"; created_at: string; updated_at: string }[];
+};
+
+/** A gift card's balance, held amount and history, by its code (404 `INVALID_GIFT_CARD`; 429 after too many wrong codes). */
+export async function giftCardBalance(code: string): Promise<GiftCardBalance> {
+  const res = await fetch("/api/gift-cards/balance", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+    cache: "no-store",
+  });
+  return answer<GiftCardBalance>(res);
+}
+
+/** A code as the shopper typed it, in the shop's form: upper case, groups of four joined by dashes. */
+export function normalizeGiftCardCode(input: string): string {
+  const chars = input.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  return chars.match(/.{1,4}/g)?.join("-") ?? "";
 }
 
 export async function invoiceStatus(token: string, invoiceId: string): Promise<InvoiceStatus> {

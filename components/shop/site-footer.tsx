@@ -7,6 +7,10 @@ export function SiteFooter() {
         <p>Gift cards, eSIMs and mobile top-ups, paid in USDC from your wallet.</p>
         <p>
           Prices in US dollars; 1 USDC = 1 USD.{" "}
+          <Link href="/gift-cards/balance" className="font-medium text-slate-700 underline">
+            Gift card balance
+          </Link>
+          {" · "}
           <Link href="/docs" className="font-medium text-slate-700 underline">
             API documentation
           </Link>

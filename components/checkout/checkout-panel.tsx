@@ -47,6 +47,8 @@ export function giftCardRefusal(err: unknown): string | undefined {
   if (err.code === "INVALID_GIFT_CARD") return "No gift card has this code. Check it and try again, or leave the field empty to pay with your wallet.";
   if (err.code === "GIFT_CARD_EMPTY") return "This gift card has nothing left on it. Use another code, or leave the field empty to pay with your wallet.";
   if (err.field === "gift_card_code") return err.message;
+  // Wrong codes are limited per address and wallet: a code sent with too many wrong ones before is not looked up.
+  if (err.status === 429) return `Too many tries with wrong codes: wait ${err.retryAfter ?? 60} seconds before you try again.`;
   return undefined;
 }
 
@@ -75,7 +77,7 @@ export function CheckoutPanel() {
         invoice = await createInvoice(token, cartItems(lines), code.trim() || undefined);
       } catch (err) {
         // A refused code is the field's to tell: the cart and the rest of the checkout stay as they are.
-        const refusal = giftCardRefusal(err);
+        const refusal = code.trim() ? giftCardRefusal(err) : undefined;
         if (refusal === undefined) throw err;
         setCodeError(refusal);
         codeInput.current?.focus();

@@ -148,12 +148,12 @@ function CardDetails({ card }: { card: GiftCardBalance }) {
       </dl>
       {!isZero(card.held) && <p className="text-sm text-slate-700">Held: set aside for invoices not paid yet. It comes back if they expire.</p>}
 
-      <h3 className="font-semibold text-slate-900">History</h3>
+      <h3 className="font-semibold text-slate-900">History, newest first</h3>
       {card.history.length === 0 ? (
         <p className="text-sm text-slate-700">This card has not been used yet.</p>
       ) : (
         <ul aria-label="History" className="flex flex-col divide-y divide-slate-200">
-          {card.history.map((h) => (
+          {[...card.history].reverse().map((h) => (
             <li key={`${h.invoice_id}-${h.created_at}`} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4">
               <div className="flex min-w-0 flex-col gap-0.5">
                 <span className="font-semibold text-slate-900">

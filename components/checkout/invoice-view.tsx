@@ -144,7 +144,8 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
 
   const partial = invoice.orders.filter((o) => o.status === "failed" || o.status === "refunded");
   const card = invoice.gift_card_usdc;
-  const paidByCard = card !== undefined && invoice.payment === null && invoice.amount_due_usdc === "0";
+  // A card that paid it all is the invoice's payment (network `gift_card`): there is no transaction to show.
+  const paidByCard = invoice.payment?.network === "gift_card" || (card !== undefined && invoice.amount_due_usdc === "0");
   return (
     <div className="flex flex-col gap-5">
       <Progress status={invoice.status} />
@@ -250,7 +251,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               )}
             </div>
           )}
-          {invoice.payment && (
+          {invoice.payment && !paidByCard && (
             <p className="text-sm break-all text-slate-700">
               Paid{invoice.payment.network ? ` on ${networkName(setup, invoice.payment.network)}` : ""}: <code>{invoice.payment.transaction}</code>
             </p>

@@ -10,6 +10,7 @@ const PAGES = [
   { path: "/products/esim-japan", ready: "Japan" },
   { path: "/cart", ready: "Your cart" },
   { path: "/account/orders", ready: "Your orders" },
+  { path: "/gift-cards/balance", ready: "Gift card balance" },
 ];
 
 for (const { path, ready } of PAGES) {

@@ -154,6 +154,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/pay/{id}" },
   { method: "GET", path: "/account/orders", query: ["page"] },
   { method: "GET", path: "/account/esims" },
+  { method: "GET", path: "/gift-cards/balance" },
   { method: "GET", path: "/docs" },
   { method: "GET", path: "/dashboard", query: ["from"] },
   { method: "GET", path: "/dashboard/sign-in", query: ["next", "error"] },

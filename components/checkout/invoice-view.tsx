@@ -279,9 +279,11 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                   {o.name} · {o.package_value}:{" "}
                   {o.refund?.transaction
                     ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
-                    : card !== undefined
-                      ? "its price goes back to your gift card first, and any rest to your wallet."
-                      : "a refund of its price is on its way to your wallet."}
+                    : paidByCard
+                      ? "its price goes back to your gift card."
+                      : card !== undefined
+                        ? "its price goes back to your gift card first, and any rest to your wallet."
+                        : "a refund of its price is on its way to your wallet."}
                 </span>
               ))}
             </div>

@@ -169,7 +169,8 @@ export async function createInvoice(
       const held = await holdForInvoice(tx as unknown as Db, input.giftCardCode, id, due, fxSource());
       giftCardCents = held.coversCents;
       if (held.coversCents === due) {
-        const settlement = { network: "gift_card", transaction: `gift_card:${held.card.id}`, payer: undefined };
+        // (Named by the invoice itself: the card's id is not shown to whoever reads the invoice's status.)
+        const settlement = { network: "gift_card", transaction: `gift_card:${id}`, payer: undefined };
         if (!(await markPaid(tx as unknown as Db, id, null, settlement, now))) throw new Error(`Invoice ${id} could not be marked paid`);
         paidByCard = true;
       }

@@ -43,6 +43,7 @@ export const DOMAIN_ERROR_CODES = [
   // A gift card code that finds no card, or a card with nothing left to spend (both also count as invoice refusals).
   "unknown_gift_card",
   "gift_card_empty",
+  "gift_card_unavailable",
   // The operator's stock import and hand-paid refunds: refused, the message says why.
   "stock_refused",
   "refund_refused",

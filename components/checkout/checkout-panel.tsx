@@ -45,6 +45,7 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
 export function giftCardRefusal(err: unknown): string | undefined {
   if (!(err instanceof ShopApiError)) return undefined;
   if (err.code === "INVALID_GIFT_CARD") return "No gift card has this code. Check it and try again, or leave the field empty to pay with your wallet.";
+  if (err.code === "GIFT_CARD_UNAVAILABLE") return "This gift card cannot be used just now (its currency has no current exchange rate). Try again later.";
   if (err.code === "GIFT_CARD_EMPTY") return "This gift card has nothing left on it. Use another code, or leave the field empty to pay with your wallet.";
   if (err.field === "gift_card_code") return err.message;
   // Wrong codes are limited per address and wallet: a code sent with too many wrong ones before is not looked up.

@@ -39,7 +39,15 @@ export async function holdForInvoice(
   fx: FxSource,
 ): Promise<{ card: GiftCard; coversCents: bigint; amountMinor: bigint }> {
   const card = await cardByCode(tx, code, { forUpdate: true });
-  const money = cardCurrency(card.currency, fx);
+  let money: ReturnType<typeof cardCurrency>;
+  try {
+    money = cardCurrency(card.currency, fx);
+  } catch {
+    // Its currency has no current exchange rate (live rates gone stale): it cannot be valued now, and is not spent.
+    throw new DomainError("gift_card_unavailable", `this gift card is in ${card.currency}, which has no current exchange rate: try again later.`, {
+      path: ["gift_card_code"],
+    });
+  }
   const worth = centsPaidBy(card.balanceMinor, money);
   if (worth <= 0n || dueCents <= 0n) throw new DomainError("gift_card_empty", "this gift card has no value left.", { path: ["gift_card_code"] });
   const coversCents = worth < dueCents ? worth : dueCents;

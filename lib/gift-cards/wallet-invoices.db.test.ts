@@ -22,7 +22,7 @@ import type { EvmNetwork } from "@/lib/networks";
 import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
 import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 import { cardStatement } from ".";
-import { tableFxSource } from "@/lib/catalog/fx";
+import { setFxSource, shippedFxSource, tableFxSource } from "@/lib/catalog/fx";
 
 let database: Database;
 processTestDatabase(
@@ -115,6 +115,24 @@ describe(`gift cards on wallet invoices, on ${testDriver}`, () => {
     expect(calls.map((c) => c.amount)).toEqual([due]);
     const [after] = await database.db.select().from(orders).where(eq(orders.invoiceId, created.invoice_id));
     expect(after).toMatchObject({ status: "refunded", refundUsdc: due });
+  });
+
+  it("refuses a card whose currency has no current rate, and spends nothing", async () => {
+    const merchant = await createMerchant(database.db, { name: "Euro cards", creditCents: 100_000n });
+    const batch = await createBatch(database.db, merchant.merchant_id, { quantity: 1, value: 20, currency: "EUR" }, shippedFxSource);
+    await issueBatch(database.db, batch.id);
+    const code = (await batchCards(database.db, batch.id))[0]!.code;
+    setFxSource(tableFxSource(shippedFxSource.asOf, { USD: "1" }));
+    try {
+      await expect(create({ items: [{ product_id: "test-gift-card-code", package_value: "10" }], gift_card_code: code })).rejects.toMatchObject({
+        code: "gift_card_unavailable",
+      });
+    } finally {
+      setFxSource(shippedFxSource);
+    }
+    expect(await cardStatement(database.db, code)).toMatchObject({ balance: "20", held: "0", history: [] });
+    // With the rate back, it pays.
+    expect((await create({ items: [{ product_id: "test-gift-card-code", package_value: "10" }], gift_card_code: code })).status).toBe("paid");
   });
 
   it("refunds a failed order of an invoice the card paid in full to the card alone, with no transfer", async () => {

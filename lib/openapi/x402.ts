@@ -211,7 +211,7 @@ const OPERATIONS: readonly ApiOperation[] = [
           "INVALID_JSON",
           "INVALID_PARAMETER",
           "TOO_MANY_ITEMS",
-          ...x402ErrorCodes([...INVOICE_REFUSALS, "unknown_gift_card", "gift_card_empty"]),
+          ...x402ErrorCodes([...INVOICE_REFUSALS, "unknown_gift_card", "gift_card_empty", "gift_card_unavailable"]),
           ...PAYMENT_ERRORS,
         ],
         {

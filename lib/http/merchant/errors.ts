@@ -47,6 +47,7 @@ export const V2_ERRORS: Partial<Record<DomainErrorCode, V2Answer>> = {
   invalid_currency: { status: 400, code: "invalid_currency" },
   unknown_gift_card: { status: 400, code: "invalid_param", message: invalidParameter },
   gift_card_empty: { status: 400, code: "invalid_param", message: invalidParameter },
+  gift_card_unavailable: { status: 400, code: "invalid_param", message: invalidParameter },
 };
 
 /** The merchant API's error for a domain refusal, or undefined when it is not one the table knows (a fault). */

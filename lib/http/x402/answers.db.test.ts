@@ -34,6 +34,7 @@ import { X402_HANDLERS } from "./handlers";
 import { X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 import { syncFxSource } from "@/lib/catalog/fx-store";
+import { setFxSource, shippedFxSource, tableFxSource } from "@/lib/catalog/fx";
 
 // Every answer the /x402 API's OpenAPI document lists, provoked through the route handlers: each route's success, each
 // status and error code of each route, and the common 429, 500 and 503 on every route that can give them. Each answer
@@ -282,6 +283,15 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     const [giftCard] = await batchCards(database.db, batch.id);
     await expectAnswer("invoiceCreate", 200, cart(giftCard!.code));
     await expectAnswer("invoiceCreate", "400 GIFT_CARD_EMPTY", cart(giftCard!.code));
+    // A card in euros while the euro has no current rate (live rates gone stale).
+    const euros = await createBatch(database.db, seller.merchant_id, { quantity: 1, value: 5, currency: "EUR" }, shippedFxSource);
+    await issueBatch(database.db, euros.id);
+    setFxSource(tableFxSource(shippedFxSource.asOf, { USD: "1" }));
+    try {
+      await expectAnswer("invoiceCreate", "400 GIFT_CARD_UNAVAILABLE", cart((await batchCards(database.db, euros.id))[0]!.code));
+    } finally {
+      setFxSource(shippedFxSource);
+    }
     await refused(
       "AMOUNT_TOO_LARGE",
       Array.from({ length: 11 }, () => ({ product_id: "test-esim-product", package_value: "Unlimited, 30 Days" })),

@@ -27,6 +27,7 @@ export const X402_ERRORS: Partial<Record<DomainErrorCode, { status: number; code
   amount_too_large: { status: 400, code: "AMOUNT_TOO_LARGE" },
   unknown_gift_card: { status: 400, code: "INVALID_GIFT_CARD" },
   gift_card_empty: { status: 400, code: "GIFT_CARD_EMPTY" },
+  gift_card_unavailable: { status: 400, code: "GIFT_CARD_UNAVAILABLE" },
 };
 
 /** A field as the wallet-paid API names it: `items.0.package_value`. */

@@ -1,21 +1,10 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-
-/** A loopback port nothing listens on (taken, then given back). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+import { freePort } from "../../scripts/shop-server";
 
 const ADMIN_TOKEN = "upstream-test-admin-token-0123456789";
 /** What the upstream shop prints once it answers. */
@@ -169,7 +158,7 @@ export async function startStandIn(
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port } = server.address() as AddressInfo;
   const self = () => `http://127.0.0.1:${port}`;
   return {
     origin: self(),

@@ -21,7 +21,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: ["lib/**/*.test.ts", "components/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+        test: {
+          name: "pglite",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+          // Each file's in-memory database starts from one migrated for the run.
+          globalSetup: ["./vitest.global-setup.ts"],
+        },
       },
       // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
       { extends: true, test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, testTimeout: 120_000 } },

@@ -4,9 +4,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { fxRates, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { createInvoice } from "@/lib/invoices";
-import { seedCatalogOnce } from "./seed";
 import { fxSource, setFxSource, shippedFxSource } from "./fx";
 import { fxRatesChanged, latestFxRates, refreshFxRates, refreshFxRatesIfDue, syncFxSource } from "./fx-store";
 import { getProduct } from "./get-product";
@@ -20,7 +19,7 @@ let url = "";
 let answer: { status: number; body: string } = { status: 200, body: "" };
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   server = http.createServer((_req, res) => {
     res.writeHead(answer.status, { "content-type": "text/xml" }).end(answer.body);
   });

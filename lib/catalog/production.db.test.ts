@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { providerFor } from "@/lib/fulfilment/providers/provider-for";
 import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
 import { importStock } from "@/lib/inventory";
 import { DomainError } from "@/lib/errors";
 import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import { getProduct, search } from ".";
-import { seedCatalogOnce } from "./seed";
 
 // A mainnet shop whose operator seeded the demo catalog on purpose (SEED_DEMO_CATALOG=true): real USDC buys nothing
 // made up. The mode is read once per test file, before anything asks for the configuration.
@@ -15,7 +14,7 @@ process.env.NETWORK_MODE = "mainnet";
 
 let database: Database;
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

@@ -2,10 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices } from "@/lib/db/schema";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { PAYMENT_FAILED } from "@/lib/invoices/effective-status";
@@ -13,10 +12,7 @@ import { merchantStatus } from "@/lib/merchants/invoice-view";
 import { INVOICE_LIST_STATUSES, invoiceListParams, parseInvoiceListQuery, searchMerchantInvoices } from "./invoice-list";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 async function invoice(token: string, products: string[], autoPay: boolean) {
   const res = await callRoute(createRoute, "/api/v2/invoices", {

@@ -1,18 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { getMerchantOrderDetail, getMerchantRedemption } from "./order-detail";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 async function order(token: string, product: string, autoPay = true) {
   const res = await callRoute(createRoute, "/api/v2/invoices", {

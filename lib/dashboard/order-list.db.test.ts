@@ -3,10 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { allMerchantOrders, parseOrderListQuery, searchMerchantOrders, type OrderListQuery } from "./order-list";
@@ -29,7 +28,7 @@ async function buy(token: string, product: string, value: number) {
 }
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   restore = useAsProcessDatabase(database);
   const m = await createMerchant(database.db, { name: "Orders", creditCents: 500_00n });
   const other = await createMerchant(database.db, { name: "Other", creditCents: 100_00n });

@@ -2,20 +2,16 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices } from "@/lib/db/schema";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { drainWebhooks } from "@/lib/webhooks";
 import { merchantOverview, needsAttention, startOfUtcDay } from "./stats";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 async function buy(token: string, product: string, extra: Record<string, unknown> = {}) {
   const res = await callRoute(createRoute, "/api/v2/invoices", {

@@ -52,7 +52,11 @@ export type OpenOptions =
       /** false: open the database as it is, without applying the migrations (a backup does not change what it copies). */
       migrate?: boolean;
     }
-  | { driver: "pglite-memory" };
+  | {
+      driver: "pglite-memory";
+      /** A migrated database's dump (`dumpDataDir`) to start from instead of a new cluster: the tests' template. */
+      loadDataDir?: Blob;
+    };
 
 /** Thrown when a backup is to be restored into a data folder that already holds a database. */
 export class DatabaseExistsError extends Error {
@@ -148,7 +152,7 @@ export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => P
 
   let release: (() => void) | undefined;
   let dataDir: string | undefined;
-  const load = options.driver === "pglite" ? options.loadDataDir : undefined;
+  const load = options.loadDataDir;
   if (options.driver === "pglite") {
     release = await lockDataDir(options.dataDir, options.role ?? "server");
     dataDir = pgliteFolder(options.dataDir);

@@ -1,16 +1,27 @@
+import fs from "node:fs";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type Database, type Db } from "./client";
 import { createDatabase } from "./create-database";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
+
+/** What a test file's database is prepared with before its tests; a template's name when the run's template holds it. */
+export type TestPrepare = ((db: Db) => Promise<void>) & { template?: "catalog" };
+
+/**
+ * The demo catalog with its test products, what most database tests start from. On PGlite the file's database is a copy
+ * of the run's template that holds it already (vitest.global-setup.ts), and the seeding finds its marker and returns.
+ */
+export const withTestCatalog: TestPrepare = Object.assign((db: Db) => seedCatalogOnce(db, true), { template: "catalog" as const });
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or, when the test run sets
  * TEST_DB=postgres and TEST_DATABASE_URL (the vitest project "postgres" does), a new database created on that PostgreSQL server and dropped afterwards.
  */
-export async function openTestDatabase(prepare?: (db: Db) => Promise<void>): Promise<Database> {
+export async function openTestDatabase(prepare?: TestPrepare): Promise<Database> {
   const serverUrl = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
   if (process.env.TEST_DB === "postgres" && !serverUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-  if (!serverUrl) return openDatabase({ driver: "pglite-memory" }, prepare);
+  if (!serverUrl) return openDatabase({ driver: "pglite-memory", loadDataDir: pgliteTemplate(prepare?.template) }, prepare);
 
   const url = await createDatabase(serverUrl, "storefront_test");
   const name = new URL(url).pathname.slice(1);
@@ -26,6 +37,20 @@ export async function openTestDatabase(prepare?: (db: Db) => Promise<void>): Pro
       await cleanup.end();
     },
   };
+}
+
+const templates = new Map<string, Blob>();
+
+/**
+ * The run's migrated database (vitest.global-setup.ts), with the demo catalog for `catalog`, read once per test file;
+ * none outside the vitest project that makes them.
+ */
+function pgliteTemplate(name: "catalog" | undefined): Blob | undefined {
+  const file = inject("pgliteTemplates")?.[name ?? "empty"];
+  if (!file) return undefined;
+  let blob = templates.get(file);
+  if (!blob) templates.set(file, (blob = new Blob([fs.readFileSync(file)])));
+  return blob;
 }
 
 /** Which database the tests of this run use, for test names. */
@@ -49,7 +74,7 @@ export function useAsProcessDatabase(database: Database): () => void {
  * `use`, and makes it the process's database until the file's tests are done; then puts the previous one back and
  * closes it. Call it at the top of the file.
  */
-export function processTestDatabase(use: (database: Database) => void, prepare?: (db: Db) => Promise<void>): void {
+export function processTestDatabase(use: (database: Database) => void, prepare?: TestPrepare): void {
   let database: Database | undefined;
   let restore: (() => void) | undefined;
   beforeAll(async () => {

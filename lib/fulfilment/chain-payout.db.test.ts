@@ -22,10 +22,9 @@ import { eq } from "drizzle-orm";
 import { createPublicClient, http, type Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
@@ -51,7 +50,7 @@ const SOL = 1_000_000_000n;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fulfilment-chain-"));
-  [database, devnet, refundSolana] = await Promise.all([openTestDatabase((db) => seedCatalogOnce(db, true)), startDevnet(dataDir), generateKeyPairSigner()]);
+  [database, devnet, refundSolana] = await Promise.all([openTestDatabase(withTestCatalog), startDevnet(dataDir), generateKeyPairSigner()]);
   base = devnet.networks.find((n): n is EvmNetwork => n.key === "base")!;
   solana = devnet.networks.find((n): n is SolanaNetwork => n.kind === "solana")!;
   // The refund wallets' float and gas, as an operator would fund them.

@@ -5,10 +5,9 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { startDevnet, type Devnet } from "@/lib/devnet/start-devnet";
 import type { Wallet } from "@/lib/identity";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
@@ -24,7 +23,7 @@ const demo = createDemoProvider("devnet refund test key");
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fulfilment-devnet-"));
-  [database, devnet] = await Promise.all([openTestDatabase((db) => seedCatalogOnce(db, true)), startDevnet(dataDir)]);
+  [database, devnet] = await Promise.all([openTestDatabase(withTestCatalog), startDevnet(dataDir)]);
   // The shop's takings, as if earlier payments had arrived.
   for (const n of devnet.networks) await devnet.mint(n.network, n.payTo, 1_000_000_000n);
 }, 120_000);

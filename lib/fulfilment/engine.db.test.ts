@@ -1,9 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { claimDueOrders, drainDue, fulfilOrder } from "./engine";
@@ -17,7 +16,7 @@ const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c0265
 const demo = createDemoProvider("engine test key");
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

@@ -1,9 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
@@ -15,7 +14,7 @@ const payer: Wallet = { chainId: "eip155:84530402", address: TEST_PAYMENT.payer 
 const demo = createDemoProvider("refund test key");
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

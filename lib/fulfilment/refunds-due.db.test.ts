@@ -1,10 +1,9 @@
 import { getBase58Decoder } from "@solana/kit";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
@@ -21,7 +20,7 @@ const SOLANA_PAYMENT = { network: "solana:LocaLnet1111111111111111111111111", pa
 const SOLANA_TX = getBase58Decoder().decode(new Uint8Array(64).fill(7));
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 // Each test starts with nothing due: what earlier tests left counts as refunded.

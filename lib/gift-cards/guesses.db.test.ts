@@ -8,9 +8,8 @@ import { describe, expect, it } from "vitest";
 import { POST as balance } from "@/app/api/gift-cards/balance/route";
 import { POST as createMerchantInvoice } from "@/app/api/v2/invoices/route";
 import { syncFxSource } from "@/lib/catalog/fx-store";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { basicAuth, callRoute } from "@/lib/http/merchant/testing";
 import { installPeerAddress, PEER_HEADER } from "@/lib/http/peer-address";
 import { createInvoiceResponse } from "@/lib/http/x402/x402-invoice";
@@ -19,10 +18,7 @@ import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-b
 import { GIFT_CARD_GUESS_LIMITS } from "@/lib/ratelimit/policies";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 const WRONG = "ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ";
 

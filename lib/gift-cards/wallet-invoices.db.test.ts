@@ -7,10 +7,9 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { drainDue, refundFailedOrders } from "@/lib/fulfilment";
 import { fakePayout, payInvoice as markInvoicePaid } from "@/lib/fulfilment/testing";
 import { createInvoiceResponse } from "@/lib/http/x402/x402-invoice";
@@ -25,10 +24,7 @@ import { cardStatement } from ".";
 import { setFxSource, shippedFxSource, tableFxSource } from "@/lib/catalog/fx";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 let restorePayments: (() => void) | undefined;
 let evm: EvmNetwork;

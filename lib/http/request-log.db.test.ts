@@ -2,20 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as createInvoiceRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { captureLog, type LogLine } from "@/lib/log-testing";
 import { createMerchant } from "@/lib/merchants";
 
 let database: Database;
 let capture: ReturnType<typeof captureLog> | undefined;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 afterEach(() => capture?.restore());
 
 const line = (lines: LogLine[], msg: string) => lines.filter((l) => l.msg === msg);

@@ -1,10 +1,9 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getProduct, search } from "@/lib/catalog";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { inventoryCodes, invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { payInvoice } from "@/lib/fulfilment/testing";
 import { createInventoryProvider } from "@/lib/fulfilment/providers/inventory";
@@ -26,7 +25,7 @@ async function codeOfOrder(db: Database["db"], orderId: string): Promise<{ code:
 }
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

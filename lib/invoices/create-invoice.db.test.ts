@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { getProduct } from "@/lib/catalog";
 import { affiliates, invoices, orders, products } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
@@ -14,7 +13,7 @@ let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   await database.db.insert(affiliates).values({ id: "Partner42", name: "A partner" });
 });
 afterAll(() => database?.close());

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { luhnCheckDigit } from "@/lib/fulfilment/providers/luhn";
@@ -19,7 +18,7 @@ const alice: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c0265
 const bob: Wallet = { chainId: "eip155:84530402", address: "0x6813Eb9362372EEF6200f3b1dbC3f819671cBA69" };
 
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

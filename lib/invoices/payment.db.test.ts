@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
 import { claimForPayment, expireInvoices, markPaid, payability, releaseClaim } from "./payment";
@@ -13,7 +12,7 @@ import { beginSettlement, reconcileSettlements, finishSettlement, type ChainVerd
 
 let database: Database;
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(() => database?.close());
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { importStock } from "@/lib/inventory";
 import { DomainError } from "@/lib/errors";
 import { createInvoice, createInvoiceBody } from ".";
@@ -12,7 +11,7 @@ import { expireInvoices } from "./payment";
 let database: Database;
 let packages: [string, string];
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   const steam = (await getProduct("steam-us", database.db))!;
   packages = [steam.packages[0]!.value, steam.packages[1]!.value];
   for (const value of packages) {

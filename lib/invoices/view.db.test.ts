@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
@@ -9,7 +8,7 @@ import { getStatus } from "./view";
 
 let database: Database;
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
 });
 afterAll(async () => {
   await database?.close();

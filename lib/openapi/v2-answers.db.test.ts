@@ -31,10 +31,9 @@ import { GET as getBatch } from "@/app/api/v2/gift-card-batches/[id]/route";
 import { GET as listBatches, POST as createBatch } from "@/app/api/v2/gift-card-batches/route";
 import { basicAuth, bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { installPeerAddress, PEER_HEADER } from "@/lib/http/peer-address";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { idempotencyKeys, products } from "@/lib/db/schema";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { captureLog } from "@/lib/log-testing";
 import { createMerchant, setMerchantAccess, type NewMerchant } from "@/lib/merchants";
@@ -76,10 +75,7 @@ const HANDLERS: Record<string, Handler> = {
 let database: Database;
 const seen = new Set<string>();
 
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 type Json = { data?: unknown; error_code?: string };
 

@@ -2,10 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { POST as createEsims } from "@/app/api/v2/esims/route";
 import { POST as createInvoices } from "@/app/api/v2/invoices/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { createMerchant } from "@/lib/merchants";
 import { bearerAuth, callRoute } from "./testing";
 
@@ -18,10 +17,7 @@ vi.mock("@/lib/invoices/create-invoice", async (original) => ({
 }));
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 describe(`an unexpected failure of invoice creation on ${testDriver}`, () => {
   it("answers 500 create_invoice_failed on POST /invoices and POST /esims, and charges nothing", async () => {

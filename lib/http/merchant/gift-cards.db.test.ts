@@ -9,9 +9,8 @@ import { GET as listBatches, POST as createBatch } from "@/app/api/v2/gift-card-
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as getInvoice } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createInvoice } from "@/app/api/v2/invoices/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { cardStatement } from "@/lib/gift-cards";
 import { expireInvoices } from "@/lib/invoices";
@@ -19,10 +18,7 @@ import { createMerchant } from "@/lib/merchants";
 import { basicAuth, callRoute } from "./testing";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 type Batch = { id: string; status: string; quantity: number; issued: number; price: number; cards: { code: string; balance: string; value: string }[] };
 type Invoice = { id: string; status: string; payment: { price: number; gift_card?: number; status: string }; orders: { id: string; status: string }[] };

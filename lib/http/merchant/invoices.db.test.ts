@@ -10,9 +10,8 @@ import { GET as listInvoices, POST as createRoute } from "@/app/api/v2/invoices/
 import { GET as getOrderRoute } from "@/app/api/v2/orders/[id]/route";
 import { GET as listOrders } from "@/app/api/v2/orders/route";
 import { callRoute, bearerAuth } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { createMerchant, listLedger } from "@/lib/merchants";
@@ -23,10 +22,7 @@ import { getMerchantInvoice } from "@/lib/merchants/invoices";
 import { payFromBalance } from "@/lib/merchants/pay-invoice";
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 type Invoice = {
   id: string;

@@ -12,10 +12,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { GET as getOrderRoute } from "@/app/api/v2/orders/[id]/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { getDevnet, type Devnet } from "@/lib/devnet";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
@@ -41,7 +40,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-payment-error-
 
 beforeAll(async () => {
   process.env.DATA_DIR = dataDir;
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   restore = useAsProcessDatabase(database);
   devnet = await getDevnet();
   payments = await getPayments();

@@ -5,18 +5,14 @@ import { GET as esims } from "@/app/api/v2/products/esims/route";
 import { GET as productDetail } from "@/app/api/v2/products/[id]/route";
 import { GET as productList } from "@/app/api/v2/products/route";
 import { GET as productSearch } from "@/app/api/v2/products/search/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
 import { createMerchant } from "@/lib/merchants";
 import { bearerAuth, callRoute, TEST_ORIGIN } from "./testing";
 
 let database: Database;
 let auth: Record<string, string>;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 beforeAll(async () => {
   auth = bearerAuth((await createMerchant(database.db, { name: "Catalog reader" })).api_token);
 });

@@ -7,9 +7,8 @@ import { POST as redeliverRoute } from "@/app/api/v2/webhooks/deliveries/[id]/re
 import { GET as getDeliveryRoute } from "@/app/api/v2/webhooks/deliveries/[id]/route";
 import { GET as listDeliveriesRoute } from "@/app/api/v2/webhooks/deliveries/route";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { invoices, orders, webhookDeliveries } from "@/lib/db/schema";
 import { drainDue } from "@/lib/fulfilment";
 import { expireInvoices } from "@/lib/invoices";
@@ -21,7 +20,7 @@ let database: Database;
 let restore: () => void;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   restore = useAsProcessDatabase(database);
 });
 afterAll(async () => {

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createMerchantInvoice } from "@/app/api/v2/invoices/route";
 import { GET as openApiDocument } from "@/app/x402/openapi.json/route";
 import { catalogChanged, getProduct } from "@/lib/catalog";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { affiliates, invoices, paidAnswers, products } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
 import { PEER_HEADER, installPeerAddress } from "@/lib/http/peer-address";
@@ -58,10 +57,7 @@ const ORIGIN = "http://shop.test";
 const CHAIN_ID = 84_530_999;
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 let networks: PaymentNetwork[];
 let evm: EvmNetwork;

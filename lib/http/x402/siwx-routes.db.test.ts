@@ -12,10 +12,9 @@ import * as createRoute from "@/app/x402/invoice/create/route";
 import * as statusRoute from "@/app/x402/invoice/status/route";
 import * as esimsRoute from "@/app/x402/my/esims/route";
 import * as ordersRoute from "@/app/x402/my/orders/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { invoices, settlements, siwxNonces } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
 import { issueSessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
 import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
@@ -39,10 +38,7 @@ const USDC = "0x4020000000000000000000000000000000005dc0" as const;
 const CART = { items: [{ product_id: "test-gift-card-code", package_value: "10" }] };
 
 let database: Database;
-processTestDatabase(
-  (d) => (database = d),
-  (db) => seedCatalogOnce(db, true),
-);
+processTestDatabase((d) => (database = d), withTestCatalog);
 
 let chain: EvmDevChain;
 let networks: PaymentNetwork[];

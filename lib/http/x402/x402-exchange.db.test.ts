@@ -14,11 +14,10 @@ import type { JWK } from "jose";
 import { createPublicClient, http as rpcHttp } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import type { Database } from "@/lib/db";
 import { withKeyLock } from "@/lib/db/key-lock";
 import { invoices, settlements } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/lib/db/testing";
+import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { getDevnet, type Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
@@ -44,7 +43,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-exchange-"));
 
 beforeAll(async () => {
   process.env.DATA_DIR = dataDir;
-  database = await openTestDatabase((db) => seedCatalogOnce(db, true));
+  database = await openTestDatabase(withTestCatalog);
   restore = useAsProcessDatabase(database);
   devnet = await getDevnet();
   payments = await getPayments();

@@ -6,11 +6,14 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BackupError, backupDataDir, hasDatabase, restoreDataDir } from "./backup";
 import { DatabaseExistsError, MIGRATIONS_FOLDER, openDatabase, queryRows } from "./client";
+import { openTestDatabase } from "./testing";
 
-// PGlite only: backups of the embedded database (PostgreSQL has pg_dump).
+// PGlite only: backups of the embedded database (PostgreSQL has pg_dump). Each test restores into data folders of its
+// own, a few seconds of CPU each: more time than the default on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 const dirs: string[] = [];
 const tmp = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-backup-"));
@@ -25,7 +28,7 @@ const bytes = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
 
 describe("backups of the embedded database", () => {
   it("dumps an open database between transactions: a transaction in flight is in the backup whole or not at all", async () => {
-    const database = await openDatabase({ driver: "pglite-memory" });
+    const database = await openTestDatabase();
     try {
       await database.db.execute(sql`CREATE TABLE t (n int)`);
       let finish!: () => void;
@@ -85,7 +88,7 @@ describe("backups of the embedded database", () => {
   });
 
   it("refuses a target that holds a database, a file that is not a backup, and a folder without a database to back up", async () => {
-    const database = await openDatabase({ driver: "pglite-memory" });
+    const database = await openTestDatabase();
     const tarball = await bytes(await database.dump!());
     await database.close();
 

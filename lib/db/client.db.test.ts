@@ -64,7 +64,8 @@ describe(`migrations on ${testDriver}`, () => {
   });
 });
 
-describe("embedded database on disk", () => {
+// PGlite's own files: once, in the PGlite run (the PostgreSQL run has nothing of its own to add here).
+describe.skipIf(testDriver === "postgres")("embedded database on disk", () => {
   it("keeps data across a restart", async () => {
     const dir = tempDir();
     const first = await openDatabase({ driver: "pglite", dataDir: dir });

@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Tests that touch the database are named *.db.test.ts. They run on an in-memory PGlite, and again on a real
-// PostgreSQL server when TEST_DATABASE_URL names one (CI starts one; see .ci/run).
+// Tests that touch the database are named *.db.test.ts. They run with the domain's listeners wired (vitest.setup.ts) on
+// an in-memory PGlite, and again on a real PostgreSQL server when TEST_DATABASE_URL names one (CI starts one; see
+// .ci/run). The other tests run without the wiring, which would load most of the shop for each file.
 const postgresUrl = process.env.TEST_DATABASE_URL;
 // Database tests whose subject is not the database (an upstream shop over HTTP, the gift card guess limits): on
 // PGlite only, to keep CI within its time. Their SQL is the same as the PostgreSQL runs of the tests beside them.
@@ -17,22 +18,41 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two files at a time: a file waits on PGlite, PostgreSQL, a chain or a child process much of its time.
     maxWorkers: 2,
-    setupFiles: ["./vitest.setup.ts"],
     projects: [
+      // Tests without a database: no wiring, no template.
+      {
+        extends: true,
+        test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.db.test.ts"], env: { TEST_DB: "pglite" } },
+      },
       {
         extends: true,
         test: {
           name: "pglite",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.db.test.ts", "components/**/*.db.test.ts"],
           env: { TEST_DB: "pglite" },
+          setupFiles: ["./vitest.setup.ts"],
           // Each file's in-memory database starts from one migrated for the run.
           globalSetup: ["./vitest.global-setup.ts"],
         },
       },
       // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
-      { extends: true, test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, setupFiles: ["./vitest.setup.ts"], testTimeout: 120_000 },
+      },
       ...(postgresUrl
-        ? [{ extends: true, test: { name: "postgres", include: ["lib/**/*.db.test.ts"], exclude: pgliteOnly, env: { TEST_DB: "postgres" } } }]
+        ? [
+            {
+              extends: true,
+              test: {
+                name: "postgres",
+                include: ["lib/**/*.db.test.ts"],
+                exclude: pgliteOnly,
+                env: { TEST_DB: "postgres" },
+                setupFiles: ["./vitest.setup.ts"],
+              },
+            },
+          ]
         : []),
     ],
   },

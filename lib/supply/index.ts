@@ -6,7 +6,7 @@ import { syncUpstreamCatalog, type SyncReport } from "./sync";
 
 export { UpstreamClient, UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable } from "./client";
 export { syncUpstreamCatalog, type SyncReport } from "./sync";
-export type { UpstreamStatus } from "./status";
+export type { HeldPurchase, UpstreamStatus } from "./status";
 
 /** Pages of the upstream catalog one upkeep pass reads at most (50 products each); the pass goes on at the next one. */
 const PAGES_PER_UPKEEP = 20;
@@ -54,4 +54,12 @@ export async function upstreamHealth(db: Db): Promise<import("./status").Upstrea
   if (!c || !client) return undefined;
   const { upstreamStatus } = await import("./status");
   return upstreamStatus(db, client, new URL(c.url).origin);
+}
+
+/** The orders held for the configured upstream's balance, oldest first; none without an upstream. */
+export async function upstreamHeldOrders(db: Db): Promise<import("./status").HeldPurchase[]> {
+  const c = config().upstream;
+  if (!c) return [];
+  const { heldPurchases } = await import("./status");
+  return heldPurchases(db, c.holdMinutes);
 }

@@ -15,6 +15,7 @@ import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/t
 import { UpstreamClient } from "./client";
 import { createUpstreamProvider, type PurchaseOptions } from "./purchase";
 import { syncUpstreamCatalog } from "./sync";
+import { heldPurchases } from "./status";
 import { upstreamHealth } from ".";
 import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "./testing";
 
@@ -269,6 +270,10 @@ describe(`buying upstream on ${testDriver}`, () => {
     const p = provider(client(upstream.apiUrl, poor), { holdMs: 300 });
     await drain(p);
     expect(await purchase(bought.orderId)).toMatchObject({ status: "held" });
+    // The operator's page lists it, with when it is refunded unless the balance is topped up.
+    const [held] = await heldPurchases(database.db, 5);
+    expect(held).toMatchObject({ orderId: bought.orderId, lastError: expect.stringContaining("balance") });
+    expect(held!.refundAt.getTime() - held!.heldSince.getTime()).toBe(5 * 60_000);
     await new Promise((r) => setTimeout(r, 350));
     const done = await untilFinal(bought.orderId, p);
     expect(done).toMatchObject({ status: "refunded", errorCode: "UPSTREAM_BALANCE_TOO_LOW" });

@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { upstreamPurchases } from "@/lib/db/schema";
 import type { UpstreamClient } from "./client";
@@ -57,4 +57,26 @@ function balanceOf(client: UpstreamClient, timeoutMs: number): Promise<{ cents: 
 async function countWhere(db: Db, status: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(upstreamPurchases).where(eq(upstreamPurchases.status, status));
   return Number(row?.n ?? 0);
+}
+
+/** An order waiting for the upstream balance to be topped up (`balance_too_low`): refunded at `refundAt` otherwise. */
+export type HeldPurchase = { orderId: string; heldSince: Date; refundAt: Date; lastError: string | null };
+
+/** The orders held for the upstream balance, oldest first (at most `limit`). */
+export async function heldPurchases(db: Db, holdMinutes: number, limit = 50): Promise<HeldPurchase[]> {
+  const rows = await db
+    .select({
+      orderId: upstreamPurchases.orderId,
+      heldSince: upstreamPurchases.heldSince,
+      updatedAt: upstreamPurchases.updatedAt,
+      lastError: upstreamPurchases.lastError,
+    })
+    .from(upstreamPurchases)
+    .where(eq(upstreamPurchases.status, "held"))
+    .orderBy(asc(upstreamPurchases.heldSince))
+    .limit(limit);
+  return rows.map((r) => {
+    const heldSince = r.heldSince ?? r.updatedAt;
+    return { orderId: r.orderId, heldSince, refundAt: new Date(heldSince.getTime() + holdMinutes * 60_000), lastError: r.lastError };
+  });
 }

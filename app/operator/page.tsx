@@ -1,0 +1,249 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import Link from "next/link";
+import { formatEther } from "viem";
+import { OperatorSignInForm } from "@/components/operator/sign-in-form";
+import { usdcToDecimal } from "@/lib/catalog";
+import { adminToken } from "@/lib/merchants/admin-token";
+import { operatorOverview } from "@/lib/server/operator";
+import { isOperatorSession, OPERATOR_COOKIE } from "@/lib/server/operator-session";
+import { operatorSignInAction, operatorSignOutAction } from "./actions";
+
+export const metadata: Metadata = { title: "Operator", robots: { index: false, follow: false } };
+
+const time = (d: Date | string | null) => (d ? new Date(d).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never");
+const cellClass = "px-3 py-2 text-left align-top";
+const sectionClass = "flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
+
+/**
+ * The operator's page: whether the shop is ready, the upstream supplier's balance and the orders held for it, the gas
+ * wallets and the refunds due. Signed in with the admin token (a cookie of its own, scoped to /operator).
+ */
+export default async function OperatorPage() {
+  const signedIn = await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, adminToken());
+  if (!signedIn) {
+    return (
+      <main id="main" className="mx-auto flex min-h-dvh w-full max-w-md flex-col justify-center gap-6 px-4 py-10">
+        <Link href="/" className="self-center text-lg font-bold tracking-tight text-slate-900">
+          Storefront
+        </Link>
+        <section aria-labelledby="operator-sign-in" className={sectionClass}>
+          <h1 id="operator-sign-in" className="text-2xl font-bold text-slate-900">
+            Operator sign-in
+          </h1>
+          <p className="text-sm text-slate-700">The shop&apos;s health, its upstream supplier and the refunds due, for whoever runs it.</p>
+          <OperatorSignInForm action={operatorSignInAction} />
+        </section>
+      </main>
+    );
+  }
+
+  const { readiness, held, refundsDue } = await operatorOverview();
+  const upstream = readiness.upstream;
+  return (
+    <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">Operator</h1>
+        <form action={operatorSignOutAction}>
+          <button
+            type="submit"
+            className="rounded-lg px-3 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            Sign out
+          </button>
+        </form>
+      </header>
+
+      <section aria-labelledby="ready-heading" className={sectionClass}>
+        <h2 id="ready-heading" className="text-lg font-semibold text-slate-900">
+          {readiness.ready ? "Ready" : "Not ready"}
+        </h2>
+        {readiness.problems.length > 0 && (
+          <ul className="list-disc pl-5 text-sm text-red-800">
+            {readiness.problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        {readiness.warnings.length > 0 ? (
+          <ul aria-label="Warnings" className="list-disc pl-5 text-sm text-amber-900">
+            {readiness.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-700">No warnings.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="upstream-heading" className={sectionClass}>
+        <h2 id="upstream-heading" className="text-lg font-semibold text-slate-900">
+          Upstream supplier
+        </h2>
+        {upstream ? (
+          <>
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+              <div>
+                <dt className="text-slate-600">Shop</dt>
+                <dd className="font-medium break-all text-slate-900">{upstream.origin}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Balance there</dt>
+                <dd className="font-medium text-slate-900">
+                  {upstream.balance_cents === null ? `unknown (${upstream.balance_error ?? "no answer"})` : `$${(upstream.balance_cents / 100).toFixed(2)}`}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Orders held for its balance</dt>
+                <dd className="font-medium text-slate-900">{upstream.held_orders}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Orders being bought</dt>
+                <dd className="font-medium text-slate-900">{upstream.buying_orders}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-600">Catalog synced</dt>
+                <dd className="font-medium text-slate-900">
+                  {time(upstream.sync.last_complete)}
+                  {upstream.sync.in_progress ? " (a pass is under way)" : ""}
+                </dd>
+              </div>
+              {upstream.sync.last_error && (
+                <div>
+                  <dt className="text-slate-600">Last sync error</dt>
+                  <dd className="font-medium text-red-800">{upstream.sync.last_error}</dd>
+                </div>
+              )}
+            </dl>
+            {held.length > 0 && (
+              <div
+                role="region"
+                aria-label="Held orders (table)"
+                tabIndex={0}
+                className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <table className="w-full text-sm">
+                  <caption className="mb-2 text-left text-slate-700">Held orders: top up the balance there before they are refunded.</caption>
+                  <thead className="bg-slate-50 text-slate-700">
+                    <tr>
+                      <th scope="col" className={cellClass}>
+                        Order
+                      </th>
+                      <th scope="col" className={cellClass}>
+                        Held since
+                      </th>
+                      <th scope="col" className={cellClass}>
+                        Refunded at
+                      </th>
+                      <th scope="col" className={cellClass}>
+                        Reason
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {held.map((h) => (
+                      <tr key={h.orderId} className="border-t border-slate-100">
+                        <td className={`${cellClass} font-mono text-xs break-all`}>{h.orderId}</td>
+                        <td className={cellClass}>{time(h.heldSince)}</td>
+                        <td className={cellClass}>{time(h.refundAt)}</td>
+                        <td className={cellClass}>{h.lastError ?? "balance too low"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        ) : (
+          <p className="text-sm text-slate-700">None: the shop sells its own catalog (set UPSTREAM_API_URL to resell another shop).</p>
+        )}
+      </section>
+
+      <section aria-labelledby="gas-heading" className={sectionClass}>
+        <h2 id="gas-heading" className="text-lg font-semibold text-slate-900">
+          Gas wallets
+        </h2>
+        {readiness.gas.length === 0 ? (
+          <p className="text-sm text-slate-700">None read.</p>
+        ) : (
+          <div role="region" aria-label="Gas wallets (table)" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600">
+            <table className="w-full text-sm">
+              <thead className="bg-slate-50 text-slate-700">
+                <tr>
+                  <th scope="col" className={cellClass}>
+                    Network
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    Wallet
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    Balance
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {readiness.gas.map((g) => (
+                  <tr key={`${g.network} ${g.wallet}`} className="border-t border-slate-100">
+                    <td className={cellClass}>{g.network}</td>
+                    <td className={`${cellClass} font-mono text-xs break-all`}>{g.wallet}</td>
+                    <td className={cellClass}>
+                      {g.unit === "wei" ? `${formatEther(BigInt(g.balance))} (native)` : `${Number(g.balance) / 1e9} SOL`}
+                      {g.low && <span className="ml-2 font-semibold text-red-800">low</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="refunds-heading" className={sectionClass}>
+        <h2 id="refunds-heading" className="text-lg font-semibold text-slate-900">
+          Refunds due
+        </h2>
+        {refundsDue.length === 0 ? (
+          <p className="text-sm text-slate-700">None.</p>
+        ) : (
+          <div role="region" aria-label="Refunds due (table)" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600">
+            <table className="w-full text-sm">
+              <thead className="bg-slate-50 text-slate-700">
+                <tr>
+                  <th scope="col" className={cellClass}>
+                    Invoice
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    Network
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    USDC
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    Since
+                  </th>
+                  <th scope="col" className={cellClass}>
+                    Last error
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {refundsDue.map((r) => (
+                  <tr key={r.invoiceId} className="border-t border-slate-100">
+                    <td className={`${cellClass} font-mono text-xs break-all`}>{r.invoiceId}</td>
+                    <td className={cellClass}>{r.network ?? "balance"}</td>
+                    <td className={cellClass}>{usdcToDecimal(r.amountUsdc)}</td>
+                    <td className={cellClass}>{time(r.since)}</td>
+                    <td className={cellClass}>{r.lastError ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="text-sm text-slate-700">
+          Paid by hand: <code className="rounded bg-slate-100 px-1">npm run admin -- refunds mark-paid INVOICE_ID --tx TX</code>
+        </p>
+      </section>
+    </main>
+  );
+}

@@ -28,6 +28,7 @@ const FUNDED = 20_000_000n;
 let devnet: Started | undefined;
 let shopA: Started | undefined;
 let shopB: Started | undefined;
+let killedB: Started | undefined;
 let standIn: Awaited<ReturnType<typeof startStandIn>> | undefined;
 let dataDirB = "";
 let a = "";
@@ -37,8 +38,12 @@ let merchant: { id: string; secret: string };
 /** The first POST /api/v2/invoices from B: A's answer is held until this settles (B is dead by then). */
 let onFirstPurchase: ((answer: { status: number; body: string }) => Promise<void>) | undefined;
 
+/** Where the run stands, on the test's output (a crash test that fails says how far it went). */
+const log = (step: string) => console.log(`[resale ${new Date().toISOString().slice(11, 23)}] ${step}`);
+
 test.beforeAll(async () => {
   test.setTimeout(180_000);
+  log("starting the devnet and shop A");
   const devnetPort = await freePort();
   const devnetUrl = `http://127.0.0.1:${devnetPort}`;
   const portA = await freePort();
@@ -55,6 +60,7 @@ test.beforeAll(async () => {
       `${a}/api/health`,
     ),
   ]);
+  log("the devnet and shop A answer");
 
   // On A: one product, and a merchant (the reseller B) with a balance.
   const admin = async (p: string, body: unknown) => {
@@ -104,6 +110,15 @@ test.beforeAll(async () => {
       `${b}/api/health`,
     );
   shopB = await startB();
+  log("shop B answers");
+});
+
+// A failure shows what the shops said last (B before and after its crash).
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  if (shopA) await testInfo.attach("shop A output", { body: shopA.output() });
+  if (killedB) await testInfo.attach("shop B output, until killed", { body: killedB.output() });
+  if (shopB) await testInfo.attach("shop B output", { body: shopB.output() });
 });
 
 test.afterAll(async () => {
@@ -129,7 +144,6 @@ type Status = { status: string; orders: { order_id: string; status: string }[]; 
 
 test("a buyer on B receives A's code exactly once, though B is killed between buying from A and recording it", async ({ page }) => {
   test.setTimeout(240_000);
-  const log = (step: string) => console.log(`[resale ${new Date().toISOString().slice(11, 23)}] ${step}`);
   if (!shopB || !standIn) throw new Error("the shops did not start");
 
   // B's catalog is A's (a sync now, beside the one B ran at start).
@@ -157,7 +171,7 @@ test("a buyer on B receives A's code exactly once, though B is killed between bu
   // The crash: once B has its answer to the payment, B's purchase reaches A, A answers, and B dies before hearing it.
   let paid = () => {};
   const payAnswered = new Promise<void>((resolve) => (paid = resolve));
-  const victim = shopB;
+  const victim = (killedB = shopB);
   const crashed = new Promise<{ status: number; body: string }>((resolve) => {
     onFirstPurchase = async (answer) => {
       await payAnswered;

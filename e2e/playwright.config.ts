@@ -47,7 +47,7 @@ export default defineConfig({
   projects: [
     {
       name: "desktop",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "resale/**"],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
@@ -95,11 +95,16 @@ export default defineConfig({
         "two-servers/**",
         "mainnet/**",
         "operations/**",
+        "resale/**",
         "budget.spec.ts",
         "docs.spec.ts",
       ],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
+    // A shop reselling another (UPSTREAM_API_URL), both started by the spec from the production build on a devnet of
+    // their own, the reseller killed mid-purchase and restarted. Its shops, chains and payTo are its own: it runs beside
+    // the others, and with E2E_BASE_URL too (it never uses that shop).
+    { name: "resale", testMatch: "resale/**/*.spec.ts", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
     // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
     // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo.
     // It runs after the browser checkouts, so that its payers do not compete with them for the machine.

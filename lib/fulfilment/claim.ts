@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { claimableIds } from "@/lib/db/claim";
 import type { Db } from "@/lib/db";
 import { invoices, orders, productPackages, products } from "@/lib/db/schema";
@@ -71,4 +71,20 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
       .orderBy(asc(orders.invoiceId), asc(orders.position));
     return rows.map((r) => ({ ...r, lockedUntil }));
   });
+}
+
+/**
+ * Frees the live claims of unfinished orders, and answers their ids. Only for a process that holds its database
+ * alone (the embedded one: lib/db/lock.ts lets one process open it): a claim it finds when it starts was made by a
+ * process that has ended (killed in a delivery), and would hold its order until it lapses (DEFAULT_LOCK_MS). Freed,
+ * the order is delivered again at once, as it would be then: a provider asked again gives the same outcome (the
+ * upstream's Idempotency-Key, the code reserved for the order). Never on a database that other servers share.
+ */
+export async function releaseClaims(db: Db, now = new Date()): Promise<string[]> {
+  const freed = await db
+    .update(orders)
+    .set({ lockedUntil: null })
+    .where(and(inArray(orders.status, ["created", "processing"]), gt(orders.lockedUntil, now)))
+    .returning({ id: orders.id });
+  return freed.map((o) => o.id);
 }

@@ -1,11 +1,11 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
-import { claimDueOrders, drainDue, fulfilOrder } from "./engine";
+import { claimDueOrders, drainDue, fulfilOrder, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { isLuhnValid } from "./providers/luhn";
 import type { FulfilmentProvider, Redemption } from "./providers/types";
@@ -185,6 +185,24 @@ describe(`fulfilment engine on ${testDriver}`, () => {
     // Should the first worker come back after all, its lapsed claim writes nothing.
     expect(await fulfilOrder(database.db, claimed!, flaky(0), { now: at(t0, 70_000) })).toBe("lost");
     expect((await orderRows(id))[0]!.redemption).toEqual(o!.redemption);
+  });
+
+  it("frees the live claims of unfinished orders (a server starting on a database of its own), and the dead worker's claim writes nothing", async () => {
+    const t0 = new Date();
+    const id = await paidInvoice([item("test-gift-card-code", "20")], t0);
+    const [claimed] = await claimDueOrders(database.db, { limit: 10, now: t0 });
+    expect(claimed).toMatchObject({ invoiceId: id, attempts: 1 });
+    const freed = await releaseClaims(database.db, at(t0, 1));
+    expect(freed).toContain(claimed!.id);
+    const rows = await database.db.select({ status: orders.status, lockedUntil: orders.lockedUntil }).from(orders).where(inArray(orders.id, freed));
+    expect(rows.every((r) => ["created", "processing"].includes(r.status) && r.lockedUntil === null)).toBe(true);
+
+    await drainDue(database.db, { provider: demo, now: at(t0, 2) });
+    const [o] = await orderRows(id);
+    expect(o).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(await fulfilOrder(database.db, claimed!, flaky(0), { now: at(t0, 3) })).toBe("lost");
+    expect((await orderRows(id))[0]!.redemption).toEqual(o!.redemption);
+    expect(await releaseClaims(database.db, at(t0, 4))).not.toContain(claimed!.id);
   });
 
   it("finishes an invoice left without its roll-up by a worker that died after recording the last order", async () => {

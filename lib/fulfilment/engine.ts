@@ -5,7 +5,7 @@ import { providerFor } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
 import { rollUpFinishedInvoices } from "./roll-up-invoice";
 
-export { claimDueOrders, DEFAULT_LOCK_MS, type ClaimedOrder } from "./claim";
+export { claimDueOrders, DEFAULT_LOCK_MS, releaseClaims, type ClaimedOrder } from "./claim";
 export { fulfilOrder, PROVIDER_TIMEOUT_MS, type FulfilOutcome, type FulfilOptions } from "./fulfil-order";
 export { rollUpInvoice, rollUpFinishedInvoices } from "./roll-up-invoice";
 

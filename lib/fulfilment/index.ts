@@ -5,6 +5,7 @@ export {
   rollUpInvoice,
   rollUpFinishedInvoices,
   DEFAULT_LOCK_MS,
+  releaseClaims,
   PROVIDER_TIMEOUT_MS,
   type ClaimedOrder,
   type DrainOptions,

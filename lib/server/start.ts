@@ -1,5 +1,6 @@
 import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
+import { releaseClaims } from "@/lib/fulfilment";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
@@ -18,6 +19,12 @@ export async function startServer(): Promise<void> {
     const started = Date.now();
     const database = await getDatabase();
     onShutdown(() => database.close());
+    // The embedded database is this process's alone: an order claimed in it was claimed by a process that ended in the
+    // delivery (killed). It is delivered again now rather than once that claim lapses, two minutes on.
+    if (database.driver === "pglite") {
+      const freed = await releaseClaims(database.db);
+      if (freed.length > 0) log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a process that ended are delivered again");
+    }
     const payments = await getPayments();
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
     // (GET /api/cron/tick) and after each payment (lib/runtime/poll-loop.ts).

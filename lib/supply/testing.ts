@@ -121,32 +121,52 @@ export function giftCardRow(slug: string, values: string[] = ["10", "25"], extra
   };
 }
 
-/** How a stand-in answers one request: a status, headers and a JSON body, or `forward` to the real upstream. */
-export type FaultAnswer = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | "forward" | { forwardAfterMs: number };
+/**
+ * How a stand-in answers one request: a status, headers and a JSON body, or `forward` to the real upstream; forwarded
+ * with `forwardAfterMs`, the upstream's answer is held that long, with `beforeRelay` until that promise settles (the
+ * upstream has answered; the caller has not heard it yet: a test may stop the caller there).
+ */
+export type FaultAnswer =
+  | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
+  | "forward"
+  | { forwardAfterMs: number }
+  | { beforeRelay: (answer: { status: number; body: string }) => Promise<void> };
+
+export type StandInRequest = { method: string; path: string; n: number; idempotencyKey: string | undefined };
 
 /**
  * A stand-in in front of an upstream: every request is first shown to `decide` (method, path with query, how many
- * requests came before), which answers it itself (a fault) or forwards it to `target` as it is. `seen` lists them.
+ * requests came before, the request's Idempotency-Key), which answers it itself (a fault) or forwards it to `target`
+ * as it is. `seen` lists them; an upstream that does not answer a forwarded request is a 502.
  */
 export async function startStandIn(
   target: string,
-  decide: (req: { method: string; path: string; n: number }) => FaultAnswer,
-): Promise<{ origin: string; seen: { method: string; path: string; status: number }[]; stop(): Promise<void> }> {
-  const seen: { method: string; path: string; status: number }[] = [];
+  decide: (req: StandInRequest) => FaultAnswer,
+): Promise<{ origin: string; seen: (StandInRequest & { status: number })[]; stop(): Promise<void> }> {
+  const seen: (StandInRequest & { status: number })[] = [];
   let n = 0;
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const info = { method: req.method ?? "GET", path: req.url ?? "/", n: n++ };
+    const key = req.headers["idempotency-key"];
+    const info: StandInRequest = { method: req.method ?? "GET", path: req.url ?? "/", n: n++, idempotencyKey: typeof key === "string" ? key : undefined };
     const answer = decide(info);
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    if (answer === "forward" || "forwardAfterMs" in answer) {
+    if (answer === "forward" || "forwardAfterMs" in answer || "beforeRelay" in answer) {
       const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" && k !== "host" ? [[k, v]] : [])));
-      const upstream = await fetch(`${target}${info.path}`, { method: info.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      let upstream: Response;
+      try {
+        upstream = await fetch(`${target}${info.path}`, { method: info.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      } catch {
+        seen.push({ ...info, status: 502 });
+        if (!res.destroyed) res.writeHead(502).end();
+        return;
+      }
       // Links the upstream hands out (`meta._next`) lead back through the stand-in, as through a proxy.
       const body = Buffer.from((await upstream.text()).replaceAll(new URL(target).origin, self()));
       seen.push({ ...info, status: upstream.status });
-      if (answer !== "forward") await wait(answer.forwardAfterMs);
+      if (answer !== "forward" && "forwardAfterMs" in answer) await wait(answer.forwardAfterMs);
+      if (answer !== "forward" && "beforeRelay" in answer) await answer.beforeRelay({ status: upstream.status, body: body.toString() });
       const out = Object.fromEntries([...upstream.headers].filter(([k]) => !["content-encoding", "content-length", "transfer-encoding"].includes(k)));
       if (!res.destroyed) res.writeHead(upstream.status, out).end(body);
       return;

@@ -5,6 +5,7 @@ import { settings } from "@/lib/db/schema";
 import { demoCatalog, testFamily } from "./demo/generate";
 import { productInputSchema } from "./product-input";
 import { countProducts, upsertProducts } from "./store";
+import { seedStoreProductsOnce } from "./store-products";
 
 const SEEDED_KEY = "catalog.seeded";
 
@@ -15,9 +16,15 @@ export function demoProducts() {
 
 /**
  * Seeds the demo catalog into an empty database, once per database: after the first start (seeded or not)
- * the catalog belongs to the operator, and a product they delete stays deleted.
+ * the catalog belongs to the operator, and a product they delete stays deleted. Then the shop's own products (its
+ * gift card), in every mode, once too (store-products.ts).
  */
 export async function seedCatalogOnce(db: Db, enabled = config().seedDemoCatalog): Promise<void> {
+  await seedDemoCatalogOnce(db, enabled);
+  await seedStoreProductsOnce(db);
+}
+
+async function seedDemoCatalogOnce(db: Db, enabled: boolean): Promise<void> {
   const [marker] = await db.select().from(settings).where(eq(settings.key, SEEDED_KEY));
   if (marker) return;
   let seeded = 0;

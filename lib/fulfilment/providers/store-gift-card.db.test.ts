@@ -10,6 +10,7 @@ import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import type { Database } from "@/lib/db";
 import { giftCards, orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import { DomainError } from "@/lib/errors";
 import { cardStatement } from "@/lib/gift-cards";
 import { codeHash, normalizeCode } from "@/lib/gift-cards/codes";
 import { createInvoice, getStatus } from "@/lib/invoices";
@@ -146,6 +147,20 @@ describe(`the store gift card on ${testDriver}`, () => {
     const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order).toMatchObject({ status: "refunded", errorCode: "RETRIES_EXHAUSTED" });
     expect(await cardsOf(orderId)).toHaveLength(0);
+  });
+
+  it("cannot be paid with a gift card of the shop, and the card is not touched", async () => {
+    const { invoiceId } = await paidCard("10");
+    await drainDue(database.db);
+    const { code } = await delivered(invoiceId);
+    const err = await createInvoice(
+      { items: [item("test-gift-card-code", "10"), item(STORE_GIFT_CARD_SLUG, "10")], payer: TEST_PAYER, giftCardCode: code },
+      database.db,
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({ code: "invalid_param", path: ["gift_card_code"], details: { reason: "store_gift_card" } });
+    expect((err as Error).message).toMatch(/cannot pay for x402 Storefront Gift Card/);
+    expect(await cardStatement(database.db, code)).toMatchObject({ balance: "10", held: "0", history: [] });
   });
 
   it("is fulfilled by the shop in every mode", () => {

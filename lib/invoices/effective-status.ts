@@ -70,5 +70,12 @@ function withOpenedCode<O>(o: O): O {
   const redemption = (o as { redemption?: unknown }).redemption;
   if (typeof redemption !== "object" || redemption === null || !("sealed_code" in redemption)) return o;
   const { sealed_code, ...rest } = redemption as { sealed_code: SealedCode };
-  return { ...o, redemption: { code: openSealedCode(sealed_code), ...rest } };
+  let code: string;
+  try {
+    code = openSealedCode(sealed_code);
+  } catch {
+    // Sealed under another key (GIFT_CARD_SECRET changed, which loses every card): the order reads, without its code.
+    return { ...o, redemption: { ...rest, other: "This gift card's code can no longer be read: the shop's gift card key has changed." } };
+  }
+  return { ...o, redemption: { code, ...rest } };
 }

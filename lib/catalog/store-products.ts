@@ -1,16 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
-import { products, settings } from "@/lib/db/schema";
 import { productInputSchema, type ValidProductInput } from "./product-input";
-import { upsertProducts } from "./store";
 
 /** The shop's own brand: its gift card is sold under it. */
 export const STORE_BRAND = "x402 Storefront";
 /** The shop's own gift card: a product of the catalog like any other, fulfilled by the shop itself (supplier `store`). */
 export const STORE_GIFT_CARD_SLUG = "store-gift-card";
 export const STORE_COLORS = { bg: "#111827", fg: "#FACC15" };
-
-const SEEDED_KEY = "catalog.store_products.seeded";
 
 /**
  * The products the shop supplies itself, in every network mode: its own gift card, in US dollars, sold at its face
@@ -39,26 +33,4 @@ export function storeProducts(): ValidProductInput[] {
       packages: ["10", "25", "50", "100"].map((value) => ({ value })),
     }),
   ];
-}
-
-/**
- * Adds the shop's own products to the catalog, once per database and whatever the mode or the demo seeding (they are
- * not demo stock): after that they are the operator's, and one the operator deletes stays deleted. A slug the catalog
- * already holds (the operator's own product) is left as it is.
- */
-export async function seedStoreProductsOnce(db: Db): Promise<void> {
-  const [marker] = await db.select().from(settings).where(eq(settings.key, SEEDED_KEY));
-  if (marker) return;
-  const wanted = storeProducts();
-  const slugs = wanted.map((p) => p.slug);
-  const taken = new Set((await db.select({ id: products.id }).from(products).where(inArray(products.id, slugs))).map((r) => r.id));
-  const seeded = await upsertProducts(
-    db,
-    wanted.filter((p) => !taken.has(p.slug)),
-    { supplier: "store" },
-  );
-  await db
-    .insert(settings)
-    .values({ key: SEEDED_KEY, value: { at: new Date().toISOString(), products: seeded } })
-    .onConflictDoNothing();
 }

@@ -47,6 +47,8 @@ export function giftCardRefusal(err: unknown): string | undefined {
   if (err.code === "INVALID_GIFT_CARD") return "No gift card has this code. Check it and try again, or leave the field empty to pay with your wallet.";
   if (err.code === "GIFT_CARD_UNAVAILABLE") return "This gift card cannot be used just now (its currency has no current exchange rate). Try again later.";
   if (err.code === "GIFT_CARD_EMPTY") return "This gift card has nothing left on it. Use another code, or leave the field empty to pay with your wallet.";
+  if (err.reason === "store_gift_card")
+    return "A gift card cannot pay for an x402 Storefront gift card. Leave the field empty to pay with your wallet, or buy the gift card on its own.";
   if (err.field === "gift_card_code") return err.message;
   // Wrong codes are limited per address and wallet: a code sent with too many wrong ones before is not looked up.
   if (err.status === 429) return `Too many tries with wrong codes: wait ${err.retryAfter ?? 60} seconds before you try again.`;

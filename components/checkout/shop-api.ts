@@ -25,6 +25,8 @@ export class ShopApiError extends Error {
     readonly field?: string,
     /** Seconds to wait before trying again (a 429's Retry-After). */
     readonly retryAfter?: number,
+    /** Why, when the shop says more than the code (`store_gift_card`: a gift card cannot pay for the store gift card). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = "ShopApiError";
@@ -38,6 +40,7 @@ async function answer<T>(res: Response): Promise<T> {
         error_code?: string;
         message?: string;
         field?: string;
+        reason?: string;
         error?: string | { code?: string; message?: string };
       })
     | null;
@@ -52,6 +55,7 @@ async function answer<T>(res: Response): Promise<T> {
       body?.message ?? nested?.message ?? `The shop answered ${res.status}.`,
       typeof body?.field === "string" ? body.field : undefined,
       Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : undefined,
+      typeof body?.reason === "string" ? body.reason : undefined,
     );
   }
   return body as T;

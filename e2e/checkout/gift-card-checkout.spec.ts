@@ -7,7 +7,7 @@ import { connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
 
 // The shop's own gift cards in the browser: a code in the cart pays the invoice first and the wallet pays exactly the
 // rest (nothing when the card covers it all); a refused code is told by its field, the cart kept; the balance page
-// shows what is left on each card and where it went.
+// shows what is left on each card and where it went; the store gift card, bought as a product, delivers such a code.
 
 /** A refused code (400 at invoice/create, 404 at the balance route) is a failed load in Chromium's console. */
 const REFUSED_LOGS =
@@ -198,4 +198,49 @@ test("the balance page shows each card's balance and history; a wrong code and t
   await check(whole);
   await expect(page.getByRole("main").getByRole("alert")).toHaveText(/^Too many tries: wait (30|29|28) seconds before you try again\.$/);
   await expect(page.getByRole("button", { name: "Check balance" })).toBeDisabled();
+});
+
+test("the store gift card: bought with the wallet, its code pays a cart, and cannot pay for another store card", async ({ page, baseURL }) => {
+  const wallet = await freshEvmWallet(page, baseURL!);
+  await page.goto("/products/store-gift-card");
+  await expect(page.getByRole("heading", { level: 1, name: "x402 Storefront Gift Card" })).toBeVisible();
+  // Sold at its face value.
+  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
+  await page.goto("/cart");
+  await connectEvm(page);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in with your wallet (done)" })).toBeVisible();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+
+  await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
+  const code = (await page.locator("output").first().textContent())!;
+  expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
+  expect(await evmUsdcBalance(wallet.network, wallet.account.address)).toBe(5_000_000n);
+
+  // The delivered code pays a $10 cart whole (the wallet is still signed in).
+  await addTenDollarCard(page);
+  await page.goto("/cart");
+  await codeField(page).fill(code);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+  await expectAmounts(page, { price: "10", card: "10", wallet: "0" });
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
+
+  // A card never pays for the store gift card: told by the field, the cart kept.
+  await page.goto("/products/store-gift-card");
+  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
+  await page.goto("/cart");
+  await codeField(page).fill(code);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "A gift card cannot pay for an x402 Storefront gift card." })).toBeVisible();
+  await expect(codeField(page)).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/cart$/);
 });

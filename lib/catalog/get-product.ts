@@ -80,7 +80,7 @@ function pricedProduct(catalog: CatalogSnapshot, row: ProductRow): Product {
 
 function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, number> | null): Product {
   const exponent = currencyExponent(row.currency) ?? 2;
-  const price = productPricer(row.currency);
+  const price = productPricer(row.currency, row.supplier);
   const packages = pkgs.map((p) => ({
     id: packageId(row.id, p.value),
     value: p.value,
@@ -123,7 +123,8 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
 
 /**
  * Whether the product's supplier can deliver in this shop now: the demo supplier on the devnet only, the upstream
- * while one is configured; the operator's stock always (its codes are counted per package).
+ * while one is configured; the operator's stock always (its codes are counted per package), and the shop itself (its
+ * own gift card) always.
  */
 export function suppliedNow(supplier: ProductRow["supplier"]): boolean {
   return supplier === "demo" ? demoSupply() : supplier === "upstream" ? upstreamSupply() : true;

@@ -1,10 +1,14 @@
 import { config } from "@/lib/config";
 import { fxSource } from "./fx";
 import { priceUsdc, USDC_PER_USD } from "./pricing";
+import type { Product } from "./types";
 
-/** Prices face values of one currency with the process's rates and margin: minor units -> USDC atomic units. */
-export function productPricer(currency: string): (faceValueMinor: bigint) => bigint {
-  const options = { fx: fxSource(), marginBps: config().priceMarginBps };
+/**
+ * Prices face values of one currency with the process's rates and margin: minor units -> USDC atomic units. The shop's
+ * own gift card (supplier `store`) takes no margin: it sells at its face value.
+ */
+export function productPricer(currency: string, supplier?: Product["supplier"]): (faceValueMinor: bigint) => bigint {
+  const options = { fx: fxSource(), marginBps: supplier === "store" ? 0 : config().priceMarginBps };
   return (faceValueMinor) => priceUsdc({ faceValueMinor, currency }, options);
 }
 

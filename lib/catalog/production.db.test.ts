@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { providerFor } from "@/lib/fulfilment/providers/provider-for";
+import { storeGiftCardProvider } from "@/lib/fulfilment/providers/store-gift-card";
 import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
 import { importStock } from "@/lib/inventory";
 import { DomainError } from "@/lib/errors";
 import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import { getProduct, search } from ".";
+import { STORE_GIFT_CARD_SLUG } from "./store-products";
 
 // A mainnet shop whose operator seeded the demo catalog on purpose (SEED_DEMO_CATALOG=true): real USDC buys nothing
 // made up. The mode is read once per test file, before anything asks for the configuration.
@@ -55,6 +57,15 @@ describe(`a mainnet shop on ${testDriver} is not a demo`, () => {
     });
     expect((await getProduct("steam-us", database.db))?.inStock).toBe(true);
     expect(await refusal(buy("steam-us", steam!.packages[0]!.value))).toBe("created");
+  });
+
+  it("sells the shop's own gift card at face value, fulfilled by the shop itself", async () => {
+    const card = await getProduct(STORE_GIFT_CARD_SLUG, database.db);
+    expect(card).toMatchObject({ supplier: "store", inStock: true, isTest: false });
+    expect(card?.packages.map((p) => p.priceUsdc)).toEqual([10_000_000n, 25_000_000n, 50_000_000n, 100_000_000n]);
+    expect((await search({ q: "x402 storefront gift card" }, database.db)).items[0]).toMatchObject({ slug: STORE_GIFT_CARD_SLUG, inStock: true });
+    expect(await refusal(buy(STORE_GIFT_CARD_SLUG, "25"))).toBe("created");
+    expect(providerFor({ supplier: "store" } as OrderToFulfil, database.db)).toBe(storeGiftCardProvider);
   });
 
   it("never delivers a made-up code for an order of the demo supplier", async () => {

@@ -153,7 +153,7 @@ async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promi
   const stocked = inventory.length > 0 ? await productsWithFreeCodes(db, inventory) : new Set<string>();
   return rows.map((row) => {
     const pkgs = catalog.packages.get(row.id) ?? [];
-    const price = productPricer(row.currency);
+    const price = productPricer(row.currency, row.supplier);
     const inStock = row.inStock && suppliedNow(row.supplier) && (row.supplier !== "inventory" || stocked.has(row.id));
     if (pkgs.some((p) => p.costCents !== null)) {
       // An upstream product's price follows its cost, which need not rise with face value: every package is priced.

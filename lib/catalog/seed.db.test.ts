@@ -6,6 +6,7 @@ import { getProduct } from "./get-product";
 import { search } from "./search";
 import { seedCatalogOnce } from "./seed";
 import { countProducts, deleteProduct } from "./store";
+import { STORE_GIFT_CARD_SLUG } from "./store-products";
 
 let database: Database;
 
@@ -24,6 +25,8 @@ describe(`the demo catalog on ${testDriver}`, () => {
     const refill = await getProduct("test-phone-refill", database.db);
     expect(refill).toMatchObject({ recipientType: "phone_number", kind: "topup" });
     expect(refill?.packages.map((p) => p.value)).toEqual(["10", "20", "50", "100"]);
+    // The shop's own gift card beside the demo catalog (seeded after it, whatever the mode).
+    expect(await getProduct(STORE_GIFT_CARD_SLUG, database.db)).toMatchObject({ kind: "gift_card", brand: "x402 Storefront", supplier: "store" });
   });
 
   it("ranks the brand first for a brand search and finds eSIMs and top-ups by country", async () => {
@@ -47,9 +50,13 @@ describe(`the demo catalog on ${testDriver}`, () => {
 });
 
 describe(`seeding switched off on ${testDriver}`, () => {
-  it("leaves an empty database empty", async () => {
+  it("gives an empty database the shop's own gift card only, once: one the operator deletes stays deleted", async () => {
     const empty = await openTestDatabase((db) => seedCatalogOnce(db, false));
     try {
+      expect(await countProducts(empty.db)).toBe(1);
+      expect(await getProduct(STORE_GIFT_CARD_SLUG, empty.db)).toMatchObject({ supplier: "store", isTest: false, inStock: true });
+      expect(await deleteProduct(empty.db, STORE_GIFT_CARD_SLUG)).toBe(true);
+      await seedCatalogOnce(empty.db, false);
       expect(await countProducts(empty.db)).toBe(0);
     } finally {
       await empty.close();

@@ -62,8 +62,11 @@ function toRows(p: ValidProductInput) {
 export type UpsertOptions = {
   /** Products written per statement (the event loop gets a turn between two). */
   batchSize?: number;
-  /** The upstream supplier's sync marks its products as its own; an operator's import leaves the supplier alone. */
-  supplier?: "upstream";
+  /**
+   * The upstream supplier's sync marks its products as its own, and the shop its own gift card (`store`); an operator's
+   * import leaves the supplier alone.
+   */
+  supplier?: "upstream" | "store";
 };
 
 /**

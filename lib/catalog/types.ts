@@ -49,8 +49,11 @@ export type Product = ProductSummary & {
   recipientType: RecipientType;
   phonePrefixes: string[];
   isTest: boolean;
-  /** Who fulfils orders: `demo` issues codes on demand, `inventory` sells codes the operator imported, `upstream` buys from the upstream supplier. */
-  supplier: "demo" | "inventory" | "upstream";
+  /**
+   * Who fulfils orders: `demo` issues codes on demand, `inventory` sells codes the operator imported, `upstream` buys
+   * from the upstream supplier, `store` is the shop itself (its own gift card, sold at face value).
+   */
+  supplier: "demo" | "inventory" | "upstream" | "store";
   packages: ProductPackage[];
   range: ProductRange | null;
   createdAt: Date;

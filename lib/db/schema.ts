@@ -1,15 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, customType, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const productKind = pgEnum("product_kind", ["gift_card", "esim", "topup"]);
 export const recipientType = pgEnum("recipient_type", ["none", "phone_number", "email"]);
 /**
- * Who fulfils a product's orders: the demo supplier, codes the operator imported (`inventory_codes`), or the upstream
- * supplier (UPSTREAM_API_URL), bought on demand (`upstream_purchases`).
+ * Who fulfils a product's orders: the demo supplier, codes the operator imported (`inventory_codes`), the upstream
+ * supplier (UPSTREAM_API_URL), bought on demand (`upstream_purchases`), or the shop itself (`store`: its own gift card,
+ * issued to the order in `gift_cards`).
  */
-export const supplier = pgEnum("supplier", ["demo", "inventory", "upstream"]);
+export const supplier = pgEnum("supplier", ["demo", "inventory", "upstream", "store"]);
 
 export const products = pgTable(
   "products",
@@ -630,7 +631,8 @@ export const giftCardBatches = pgTable(
 /**
  * One of the shop's own gift cards. Its code is never stored: `code_hash` (HMAC-SHA256 under the shop's card key)
  * finds it, and `code_sealed` (AES-256-GCM under a key derived from the same secret) lets its batch's merchant read it
- * again; a dump of the database alone reveals neither. `balance_minor` is the value still free to spend: a hold moves
+ * again (a card bought as a product: its order's redemption holds another sealed copy, opened for the buyer); a dump of
+ * the database alone reveals neither. `balance_minor` is the value still free to spend: a hold moves
  * value out of it in the same statement that checks it, so no unit is ever spent twice.
  */
 export const giftCards = pgTable(
@@ -641,15 +643,24 @@ export const giftCards = pgTable(
     codeSealed: text("code_sealed").notNull(),
     /** The code's last four characters, to tell cards apart in lists. */
     codeLast4: text("code_last4").notNull(),
+    /** The merchant's batch it was issued in; null for a card bought as a product (`order_id`). */
     batchId: text("batch_id").references(() => giftCardBatches.id, { onDelete: "restrict" }),
     /** The card's place in its batch (0-based): issuing again after a crash never makes a card twice. */
     position: integer("position"),
+    /** The order that bought it (the catalog's store gift card): one card per order, issued as the order is delivered. */
+    orderId: text("order_id").references(() => orders.id, { onDelete: "restrict" }),
     currency: text("currency").notNull(),
     valueMinor: bigint("value_minor", { mode: "bigint" }).notNull(),
     balanceMinor: bigint("balance_minor", { mode: "bigint" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("gift_cards_code_idx").on(t.codeHash), uniqueIndex("gift_cards_batch_idx").on(t.batchId, t.position)],
+  (t) => [
+    uniqueIndex("gift_cards_code_idx").on(t.codeHash),
+    uniqueIndex("gift_cards_batch_idx").on(t.batchId, t.position),
+    uniqueIndex("gift_cards_order_idx").on(t.orderId),
+    // A card comes from a batch or from an order, never both, never neither.
+    check("gift_cards_origin", sql`(${t.batchId} IS NULL) <> (${t.orderId} IS NULL)`),
+  ],
 );
 
 export const giftCardHoldStatus = pgEnum("gift_card_hold_status", ["held", "spent", "released"]);

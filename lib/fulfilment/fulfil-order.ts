@@ -38,6 +38,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
 
   let outcome: Exclude<FulfilOutcome, "lost">;
   let set: Partial<typeof orders.$inferInsert>;
+  let record: ((tx: Db) => Promise<void>) | undefined;
   if ("error" in result) {
     if (order.attempts >= maxAttempts) {
       outcome = "failed";
@@ -56,11 +57,12 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   } else {
     outcome = "delivered";
     set = { status: "delivered", redemption: result.redemption, deliveredAt: now, errorCode: null, lastError: null };
+    record = result.record;
   }
 
   // A failure is announced (order.failed) in the transaction that records it: a balance-paid merchant order is
   // refunded to the balance there (lib/wiring.ts), so the invoice never completes with a failed order whose money is
-  // still out.
+  // still out. What a delivery makes in the shop (its own gift card) is written there too, by the claim that wins.
   const written = await db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
@@ -68,6 +70,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
       .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
       .returning({ id: orders.id });
     if (rows.length > 0 && outcome === "failed") await emit(tx, "order.failed", { orderId: order.id, now });
+    if (rows.length > 0 && record) await record(tx as unknown as Db);
     return rows;
   });
   const about = logFor({ order_id: order.id, invoice_id: order.invoiceId, attempt: order.attempts });

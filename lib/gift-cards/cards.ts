@@ -4,7 +4,8 @@ import type { FxSource } from "@/lib/catalog/fx";
 import type { Db } from "@/lib/db";
 import { giftCardHolds, giftCards, invoices, orders } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
-import { codeHash, normalizeCode } from "./codes";
+import { newId } from "@/lib/ids";
+import { codeHash, normalizeCode, type MintedCode } from "./codes";
 import { cardCurrency, centsPaidBy, formatCardValue, minorForCents } from "./money";
 
 export type GiftCard = typeof giftCards.$inferSelect;
@@ -23,6 +24,28 @@ export async function cardByCode(db: Db, code: string, opts: { forUpdate?: boole
   const [card] = opts.forUpdate ? await query.for("update") : await query;
   if (!card) throw unknown();
   return card;
+}
+
+/**
+ * Issues the card an order bought (the catalog's store gift card), worth the order's face value, inside the caller's
+ * transaction: the one that records the order as delivered (lib/fulfilment), so the card exists exactly when the order
+ * is delivered. One card per order: `gift_cards.order_id` is unique, so a second issue for an order fails loudly.
+ */
+export async function issueOrderCard(tx: Db, card: { orderId: string; currency: string; valueMinor: bigint; minted: MintedCode }): Promise<GiftCard> {
+  const [row] = await tx
+    .insert(giftCards)
+    .values({
+      id: newId("gc"),
+      codeHash: card.minted.hash,
+      codeSealed: card.minted.sealed,
+      codeLast4: card.minted.last4,
+      orderId: card.orderId,
+      currency: card.currency,
+      valueMinor: card.valueMinor,
+      balanceMinor: card.valueMinor,
+    })
+    .returning();
+  return row!;
 }
 
 /**

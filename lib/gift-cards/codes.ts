@@ -68,6 +68,16 @@ export function sealCode(code: string, hash: string, k: CodeKeys = keys()): stri
   return `v1.${Buffer.concat([iv, text, cipher.getAuthTag()]).toString("base64url")}`;
 }
 
+/** A new card's code with what the database keeps of it: the hash it is found by, a sealed copy, its last four characters. */
+export type MintedCode = { code: string; hash: string; sealed: string; last4: string };
+
+/** Makes a new code (normalized) and what the database keeps of it: every card, of a batch or bought alone, is made here. */
+export function mintCode(k: CodeKeys = keys()): MintedCode {
+  const code = normalizeCode(newGiftCardCode())!;
+  const hash = codeHash(code, k);
+  return { code, hash, sealed: sealCode(code, hash, k), last4: code.slice(-4) };
+}
+
 /** The code of a sealed copy (normalized); throws when the copy was not sealed under this key for this hash. */
 export function openCode(sealed: string, hash: string, k: CodeKeys = keys()): string {
   if (!sealed.startsWith("v1.")) throw new Error("Unknown sealed code format");
@@ -76,4 +86,12 @@ export function openCode(sealed: string, hash: string, k: CodeKeys = keys()): st
   decipher.setAAD(Buffer.from(hash));
   decipher.setAuthTag(raw.subarray(raw.length - 16));
   return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString("utf8");
+}
+
+/** A code kept sealed outside its card (a bought card's order): the sealed copy and the hash it is bound to. */
+export type SealedCode = { sealed: string; hash: string };
+
+/** The code of a sealed copy, as shown to people (`7K2Q-M9XD-…`). */
+export function openSealedCode(s: SealedCode): string {
+  return formatCode(openCode(s.sealed, s.hash));
 }

@@ -1,2 +1,12 @@
-export { cardByCode, cardStatement, holdForInvoice, refundOrderToCards, refundToCards, releaseHolds, spendHolds, type CardStatement } from "./cards";
-export { CODE_BITS, formatCode, newGiftCardCode, normalizeCode } from "./codes";
+export {
+  cardByCode,
+  cardStatement,
+  holdForInvoice,
+  issueOrderCard,
+  refundOrderToCards,
+  refundToCards,
+  releaseHolds,
+  spendHolds,
+  type CardStatement,
+} from "./cards";
+export { CODE_BITS, formatCode, mintCode, newGiftCardCode, normalizeCode, openSealedCode, type MintedCode, type SealedCode } from "./codes";

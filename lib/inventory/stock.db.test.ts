@@ -77,6 +77,8 @@ describe(`inventory stock on ${testDriver}`, () => {
     await expect(add("no-such-product", "10")).rejects.toMatchObject({ code: "stock_refused" });
     await expect(add("test-gift-card-link", "15")).rejects.toThrow(/"15" is not a package of test-gift-card-link: its packages are "10", "20", "50", "100"/);
     await expect(add("test-phone-refill", "10")).rejects.toThrow(/only gift cards take imported codes/);
+    await expect(add("store-gift-card", "10")).rejects.toThrow(/the shop's own gift card: the shop issues its cards itself/);
+    expect((await getProduct("store-gift-card", db))?.supplier).toBe("store");
   });
 
   it("reserves a code per item at checkout and refuses a cart that the stock cannot serve, whole", async () => {

@@ -11,7 +11,8 @@ export type StockImportReport = { productId: string; packageValue: string; impor
 /**
  * Adds codes to the stock of one product package, in one transaction, and makes the product's orders inventory
  * orders from then on. A code already stocked for that package is left as it is (re-importing a file adds nothing).
- * Only gift cards take imported codes: eSIM profiles and top-ups come from their operators.
+ * Only gift cards take imported codes: eSIM profiles and top-ups come from their operators, and the shop's own gift
+ * card from the shop.
  */
 export async function importStock(
   db: Db,
@@ -21,6 +22,8 @@ export async function importStock(
   if (!product) throw new DomainError("stock_refused", `No product has the slug ${JSON.stringify(input.productId)}`);
   if (product.kind !== "gift_card")
     throw new DomainError("stock_refused", `${product.slug} is ${product.kind === "esim" ? "an eSIM" : "a top-up"}: only gift cards take imported codes`);
+  if (product.supplier === "store")
+    throw new DomainError("stock_refused", `${product.slug} is the shop's own gift card: the shop issues its cards itself, and takes no imported codes`);
   const asId = parsePackageId(input.packageValue);
   const value = asId && asId.productId === product.slug ? asId.value : input.packageValue;
   const pkg = product.packages.find((p) => p.value === value);

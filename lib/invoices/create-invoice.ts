@@ -90,6 +90,17 @@ export async function createInvoice(
       validateRecipient(product, item.refill_input, ["items", i, "refill_input"]) ?? esimToTopUp(product, item.refill_input, ["items", i, "refill_input"]);
     return { product, pkg, recipient, index: i };
   });
+  // The shop's own gift card is bought with money, never with one of its cards: a card would otherwise turn into new
+  // cards (split, or moved into another currency at the day's rate) with no money coming in. Refused before the code
+  // is looked up, so the refusal says nothing about the code.
+  const ownCard = input.giftCardCode !== undefined ? lines.find((l) => l.product.supplier === "store") : undefined;
+  if (ownCard) {
+    throw new DomainError(
+      "invalid_param",
+      `a gift card of the shop cannot pay for ${ownCard.product.name}: pay it with ${merchant ? "the balance or USDC" : "your wallet"}, apart from what the card pays for.`,
+      { path: ["gift_card_code"], details: { reason: "store_gift_card" } },
+    );
+  }
   // An eSIM item naming an ICCID adds its bundle to that eSIM: one the paying wallet bought, of the same product.
   const topUps = lines.filter((l) => l.product.kind === "esim" && l.recipient);
   const held = topUps.length > 0 ? new Map((await listWalletEsims(db, payer)).map((e) => [e.iccid, e.productId])) : new Map<string, string>();

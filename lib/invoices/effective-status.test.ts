@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";
 import { effectiveOrder, effectiveStatus, PAYMENT_FAILED, UNPAID_ORDER_ERRORS, type StatusFields } from "./effective-status";
 import { payability } from "./payment";
+import { codeHash, codeKeysFrom, formatCode, mintCode, newGiftCardCode, normalizeCode, sealCode, type SealedCode } from "@/lib/gift-cards/codes";
 
 const now = new Date("2026-11-25T12:00:00Z");
 const before = new Date(now.getTime() - 1);
@@ -68,5 +69,29 @@ describe("an invoice's status at a moment, as every reader sees it", () => {
     expect(effectiveOrder(order, inv("expired", before), now)).toMatchObject({ status: "failed", errorCode: "expired" });
     // Paid: the orders are the fulfilment's.
     expect(effectiveOrder(order, inv("paid", before), now)).toBe(order);
+  });
+
+  it("opens the sealed code of a delivered store gift card for its reader, and reads one it cannot open without a code", () => {
+    const minted = mintCode(codeKeysFrom({ giftCardSecret: "a gift card secret of the test", sessionSecret: undefined, dataDir: "" }));
+    const delivered = (sealed: SealedCode) => ({
+      status: "delivered" as const,
+      errorCode: null,
+      lastError: null,
+      redemption: { sealed_code: sealed, instructions: "Spend it here.", extra_fields: {} },
+    });
+    // Sealed under this process's key: opened as the code, the sealed copy not shown.
+    const code = normalizeCode(newGiftCardCode())!;
+    const hash = codeHash(code);
+    expect(effectiveOrder(delivered({ sealed: sealCode(code, hash), hash }), inv("complete", before), now).redemption).toEqual({
+      code: formatCode(code),
+      instructions: "Spend it here.",
+      extra_fields: {},
+    });
+    // Sealed under another key (the secret changed): no code, and the order still reads.
+    expect(effectiveOrder(delivered({ sealed: minted.sealed, hash: minted.hash }), inv("complete", before), now).redemption).toEqual({
+      instructions: "Spend it here.",
+      extra_fields: {},
+      other: "This gift card's code can no longer be read: the shop's gift card key has changed.",
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { invoices, orders } from "@/lib/db/schema";
+import { openSealedCode, type SealedCode } from "@/lib/gift-cards/codes";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -53,9 +54,28 @@ export function effectiveStatus(inv: StatusFields, now = new Date()): InvoiceSta
  * does not change when it is swept.
  */
 export function effectiveOrder<O extends Pick<OrderRow, "status" | "errorCode" | "lastError">>(o: O, inv: StatusFields, now = new Date()): O {
-  if (o.status !== "created") return o;
+  if (o.status !== "created") return withOpenedCode(o);
   const status = effectiveStatus(inv, now);
   if (status === "expired") return { ...o, status: "failed", errorCode: "expired", lastError: UNPAID_ORDER_ERRORS.expired };
   if (status === "payment_error") return { ...o, status: "failed", errorCode: "payment_error", lastError: o.lastError ?? UNPAID_ORDER_ERRORS.payment_error };
   return o;
+}
+
+/**
+ * A delivered order of the shop's own gift card keeps its code only sealed (`sealed_code`, lib/gift-cards/codes.ts), as
+ * the card itself does: whoever reads the order (and may see its codes: the caller decides) gets it as `code`, like any
+ * other code. Every reader of orders goes through effectiveOrder, so the sealed copy never leaves the shop.
+ */
+function withOpenedCode<O>(o: O): O {
+  const redemption = (o as { redemption?: unknown }).redemption;
+  if (typeof redemption !== "object" || redemption === null || !("sealed_code" in redemption)) return o;
+  const { sealed_code, ...rest } = redemption as { sealed_code: SealedCode };
+  let code: string;
+  try {
+    code = openSealedCode(sealed_code);
+  } catch {
+    // Sealed under another key (GIFT_CARD_SECRET changed, which loses every card): the order reads, without its code.
+    return { ...o, redemption: { ...rest, other: "This gift card's code can no longer be read: the shop's gift card key has changed." } };
+  }
+  return { ...o, redemption: { code, ...rest } };
 }

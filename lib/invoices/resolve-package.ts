@@ -25,7 +25,7 @@ export function resolvePackage(product: Product, packageValue: string, path: (st
     const minor = parseMinorUnits(value, exponent);
     const { minMinor, maxMinor, stepMinor } = product.range;
     if (minor !== undefined && minor >= minMinor && minor <= maxMinor && (minor - minMinor) % stepMinor === 0n) {
-      return { value: formatMinorUnits(minor, exponent), faceValueMinor: minor, priceUsdc: productPricer(product.currency)(minor) };
+      return { value: formatMinorUnits(minor, exponent), faceValueMinor: minor, priceUsdc: productPricer(product.currency, product.supplier)(minor) };
     }
   }
   const offered = product.packages.map((p) => p.value);

@@ -5,7 +5,7 @@ import { giftCardBatches, giftCards } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { logFor } from "@/lib/log";
-import { codeHash, formatCode, newGiftCardCode, normalizeCode, openCode, sealCode } from "@/lib/gift-cards/codes";
+import { formatCode, mintCode, openCode } from "@/lib/gift-cards/codes";
 import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards/money";
 import { BalanceTooLow, formatCents, purchase } from "./ledger";
 
@@ -97,13 +97,12 @@ export async function issueBatch(db: Db, batchId: string, now = new Date()): Pro
       const positions = Array.from({ length: Math.min(CHUNK, claimed.quantity - issued) }, (_, i) => issued + i);
       issued = await db.transaction(async (tx) => {
         const rows = positions.map((position) => {
-          const code = normalizeCode(newGiftCardCode())!;
-          const hash = codeHash(code);
+          const minted = mintCode();
           return {
             id: newId("gc"),
-            codeHash: hash,
-            codeSealed: sealCode(code, hash),
-            codeLast4: code.slice(-4),
+            codeHash: minted.hash,
+            codeSealed: minted.sealed,
+            codeLast4: minted.last4,
             batchId,
             position,
             currency: claimed.currency,

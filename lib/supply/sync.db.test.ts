@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as syncRoute } from "@/app/api/admin/supply/sync/route";
 import { getProduct } from "@/lib/catalog";
+import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { config } from "@/lib/config";
 import type { Database } from "@/lib/db";
@@ -56,6 +57,8 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
     const rows = await database.db.select({ id: products.id, supplier: products.supplier }).from(products);
     expect(rows).toHaveLength(120);
     expect(new Set(rows.map((r) => r.supplier))).toEqual(new Set(["upstream"]));
+    // The upstream, a shop like this one, lists its own gift card too: spendable there only, it is not resold.
+    expect(rows.map((r) => r.id)).not.toContain(STORE_GIFT_CARD_SLUG);
     expect(await packageRow("card-007", "25")).toMatchObject({ faceValueMinor: 2500n, costCents: 2500n });
     // Cost 25.00 USD, 5 % margin: 26.25, above the face value's price.
     const product = await getProduct("card-007", database.db);
@@ -85,7 +88,8 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
       await new Promise((r) => setTimeout(r, Date.parse(paused.resume_at!) - Date.now() + 50));
       // A new client, as after a restart: the place is in the database.
       const resumed = await syncUpstreamCatalog(database.db, clientOf(`${standIn.origin}/api/v2`), cfg);
-      expect(resumed).toMatchObject({ status: "complete", pages: 2, imported: 70 });
+      // The first page held 49 of the 120 cards and the upstream's own gift card (not resold): 71 are left.
+      expect(resumed).toMatchObject({ status: "complete", pages: 2, imported: 71 });
       expect(standIn.seen.map((s) => new URL(s.path, "http://x").searchParams.get("start") ?? "0")).toEqual(["0", "50", "50", "100"]);
       expect(standIn.seen.map((s) => s.status)).toEqual([200, 429, 200, 200]);
     } finally {

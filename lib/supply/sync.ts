@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { importCatalog, type RejectedRow } from "@/lib/catalog/import";
+import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { UpstreamConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -97,7 +98,9 @@ export async function syncUpstreamCatalog(
         report.status = "paused";
         break;
       }
-      const listed = page.products.filter((p) => !p.is_test);
+      // An upstream that is a shop like this one lists its own gift card: spendable there only, and this shop sells
+      // its own under that slug (lib/catalog/store-products.ts). It is not resold.
+      const listed = page.products.filter((p) => !p.is_test && p.id !== STORE_GIFT_CARD_SLUG);
       // The operator's own stock wins: a product sold from imported codes keeps its supplier and its page.
       const own = await ownStock(
         db,

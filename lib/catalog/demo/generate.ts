@@ -6,6 +6,7 @@ import fx from "../fx-rates.json";
 import { countryName } from "../countries";
 import { currencyExponent } from "../currency";
 import type { ProductInput } from "../product-input";
+import { STORE_BRAND, STORE_COLORS } from "../store-products";
 import {
   codes,
   COUNTRIES,
@@ -355,12 +356,13 @@ export function testFamily(): ProductInput[] {
   ];
 }
 
-/** Card colours of every brand in the demo catalog and the test family, by brand name. */
+/** Card colours of every brand in the demo catalog, the test family and the shop's own, by brand name. */
 export function brandColors(): Record<string, Colors> {
   const colors: Record<string, Colors> = {};
   for (const brand of GIFT_BRANDS) colors[brand.name] = { ...brand.colors };
   colors[ESIM_BRAND] = { ...ESIM_COLORS };
   for (const [brand, c] of Object.entries(OPERATOR_COLORS)) colors[brand] = { ...c };
   colors[TEST_BRAND] = { ...TEST_COLORS };
+  colors[STORE_BRAND] = { ...STORE_COLORS };
   return colors;
 }

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db";
 import { demoSupply } from "@/lib/catalog/supply";
 import { demoProvider } from "./demo";
 import { createInventoryProvider } from "./inventory";
+import { storeGiftCardProvider } from "./store-gift-card";
 import type { FulfilmentProvider, OrderToFulfil } from "./types";
 
 const noSupplier: FulfilmentProvider = {
@@ -38,5 +39,8 @@ export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
       return demoSupply() ? demoProvider() : noSupplier;
     case "upstream":
       return handed.__storefrontUpstreamProvider?.(db) ?? unwired;
+    case "store":
+      // The shop's own gift card, in every network mode: the shop issues it itself.
+      return storeGiftCardProvider;
   }
 }

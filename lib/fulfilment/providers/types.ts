@@ -1,4 +1,6 @@
+import type { Db } from "@/lib/db";
 import type { ProductKind, RecipientType } from "@/lib/catalog";
+import type { SealedCode } from "@/lib/gift-cards/codes";
 
 /**
  * What the paying wallet receives for one order. Stored as the order's `redemption` (jsonb) and shown as is by the
@@ -32,6 +34,11 @@ export type Redemption = {
       }
     | { iccid: string; topup: true; bundle: EsimBundle };
   topup?: { phone_number: string; operator: string; reference: string };
+  /**
+   * Stored only: the code of the shop's own gift card, sealed as the card's own copy is (lib/gift-cards/codes.ts), so
+   * that the database holds no card's code. Readers get it opened as `code` (effectiveOrder, lib/invoices).
+   */
+  sealed_code?: SealedCode;
 };
 
 export type EsimBundle = { value: string; data_mb: number | null; validity_days: number | null };
@@ -52,7 +59,7 @@ export type OrderToFulfil = {
   /** E.164 phone number, e-mail address, or (eSIM top-ups) the ICCID of the eSIM to add to, as validated at checkout. */
   recipient: string | null;
   /** Who fulfils it, fixed when the order was placed. */
-  supplier: "demo" | "inventory" | "upstream";
+  supplier: "demo" | "inventory" | "upstream" | "store";
   createdAt: Date;
   brand: string | null;
   country: string | null;
@@ -64,7 +71,16 @@ export type OrderToFulfil = {
 
 /** A provider's answer. A thrown error is none of them: it means "try again later" (retried with backoff). */
 export type Delivery =
-  | { failed: false; redemption: Redemption }
+  | {
+      failed: false;
+      redemption: Redemption;
+      /**
+       * What the delivery makes in the shop's own database, written in the transaction that records the order as
+       * delivered, and only if this claim still holds the order (the shop's gift card is issued here): it exists
+       * exactly when the order is delivered, once, whatever retries, crashes or a second worker do.
+       */
+      record?: (tx: Db) => Promise<void>;
+    }
   /** Permanent: the order will never be delivered (it is refunded). */
   | { failed: true; errorCode: string; message: string }
   /**

@@ -53,7 +53,7 @@ test.describe(() => {
   // The browser logs the 404 of the page itself; nothing else may fail.
   test.use({ expectedConsoleErrors: [/status of 404 .*\/products\/no-such-product-here\)$/] });
 
-  test("an unknown product answers 404 with a way back", async ({ page }) => {
+  test("an unknown product answers 404 with a way back", { tag: "@logic" }, async ({ page }) => {
     const response = await page.goto("/products/no-such-product-here");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "We could not find that product" })).toBeVisible();
@@ -62,7 +62,7 @@ test.describe(() => {
   });
 });
 
-test("a product priced in another currency shows the exchange rate and the day of the rates", async ({ page }) => {
+test("a product priced in another currency shows the exchange rate and the day of the rates", { tag: "@logic" }, async ({ page }) => {
   await page.goto("/search?kind=gift_card&country=DE");
   await page.locator("main ul li a[href^='/products/']").first().click();
   await expect(page).toHaveURL(/\/products\//);
@@ -71,7 +71,7 @@ test("a product priced in another currency shows the exchange rate and the day o
   await expect(rate).toContainText(/rates of \d{4}-\d{2}-\d{2}/);
 });
 
-test("a search with no results gives a hint and a way out", async ({ page }) => {
+test("a search with no results gives a hint and a way out", { tag: "@logic" }, async ({ page }) => {
   await page.goto("/search?q=qwxzvbnm");
   await expect(page.getByRole("heading", { name: /No products found for “qwxzvbnm”/ })).toBeVisible();
   await expect(page.getByText(/Try a brand name/)).toBeVisible();
@@ -93,7 +93,7 @@ test("filters narrow by kind and country and keep the query", async ({ page }) =
   await expect(page.getByRole("heading", { level: 1 })).toContainText("in Japan");
 });
 
-test("typos still find the brand", async ({ page }) => {
+test("typos still find the brand", { tag: "@logic" }, async ({ page }) => {
   await page.goto("/search?q=netflx");
   await expect(page.locator("main ul li").first()).toContainText("Netflix");
 });
@@ -111,7 +111,7 @@ test("the home page remembers the country and switches kinds", async ({ page }) 
   await expect(page.getByRole("heading", { name: /Popular esims$/i })).toBeVisible();
 });
 
-test("a top-up asks for a phone number the operator serves", async ({ page }) => {
+test("a top-up asks for a phone number the operator serves", { tag: "@logic" }, async ({ page }) => {
   await page.goto("/search?kind=topup&country=NG");
   await page.locator("main ul li a").first().click();
   const phone = page.getByLabel("Phone number to top up");

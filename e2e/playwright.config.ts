@@ -47,7 +47,7 @@ export default defineConfig({
   projects: [
     {
       name: "desktop",
-      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "resale/**"],
+      testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "resale/**", "phone/**"],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
     // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
@@ -84,9 +84,11 @@ export default defineConfig({
         ]
       : []),
     // The pages again at a phone's size; not the JavaScript budgets nor the API documents' pages, which do not depend
-    // on the screen.
+    // on the screen, nor the tests of logic alone (@logic). The dashboard's longer flows (orders, webhooks, gift cards)
+    // run on desktop; on the phone, phone/dashboard-pages.spec.ts checks each of their pages with rows in its tables.
     {
       name: "phone",
+      grepInvert: /@logic/,
       testIgnore: [
         "x402/**",
         "checkout/**",
@@ -98,6 +100,9 @@ export default defineConfig({
         "resale/**",
         "budget.spec.ts",
         "docs.spec.ts",
+        "dashboard/orders.spec.ts",
+        "dashboard/webhooks.spec.ts",
+        "dashboard/gift-cards.spec.ts",
       ],
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },

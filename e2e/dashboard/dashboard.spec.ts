@@ -131,7 +131,7 @@ test("a new key's secret is shown once and works on the API; revoked, the API an
   expect((await m.call("/accounts/balance")).status).toBe(200);
 });
 
-test("revoking the key a session signed in with ends that session, in this browser and in another", async ({ page, browser, baseURL }) => {
+test("revoking the key a session signed in with ends that session, in this browser and in another", { tag: "@logic" }, async ({ page, browser, baseURL }) => {
   const m = await newMerchant(baseURL!, 0);
   await signIn(page, { id: m.api_id, secret: m.api_secret });
   await page.goto("/dashboard/keys");
@@ -179,7 +179,7 @@ test("revoking the key a session signed in with ends that session, in this brows
   expect((await m.call("/accounts/balance")).status).toBe(401);
 });
 
-test("a server action posted from another site, or without an Origin, changes nothing", async ({ page, context, baseURL }) => {
+test("a server action posted from another site, or without an Origin, changes nothing", { tag: "@logic" }, async ({ page, context, baseURL }) => {
   const m = await newMerchant(baseURL!, 0);
   await signIn(page, { id: m.api_id, secret: m.api_secret });
   // The sign-out form works without JavaScript, so the page's HTML names its action: replay it as a forged request

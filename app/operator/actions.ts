@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { OperatorSignInState } from "@/components/operator/sign-in-form";
 import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/http/dashboard/auth";
-import { adminToken } from "@/lib/merchants/admin-token";
+import { processAdminToken } from "@/lib/merchants/admin-token";
 import { getRateLimiter } from "@/lib/ratelimit";
 import { isAdminToken, issueOperatorSession, OPERATOR_COOKIE, OPERATOR_PATH, operatorCookieOptions } from "@/lib/server/operator-session";
 
@@ -15,7 +15,7 @@ import { isAdminToken, issueOperatorSession, OPERATOR_COOKIE, OPERATOR_PATH, ope
 export async function operatorSignInAction(_previous: OperatorSignInState, form: FormData): Promise<OperatorSignInState> {
   await assertSameOrigin();
   const given = form.get("admin_token");
-  const token = adminToken();
+  const token = processAdminToken();
   if (!token) return { error: "This shop has no admin token: set ADMIN_TOKEN and restart it." };
   const limiter = await getRateLimiter();
   const subject = { ip: await requestIp(), credential: "operator" };

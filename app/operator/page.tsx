@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { formatEther } from "viem";
+import { DataTable } from "@/components/dashboard/data-table";
 import { OperatorSignInForm } from "@/components/operator/sign-in-form";
 import { usdcToDecimal } from "@/lib/catalog";
-import { adminToken } from "@/lib/merchants/admin-token";
+import { processAdminToken } from "@/lib/merchants/admin-token";
 import { operatorOverview } from "@/lib/server/operator";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/lib/server/operator-session";
 import { operatorSignInAction, operatorSignOutAction } from "./actions";
@@ -12,7 +13,7 @@ import { operatorSignInAction, operatorSignOutAction } from "./actions";
 export const metadata: Metadata = { title: "Operator", robots: { index: false, follow: false } };
 
 const time = (d: Date | string | null) => (d ? new Date(d).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never");
-const cellClass = "px-3 py-2 text-left align-top";
+const idClass = "font-mono text-xs break-all";
 const sectionClass = "flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200";
 
 /**
@@ -20,7 +21,7 @@ const sectionClass = "flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm rin
  * wallets and the refunds due. Signed in with the admin token (a cookie of its own, scoped to /operator).
  */
 export default async function OperatorPage() {
-  const signedIn = await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, adminToken());
+  const signedIn = await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, processAdminToken());
   if (!signedIn) {
     return (
       <main id="main" className="mx-auto flex min-h-dvh w-full max-w-md flex-col justify-center gap-6 px-4 py-10">
@@ -116,42 +117,18 @@ export default async function OperatorPage() {
               )}
             </dl>
             {held.length > 0 && (
-              <div
-                role="region"
-                aria-label="Held orders (table)"
-                tabIndex={0}
-                className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600"
-              >
-                <table className="w-full text-sm">
-                  <caption className="mb-2 text-left text-slate-700">Held orders: top up the balance there before they are refunded.</caption>
-                  <thead className="bg-slate-50 text-slate-700">
-                    <tr>
-                      <th scope="col" className={cellClass}>
-                        Order
-                      </th>
-                      <th scope="col" className={cellClass}>
-                        Held since
-                      </th>
-                      <th scope="col" className={cellClass}>
-                        Refunded at
-                      </th>
-                      <th scope="col" className={cellClass}>
-                        Reason
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {held.map((h) => (
-                      <tr key={h.orderId} className="border-t border-slate-100">
-                        <td className={`${cellClass} font-mono text-xs break-all`}>{h.orderId}</td>
-                        <td className={cellClass}>{time(h.heldSince)}</td>
-                        <td className={cellClass}>{time(h.refundAt)}</td>
-                        <td className={cellClass}>{h.lastError ?? "balance too low"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Held orders: top up the balance there before they are refunded."
+                showCaption
+                rows={held}
+                rowKey={(h) => h.orderId}
+                columns={[
+                  { header: "Order", rowHeader: true, className: idClass, cell: (h) => h.orderId },
+                  { header: "Held since", cell: (h) => time(h.heldSince) },
+                  { header: "Refunded at", cell: (h) => time(h.refundAt) },
+                  { header: "Reason", cell: (h) => h.lastError ?? "balance too low" },
+                ]}
+              />
             )}
           </>
         ) : (
@@ -166,35 +143,24 @@ export default async function OperatorPage() {
         {readiness.gas.length === 0 ? (
           <p className="text-sm text-slate-700">None read.</p>
         ) : (
-          <div role="region" aria-label="Gas wallets (table)" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600">
-            <table className="w-full text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className={cellClass}>
-                    Network
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    Wallet
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    Balance
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {readiness.gas.map((g) => (
-                  <tr key={`${g.network} ${g.wallet}`} className="border-t border-slate-100">
-                    <td className={cellClass}>{g.network}</td>
-                    <td className={`${cellClass} font-mono text-xs break-all`}>{g.wallet}</td>
-                    <td className={cellClass}>
-                      {g.unit === "wei" ? `${formatEther(BigInt(g.balance))} (native)` : `${Number(g.balance) / 1e9} SOL`}
-                      {g.low && <span className="ml-2 font-semibold text-red-800">low</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Balance of each wallet that pays the settlements' fees"
+            rows={readiness.gas}
+            rowKey={(g) => `${g.network} ${g.wallet}`}
+            columns={[
+              { header: "Network", rowHeader: true, cell: (g) => g.network },
+              { header: "Wallet", className: idClass, cell: (g) => g.wallet },
+              {
+                header: "Balance",
+                cell: (g) => (
+                  <>
+                    {g.unit === "wei" ? `${formatEther(BigInt(g.balance))} (native)` : `${Number(g.balance) / 1e9} SOL`}
+                    {g.low && <span className="ml-2 font-semibold text-red-800">low</span>}
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
 
@@ -205,40 +171,18 @@ export default async function OperatorPage() {
         {refundsDue.length === 0 ? (
           <p className="text-sm text-slate-700">None.</p>
         ) : (
-          <div role="region" aria-label="Refunds due (table)" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600">
-            <table className="w-full text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className={cellClass}>
-                    Invoice
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    Network
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    USDC
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    Since
-                  </th>
-                  <th scope="col" className={cellClass}>
-                    Last error
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {refundsDue.map((r) => (
-                  <tr key={r.invoiceId} className="border-t border-slate-100">
-                    <td className={`${cellClass} font-mono text-xs break-all`}>{r.invoiceId}</td>
-                    <td className={cellClass}>{r.network ?? "balance"}</td>
-                    <td className={cellClass}>{usdcToDecimal(r.amountUsdc)}</td>
-                    <td className={cellClass}>{time(r.since)}</td>
-                    <td className={cellClass}>{r.lastError ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Invoices whose failed orders are owed back"
+            rows={refundsDue}
+            rowKey={(r) => r.invoiceId}
+            columns={[
+              { header: "Invoice", rowHeader: true, className: idClass, cell: (r) => r.invoiceId },
+              { header: "Network", cell: (r) => r.network ?? "balance" },
+              { header: "USDC", cell: (r) => usdcToDecimal(r.amountUsdc) },
+              { header: "Since", cell: (r) => time(r.since) },
+              { header: "Last error", cell: (r) => r.lastError ?? "" },
+            ]}
+          />
         )}
         <p className="text-sm text-slate-700">
           Paid by hand: <code className="rounded bg-slate-100 px-1">npm run admin -- refunds mark-paid INVOICE_ID --tx TX</code>

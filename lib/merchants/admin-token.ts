@@ -9,7 +9,7 @@ import { dataDirSecret } from "@/lib/config/data-dir-secret";
 let cached: { token: string | undefined } | undefined;
 
 /** The process's admin token, read once (not a file read per admin request). */
-function processAdminToken(): string | undefined {
+export function processAdminToken(): string | undefined {
   cached ??= { token: adminToken() };
   return cached.token;
 }

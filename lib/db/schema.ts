@@ -206,6 +206,13 @@ export const orders = pgTable(
     // until `locked_until`, retried with backoff.
     runAt: timestamp("run_at", { withTimezone: true }),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /**
+     * The claim's holder on PostgreSQL: the key of the advisory lock its server process holds on a session of its own
+     * while it lives (lib/db/presence.ts). A claim whose holder's lock is gone was made by a process that ended, and is
+     * freed before `locked_until` (lib/fulfilment/claim.ts releaseDeadClaims). Null: no holder is known (PGlite, Vercel),
+     * the claim holds until `locked_until`.
+     */
+    lockedBy: integer("locked_by"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     /** The refund of a failed order: amount in USDC atomic units and its transaction, when paid back. */

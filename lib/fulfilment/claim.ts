@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, not, sql } from "drizzle-orm";
 import { claimableIds } from "@/lib/db/claim";
+import { claimHolder, holderAlive } from "@/lib/db/presence";
 import type { Db } from "@/lib/db";
 import { invoices, orders, productPackages, products } from "@/lib/db/schema";
 import type { OrderToFulfil } from "./providers/types";
@@ -16,11 +17,13 @@ export const DEFAULT_LOCK_MS = 2 * 60_000;
 /**
  * Claims up to `limit` due orders: pending or processing, due (`run_at <= now`; null until the invoice is paid), and
  * not held by a live claim (`claimableIds`: concurrent workers take disjoint sets; a dead worker's claim lapses). The invoices of the claimed orders
- * move from `paid` to `fulfilling` in the same transaction.
+ * move from `paid` to `fulfilling` in the same transaction. The claims name `holder` (by default this process's
+ * presence on PostgreSQL, lib/db/presence.ts; none elsewhere): once it is gone, `releaseDeadClaims` frees them.
  */
-export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: number; now?: Date }): Promise<ClaimedOrder[]> {
+export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: number; now?: Date; holder?: number | null }): Promise<ClaimedOrder[]> {
   const now = opts.now ?? new Date();
   const lockedUntil = new Date(now.getTime() + (opts.lockMs ?? DEFAULT_LOCK_MS));
+  const lockedBy = opts.holder === undefined ? claimHolder() : opts.holder;
   return db.transaction(async (tx) => {
     const ids = await claimableIds(
       tx,
@@ -31,7 +34,7 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
 
     const claimed = await tx
       .update(orders)
-      .set({ status: "processing", lockedUntil, attempts: sql`${orders.attempts} + 1`, updatedAt: now })
+      .set({ status: "processing", lockedUntil, lockedBy, attempts: sql`${orders.attempts} + 1`, updatedAt: now })
       .where(inArray(orders.id, ids))
       .returning({ id: orders.id, invoiceId: orders.invoiceId, attempts: orders.attempts });
 
@@ -83,8 +86,25 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
 export async function releaseClaims(db: Db, now = new Date()): Promise<string[]> {
   const freed = await db
     .update(orders)
-    .set({ lockedUntil: null })
+    .set({ lockedUntil: null, lockedBy: null })
     .where(and(inArray(orders.status, ["created", "processing"]), gt(orders.lockedUntil, now)))
+    .returning({ id: orders.id });
+  return freed.map((o) => o.id);
+}
+
+/**
+ * Frees the live claims of unfinished orders whose holder has ended, and answers their ids: on PostgreSQL, which
+ * several servers may share, a claim names its server's presence (lib/db/presence.ts), an advisory lock that
+ * PostgreSQL drops with the server's session when the server ends. A claim whose holder's lock no session holds was made
+ * by a process that ended (killed in a delivery); freed, its order is delivered again at once rather than when the
+ * claim lapses (DEFAULT_LOCK_MS), as `releaseClaims` does on the embedded database. A live server's claims, and
+ * claims that name no holder (PGlite, Vercel's rounds), are left to their lease.
+ */
+export async function releaseDeadClaims(db: Db, now = new Date()): Promise<string[]> {
+  const freed = await db
+    .update(orders)
+    .set({ lockedUntil: null, lockedBy: null })
+    .where(and(inArray(orders.status, ["created", "processing"]), gt(orders.lockedUntil, now), isNotNull(orders.lockedBy), not(holderAlive(orders.lockedBy))))
     .returning({ id: orders.id });
   return freed.map((o) => o.id);
 }

@@ -5,7 +5,7 @@ import { providerFor } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
 import { rollUpFinishedInvoices } from "./roll-up-invoice";
 
-export { claimDueOrders, DEFAULT_LOCK_MS, releaseClaims, type ClaimedOrder } from "./claim";
+export { claimDueOrders, DEFAULT_LOCK_MS, releaseClaims, releaseDeadClaims, type ClaimedOrder } from "./claim";
 export { fulfilOrder, PROVIDER_TIMEOUT_MS, type FulfilOutcome, type FulfilOptions } from "./fulfil-order";
 export { rollUpInvoice, rollUpFinishedInvoices } from "./roll-up-invoice";
 
@@ -17,6 +17,8 @@ export type DrainOptions = {
   /** A fixed clock for the whole drain (tests move time with it); the real time at each round otherwise. */
   now?: Date;
   lockMs?: number;
+  /** Who the claims name as their holder; by default this process's presence (lib/db/presence.ts), if any. */
+  holder?: number | null;
   maxAttempts?: number;
   /** Aborted: the drain ends after the batch in flight (a cron round's time is up, or the server stops). */
   signal?: AbortSignal;
@@ -38,7 +40,12 @@ export async function drainDue(db: Db, opts: DrainOptions = {}): Promise<DrainRe
   const result: DrainResult = { claimed: 0, delivered: 0, failed: 0, retry: 0, lost: 0, recoveredInvoices: 0 };
   const errors: unknown[] = [];
   while (!opts.signal?.aborted) {
-    const batch = await claimDueOrders(db, { limit: opts.limit ?? 10, lockMs: opts.lockMs ?? DEFAULT_LOCK_MS, now: opts.now ?? new Date() });
+    const batch = await claimDueOrders(db, {
+      limit: opts.limit ?? 10,
+      lockMs: opts.lockMs ?? DEFAULT_LOCK_MS,
+      now: opts.now ?? new Date(),
+      holder: opts.holder,
+    });
     if (batch.length === 0) break;
     result.claimed += batch.length;
     const outcomes = await Promise.allSettled(

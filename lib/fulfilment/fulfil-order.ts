@@ -66,7 +66,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   const written = await db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
-      .set({ ...set, lockedUntil: null, updatedAt: now })
+      .set({ ...set, lockedUntil: null, lockedBy: null, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
       .returning({ id: orders.id });
     if (rows.length > 0 && outcome === "failed") await emit(tx, "order.failed", { orderId: order.id, now });

@@ -6,6 +6,7 @@ export {
   rollUpFinishedInvoices,
   DEFAULT_LOCK_MS,
   releaseClaims,
+  releaseDeadClaims,
   PROVIDER_TIMEOUT_MS,
   type ClaimedOrder,
   type DrainOptions,

@@ -1,6 +1,6 @@
 import { config } from "@/lib/config";
-import { getDb } from "@/lib/db";
-import { startWorker } from "@/lib/fulfilment";
+import { getDatabase, getDb } from "@/lib/db";
+import { releaseDeadClaims, startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { syncUpstreamIfDue } from "@/lib/supply";
@@ -49,6 +49,15 @@ export async function startBackgroundWork(): Promise<void> {
         // Payments whose settlement was sent but not confirmed, or whose server died settling them.
         const { settlements } = await runUpkeep();
         if (settlements.settled > 0) worker.kick();
+        // On PostgreSQL, the orders claimed by a server that ended since (lib/fulfilment/claim.ts).
+        const database = await getDatabase();
+        if (database.driver === "postgres") {
+          const freed = await releaseDeadClaims(database.db);
+          if (freed.length > 0) {
+            log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a server that ended are delivered again");
+            worker.kick();
+          }
+        }
       } catch (err) {
         log.error({ err, job: "upkeep" }, "payment upkeep failed");
       } finally {

@@ -1,6 +1,7 @@
 import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { releaseClaims } from "@/lib/fulfilment";
+import { startPresence } from "@/lib/db/presence";
+import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
@@ -23,6 +24,14 @@ export async function startServer(): Promise<void> {
     // delivery (killed). It is delivered again now rather than once that claim lapses, two minutes on.
     if (database.driver === "pglite") {
       const freed = await releaseClaims(database.db);
+      if (freed.length > 0) log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a process that ended are delivered again");
+    } else if (!c.vercel) {
+      // PostgreSQL, which other servers may share: this process's claims name its presence, a session that holds an
+      // advisory lock while the process lives; the claims of a process that ended (this server before a crash, or
+      // another) are freed now, and then by the upkeep loop, rather than when they lapse. (Vercel's rounds name none.)
+      const presence = await startPresence(c.databaseUrlUnpooled ?? c.databaseUrl!);
+      onShutdown(() => presence.stop());
+      const freed = await releaseDeadClaims(database.db);
       if (freed.length > 0) log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a process that ended are delivered again");
     }
     const payments = await getPayments();

@@ -42,6 +42,7 @@ describe("parseConfig", () => {
       auth: { kind: "basic", id: "id1", secret: "s3cret-basic" },
       marginBps: 500,
       holdMinutes: 60,
+      pollSeconds: 2,
       syncMinutes: 60,
       webhook: undefined,
     });
@@ -51,8 +52,9 @@ describe("parseConfig", () => {
       UPSTREAM_API_TOKEN: "tok",
       UPSTREAM_MARGIN_PERCENT: "7.5",
       UPSTREAM_HOLD_MINUTES: "15",
+      UPSTREAM_POLL_SECONDS: "600",
     });
-    expect(bearer.upstream).toMatchObject({ auth: { kind: "bearer", token: "tok" }, marginBps: 750, holdMinutes: 15 });
+    expect(bearer.upstream).toMatchObject({ auth: { kind: "bearer", token: "tok" }, marginBps: 750, holdMinutes: 15, pollSeconds: 600 });
     const hooked = parseConfig({
       UPSTREAM_API_URL: "https://s.example/api/v2",
       UPSTREAM_API_TOKEN: "t",

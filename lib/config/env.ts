@@ -249,6 +249,20 @@ export const envSchema = z.object({
       .max(10080, "must be 1 to 10080 minutes")
       .default(60),
   ),
+  /**
+   * The first wait before the upstream is asked again about a purchase it has not finished (each next wait doubles, up
+   * to 5 minutes or this when longer). With UPSTREAM_WEBHOOK_SECRET the upstream's webhook comes first: a longer wait
+   * spares the upstream's limit on invoice and order reads (60 per 10 minutes).
+   */
+  UPSTREAM_POLL_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a number of seconds" })
+      .int("must be a whole number of seconds")
+      .min(1, "must be 1 to 3600 seconds")
+      .max(3600, "must be 1 to 3600 seconds")
+      .default(2),
+  ),
   /** How often the upstream catalog is synced again after a complete pass. */
   UPSTREAM_SYNC_MINUTES: z.preprocess(
     emptyAsUndefined,
@@ -331,6 +345,8 @@ export type UpstreamConfig = {
   /** The least margin over the upstream cost, in basis points (5 % = 500). */
   marginBps: number;
   holdMinutes: number;
+  /** The first wait before asking the upstream again about an unfinished purchase (UPSTREAM_POLL_SECONDS). */
+  pollSeconds: number;
   syncMinutes: number;
   /** Where the upstream sends its signed final invoices, and the secret they are signed with (UPSTREAM_WEBHOOK_SECRET). */
   webhook: { url: string; secret: string } | undefined;
@@ -440,6 +456,7 @@ function upstreamSettings(e: z.infer<typeof envSchema>): UpstreamConfig | undefi
     auth: bearer ? { kind: "bearer", token: e.UPSTREAM_API_TOKEN! } : { kind: "basic", id: e.UPSTREAM_API_ID!, secret: e.UPSTREAM_API_SECRET! },
     marginBps: Math.round(e.UPSTREAM_MARGIN_PERCENT * 100),
     holdMinutes: e.UPSTREAM_HOLD_MINUTES,
+    pollSeconds: e.UPSTREAM_POLL_SECONDS,
     syncMinutes: e.UPSTREAM_SYNC_MINUTES,
     webhook: e.UPSTREAM_WEBHOOK_SECRET ? { url: `${e.PUBLIC_ORIGIN}/api/upstream/webhook`, secret: e.UPSTREAM_WEBHOOK_SECRET } : undefined,
   };

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import { POST as webhookRoute } from "@/app/api/upstream/webhook/route";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
@@ -317,5 +318,51 @@ describe(`buying upstream on ${testDriver}`, () => {
     expect((await order(bought.orderId)).runAt!.getTime()).toBeLessThanOrEqual(Date.now());
     await drainDue(database.db, { provider: p, now: new Date() });
     expect(await order(bought.orderId)).toMatchObject({ status: "delivered" });
+  });
+
+  it("answers a webhook for an invoice it has not recorded 503 while a purchase waits for its answer, and asks again at once", async () => {
+    const b = await buyer();
+    const bought = await b.buy("card-a", 10);
+    // The purchase was asked (its body kept, then sent under the order's key) and its answer never heard: a crash.
+    const request = JSON.stringify({
+      products: [{ product_id: "card-a", value: "10", quantity: 1 }],
+      payment_method: "balance",
+      auto_pay: true,
+      webhook_url: `${receiver.origin}/api/upstream/webhook`,
+    });
+    const later = new Date(Date.now() + 3600_000);
+    await database.db.insert(upstreamPurchases).values({ orderId: bought.orderId, asks: 1, request });
+    await database.db.update(orders).set({ status: "processing", runAt: later }).where(eq(orders.id, bought.orderId));
+    const bid = await client(upstream.apiUrl).createInvoice(request, bought.orderId);
+
+    // The upstream's final invoice, signed with the account's secret, as its webhook worker sends it.
+    const send = async () => {
+      const auth = { Authorization: `Basic ${Buffer.from(`${rich.id}:${rich.secret}`).toString("base64")}` };
+      let body = "";
+      for (let i = 0; i < 100; i++) {
+        const read = (await (await fetch(`${upstream.apiUrl}/invoices/${bid.id}`, { headers: auth })).json()) as { data: { status: string } };
+        body = JSON.stringify(read.data);
+        if (read.data.status === "complete") break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const id = `msg_early_${receiver.answers.length}`;
+      const at = new Date();
+      const headers = {
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": new Webhook(rich.webhookSecret).sign(id, at, body),
+      };
+      return fetch(`${receiver.origin}/api/upstream/webhook`, { method: "POST", headers, body });
+    };
+
+    // Not recorded yet: 503 (the upstream sends it again), and the order is due now, to ask again under the same key.
+    const early = await send();
+    expect(early.status).toBe(503);
+    expect(await early.json()).toMatchObject({ error_code: "not_ready" });
+    expect((await order(bought.orderId)).runAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await untilFinal(bought.orderId, provider(client(upstream.apiUrl)))).status).toBe("delivered");
+    // The same invoice, never a second one; the webhook again is taken (its order is final: nothing more to do).
+    expect(await purchase(bought.orderId)).toMatchObject({ upstreamInvoiceId: bid.id, status: "delivered" });
+    expect((await send()).status).toBe(204);
   });
 });

@@ -23,6 +23,11 @@ export type PurchaseOptions = {
   webhookUrl?: string;
 };
 
+/** How often a held order (`balance_too_low`) tries again, whatever the polling: a top-up is picked up within a minute. */
+const HOLD_RETRY_MS = 60_000;
+/** The longest wait between two reads of an unfinished upstream purchase (UPSTREAM_POLL_SECONDS when longer). */
+const DEFAULT_MAX_POLL_MS = 5 * 60_000;
+
 /** An order the upstream took is waited for this long at most (its codes may come late); then it fails and is refunded. */
 const BOUGHT_WAIT_MS = 24 * 3600_000;
 
@@ -35,7 +40,13 @@ export function upstreamProvider(db: Db): FulfilmentProvider {
       deliver: async () => ({ failed: true, errorCode: "NO_SUPPLIER", message: "No upstream supplier is configured any more; the order is refunded." }),
     };
   }
-  return createUpstreamProvider(db, client, { holdMs: c.holdMinutes * 60_000, webhookUrl: c.webhook?.url });
+  const pollMs = c.pollSeconds * 1000;
+  return createUpstreamProvider(db, client, {
+    holdMs: c.holdMinutes * 60_000,
+    pollMs,
+    maxPollMs: Math.max(pollMs, DEFAULT_MAX_POLL_MS),
+    webhookUrl: c.webhook?.url,
+  });
 }
 
 /**
@@ -50,7 +61,7 @@ export function upstreamProvider(db: Db): FulfilmentProvider {
 export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: PurchaseOptions): FulfilmentProvider {
   const now = opts.now ?? (() => new Date());
   const pollMs = opts.pollMs ?? 2_000;
-  const maxPollMs = opts.maxPollMs ?? 5 * 60_000;
+  const maxPollMs = opts.maxPollMs ?? DEFAULT_MAX_POLL_MS;
   const unreachableMs = opts.unreachableMs ?? opts.holdMs;
 
   return {
@@ -177,7 +188,7 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
         about.warn({ held_since: since.toISOString() }, "held: the supplier's balance is too low (top it up)");
         return {
           pending: true,
-          retryInMs: Math.min(Math.max(pollMs, 60_000), Math.max(1, opts.holdMs)),
+          retryInMs: Math.min(HOLD_RETRY_MS, Math.max(1, opts.holdMs)),
           message: `Held until the supplier's balance is topped up: ${reason}`,
         };
       }

@@ -1,13 +1,18 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, notInArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Db } from "@/lib/db";
 import { orders, upstreamPurchases } from "@/lib/db/schema";
 import { kickWorker } from "@/lib/fulfilment";
-import { log } from "@/lib/log";
+import { log, logFor } from "@/lib/log";
 import { upstreamInvoice } from "./client";
 
-/** What became of an upstream webhook: refused (its signature does not verify), or taken (and how many orders it made due). */
-export type WebhookReceipt = { accepted: false; reason: string } | { accepted: true; due: number };
+/**
+ * What became of an upstream webhook: refused (its signature does not verify), taken (and how many orders it made
+ * due), or not yet (`early`): it names an invoice no purchase knows while some purchase waits for the answer that
+ * would name it (the answer is on its way, or was lost in a crash): those orders are due now, and the upstream is to
+ * send it again.
+ */
+export type WebhookReceipt = { accepted: false; reason: string } | { accepted: true; due: number } | { accepted: true; due: number; early: true };
 
 /**
  * An upstream's final invoice, POSTed to `/api/upstream/webhook` and signed with the upstream account's webhook secret
@@ -30,24 +35,47 @@ export async function receiveUpstreamWebhook(db: Db, secret: string, body: strin
   }
   const invoice = upstreamInvoice.safeParse(payload);
   if (!invoice.success) return { accepted: true, due: 0 };
+  const about = logFor({ upstream_invoice_id: invoice.data.id, upstream_status: invoice.data.status });
   const bought = await db
     .select({ orderId: upstreamPurchases.orderId })
     .from(upstreamPurchases)
     .where(eq(upstreamPurchases.upstreamInvoiceId, invoice.data.id));
-  if (bought.length === 0) return { accepted: true, due: 0 };
+  if (bought.length > 0) {
+    const due = await makeDue(
+      db,
+      bought.map((b) => b.orderId),
+    );
+    about.info({ due }, "an upstream webhook made its orders due");
+    return { accepted: true, due };
+  }
+  // No purchase names this invoice yet. Every invoice that names this shop's webhook URL is one of its purchases: one
+  // whose answer has not been recorded (the upstream sent its webhook first, or this shop was killed before it heard
+  // the answer). Asked again under the same key, the upstream answers that invoice; the message is wanted again then.
+  const waiting = await db
+    .select({ orderId: upstreamPurchases.orderId })
+    .from(upstreamPurchases)
+    .where(
+      and(isNull(upstreamPurchases.upstreamInvoiceId), isNotNull(upstreamPurchases.request), notInArray(upstreamPurchases.status, ["delivered", "failed"])),
+    );
+  if (waiting.length === 0) return { accepted: true, due: 0 };
+  const due = await makeDue(
+    db,
+    waiting.map((w) => w.orderId),
+  );
+  about.info(
+    { due, waiting: waiting.length },
+    "an upstream webhook names an invoice not recorded yet: its purchases are asked again, the webhook is to come again",
+  );
+  return { accepted: true, due, early: true };
+}
+
+/** Makes the unfinished ones of these orders due now, and has the worker look (a duplicate makes them due again: harmless). */
+async function makeDue(db: Db, orderIds: string[]): Promise<number> {
   const due = await db
     .update(orders)
     .set({ runAt: new Date() })
-    .where(
-      and(
-        inArray(
-          orders.id,
-          bought.map((b) => b.orderId),
-        ),
-        inArray(orders.status, ["created", "processing"]),
-      ),
-    )
+    .where(and(inArray(orders.id, orderIds), inArray(orders.status, ["created", "processing"])))
     .returning({ id: orders.id });
   if (due.length > 0) kickWorker();
-  return { accepted: true, due: due.length };
+  return due.length;
 }

@@ -8,7 +8,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * The upstream supplier's webhook (UPSTREAM_WEBHOOK_SECRET): a final invoice, signed (Standard Webhooks). 204 once
- * taken; 401 when its signature does not verify; 404 when no upstream webhook is configured.
+ * taken; 503 (the upstream retries) when it names an invoice this shop has not recorded yet while a purchase waits for
+ * its answer; 401 when its signature does not verify; 404 when no upstream webhook is configured.
  */
 export async function POST(req: Request) {
   const hook = config().upstream?.webhook;
@@ -22,5 +23,11 @@ export async function POST(req: Request) {
   }
   const receipt = await receiveUpstreamWebhook(await getDb(), hook.secret, body, req.headers);
   if (!receipt.accepted) return jsonResponse({ error_code: "invalid_signature", message: "The webhook's signature does not verify." }, { status: 401 });
+  if ("early" in receipt) {
+    return jsonResponse(
+      { error_code: "not_ready", message: "The invoice is not recorded here yet: send it again." },
+      { status: 503, headers: { "Retry-After": "1" } },
+    );
+  }
   return new Response(null, { status: 204 });
 }

@@ -24,7 +24,7 @@ export async function startNode(what: string, args: string[], env: NodeJS.Proces
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   let output = "";
-  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-6000));
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-50_000));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

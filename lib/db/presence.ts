@@ -10,6 +10,15 @@ import { log } from "@/lib/log";
  */
 export const HOLDER_LOCK_CLASS = 4020;
 
+/**
+ * How often the presence checks that its own session still holds its lock: never otherwise on a direct connection;
+ * through a transaction pooler, the statements of one client run on whatever server connection is free, and a lock
+ * taken by one stays with that connection (not with this process). The check also keeps the session from idling out.
+ */
+const CHECK_MS = 30_000;
+const HOLDS_ITS_LOCK = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
+  AND classid = $1 AND objid = ($2::int)::oid AND objsubid = 2) AS held`;
+
 /** How long the presence waits before it connects again after its session ended, at first and at most. */
 const RECONNECT_MS = 1_000;
 const MAX_RECONNECT_MS = 30_000;
@@ -75,6 +84,8 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
       await client.end().catch(() => undefined);
       return;
     }
+    // A lock this session does not hold (a transaction pooler): the claims name no holder (their lease holds them).
+    if (!(await holdsItsLock(client, state.key))) return refuse(client);
     client.once("end", () => {
       if (state.client !== client) return;
       state.held = false;
@@ -87,12 +98,33 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
     state.held = true;
     retryMs = RECONNECT_MS;
   };
+  const refuse = async (client: pg.Client) => {
+    clearInterval(check);
+    state.stopped = true;
+    state.held = false;
+    state.client = undefined;
+    await client.end().catch(() => undefined);
+    log.error(
+      "the presence session does not keep its lock (DATABASE_URL goes through a transaction pooler?): set DATABASE_URL_UNPOOLED to a direct URL; meanwhile the claims of a server that ends hold their orders until they lapse",
+    );
+  };
+  const check = setInterval(() => {
+    const client = state.client;
+    if (!client || state.stopped) return;
+    holdsItsLock(client, state.key).then(
+      (held) => (held ? undefined : refuse(client)),
+      () => undefined, // a session that failed ends, and is opened again
+    );
+  }, CHECK_MS);
+  check.unref();
   const reconnect = () => {
     timer = setTimeout(() => {
       timer = undefined;
       if (state.stopped) return;
       open().then(
-        () => log.info({ holder: state.key }, "the presence session is open again"),
+        () => {
+          if (state.held) log.info({ holder: state.key }, "the presence session is open again");
+        },
         (err: unknown) => {
           log.warn({ err: err instanceof Error ? err.message : String(err) }, "the presence session could not be opened; trying again");
           retryMs = Math.min(retryMs * 2, MAX_RECONNECT_MS);
@@ -119,6 +151,7 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
       state.stopped = true;
       state.held = false;
       if (timer) clearTimeout(timer);
+      clearInterval(check);
       const client = state.client;
       state.client = undefined;
       // Ending the session frees the lock: the process's remaining claims (if any) are a dead holder's from now on.
@@ -131,4 +164,9 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
 /** A random holder key, a positive int4 (the lock's `objid`, an oid, reads it back unchanged). */
 function newKey(): number {
   return randomInt(1, 2 ** 31 - 1);
+}
+
+async function holdsItsLock(client: pg.Client, key: number): Promise<boolean> {
+  const { rows } = await client.query<{ held: boolean }>(HOLDS_ITS_LOCK, [HOLDER_LOCK_CLASS, key]);
+  return rows[0]?.held === true;
 }

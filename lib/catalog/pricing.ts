@@ -1,5 +1,5 @@
 import { currencyExponent } from "./currency";
-import { parseRate, shippedFxSource, type FxSource } from "./fx";
+import { parseRate, shippedFxSource, type FxSource, type Rate } from "./fx";
 
 /** USDC has 6 decimals: 1 USDC = 1_000_000 atomic units, pegged 1:1 to the US dollar. */
 export const USDC_DECIMALS = 6;
@@ -52,11 +52,17 @@ export function aboveCost(priceUsdc: bigint, costCents: bigint | null, marginBps
  */
 export function rangeCostCents(faceValueMinor: bigint, costRate: string | null, currency: string): bigint | null {
   if (costRate === null) return null;
-  const exponent = currencyExponent(currency) ?? 2;
-  const rate = parseRate(costRate);
-  const numerator = faceValueMinor * rate.numerator * 100n;
+  return centsAt(faceValueMinor, parseRate(costRate), currencyExponent(currency) ?? 2);
+}
+
+/**
+ * US cents worth `minor` units of a currency with `exponent` decimals at `rate` (US dollars per unit), exactly, then
+ * rounded up (what is charged or costs that much) or down (what that value pays for).
+ */
+export function centsAt(minor: bigint, rate: Rate, exponent: number, round: "up" | "down" = "up"): bigint {
+  const numerator = minor * rate.numerator * 100n;
   const denominator = rate.denominator * 10n ** BigInt(exponent);
-  return (numerator + denominator - 1n) / denominator;
+  return (numerator + (round === "up" ? denominator - 1n : 0n)) / denominator;
 }
 
 /** "12.5" style decimal string of an atomic USDC amount: what the APIs put in price fields. */

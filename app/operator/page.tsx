@@ -148,7 +148,7 @@ export default async function OperatorPage() {
             rows={readiness.gas}
             rowKey={(g) => `${g.network} ${g.wallet}`}
             columns={[
-              { header: "Network", rowHeader: true, cell: (g) => g.network },
+              { header: "Network", rowHeader: true, className: idClass, cell: (g) => g.network },
               { header: "Wallet", className: idClass, cell: (g) => g.wallet },
               {
                 header: "Balance",
@@ -177,7 +177,7 @@ export default async function OperatorPage() {
             rowKey={(r) => r.invoiceId}
             columns={[
               { header: "Invoice", rowHeader: true, className: idClass, cell: (r) => r.invoiceId },
-              { header: "Network", cell: (r) => r.network ?? "balance" },
+              { header: "Network", className: idClass, cell: (r) => r.network ?? "balance" },
               { header: "USDC", cell: (r) => usdcToDecimal(r.amountUsdc) },
               { header: "Since", cell: (r) => time(r.since) },
               { header: "Last error", cell: (r) => r.lastError ?? "" },

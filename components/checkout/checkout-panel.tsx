@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { clearCartPaidBy, rememberCartInvoice, useCart, type CartLine } from "@/components/cart/cart-store";
+import { GiftCardCodeInput } from "@/components/gift-cards/code-input";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
@@ -128,26 +129,17 @@ export function CheckoutPanel() {
               <label htmlFor={`${id}-gift-card`} className="text-sm font-semibold text-slate-900">
                 Gift card code <span className="font-normal text-slate-600">(optional)</span>
               </label>
-              <input
+              <GiftCardCodeInput
                 ref={codeInput}
                 id={`${id}-gift-card`}
                 name="gift_card_code"
-                type="text"
                 value={code}
-                onChange={(e) => {
-                  setCode(e.target.value);
+                onValue={(v) => {
+                  setCode(v);
                   setCodeError(null);
                 }}
-                maxLength={64}
-                placeholder="XXXX-XXXX-XXXX-XXXX-XXXX"
-                autoComplete="off"
-                autoCapitalize="characters"
-                autoCorrect="off"
-                spellCheck={false}
-                enterKeyHint="go"
-                aria-invalid={codeError !== null}
+                invalid={codeError !== null}
                 aria-describedby={`${id}-gift-card-hint${codeError ? ` ${id}-gift-card-error` : ""}`}
-                className="h-11 w-full rounded-xl border border-slate-300 bg-white px-3 font-mono text-slate-900 uppercase placeholder:font-sans placeholder:text-slate-400 placeholder:normal-case aria-[invalid=true]:border-red-600 sm:max-w-sm"
               />
               <p id={`${id}-gift-card-hint`} className="text-sm text-slate-700">
                 One of this shop&apos;s gift cards pays first; your wallet pays the rest.{" "}

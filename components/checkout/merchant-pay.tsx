@@ -79,6 +79,7 @@ export function MerchantPay({ id }: { id: string }) {
       <h2 id="pay-summary" className="text-3xl font-bold text-slate-900">
         {inv.amount_usdc} USDC <span className="block text-base font-medium text-slate-700">on {inv.network_name}</span>
       </h2>
+      {inv.gift_card_usdc !== undefined && <p className="text-sm text-slate-700">A gift card of the shop paid {inv.gift_card_usdc} USDC of this invoice.</p>}
       {inv.payment_status === "unpaid" ? (
         <>
           {secondsLeft !== null && (

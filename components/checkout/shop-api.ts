@@ -202,6 +202,8 @@ export type PayStatus = {
   payment_status: "unpaid" | "payment_confirmed" | "paid" | "expired" | "denied" | "payment_error";
   amount_usdc: string;
   amount_usdc_atomic: string;
+  /** What a gift card of the shop paid of the invoice; `amount_usdc` is the rest. */
+  gift_card_usdc?: string;
   network: string;
   network_name: string;
   expires_at: string;

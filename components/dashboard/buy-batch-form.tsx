@@ -52,12 +52,15 @@ export function BuyBatchForm({
   currencies,
   maxQuantity,
   balance,
+  requestKey,
 }: {
   action: (state: BuyBatchState, form: FormData) => Promise<BuyBatchState>;
   currencies: string[];
   maxQuantity: number;
   /** The balance now, formatted. */
   balance: string;
+  /** The key of the first purchase (each answer brings the next). */
+  requestKey: string;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const done = useRef<HTMLParagraphElement>(null);
@@ -86,6 +89,7 @@ export function BuyBatchForm({
         </p>
       )}
       <form action={formAction} className="flex flex-col gap-4" noValidate>
+        <input type="hidden" name="request_key" value={state.requestKey ?? requestKey} />
         <div className="grid gap-4 sm:grid-cols-3">
           <BatchField
             id="batch-quantity"

@@ -5,6 +5,7 @@ import { useId, useRef, useState } from "react";
 import { explainError } from "@/components/checkout/explain-error";
 import { giftCardBalance, ShopApiError, type GiftCardBalance } from "@/components/checkout/shop-api";
 import { useSecondsLeft } from "@/components/checkout/use-countdown";
+import { GiftCardCodeInput } from "./code-input";
 
 const USE: Record<GiftCardBalance["history"][number]["status"], string> = {
   held: "Held by an open invoice",
@@ -78,27 +79,18 @@ export function GiftCardBalanceForm() {
           <label htmlFor={`${id}-code`} className="text-sm font-semibold text-slate-900">
             Gift card code
           </label>
-          <input
+          <GiftCardCodeInput
             ref={input}
             id={`${id}-code`}
             name="code"
-            type="text"
             required
             value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
+            onValue={(v) => {
+              setCode(v);
               setError(null);
             }}
-            maxLength={64}
-            placeholder="XXXX-XXXX-XXXX-XXXX-XXXX"
-            autoComplete="off"
-            autoCapitalize="characters"
-            autoCorrect="off"
-            spellCheck={false}
-            enterKeyHint="go"
-            aria-invalid={error !== null}
+            invalid={error !== null}
             aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ""}`}
-            className="h-11 w-full rounded-xl border border-slate-300 bg-white px-3 font-mono text-slate-900 uppercase placeholder:text-slate-400 aria-[invalid=true]:border-red-600 sm:max-w-sm"
           />
           <p id={`${id}-hint`} className="text-sm text-slate-700">
             20 letters and digits, in groups of four. Dashes and spaces do not matter.

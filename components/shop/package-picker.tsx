@@ -7,7 +7,7 @@ import { radioTileClass } from "@/components/ui/radio-tile";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { tableFxSource } from "@/lib/catalog/fx";
-import { formatUsd, formatUsdc, priceUsdc } from "@/lib/catalog/pricing";
+import { aboveCost, formatUsd, formatUsdc, priceUsdc, rangeCostCents } from "@/lib/catalog/pricing";
 import type { RecipientType } from "@/lib/catalog/product-input";
 
 export type PickerPackage = { value: string; label: string; detail?: string; priceUsdc: string; soldOut?: boolean };
@@ -20,6 +20,9 @@ export type PickerRange = {
   /** USD per unit of the currency, and the margin, so the price of an open amount is computed as the server does. */
   usdPerUnit: string;
   marginBps: number;
+  /** What the supplier charges per unit (US dollars) and the margin over it: an amount never sells below that. */
+  costRate: string | null;
+  costMarginBps: number;
 };
 
 type Props = {
@@ -39,7 +42,8 @@ function rangePrice(range: PickerRange, amount: string): { price?: bigint; error
   if (minor < min || minor > max) return { error: `Choose an amount from ${range.min} to ${range.max} ${range.currency}.` };
   if ((minor - min) % step !== 0n) return { error: `The amount must go up in steps of ${range.step} ${range.currency}.` };
   const fx = tableFxSource("", { [range.currency]: range.usdPerUnit });
-  return { price: priceUsdc({ faceValueMinor: minor, currency: range.currency }, { fx, marginBps: range.marginBps }) };
+  const byFace = priceUsdc({ faceValueMinor: minor, currency: range.currency }, { fx, marginBps: range.marginBps });
+  return { price: aboveCost(byFace, rangeCostCents(minor, range.costRate, range.currency), range.costMarginBps) };
 }
 
 function recipientError(type: RecipientType, value: string, prefixes: string[]): string | undefined {

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { currencyExponent } from "@/lib/catalog/currency";
 import { fxSource } from "@/lib/catalog/fx";
 import { formatFaceValue } from "@/lib/catalog/pricing";
@@ -29,6 +30,8 @@ export function pickerRange(product: Product, marginBps: number): PickerRange | 
     exponent: currencyExponent(product.currency) ?? 2,
     usdPerUnit: rate.usdPerUnit,
     marginBps,
+    costRate: product.range.costRate,
+    costMarginBps: config().upstream?.marginBps ?? 0,
   };
 }
 

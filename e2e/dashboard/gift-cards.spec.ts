@@ -157,5 +157,9 @@ test.describe("a forged purchase", () => {
     // The very same request from the dashboard's own origin goes through: what refused the others was their Origin.
     expect((await replay(new URL(baseURL!).origin)).status()).toBe(200);
     expect((await m.call("/gift-card-batches")).body.data).toHaveLength(1);
+    // Sent once more (a retry after a lost answer): its request key makes it the same purchase, not a second one.
+    expect((await replay(new URL(baseURL!).origin)).status()).toBe(200);
+    expect((await m.call("/gift-card-batches")).body.data).toHaveLength(1);
+    expect(((await m.call("/accounts/balance")).body.data as { balance: number }).balance).toBe(1_500);
   });
 });

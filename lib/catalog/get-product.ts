@@ -5,7 +5,7 @@ import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
 import { demoSupply, upstreamSupply } from "./supply";
-import { atLeastCost, minMax, productPricer } from "./product-pricer";
+import { atLeastCost, minMax, productPricer, rangePricer } from "./product-pricer";
 import { catalogSnapshot, priceable, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
 import { fxSource, type FxSource } from "./fx";
 import { config } from "@/lib/config";
@@ -89,8 +89,10 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
     priceUsdc: atLeastCost(price(p.faceValueMinor), p.costCents),
     dataMb: p.dataMb,
     validityDays: p.validityDays,
-    stock: stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : null,
+    // A package the supplier cannot deliver now is sold out, whoever the supplier is.
+    stock: !p.inStock ? 0 : stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : null,
   }));
+  const rangePrice = rangePricer(row, price);
   const range =
     row.rangeMinMinor !== null && row.rangeMaxMinor !== null && row.rangeStepMinor !== null
       ? {
@@ -100,12 +102,14 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
           min: formatMinorUnits(row.rangeMinMinor, exponent),
           max: formatMinorUnits(row.rangeMaxMinor, exponent),
           step: formatMinorUnits(row.rangeStepMinor, exponent),
-          minPriceUsdc: price(row.rangeMinMinor),
-          maxPriceUsdc: price(row.rangeMaxMinor),
+          minPriceUsdc: rangePrice(row.rangeMinMinor),
+          maxPriceUsdc: rangePrice(row.rangeMaxMinor),
+          costRate: row.rangeCostRate,
         }
       : null;
   const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
-  const inStock = row.inStock && suppliedNow(row.supplier) && (stock === null || packages.some((p) => (p.stock ?? 0) > 0));
+  const sellable = stock === null ? range !== null || packages.some((p) => p.stock !== 0) : packages.some((p) => (p.stock ?? 0) > 0);
+  const inStock = row.inStock && suppliedNow(row.supplier) && sellable;
   return {
     ...toSummary({ ...row, inStock }, min, max),
     categories: row.categories,

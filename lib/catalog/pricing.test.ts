@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseMinorUnits, formatMinorUnits, currencyExponent } from "./currency";
 import { parseRate, tableFxSource } from "./fx";
-import { formatUsd, formatUsdc, priceUsdc, PricingError, usdcToDecimal } from "./pricing";
+import { aboveCost, formatUsd, formatUsdc, priceUsdc, PricingError, rangeCostCents, usdcToDecimal } from "./pricing";
 
 const fx = tableFxSource("2026-11-02", { USD: "1", EUR: "1.0812", JPY: "0.006612", KWD: "3.2531" });
 
@@ -85,5 +85,23 @@ describe("amounts", () => {
     expect(usdcToDecimal(27_030_000n)).toBe("27.03");
     expect(usdcToDecimal(10_000_000n)).toBe("10");
     expect(usdcToDecimal(1n)).toBe("0.000001");
+  });
+});
+
+describe("prices over a supplier's cost", () => {
+  it("never sells below the cost plus the margin, rounded up to the cent; a price above it stands", () => {
+    // Cost 10.01, 5 %: 10.5105 -> 10.52.
+    expect(aboveCost(10_000_000n, 1001n, 500)).toBe(10_520_000n);
+    expect(aboveCost(11_000_000n, 1001n, 500)).toBe(11_000_000n);
+    expect(aboveCost(11_000_000n, null, 500)).toBe(11_000_000n);
+  });
+
+  it("costs an amount of an open range at the supplier's rate per unit, rounded up to the cent", () => {
+    // 37.50 USD at 1.000001 USD per unit: 37.5000375 -> 37.51.
+    expect(rangeCostCents(3750n, "1.000001", "USD")).toBe(3751n);
+    expect(rangeCostCents(3750n, "1", "USD")).toBe(3750n);
+    // 5,000 JPY (no minor unit) at 0.0067 USD: 33.50.
+    expect(rangeCostCents(5000n, "0.0067", "JPY")).toBe(3350n);
+    expect(rangeCostCents(3750n, null, "USD")).toBeNull();
   });
 });

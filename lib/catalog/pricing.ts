@@ -1,5 +1,5 @@
 import { currencyExponent } from "./currency";
-import { shippedFxSource, type FxSource } from "./fx";
+import { parseRate, shippedFxSource, type FxSource, type Rate } from "./fx";
 
 /** USDC has 6 decimals: 1 USDC = 1_000_000 atomic units, pegged 1:1 to the US dollar. */
 export const USDC_DECIMALS = 6;
@@ -33,6 +33,36 @@ export function priceUsdc({ faceValueMinor, currency }: PriceInput, { fx = shipp
   const denominator = rate.denominator * 10n ** BigInt(exponent) * 10_000n * CENT;
   const cents = (numerator + denominator - 1n) / denominator;
   return cents * CENT;
+}
+
+/**
+ * A price never below a cost plus a margin: `costCents` US cents (null: no cost known, the price stands) plus
+ * `marginBps`, rounded up to the cent.
+ */
+export function aboveCost(priceUsdc: bigint, costCents: bigint | null, marginBps: number): bigint {
+  if (costCents === null) return priceUsdc;
+  const floorCents = (costCents * (10_000n + BigInt(marginBps)) + 9_999n) / 10_000n;
+  const floor = floorCents * CENT;
+  return floor > priceUsdc ? floor : priceUsdc;
+}
+
+/**
+ * What a supplier charges for an amount of an open range, in US cents rounded up: `costRate` US dollars per unit of
+ * `currency` (null when the product has no cost, as the operator's own ranges).
+ */
+export function rangeCostCents(faceValueMinor: bigint, costRate: string | null, currency: string): bigint | null {
+  if (costRate === null) return null;
+  return centsAt(faceValueMinor, parseRate(costRate), currencyExponent(currency) ?? 2);
+}
+
+/**
+ * US cents worth `minor` units of a currency with `exponent` decimals at `rate` (US dollars per unit), exactly, then
+ * rounded up (what is charged or costs that much) or down (what that value pays for).
+ */
+export function centsAt(minor: bigint, rate: Rate, exponent: number, round: "up" | "down" = "up"): bigint {
+  const numerator = minor * rate.numerator * 100n;
+  const denominator = rate.denominator * 10n ** BigInt(exponent);
+  return (numerator + (round === "up" ? denominator - 1n : 0n)) / denominator;
 }
 
 /** "12.5" style decimal string of an atomic USDC amount: what the APIs put in price fields. */

@@ -34,6 +34,8 @@ export const packageInputSchema = z.object({
   validityDays: z.number().int().positive().max(3650).optional(),
   /** What the supplier charges for it, in US cents (the upstream's price): the shop never sells it for less plus its margin. */
   costCents: z.number().int().nonnegative().max(100_000_000).optional(),
+  /** Whether the supplier can deliver this package now (false: listed, not sold). */
+  inStock: z.boolean().default(true),
 });
 
 /** One product as the seed data and the operator's import files give it. */
@@ -78,7 +80,19 @@ export const productInputSchema = z
     isTest: z.boolean().default(false),
     popularity: z.number().int().min(0).max(1_000_000).default(0),
     packages: z.array(packageInputSchema).max(100).default([]),
-    range: z.object({ min: decimalAmount, max: decimalAmount, step: decimalAmount }).optional(),
+    range: z
+      .object({
+        min: decimalAmount,
+        max: decimalAmount,
+        step: decimalAmount,
+        /** What the supplier charges per unit of the currency, in US dollars (the upstream's `price_rate`). */
+        costRate: z
+          .string()
+          .trim()
+          .regex(/^\d{1,9}(\.\d{1,12})?$/, "must be a decimal rate such as 1.05")
+          .optional(),
+      })
+      .optional(),
   })
   .superRefine((p, ctx) => {
     if (!p.country && (!p.coverage || p.coverage.length === 0)) {

@@ -1,6 +1,6 @@
 import { config } from "@/lib/config";
 import { fxSource } from "./fx";
-import { priceUsdc, USDC_PER_USD } from "./pricing";
+import { aboveCost, priceUsdc, rangeCostCents } from "./pricing";
 import type { Product } from "./types";
 
 /**
@@ -18,11 +18,15 @@ export function productPricer(currency: string, supplier?: Product["supplier"]):
  * cost keeps its price.
  */
 export function atLeastCost(priceUsdc: bigint, costCents: bigint | null): bigint {
-  if (costCents === null) return priceUsdc;
-  const marginBps = BigInt(config().upstream?.marginBps ?? 0);
-  const floorCents = (costCents * (10_000n + marginBps) + 9_999n) / 10_000n;
-  const floor = floorCents * (USDC_PER_USD / 100n);
-  return floor > priceUsdc ? floor : priceUsdc;
+  return aboveCost(priceUsdc, costCents, config().upstream?.marginBps ?? 0);
+}
+
+/** The price of an amount of a product's open range: by face value, never below the upstream's cost plus the margin. */
+export function rangePricer(
+  row: { currency: string; supplier: Product["supplier"]; rangeCostRate: string | null },
+  price = productPricer(row.currency, row.supplier),
+): (faceValueMinor: bigint) => bigint {
+  return (minor) => atLeastCost(price(minor), rangeCostCents(minor, row.rangeCostRate, row.currency));
 }
 
 /** Lowest and highest of some amounts; nulls when there are none. */

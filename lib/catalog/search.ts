@@ -6,7 +6,7 @@ import { productsWithFreeCodes, suppliedNow, toSummary } from "./get-product";
 import { catalogSnapshot, priceable, type CatalogSnapshot } from "./snapshot";
 import { queryTokens } from "./normalize";
 import { demoSupply } from "./supply";
-import { atLeastCost, minMax, productPricer } from "./product-pricer";
+import { atLeastCost, minMax, productPricer, rangePricer } from "./product-pricer";
 import { PRODUCT_KINDS } from "./product-input";
 import type { ProductSummary } from "./types";
 
@@ -154,10 +154,16 @@ async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promi
   return rows.map((row) => {
     const pkgs = catalog.packages.get(row.id) ?? [];
     const price = productPricer(row.currency, row.supplier);
-    const inStock = row.inStock && suppliedNow(row.supplier) && (row.supplier !== "inventory" || stocked.has(row.id));
-    if (pkgs.some((p) => p.costCents !== null)) {
+    const sellable = row.supplier === "inventory" ? stocked.has(row.id) : row.rangeMinMinor !== null || pkgs.some((p) => p.inStock);
+    const inStock = row.inStock && suppliedNow(row.supplier) && sellable;
+    if (row.rangeCostRate !== null || pkgs.some((p) => p.costCents !== null)) {
       // An upstream product's price follows its cost, which need not rise with face value: every package is priced.
-      const { min, max } = minMax(pkgs.map((p) => atLeastCost(price(p.faceValueMinor), p.costCents)));
+      const prices = pkgs.map((p) => atLeastCost(price(p.faceValueMinor), p.costCents));
+      if (row.rangeMinMinor !== null && row.rangeMaxMinor !== null) {
+        const rangePrice = rangePricer(row, price);
+        prices.push(rangePrice(row.rangeMinMinor), rangePrice(row.rangeMaxMinor));
+      }
+      const { min, max } = minMax(prices);
       return toSummary({ ...row, inStock }, min, max);
     }
     const faces = pkgs.map((p) => p.faceValueMinor);

@@ -43,6 +43,7 @@ function toRows(p: ValidProductInput) {
     rangeMinMinor: p.range ? minor(p.range.min) : null,
     rangeMaxMinor: p.range ? minor(p.range.max) : null,
     rangeStepMinor: p.range ? minor(p.range.step) : null,
+    rangeCostRate: p.range?.costRate ?? null,
     titleKey: normalizeText(`${p.name} ${p.brand}`),
     searchText: buildSearchText({ ...p, coverage }),
     updatedAt: new Date(),
@@ -54,6 +55,7 @@ function toRows(p: ValidProductInput) {
     dataMb: pkg.dataMb ?? null,
     validityDays: pkg.validityDays ?? null,
     costCents: pkg.costCents === undefined ? null : BigInt(pkg.costCents),
+    inStock: pkg.inStock,
     position,
   }));
   return { product, packages };

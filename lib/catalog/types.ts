@@ -40,6 +40,8 @@ export type ProductRange = {
   step: string;
   minPriceUsdc: bigint;
   maxPriceUsdc: bigint;
+  /** What the upstream charges per unit of the currency, in US dollars (a decimal string); null when it is not bought upstream. */
+  costRate: string | null;
 };
 
 export type Product = ProductSummary & {

@@ -54,4 +54,6 @@ export type BuyBatchState = {
   field?: "quantity" | "value" | "currency";
   values?: { quantity: string; value: string; currency: string };
   bought?: { id: string; status: string; quantity: number; issued: number };
+  /** The key of the form's next purchase: a purchase sent again with its key (a retry) buys nothing more. */
+  requestKey?: string;
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import { currencyExponent } from "@/lib/catalog/currency";
@@ -9,6 +10,14 @@ import { formatCardValue } from "@/lib/gift-cards/money";
 import { idPattern } from "@/lib/ids";
 import { formatCents } from "@/lib/merchants";
 import { defuseFormula } from "./orders-csv";
+
+/** The request key of the form's purchase: the merchant API's Idempotency-Key, in a namespace of the dashboard's. */
+export const BATCH_REQUEST_KEY = /^dashboard:[0-9a-f-]{36}$/;
+
+/** A new key for the form's next purchase. */
+export function newBatchRequestKey(): string {
+  return `dashboard:${randomUUID()}`;
+}
 
 /** Batches per page of the dashboard's list. */
 export const BATCHES_PAGE_SIZE = 20;
@@ -82,7 +91,14 @@ const FIELD_OF: Record<string, BuyBatchField | undefined> = { invalid_quantity: 
  * issued at once, as the API does. A refusal comes back with its message and the field it is about; a batch whose
  * issuing failed answers `processing` and the upkeep finishes it.
  */
-export async function buyBatch(db: Db, merchantId: string, fields: Record<string, unknown>, fx: FxSource): Promise<BuyBatchOutcome> {
+export async function buyBatch(
+  db: Db,
+  merchantId: string,
+  fields: Record<string, unknown>,
+  fx: FxSource,
+  /** Runs in the transaction that takes the price (the form's request key stores its answer there). */
+  inTransaction?: (tx: Db, batch: Batch) => Promise<void>,
+): Promise<BuyBatchOutcome> {
   const req = {
     quantity: quantityOf(fields.quantity),
     value: typeof fields.value === "string" ? fields.value.trim() : fields.value,
@@ -90,7 +106,7 @@ export async function buyBatch(db: Db, merchantId: string, fields: Record<string
   };
   let batch: Batch;
   try {
-    batch = await createBatch(db, merchantId, req, fx);
+    batch = await createBatch(db, merchantId, req, fx, inTransaction);
   } catch (err) {
     if (err instanceof DomainError && (err.code in FIELD_OF || err.code === "balance_too_low")) {
       return { ok: false, code: err.code, error: refusalMessage(err, { currency: fields.currency }), field: FIELD_OF[err.code] };

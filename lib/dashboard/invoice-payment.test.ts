@@ -69,6 +69,18 @@ describe("an invoice's payment as the dashboard shows it", () => {
     expect(describeInvoicePayment(unpaid, [base], now)).toMatchObject({ method: "USDC on Solana", status: "unpaid", transaction: null, usdc: "10.30 USDC" });
     expect(describeInvoicePayment(unpaid, [base], new Date("2026-03-02T00:00:00Z")).status).toBe("expired");
   });
+
+  it("a USDC invoice a gift card paid part of asks the rest in USDC; one it paid in full, none and no transaction", () => {
+    const part = invoice({ status: "unpaid", paidAt: null, completedAt: null, paymentMethod: "usdc_base", giftCardCents: 400n });
+    expect(describeInvoicePayment(part, [base], now)).toMatchObject({
+      method: "Gift card, the rest in USDC on Base",
+      priceCents: 1030n,
+      giftCardCents: 400n,
+      usdc: "6.30 USDC",
+    });
+    const whole = invoice({ paymentMethod: "usdc_base", giftCardCents: 1030n, paymentNetwork: "gift_card", paymentTx: "gift_card:inv_1" });
+    expect(describeInvoicePayment(whole, [base], now)).toMatchObject({ usdc: "0.00 USDC", transaction: null, payer: null, ledgerEntryId: null });
+  });
 });
 
 describe("a payment method's name", () => {
@@ -78,5 +90,7 @@ describe("a payment method's name", () => {
     expect(paymentMethodLabel("gift_card")).toBe("Gift card, the rest from the balance");
     expect(paymentMethodLabel("usdc_arbitrum")).toBe("USDC on Arbitrum");
     expect(paymentMethodLabel("usdc_base", [devBase])).toBe("USDC on Base (devnet)");
+    expect(paymentMethodLabel("balance", [], true)).toBe("Gift card, the rest from the balance");
+    expect(paymentMethodLabel("usdc_polygon", [], true)).toBe("Gift card, the rest in USDC on Polygon");
   });
 });

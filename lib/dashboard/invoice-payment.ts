@@ -1,4 +1,5 @@
 import { formatUsdc } from "@/lib/catalog/pricing";
+import { amountDueUsdc } from "@/lib/invoices/amount-due";
 import type { invoices } from "@/lib/db/schema";
 import type { PaymentNetwork } from "@/lib/networks";
 import { methodNetworkKey } from "@/lib/merchants/payment-methods";
@@ -11,7 +12,9 @@ export type InvoicePayment = {
   /** "Balance" or "USDC on Base". */
   method: string;
   priceCents: bigint | null;
-  /** The USDC amount of a USDC invoice ("10.30 USDC"); null for the balance. */
+  /** What a gift card of the shop paid of the price (US cents), or null. */
+  giftCardCents: bigint | null;
+  /** The USDC amount of a USDC invoice ("10.30 USDC"): what a gift card did not pay; null for the balance. */
   usdc: string | null;
   /** `payment.status` as the API answers it. */
   status: string;
@@ -26,12 +29,16 @@ export type InvoicePayment = {
 
 const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", solana: "Solana" } as const;
 
-/** "Balance", or "USDC on Base" (the mode's own name for the network when it is given: "Base Sepolia"). */
-export function paymentMethodLabel(method: string | null, networks: readonly PaymentNetwork[] = []): string {
+/**
+ * "Balance", or "USDC on Base" (the mode's own name for the network when it is given: "Base Sepolia"); with a gift card
+ * of the shop (`gift_card`, or `giftCard` for a code given with another method) "Gift card, the rest …".
+ */
+export function paymentMethodLabel(method: string | null, networks: readonly PaymentNetwork[] = [], giftCard = false): string {
   const key = methodNetworkKey(method);
-  if (method === "gift_card") return "Gift card, the rest from the balance";
+  if (method === "gift_card" || (giftCard && !key)) return "Gift card, the rest from the balance";
   if (!key) return "Balance";
-  return `USDC on ${networks.find((n) => n.key === key)?.name ?? KEY_NAMES[key]}`;
+  const usdc = `USDC on ${networks.find((n) => n.key === key)?.name ?? KEY_NAMES[key]}`;
+  return giftCard ? `Gift card, the rest in ${usdc}` : usdc;
 }
 
 /** A pure function of the invoice and the mode's networks (for names and explorer links). */
@@ -41,9 +48,10 @@ export function describeInvoicePayment(inv: InvoiceRow, networks: readonly Payme
   const settledOn = inv.paymentNetwork && inv.paymentNetwork !== "balance" ? (networks.find((n) => n.network === inv.paymentNetwork) ?? network) : undefined;
   const ledger = inv.paymentTx?.match(/^ledger:(\d+)$/);
   return {
-    method: paymentMethodLabel(inv.paymentMethod, networks),
+    method: paymentMethodLabel(inv.paymentMethod, networks, inv.giftCardCents !== null),
     priceCents: inv.priceCents,
-    usdc: key ? formatUsdc(inv.priceUsdc) : null,
+    giftCardCents: inv.giftCardCents,
+    usdc: key ? formatUsdc(amountDueUsdc(inv)) : null,
     status: paymentStatus(inv, now),
     paidAt: inv.paidAt,
     transaction:

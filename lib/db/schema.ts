@@ -49,6 +49,11 @@ export const products = pgTable(
     rangeMinMinor: bigint("range_min_minor", { mode: "bigint" }),
     rangeMaxMinor: bigint("range_max_minor", { mode: "bigint" }),
     rangeStepMinor: bigint("range_step_minor", { mode: "bigint" }),
+    /**
+     * What the upstream supplier charges for an amount of the open range (upstream products): US dollars per unit of
+     * `currency`, an exact decimal string. An amount is never sold below that cost plus the margin.
+     */
+    rangeCostRate: text("range_cost_rate"),
     /** Name and brand, normalized: the short text that typo-tolerant matching compares words against. */
     titleKey: text("title_key").notNull().default(""),
     /** Normalized words the search matches: name, brand, categories, country and region names, kind. */
@@ -100,6 +105,8 @@ export const productPackages = pgTable(
     validityDays: integer("validity_days"),
     /** What the upstream supplier charges for it, in US cents (upstream products): the price never goes below it plus the margin. */
     costCents: bigint("cost_cents", { mode: "bigint" }),
+    /** Whether the supplier can deliver this package now (the upstream says so per package); the product's own flag covers them all. */
+    inStock: boolean("in_stock").notNull().default(true),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.productId, t.value] })],

@@ -1,5 +1,6 @@
 import { currencyExponent, formatMinorUnits, parseMinorUnits } from "@/lib/catalog/currency";
 import type { FxSource, Rate } from "@/lib/catalog/fx";
+import { centsAt } from "@/lib/catalog/pricing";
 import { DomainError } from "@/lib/errors";
 
 /** A currency the shop issues gift cards in: an ISO 4217 code with a current exchange rate. */
@@ -27,14 +28,12 @@ export const formatCardValue = (minor: bigint, c: Pick<CardCurrency, "exponent">
 
 /** USD cents worth `minor` units, rounded up (what the shop charges for that value). */
 export function centsForMinor(minor: bigint, c: CardCurrency): bigint {
-  const num = minor * c.rate.numerator * 100n;
-  const den = c.rate.denominator * 10n ** BigInt(c.exponent);
-  return (num + den - 1n) / den;
+  return centsAt(minor, c.rate, c.exponent, "up");
 }
 
 /** USD cents that `minor` units pay for, rounded down (what a card's value is worth at checkout). */
 export function centsPaidBy(minor: bigint, c: CardCurrency): bigint {
-  return (minor * c.rate.numerator * 100n) / (c.rate.denominator * 10n ** BigInt(c.exponent));
+  return centsAt(minor, c.rate, c.exponent, "down");
 }
 
 /** The fewest minor units that pay `cents` (rounded up), at most `limit`. */

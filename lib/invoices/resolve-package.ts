@@ -1,6 +1,6 @@
 import { parsePackageId, type Product } from "@/lib/catalog";
 import { currencyExponent, parseMinorUnits, formatMinorUnits } from "@/lib/catalog/currency";
-import { productPricer } from "@/lib/catalog/product-pricer";
+import { rangePricer } from "@/lib/catalog/product-pricer";
 import { DomainError } from "@/lib/errors";
 
 export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc: bigint };
@@ -19,13 +19,24 @@ export function resolvePackage(product: Product, packageValue: string, path: (st
     value = asId.value;
   }
   const pkg = product.packages.find((p) => p.value === value);
-  if (pkg) return { value: pkg.value, faceValueMinor: pkg.faceValueMinor, priceUsdc: pkg.priceUsdc };
+  if (pkg) {
+    // A package the supplier cannot deliver now (an inventory package whose codes are all sold is refused when its
+    // code is reserved, where two buyers racing for the last code are told apart).
+    if (pkg.stock === 0 && product.supplier !== "inventory") {
+      throw new DomainError("out_of_stock", `${product.name} ${pkg.value} is out of stock`, { path });
+    }
+    return { value: pkg.value, faceValueMinor: pkg.faceValueMinor, priceUsdc: pkg.priceUsdc };
+  }
   if (product.range) {
     const exponent = currencyExponent(product.currency) ?? 2;
     const minor = parseMinorUnits(value, exponent);
     const { minMinor, maxMinor, stepMinor } = product.range;
     if (minor !== undefined && minor >= minMinor && minor <= maxMinor && (minor - minMinor) % stepMinor === 0n) {
-      return { value: formatMinorUnits(minor, exponent), faceValueMinor: minor, priceUsdc: productPricer(product.currency, product.supplier)(minor) };
+      return {
+        value: formatMinorUnits(minor, exponent),
+        faceValueMinor: minor,
+        priceUsdc: rangePricer({ currency: product.currency, supplier: product.supplier, rangeCostRate: product.range.costRate })(minor),
+      };
     }
   }
   const offered = product.packages.map((p) => p.value);

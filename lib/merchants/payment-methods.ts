@@ -1,8 +1,10 @@
 import type { NetworkKey } from "@/lib/networks";
 
 /**
- * Payment methods this shop takes: the balance, a gift card of the shop (`gift_card_code`; what it does not cover is
- * paid from the balance), or USDC on one network through x402 (the invoice carries its payment URL and a payment page). Others named by clients (`bitcoin`, `lightning`, …) get `unsupported_payment_method`.
+ * Payment methods this shop takes: the balance, a gift card of the shop (`gift_card`, with `gift_card_code`; what it
+ * does not cover is paid from the balance), or USDC on one network through x402 (the invoice carries its payment URL and
+ * a payment page). A `gift_card_code` goes with any of them: the card pays first, the method the rest. Others named by
+ * clients (`bitcoin`, `lightning`, …) get `unsupported_payment_method`.
  */
 export const PAYMENT_METHODS = ["balance", "gift_card", "usdc_base", "usdc_arbitrum", "usdc_polygon", "usdc_solana"] as const;
 /** Methods whose invoice is paid from the balance (a gift card's first, with `gift_card`: the rest from the balance). */

@@ -154,7 +154,8 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     operationId: "createInvoice",
     tag: "Invoices",
     summary: "Create an invoice",
-    description: "Locks the prices and reserves stock. With `payment_method: balance` and `auto_pay`, pays it at once.",
+    description:
+      "Locks the prices and reserves stock. With `payment_method: balance` and `auto_pay`, pays it at once. A `gift_card_code` pays first, with any method; the method pays the rest.",
     body: s.invoiceRequest,
     idempotent: true,
     ok: invoiceOne,

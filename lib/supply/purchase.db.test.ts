@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import type { Database } from "@/lib/db";
-import { orders, upstreamPurchases } from "@/lib/db/schema";
+import { orders, products, upstreamPurchases } from "@/lib/db/schema";
+import { getProduct } from "@/lib/catalog";
+import { catalogChanged } from "@/lib/catalog/snapshot";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { drainDue } from "@/lib/fulfilment";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
@@ -38,7 +40,11 @@ processTestDatabase((d) => (database = d));
 
 beforeAll(async () => {
   upstream = await starting;
-  await upstream.importProducts([giftCardRow("card-a"), giftCardRow("card-b-fail", ["10"])]);
+  await upstream.importProducts([
+    giftCardRow("card-a"),
+    giftCardRow("card-b-fail", ["10"]),
+    giftCardRow("open-a", [], { range: { min: "5", max: "100", step: "0.5" } }),
+  ]);
   rich = await upstream.newMerchant(1000);
   // The upstream's own webhooks wait at the door until a test opens it (the forged one goes straight in).
   receiver = await serve(async (req) => {
@@ -54,7 +60,7 @@ beforeAll(async () => {
   });
   restorePayments = await installInProcessPayments([await offlineSolanaNetwork("Solana (offline)")]);
   const synced = await syncUpstreamCatalog(database.db, client(upstream.apiUrl), { syncMinutes: 60 });
-  expect(synced).toMatchObject({ status: "complete", imported: 2 });
+  expect(synced).toMatchObject({ status: "complete", imported: 3 });
 }, 180_000);
 
 afterAll(async () => {
@@ -290,6 +296,22 @@ describe(`buying upstream on ${testDriver}`, () => {
     expect(await purchase(bought.orderId)).toMatchObject({ costCents: 1100n });
     expect((await b.buy("card-a", 10)).price).toBe(1155);
     await drain(provider(client(upstream.apiUrl)));
+  });
+
+  it("buys an amount of an open range by its value, and raises the range's cost rate when the upstream charged more", async () => {
+    // As if the upstream's rate had risen since the sync: this shop's rate says 37.50 costs 30.00 (the price, 37.50,
+    // is then its face value's).
+    await database.db.update(products).set({ rangeCostRate: "0.8", updatedAt: new Date() }).where(eq(products.id, "open-a"));
+    catalogChanged(database.db);
+    const b = await buyer();
+    const bought = await b.buy("open-a", 37.5);
+    expect(bought.price).toBe(3750);
+    expect((await untilFinal(bought.orderId, provider(client(upstream.apiUrl)))).status).toBe("delivered");
+    expect(await purchase(bought.orderId)).toMatchObject({ costCents: 3750n, status: "delivered" });
+    // The upstream charged 37.50 for 37.50: rate 1, and the next invoice is priced over it (39.375 with the 5 % margin).
+    const open = await getProduct("open-a", database.db);
+    expect(open?.range?.costRate).toBe("1");
+    expect((await b.buy("open-a", 37.5)).price).toBe(3938);
   });
 
   it("makes an order due at once on the upstream's signed webhook, and a webhook with a bad signature changes nothing", async () => {

@@ -2,6 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { productPackages, products, upstreamPurchases } from "@/lib/db/schema";
+import { currencyExponent, parseMinorUnits } from "@/lib/catalog/currency";
+import { rangeCostCents, usdcToDecimal } from "@/lib/catalog/pricing";
 import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "@/lib/fulfilment";
 import { logFor } from "@/lib/log";
@@ -198,7 +200,8 @@ export function createUpstreamProvider(db: Db, client: UpstreamClient, opts: Pur
 
 /**
  * What the upstream charged is its cost now: a package whose cost moved since the last sync is repriced at once, so
- * the next invoice locks a price over the new cost rather than wait for the next pass.
+ * the next invoice locks a price over the new cost rather than wait for the next pass. An amount of an open range that
+ * cost more than its rate said raises the rate (the next sync sets the upstream's published one again).
  */
 async function learnCost(db: Db, order: OrderToFulfil, costCents: number, now: Date): Promise<void> {
   const cost = BigInt(costCents);
@@ -213,7 +216,7 @@ async function learnCost(db: Db, order: OrderToFulfil, costCents: number, now: D
       ),
     )
     .returning({ productId: productPackages.productId });
-  if (changed.length === 0) return;
+  if (changed.length === 0 && !(await learnRangeCost(db, order, cost, now))) return;
   // The products table's stamp tells every server's catalog snapshot.
   await db
     .update(products)
@@ -224,6 +227,31 @@ async function learnCost(db: Db, order: OrderToFulfil, costCents: number, now: D
     { product_id: order.productId, value: order.packageValue, cost_cents: costCents },
     "the upstream's cost changed: repriced",
   );
+}
+
+/** For an amount of an open range: raises the product's cost rate when the upstream charged more than it says. */
+async function learnRangeCost(db: Db, order: OrderToFulfil, cost: bigint, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({
+      currency: products.currency,
+      rate: products.rangeCostRate,
+      isPackage: sql<boolean>`exists (select 1 from ${productPackages} where ${productPackages.productId} = ${products.id} and ${productPackages.value} = ${order.packageValue})`,
+    })
+    .from(products)
+    .where(and(eq(products.id, order.productId), eq(products.supplier, "upstream")));
+  if (!row || row.rate === null || row.isPackage) return false;
+  const exponent = currencyExponent(row.currency) ?? 2;
+  const minor = parseMinorUnits(order.packageValue, exponent);
+  if (minor === undefined || minor <= 0n) return false;
+  if (cost <= (rangeCostCents(minor, row.rate, row.currency) ?? 0n)) return false;
+  // Millionths of a dollar per unit, rounded up: the amount bought at the new rate costs at least what it cost.
+  const rate = usdcToDecimal((cost * 10_000n * 10n ** BigInt(exponent) + minor - 1n) / minor);
+  const raised = await db
+    .update(products)
+    .set({ rangeCostRate: rate, updatedAt: now })
+    .where(and(eq(products.id, order.productId), eq(products.rangeCostRate, row.rate)))
+    .returning({ id: products.id });
+  return raised.length > 0;
 }
 
 /** The row of the order's purchase, made before the upstream is first asked, with this ask counted. */

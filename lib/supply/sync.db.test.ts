@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as syncRoute } from "@/app/api/admin/supply/sync/route";
-import { getProduct } from "@/lib/catalog";
+import { getProduct, search } from "@/lib/catalog";
+import { merchantProduct } from "@/lib/http/merchant/products";
+import { resolvePackage } from "@/lib/invoices/resolve-package";
 import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import { processTestDatabase, testDriver } from "@/lib/db/testing";
 import { config } from "@/lib/config";
@@ -143,6 +145,80 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
     expect(report.rejected).toEqual([{ row: 0, slug: "card-050", errors: [expect.stringMatching(/own stock/)] }]);
     const [own] = await database.db.select().from(products).where(eq(products.id, "card-050"));
     expect(own).toMatchObject({ supplier: "inventory", name: "Our own card", inStock: true });
+  });
+
+  it("brings an eSIM's bundles and countries, an open range with its cost rate, and each package's stock", async () => {
+    await upstream.importProducts([
+      {
+        slug: "esim-europe",
+        name: "Europe eSIM",
+        kind: "esim",
+        brand: "Roam",
+        coverage: ["FR", "DE", "IT"],
+        region: "Europe",
+        currency: "USD",
+        categories: ["esim"],
+        description: "Data in Europe.",
+        redemptionInstructions: "Scan the QR code.",
+        packages: [
+          { value: "3GB, 30 Days", faceValue: "9", dataMb: 3072, validityDays: 30 },
+          { value: "Unlimited, 7 Days", faceValue: "20", validityDays: 7 },
+        ],
+      },
+      giftCardRow("open-card", [], { range: { min: "5", max: "200", step: "0.01" } }),
+      giftCardRow("half-stocked", ["10", "25"]),
+    ]);
+    // The upstream sells half-stocked from codes of its own: only its 10 has any.
+    const stocked = await upstream.admin("POST", "/api/admin/stock/import", {
+      product_id: "half-stocked",
+      package_value: "10",
+      batch: "sync-test",
+      codes: [{ code: "HALF-STOCKED-0001", pin: null, expiration_date: null }],
+    });
+    expect(stocked.status).toBe(200);
+
+    const report = await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect(report).toMatchObject({ status: "complete", gone: 0 });
+    expect(report.rejected.filter((r) => r.slug !== "card-050")).toEqual([]);
+
+    const esim = await getProduct("esim-europe", database.db);
+    expect(esim).toMatchObject({ kind: "esim", country: null, coverage: ["FR", "DE", "IT"], region: "Europe", inStock: true });
+    expect(esim?.packages.map((p) => [p.value, p.dataMb, p.validityDays, p.priceUsdc])).toEqual([
+      ["3GB, 30 Days", 3072, 30, 9_450_000n],
+      ["Unlimited, 7 Days", null, 7, 21_000_000n],
+    ]);
+
+    // The upstream sells 5 to 200 at face value (its `price_rate` 1): here never below that plus the 5 % margin.
+    const open = await getProduct("open-card", database.db);
+    expect(open?.range).toMatchObject({ min: "5", max: "200", step: "0.01", costRate: "1", minPriceUsdc: 5_250_000n, maxPriceUsdc: 210_000_000n });
+    expect(open).toMatchObject({ inStock: true, priceFromUsdc: 5_250_000n, priceToUsdc: 210_000_000n });
+    // 37.50 costs 37.50 upstream: 39.375 with the margin, rounded up to the cent.
+    expect(resolvePackage(open!, "37.5", []).priceUsdc).toBe(39_380_000n);
+    expect((await search({ q: "open-card" }, database.db)).items.find((i) => i.slug === "open-card")).toMatchObject({
+      priceFromUsdc: 5_250_000n,
+      priceToUsdc: 210_000_000n,
+    });
+
+    // The 25 is sold out upstream: listed here as sold out, refused at checkout, and in_stock false in the merchant API.
+    const half = await getProduct("half-stocked", database.db);
+    expect(half).toMatchObject({ inStock: true });
+    expect(half?.packages.map((p) => [p.value, p.stock])).toEqual([
+      ["10", null],
+      ["25", 0],
+    ]);
+    expect(() => resolvePackage(half!, "25", ["items", 0, "package_value"])).toThrow(expect.objectContaining({ code: "out_of_stock" }));
+    expect(resolvePackage(half!, "10", []).priceUsdc).toBe(10_500_000n);
+    expect(merchantProduct(half!, "http://shop.test").packages.map((p) => p.in_stock)).toEqual([true, false]);
+
+    // Back in stock upstream: on sale again after the next pass.
+    await upstream.admin("POST", "/api/admin/stock/import", {
+      product_id: "half-stocked",
+      package_value: "25",
+      batch: "sync-test",
+      codes: [{ code: "HALF-STOCKED-0002", pin: null, expiration_date: null }],
+    });
+    await syncUpstreamCatalog(database.db, clientOf(upstream.apiUrl), cfg, { force: true });
+    expect((await getProduct("half-stocked", database.db))?.packages.map((p) => p.stock)).toEqual([null, null]);
   });
 
   it("keeps to the product quota: a pass that would exceed it pauses until the hour is over", async () => {

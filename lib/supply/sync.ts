@@ -213,19 +213,23 @@ async function markGone(db: Db, startedAt: Date, now: Date): Promise<number> {
 const KINDS = { gift_card: "gift_card", phone_refill: "topup", esim: "esim" } as const;
 
 /**
- * An upstream product as a row of the catalog import (lib/catalog/product-input.ts): its packages with their cost
- * (the upstream's price in cents); packages out of stock upstream are left out (all kept, unavailable, when none is
- * in stock). Open ranges are not resold: their cost per value is not a package's. The picture is the shop's own.
+ * An upstream product as a row of the catalog import (lib/catalog/product-input.ts): every package with its cost (the
+ * upstream's price in cents) and whether the upstream can deliver it now (a package out of stock there is shown sold
+ * out here, and refused at checkout), an open range with its cost rate (the upstream's `price_rate`, US dollars per
+ * unit: an amount is never sold below it plus the margin), an eSIM's bundles and countries. The picture is the shop's own.
  */
 export function toCatalogRow(p: UpstreamProduct): Record<string, unknown> {
-  const inStock = p.packages.filter((pkg) => pkg.in_stock);
-  const packages = (inStock.length > 0 ? inStock : p.packages).map((pkg) => ({
+  const packages = p.packages.map((pkg) => ({
     value: pkg.value,
-    faceValue: String(pkg.amount),
+    faceValue: decimal(pkg.amount),
     ...(pkg.data_mb != null ? { dataMb: pkg.data_mb } : {}),
     ...(pkg.validity_days != null ? { validityDays: pkg.validity_days } : {}),
     costCents: pkg.price,
+    inStock: pkg.in_stock,
   }));
+  const range = p.range
+    ? { min: decimal(p.range.min), max: decimal(p.range.max), step: decimal(p.range.step), costRate: decimal(p.range.price_rate) }
+    : undefined;
   return {
     slug: p.id,
     name: p.name,
@@ -239,7 +243,17 @@ export function toCatalogRow(p: UpstreamProduct): Record<string, unknown> {
     description: p.description.trim() || p.name,
     redemptionInstructions: p.redemption_instructions.trim() || "Redeem the code with the brand.",
     recipientType: p.recipient_type,
-    inStock: p.in_stock && inStock.length > 0,
+    inStock: p.in_stock && (range !== undefined || p.packages.some((pkg) => pkg.in_stock)),
     packages,
+    ...(range ? { range } : {}),
   };
+}
+
+/**
+ * A JSON number as the plain decimal string the catalog import reads ("25", "0.0125"), never in exponent form; the
+ * import refuses what is not a positive decimal (a product with such an amount is skipped, and the report says why).
+ */
+function decimal(n: number): string {
+  const plain = String(n);
+  return /e/i.test(plain) ? n.toFixed(12).replace(/\.?0+$/, "") : plain;
 }

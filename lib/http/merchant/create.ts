@@ -21,7 +21,7 @@ export type MerchantInvoiceRequest = {
   paymentMethod: PaymentMethod;
   webhookUrl: string | null;
   autoPay: boolean;
-  /** A gift card of the shop that pays first (`gift_card_code`). */
+  /** A gift card of the shop that pays first (`gift_card_code`); the payment method pays the rest. */
   giftCardCode?: string;
 };
 
@@ -93,10 +93,8 @@ export function parseInvoiceRequest(text: string): MerchantInvoiceRequest {
     if (typeof b.gift_card_code !== "string" || b.gift_card_code.length > 64) throw invalidParam("gift_card_code", "must be a gift card's code");
     giftCardCode = b.gift_card_code;
   }
+  // With any method: the card pays first, the method the rest (`gift_card` and `balance` from the balance, `usdc_*` in USDC).
   if (b.payment_method === "gift_card" && giftCardCode === undefined) throw missingParam("gift_card_code");
-  if (giftCardCode !== undefined && b.payment_method !== "gift_card" && b.payment_method !== "balance") {
-    throw invalidParam("gift_card_code", "a gift card pays invoices paid from the balance: use payment_method gift_card or balance");
-  }
   return { items, paymentMethod: b.payment_method as PaymentMethod, webhookUrl, autoPay: b.auto_pay === true, giftCardCode };
 }
 

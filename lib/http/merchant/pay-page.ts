@@ -3,12 +3,14 @@ import { getDb } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { withRequestLog } from "@/lib/http/request-log";
 import { getInvoice, isInvoiceId } from "@/lib/invoices";
+import { amountDueUsdc, USDC_PER_CENT } from "@/lib/invoices/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";
 import { methodNetworkKey } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
 
 /**
- * `GET /api/pay/{id}`: what the payment page of a merchant's USDC invoice shows: amount, network, expiry and state.
+ * `GET /api/pay/{id}`: what the payment page of a merchant's USDC invoice shows: amount (what a gift card did not pay),
+ * network, expiry and state.
  * Whoever holds the (unguessable) invoice id may pay it; nothing here reveals the items' codes or the merchant.
  */
 export const payPageInvoice = withRequestLog(async (_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
@@ -21,11 +23,14 @@ export const payPageInvoice = withRequestLog(async (_req: Request, { params }: {
     invoice_id: inv.id,
     status: merchantStatus(inv),
     payment_status: paymentStatus(inv),
-    amount_usdc: usdcToDecimal(inv.priceUsdc),
-    amount_usdc_atomic: inv.priceUsdc.toString(),
+    // What the wallet pays: the price less what a gift card paid (`gift_card_usdc`), as invoice/pay asks.
+    amount_usdc: usdcToDecimal(amountDueUsdc(inv)),
+    amount_usdc_atomic: amountDueUsdc(inv).toString(),
+    ...(inv.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(inv.giftCardCents * USDC_PER_CENT) } : {}),
     network: network.network,
     network_name: network.name,
     expires_at: inv.expiresAt.toISOString(),
-    transaction: inv.paymentTx,
+    // (A card that paid it all made no transaction.)
+    transaction: inv.paymentNetwork === "gift_card" ? null : inv.paymentTx,
   });
 });

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { z } from "zod";
 import { countryName, getProducts, search, type Product, type ProductKind } from "@/lib/catalog";
+import { currencyExponent } from "@/lib/catalog/currency";
 import type { Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { invalidParam, missingParam, V2Error } from "./envelope";
@@ -58,8 +59,10 @@ export function merchantProduct(p: Product, origin: string) {
             min: Number(range.min),
             max: Number(range.max),
             step: Number(range.step),
-            // US dollars per unit of the product's currency, margin included.
-            price_rate: Math.round((Number(range.minPriceUsdc) / 1e6 / Number(range.min)) * 1e6) / 1e6,
+            // US dollars per unit of the product's currency, margin included: at the range's low end (where rounding
+            // up to the cent weighs most), itself rounded up to the millionth, so that `amount * price_rate` is never
+            // less than what an amount costs here.
+            price_rate: Number((range.minPriceUsdc * 10n ** BigInt(currencyExponent(p.currency) ?? 2) + range.minMinor - 1n) / range.minMinor) / 1e6,
           },
         }
       : {}),

@@ -95,7 +95,7 @@ export const invoiceRequest = z
     auto_pay: z.boolean().optional().meta({ description: "With `balance` or `gift_card`: pay at once; a refusal keeps no invoice." }),
     gift_card_code: z.string().max(64).optional().meta({
       description:
-        "A gift card of this shop: it pays what it can at once (its value set aside until the invoice is paid, given back if it is not); the rest is paid from the balance. Required with `gift_card`.",
+        "A gift card of this shop, with any payment method: it pays what it can first (its value set aside until the invoice is paid, given back if it expires or is denied); the method pays the rest (`payment.gift_card` says what the card pays; with a USDC method `payment.amount_usdc` is the rest). A card that pays it all pays the invoice at once. Required with `gift_card`; refused for the shop's own gift card product (`invalid_param` naming `gift_card_code`).",
     }),
   })
   .meta({ id: "InvoiceRequest" });
@@ -201,14 +201,18 @@ export const invoiceSchema = z
       commission: z.number(),
       status: z.enum(["unpaid", "payment_confirmed", "paid", "expired", "denied", "payment_error"]),
       paid_time: time.nullable(),
-      gift_card: cents
-        .optional()
-        .meta({ description: "What a gift card of the shop (`gift_card_code`) pays of `price`, in US cents; the rest is paid from the balance." }),
+      gift_card: cents.optional().meta({
+        description:
+          "What a gift card of the shop (`gift_card_code`) pays of `price`, in US cents; the rest is paid by the method (the balance, or USDC: `amount_usdc`).",
+      }),
       network: z.string().optional().meta({ description: "USDC methods: the CAIP-2 network." }),
       transaction: z.string().nullable().optional(),
       network_name: z.string().optional(),
       address: z.string().optional().meta({ description: "USDC methods: the receiving address." }),
-      amount_usdc: z.string().optional(),
+      amount_usdc: z
+        .string()
+        .optional()
+        .meta({ description: 'USDC methods: the amount paid in USDC, what `payment_url` asks: `price` less `gift_card` ("0" when the card paid it all).' }),
       payment_url: z.url().optional().meta({ description: "POST `payment_body` here with any x402 client." }),
       payment_body: z.strictObject({ invoice_id: z.string() }).optional(),
       payment_page: z.url().optional().meta({ description: "A page where a person pays with a browser wallet." }),

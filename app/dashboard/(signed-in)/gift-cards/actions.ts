@@ -3,23 +3,58 @@
 import { revalidatePath } from "next/cache";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import type { BuyBatchState } from "@/lib/dashboard/form-states";
-import { buyBatch } from "@/lib/dashboard/gift-card-batches";
+import { BATCH_REQUEST_KEY, buyBatch, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { idempotent } from "@/lib/http/merchant/idempotency";
+import { getBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 
 const GIFT_CARDS_PATH = "/dashboard/gift-cards";
 
 const text = (v: FormDataEntryValue | null, max: number) => (typeof v === "string" ? v.slice(0, max) : "");
 
-/** Buys a batch of the shop's gift cards from the balance, priced with the rates the API uses, and issues its cards. */
+type Answer = { batch_id: string } | { error: string; field?: BuyBatchState["field"] };
+
+/**
+ * Buys a batch of the shop's gift cards from the balance, priced with the rates the API uses, and issues its cards.
+ * The form carries a request key, used as the API's Idempotency-Key: the same submission sent again (a retry after a
+ * lost answer) gets the first answer and buys nothing more; every answer hands the form a new key for its next one.
+ */
 export async function buyBatchAction(_previous: BuyBatchState, form: FormData): Promise<BuyBatchState> {
   await assertSameOrigin();
   const { merchant } = await requireMerchant();
   const values = { quantity: text(form.get("quantity"), 20), value: text(form.get("value"), 40), currency: text(form.get("currency"), 10) };
+  const key = text(form.get("request_key"), 60);
+  const requestKey = newBatchRequestKey();
   const db = await getDb();
-  const outcome = await buyBatch(db, merchant.id, values, await syncFxSource(db));
-  if (!outcome.ok) return { error: outcome.error, field: outcome.field, values };
+  const fx = await syncFxSource(db);
+  let answer: { status: number; body: unknown };
+  try {
+    answer = await idempotent(
+      db,
+      merchant.id,
+      BATCH_REQUEST_KEY.test(key) ? key : null,
+      { method: "POST", endpoint: "/gift-card-batches", body: JSON.stringify(values) },
+      async (k) => {
+        const outcome = await buyBatch(db, merchant.id, values, fx, (tx, made) => k.storeAnswer(tx, { status: 200, body: { batch_id: made.id } }));
+        const body: Answer = outcome.ok ? { batch_id: outcome.batch.id } : { error: outcome.error, ...(outcome.field ? { field: outcome.field } : {}) };
+        return { status: outcome.ok ? 200 : 400, body };
+      },
+      () => Promise.reject(new Error("A batch request never binds an invoice")),
+    );
+  } catch (err) {
+    if (err instanceof DomainError && (err.code === "idempotency_key_in_use" || err.code === "idempotency_key_reused")) {
+      return { error: "This purchase was already sent: reload the page to see your batches before buying again.", values, requestKey };
+    }
+    throw err;
+  }
+  const body = answer.body as Answer;
+  if (!("batch_id" in body)) return { error: body.error, field: body.field, values, requestKey };
   revalidatePath(GIFT_CARDS_PATH);
-  const { id, status, quantity, issued } = outcome.batch;
-  return { bought: { id, status, quantity, issued } };
+  // Issued at once (a resent purchase finds it issued, or finishes what a request that died left).
+  const batch = (await issueBatch(db, body.batch_id)) ?? (await getBatch(db, merchant.id, body.batch_id));
+  if (!batch) throw new Error(`Batch ${body.batch_id} vanished`);
+  const { id, status, quantity, issued } = batch;
+  return { bought: { id, status, quantity, issued }, requestKey };
 }

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { syncFxSource } from "@/lib/catalog/fx-store";
-import { batchesPage, batchListQuery, batchValue } from "@/lib/dashboard/gift-card-batches";
+import { batchesPage, batchListQuery, batchValue, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/db";
 import { BATCH_MAX_QUANTITY, type Batch } from "@/lib/merchants/gift-card-batches";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
@@ -56,7 +56,13 @@ export default async function GiftCardsPage({ searchParams }: { searchParams: Pr
         title="Gift cards"
         description="The shop's own gift cards, bought in batches from your balance: hand their codes to your customers, who pay with them at checkout."
       />
-      <BuyBatchForm action={buyBatchAction} currencies={currencies} maxQuantity={BATCH_MAX_QUANTITY} balance={formatUsd(balance)} />
+      <BuyBatchForm
+        action={buyBatchAction}
+        currencies={currencies}
+        maxQuantity={BATCH_MAX_QUANTITY}
+        balance={formatUsd(balance)}
+        requestKey={newBatchRequestKey()}
+      />
       <section aria-labelledby="batches-heading" className="flex flex-col gap-3">
         <h2 id="batches-heading" className="text-lg font-bold text-slate-900">
           Your batches

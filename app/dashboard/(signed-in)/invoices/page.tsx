@@ -59,7 +59,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ),
     },
     { header: "Status", cell: (inv) => <InvoiceStatusBadge status={merchantStatus(inv, now)} /> },
-    { header: "Payment", cell: (inv) => paymentMethodLabel(inv.paymentMethod) },
+    { header: "Payment", cell: (inv) => paymentMethodLabel(inv.paymentMethod, [], inv.giftCardCents !== null) },
     { header: "Price", className: "tabular-nums", cell: (inv) => (inv.priceCents === null ? "—" : formatUsd(inv.priceCents)) },
     { header: "Created", className: "whitespace-nowrap", cell: (inv) => formatDateTime(inv.createdAt) },
   ];

@@ -56,7 +56,13 @@ export default async function InvoicePage({ params }: Props) {
           <DetailList
             items={[
               { term: "Method", value: payment.method },
-              { term: "Amount", value: `${payment.priceCents === null ? "" : formatUsd(payment.priceCents)}${payment.usdc ? ` (${payment.usdc})` : ""}` },
+              {
+                term: "Amount",
+                value: `${payment.priceCents === null ? "" : formatUsd(payment.priceCents)}${payment.usdc && payment.giftCardCents === null ? ` (${payment.usdc})` : ""}`,
+              },
+              ...(payment.giftCardCents !== null
+                ? [{ term: "Gift card", value: formatUsd(payment.giftCardCents) }, ...(payment.usdc ? [{ term: "In USDC", value: payment.usdc }] : [])]
+                : []),
               { term: "Status", value: payment.status.replace("_", " ") },
               ...(payment.paidAt ? [{ term: "Paid", value: formatDateTime(payment.paidAt) }] : []),
               ...(payment.ledgerEntryId !== null

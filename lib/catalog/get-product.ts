@@ -89,8 +89,8 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
     priceUsdc: atLeastCost(price(p.faceValueMinor), p.costCents),
     dataMb: p.dataMb,
     validityDays: p.validityDays,
-    // A package the supplier cannot deliver now is sold out, whoever the supplier is.
-    stock: !p.inStock ? 0 : stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : null,
+    // Counted codes for the operator's stock; else a package the supplier cannot deliver now is sold out.
+    stock: stock ? (stock.get(stockKey(row.id, p.value)) ?? 0) : p.inStock ? null : 0,
   }));
   const rangePrice = rangePricer(row, price);
   const range =

@@ -18,7 +18,13 @@ export function resolvePackage(product: Product, packageValue: string, path: (st
     }
     value = asId.value;
   }
-  const pkg = product.packages.find((p) => p.value === value);
+  const exponent = currencyExponent(product.currency) ?? 2;
+  const minor = parseMinorUnits(value, exponent);
+  // An amount written another way ("25.00", "025") is the package of that amount where there is one: its stock and
+  // its price (an upstream package's cost), never the open range's.
+  const pkg =
+    product.packages.find((p) => p.value === value) ??
+    (minor !== undefined ? product.packages.find((p) => p.value === formatMinorUnits(minor, exponent)) : undefined);
   if (pkg) {
     // A package the supplier cannot deliver now (an inventory package whose codes are all sold is refused when its
     // code is reserved, where two buyers racing for the last code are told apart).
@@ -28,8 +34,6 @@ export function resolvePackage(product: Product, packageValue: string, path: (st
     return { value: pkg.value, faceValueMinor: pkg.faceValueMinor, priceUsdc: pkg.priceUsdc };
   }
   if (product.range) {
-    const exponent = currencyExponent(product.currency) ?? 2;
-    const minor = parseMinorUnits(value, exponent);
     const { minMinor, maxMinor, stepMinor } = product.range;
     if (minor !== undefined && minor >= minMinor && minor <= maxMinor && (minor - minMinor) % stepMinor === 0n) {
       return {
@@ -42,7 +46,7 @@ export function resolvePackage(product: Product, packageValue: string, path: (st
   const offered = product.packages.map((p) => p.value);
   const range = product.range ? ` or an amount from ${product.range.min} to ${product.range.max} ${product.currency} in steps of ${product.range.step}` : "";
   // An amount off a product's range is a bad value; anything else names no package.
-  const amountOffRange = product.range !== null && parseMinorUnits(value, currencyExponent(product.currency) ?? 2) !== undefined;
+  const amountOffRange = product.range !== null && minor !== undefined;
   throw new DomainError(
     amountOffRange ? "package_out_of_range" : "unknown_package",
     `${JSON.stringify(packageValue)} is not a package of ${product.slug}. Use one of ${offered.map((v) => JSON.stringify(v)).join(", ") || "none"}${range}`,

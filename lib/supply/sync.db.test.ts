@@ -166,7 +166,7 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
         ],
       },
       giftCardRow("open-card", [], { range: { min: "5", max: "200", step: "0.01" } }),
-      giftCardRow("half-stocked", ["10", "25"]),
+      giftCardRow("half-stocked", ["10", "25"], { range: { min: "5", max: "200", step: "0.01" } }),
     ]);
     // The upstream sells half-stocked from codes of its own: only its 10 has any.
     const stocked = await upstream.admin("POST", "/api/admin/stock/import", {
@@ -206,8 +206,13 @@ describe(`the upstream catalog sync on ${testDriver}`, () => {
       ["10", null],
       ["25", 0],
     ]);
-    expect(() => resolvePackage(half!, "25", ["items", 0, "package_value"])).toThrow(expect.objectContaining({ code: "out_of_stock" }));
-    expect(resolvePackage(half!, "10", []).priceUsdc).toBe(10_500_000n);
+    // Written another way ("25.00"), within its open range too, the amount is still that package: still sold out.
+    for (const written of ["25", "25.00", "025", "half-stocked<&>25.0"]) {
+      expect(() => resolvePackage(half!, written, ["items", 0, "package_value"]), written).toThrow(expect.objectContaining({ code: "out_of_stock" }));
+    }
+    expect(resolvePackage(half!, "10.00", [])).toEqual({ value: "10", faceValueMinor: 1000n, priceUsdc: 10_500_000n });
+    // An amount of the range that is no package: priced by the range's cost rate (30 at 1, plus 5 %).
+    expect(resolvePackage(half!, "30", []).priceUsdc).toBe(31_500_000n);
     expect(merchantProduct(half!, "http://shop.test").packages.map((p) => p.in_stock)).toEqual([true, false]);
 
     // Back in stock upstream: on sale again after the next pass.

@@ -21,7 +21,9 @@ const HOLDS_ITS_LOCK = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = '
 
 /** How long the presence waits before it connects again after its session ended, at first and at most. */
 const RECONNECT_MS = 1_000;
-const MAX_RECONNECT_MS = 30_000;
+const MAX_RECONNECT_MS = 5_000;
+/** A statement of the presence session that takes longer has lost its connection (a half-open socket). */
+const QUERY_TIMEOUT_MS = 10_000;
 
 type State = { key: number; held: boolean; stopped: boolean; client?: pg.Client };
 /** On globalThis: the background loops (instrumentation.ts) and the cron route run in bundles of their own. */
@@ -64,9 +66,32 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
   let retryMs = RECONNECT_MS;
   let timer: NodeJS.Timeout | undefined;
 
+  /** The session is gone (ended, or a check failed): no claim names the key until it is open again. */
+  const lost = (client: pg.Client) => {
+    if (state.client === client) {
+      state.held = false;
+      state.client = undefined;
+      if (!state.stopped) {
+        log.warn({ holder: state.key }, "the presence session ended: claims name no holder until it is open again");
+        reconnect();
+      }
+    }
+    void client.end().catch(() => undefined);
+  };
   const open = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: url, keepAlive: true, application_name: "storefront presence" });
+    const client = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      application_name: "storefront presence",
+      query_timeout: QUERY_TIMEOUT_MS,
+    });
+    let ended = false;
     client.on("error", (err) => log.warn({ err: err.message }, "the presence session's connection failed"));
+    // Listened to from the start: a session that ends while it is being opened is never taken for a held one.
+    client.once("end", () => {
+      ended = true;
+      lost(client);
+    });
     try {
       await client.connect();
       // The same key again where it is free (its claims stay this process's); else a new one, as a new holder.
@@ -76,24 +101,17 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
         if (tries >= 5) throw new Error("no free claim holder key");
         state.key = newKey();
       }
+      if (state.stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      // A lock this session does not hold (a transaction pooler): the claims name no holder (their lease holds them).
+      if (!(await holdsItsLock(client, state.key))) return refuse(client);
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;
     }
-    if (state.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    // A lock this session does not hold (a transaction pooler): the claims name no holder (their lease holds them).
-    if (!(await holdsItsLock(client, state.key))) return refuse(client);
-    client.once("end", () => {
-      if (state.client !== client) return;
-      state.held = false;
-      state.client = undefined;
-      if (state.stopped) return;
-      log.warn({ holder: state.key }, "the presence session ended: claims name no holder until it is open again");
-      reconnect();
-    });
+    if (ended) throw new Error("the presence session ended while it was being opened");
     state.client = client;
     state.held = true;
     retryMs = RECONNECT_MS;
@@ -113,7 +131,8 @@ export async function startPresence(url: string, opts: { key?: number } = {}): P
     if (!client || state.stopped) return;
     holdsItsLock(client, state.key).then(
       (held) => (held ? undefined : refuse(client)),
-      () => undefined, // a session that failed ends, and is opened again
+      // A check that failed or timed out: the session is taken for gone, and opened again.
+      () => lost(client),
     );
   }, CHECK_MS);
   check.unref();

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, lte, not, sql } from "drizzle-orm";
 import { claimableIds } from "@/lib/db/claim";
+import { queryRows } from "@/lib/db/client";
 import { claimHolder, holderAlive } from "@/lib/db/presence";
 import type { Db } from "@/lib/db";
 import { invoices, orders, productPackages, products } from "@/lib/db/schema";
@@ -92,19 +93,65 @@ export async function releaseClaims(db: Db, now = new Date()): Promise<string[]>
   return freed.map((o) => o.id);
 }
 
+/** The database server started this recently: every presence lost its session with it and may be opening it again. */
+const RESTART_GRACE_MS = 30_000;
+
+export type ReleaseDeadOptions = {
+  now?: Date;
+  /**
+   * A claim is freed only once its holder has been seen gone for this long by this process (the upkeep loop passes
+   * some seconds: a live server whose connection was cut is back under the same key by then). 0 frees at once (at start).
+   */
+  graceMs?: number;
+  /** Nothing is freed within this long of the database server's own start (RESTART_GRACE_MS). */
+  restartGraceMs?: number;
+};
+
+/** Claims seen with a gone holder, per database: `order id:holder` -> first seen (ms). */
+const seenGone = new WeakMap<Db, Map<string, number>>();
+
 /**
  * Frees the live claims of unfinished orders whose holder has ended, and answers their ids: on PostgreSQL, which
  * several servers may share, a claim names its server's presence (lib/db/presence.ts), an advisory lock that
  * PostgreSQL drops with the server's session when the server ends. A claim whose holder's lock no session holds was made
  * by a process that ended (killed in a delivery); freed, its order is delivered again at once rather than when the
  * claim lapses (DEFAULT_LOCK_MS), as `releaseClaims` does on the embedded database. A live server's claims, and
- * claims that name no holder (PGlite, Vercel's rounds), are left to their lease.
+ * claims that name no holder (PGlite, Vercel's rounds), are left to their lease. A live server can look gone for a
+ * moment (its session cut, the database server restarted): `graceMs` and `restartGraceMs` wait that out.
  */
-export async function releaseDeadClaims(db: Db, now = new Date()): Promise<string[]> {
+export async function releaseDeadClaims(db: Db, opts: ReleaseDeadOptions = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const restartGraceMs = opts.restartGraceMs ?? RESTART_GRACE_MS;
+  if (restartGraceMs > 0) {
+    const [row] = await queryRows<{ up_ms: number }>(db, sql`SELECT (extract(epoch from now() - pg_postmaster_start_time()) * 1000)::float8 AS up_ms`);
+    if (row && Number(row.up_ms) < restartGraceMs) return [];
+  }
+  const dead = and(
+    inArray(orders.status, ["created", "processing"]),
+    gt(orders.lockedUntil, now),
+    isNotNull(orders.lockedBy),
+    not(holderAlive(orders.lockedBy)),
+  );
+  const graceMs = opts.graceMs ?? 0;
+  let ids: string[] | undefined;
+  if (graceMs > 0) {
+    const gone = await db.select({ id: orders.id, lockedBy: orders.lockedBy }).from(orders).where(dead);
+    const seen = seenGone.get(db) ?? new Map<string, number>();
+    seenGone.set(db, seen);
+    const current = new Map(gone.map((o) => [`${o.id}:${o.lockedBy}`, o.id]));
+    for (const key of seen.keys()) if (!current.has(key)) seen.delete(key);
+    ids = [];
+    for (const [key, id] of current) {
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, now.getTime());
+      else if (now.getTime() - first >= graceMs) ids.push(id);
+    }
+    if (ids.length === 0) return [];
+  }
   const freed = await db
     .update(orders)
     .set({ lockedUntil: null, lockedBy: null })
-    .where(and(inArray(orders.status, ["created", "processing"]), gt(orders.lockedUntil, now), isNotNull(orders.lockedBy), not(holderAlive(orders.lockedBy))))
+    .where(ids ? and(dead, inArray(orders.id, ids)) : dead)
     .returning({ id: orders.id });
   return freed.map((o) => o.id);
 }

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { claimHolder, HOLDER_LOCK_CLASS, startPresence } from "@/lib/db/presence";
+import { queryRows } from "@/lib/db/client";
+import { claimHolder, holderAlive, HOLDER_LOCK_CLASS, startPresence } from "@/lib/db/presence";
 import { invoices, orders } from "@/lib/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
 import { createInvoice } from "@/lib/invoices";
@@ -11,8 +12,8 @@ import { createDemoProvider } from "./providers/demo";
 import { item, payInvoice, TEST_PAYER } from "./testing";
 
 // On PostgreSQL, which several servers share, a claim names its server's presence: an advisory lock held by a session
-// of that server's own while it lives (lib/db/presence.ts). A claim whose holder's session has ended is freed at once
-// (releaseDeadClaims: at start and by the upkeep loop), where before it held its order until its lease lapsed.
+// of that server's own while it lives (lib/db/presence.ts). A claim whose holder's session has ended is freed at start
+// and by the upkeep loop (releaseDeadClaims, after a grace), where before it held its order until its lease lapsed.
 // PGlite is one process's alone: its start frees every claim (releaseClaims, crash-recovery.db.test.ts).
 
 const demo = createDemoProvider("dead claims test key");
@@ -48,14 +49,17 @@ async function paidOrder(): Promise<string> {
   return o!.id;
 }
 
-/** Frees dead holders' claims until some are (the backend of a closed session ends a moment later), at most 10 s. */
-async function releasedOnceGone(): Promise<string[]> {
-  for (let i = 0; i < 100; i++) {
-    const freed = await releaseDeadClaims(database.db);
-    if (freed.length > 0) return freed;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return [];
+/** Waits until the holder's session is gone on the server (the backend of a closed session ends a moment later). */
+async function untilGone(holder: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const [row] = await queryRows<{ alive: boolean }>(database.db, sql`SELECT ${holderAlive(sql`${holder}::int`)} AS alive`);
+        return row?.alive;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(false);
 }
 
 describe.skipIf(testDriver !== "postgres")("claims of a server that ended (PostgreSQL)", () => {
@@ -76,7 +80,14 @@ describe.skipIf(testDriver !== "postgres")("claims of a server that ended (Postg
 
     // The first server ends (its process killed: PostgreSQL ends its session, and the lock goes with it).
     await dead.end();
-    expect(await releasedOnceGone()).toEqual([ofDead]);
+    await untilGone(111_001);
+    // Nothing is freed so soon after the database server started (every presence may be opening its session again)…
+    expect(await releaseDeadClaims(database.db, { restartGraceMs: 1e12 })).toEqual([]);
+    // …and the upkeep frees a claim only once its holder has looked gone for the grace (a cut session comes back).
+    const seen = Date.now();
+    expect(await releaseDeadClaims(database.db, { graceMs: 5_000, restartGraceMs: 0, now: new Date(seen) })).toEqual([]);
+    expect(await releaseDeadClaims(database.db, { graceMs: 5_000, restartGraceMs: 0, now: new Date(seen + 4_000) })).toEqual([]);
+    expect(await releaseDeadClaims(database.db, { graceMs: 5_000, restartGraceMs: 0, now: new Date(seen + 5_000) })).toEqual([ofDead]);
     // Its order is delivered at once by another server, under a claim of its own (attempts 2)…
     expect(await drainDue(database.db, { provider: demo, holder: 111_003 })).toMatchObject({ claimed: 1, delivered: 1 });
     const [done] = await database.db.select().from(orders).where(eq(orders.id, ofDead));

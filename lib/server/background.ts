@@ -10,6 +10,11 @@ import { onShutdown } from "@/lib/runtime/shutdown";
 import { log } from "@/lib/log";
 
 const MAINTENANCE_MS = 10_000;
+/**
+ * A claim whose holder looks gone is freed by the upkeep once it has looked gone this long, i.e. at the next pass: a
+ * live server whose session was cut has opened it again by then, under the same key (lib/db/presence.ts).
+ */
+const DEAD_HOLDER_GRACE_MS = 9_000;
 /** How often the upstream catalog sync looks whether a pass is due (or a paused one may resume). */
 const SUPPLY_CHECK_MS = 30_000;
 
@@ -52,7 +57,7 @@ export async function startBackgroundWork(): Promise<void> {
         // On PostgreSQL, the orders claimed by a server that ended since (lib/fulfilment/claim.ts).
         const database = await getDatabase();
         if (database.driver === "postgres") {
-          const freed = await releaseDeadClaims(database.db);
+          const freed = await releaseDeadClaims(database.db, { graceMs: DEAD_HOLDER_GRACE_MS });
           if (freed.length > 0) {
             log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a server that ended are delivered again");
             worker.kick();

@@ -60,8 +60,8 @@ export function merchantProduct(p: Product, origin: string) {
             max: Number(range.max),
             step: Number(range.step),
             // US dollars per unit of the product's currency, margin included: at the range's low end (where rounding
-            // up to the cent weighs most), itself rounded up to the millionth, so that `amount * price_rate` is never
-            // less than what an amount costs here.
+            // up to the cent weighs most), itself rounded up to the millionth, so that `amount x price_rate`, rounded
+            // up to the cent, is never less than what the amount costs here (a reseller's cost floor holds).
             price_rate: Number((range.minPriceUsdc * 10n ** BigInt(currencyExponent(p.currency) ?? 2) + range.minMinor - 1n) / range.minMinor) / 1e6,
           },
         }

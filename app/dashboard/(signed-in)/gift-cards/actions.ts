@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import { idempotent } from "@/lib/http/merchant/idempotency";
-import { getBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
+import { getBatch, issueBatch, type Batch } from "@/lib/merchants/gift-card-batches";
 
 const GIFT_CARDS_PATH = "/dashboard/gift-cards";
 
@@ -30,6 +30,7 @@ export async function buyBatchAction(_previous: BuyBatchState, form: FormData): 
   const db = await getDb();
   const fx = await syncFxSource(db);
   let answer: { status: number; body: unknown };
+  let made: Batch | undefined;
   try {
     answer = await idempotent(
       db,
@@ -37,14 +38,19 @@ export async function buyBatchAction(_previous: BuyBatchState, form: FormData): 
       BATCH_REQUEST_KEY.test(key) ? key : null,
       { method: "POST", endpoint: "/gift-card-batches", body: JSON.stringify(values) },
       async (k) => {
-        const outcome = await buyBatch(db, merchant.id, values, fx, (tx, made) => k.storeAnswer(tx, { status: 200, body: { batch_id: made.id } }));
+        const outcome = await buyBatch(db, merchant.id, values, fx, (tx, batch) => k.storeAnswer(tx, { status: 200, body: { batch_id: batch.id } }));
+        if (outcome.ok) made = outcome.batch;
         const body: Answer = outcome.ok ? { batch_id: outcome.batch.id } : { error: outcome.error, ...(outcome.field ? { field: outcome.field } : {}) };
         return { status: outcome.ok ? 200 : 400, body };
       },
       () => Promise.reject(new Error("A batch request never binds an invoice")),
     );
   } catch (err) {
-    if (err instanceof DomainError && (err.code === "idempotency_key_in_use" || err.code === "idempotency_key_reused")) {
+    // The same purchase still under way: the form keeps its key, so that sending it again later gets its answer.
+    if (err instanceof DomainError && err.code === "idempotency_key_in_use") {
+      return { error: "This purchase is still being made: wait a moment, then send it again to see its outcome.", values, requestKey: key };
+    }
+    if (err instanceof DomainError && err.code === "idempotency_key_reused") {
       return { error: "This purchase was already sent: reload the page to see your batches before buying again.", values, requestKey };
     }
     throw err;
@@ -52,8 +58,8 @@ export async function buyBatchAction(_previous: BuyBatchState, form: FormData): 
   const body = answer.body as Answer;
   if (!("batch_id" in body)) return { error: body.error, field: body.field, values, requestKey };
   revalidatePath(GIFT_CARDS_PATH);
-  // Issued at once (a resent purchase finds it issued, or finishes what a request that died left).
-  const batch = (await issueBatch(db, body.batch_id)) ?? (await getBatch(db, merchant.id, body.batch_id));
+  // Issued at once by buyBatch; a purchase sent again finds it issued, or finishes what a request that died left.
+  const batch = made ?? (await issueBatch(db, body.batch_id)) ?? (await getBatch(db, merchant.id, body.batch_id));
   if (!batch) throw new Error(`Batch ${body.batch_id} vanished`);
   const { id, status, quantity, issued } = batch;
   return { bought: { id, status, quantity, issued }, requestKey };

@@ -116,8 +116,9 @@ export async function createInvoice(
 
   const priceUsdc = lines.reduce((sum, l) => sum + l.pkg.priceUsdc, 0n);
   if (priceUsdc < MIN_INVOICE_USDC) throw new DomainError("amount_too_small", "An invoice must come to at least 0.01 USDC");
-  // The 1000 USDC bound is x402's (what one payment settles): a merchant's invoice paid from the balance has none.
-  if (priceUsdc > MAX_INVOICE_USDC && merchant?.paymentMethod !== "balance") {
+  // The 1000 USDC bound is x402's (what one payment settles): a merchant's invoice paid from the balance (a gift card's
+  // rest too) has none.
+  if (priceUsdc > MAX_INVOICE_USDC && merchant?.paymentMethod !== "balance" && merchant?.paymentMethod !== "gift_card") {
     throw new DomainError(
       "amount_too_large",
       merchant

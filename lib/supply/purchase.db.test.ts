@@ -358,12 +358,12 @@ describe(`buying upstream on ${testDriver}`, () => {
     const bid = await client(upstream.apiUrl).createInvoice(request, bought.orderId);
 
     // The upstream's final invoice, signed with the account's secret, as its webhook worker sends it.
-    const send = async () => {
+    const send = async (invoiceId = bid.id) => {
       const auth = { Authorization: `Basic ${Buffer.from(`${rich.id}:${rich.secret}`).toString("base64")}` };
       let body = "";
       for (let i = 0; i < 100; i++) {
         const read = (await (await fetch(`${upstream.apiUrl}/invoices/${bid.id}`, { headers: auth })).json()) as { data: { status: string } };
-        body = JSON.stringify(read.data);
+        body = JSON.stringify(read.data).replaceAll(bid.id, invoiceId);
         if (read.data.status === "complete") break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -386,5 +386,18 @@ describe(`buying upstream on ${testDriver}`, () => {
     // The same invoice, never a second one; the webhook again is taken (its order is final: nothing more to do).
     expect(await purchase(bought.orderId)).toMatchObject({ upstreamInvoiceId: bid.id, status: "delivered" });
     expect((await send()).status).toBe(204);
+
+    // An invoice no purchase will ever name (a held purchase's refused one, or one asked long ago) is not wanted again.
+    const other = await b.buy("card-a", 10);
+    await database.db.insert(upstreamPurchases).values({ orderId: other.orderId, asks: 1, request, status: "held" });
+    expect((await send("inv_never_recorded_here")).status).toBe(204);
+    await database.db
+      .update(upstreamPurchases)
+      .set({ status: "buying", updatedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(upstreamPurchases.orderId, other.orderId));
+    expect((await send("inv_never_recorded_here")).status).toBe(204);
+    await database.db.update(upstreamPurchases).set({ updatedAt: new Date() }).where(eq(upstreamPurchases.orderId, other.orderId));
+    expect((await send("inv_never_recorded_here")).status).toBe(503);
+    await drain(provider(client(upstream.apiUrl)));
   });
 });

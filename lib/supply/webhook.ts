@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, notInArray } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Db } from "@/lib/db";
 import { orders, upstreamPurchases } from "@/lib/db/schema";
@@ -13,6 +13,9 @@ import { upstreamInvoice } from "./client";
  * send it again.
  */
 export type WebhookReceipt = { accepted: false; reason: string } | { accepted: true; due: number } | { accepted: true; due: number; early: true };
+
+/** A purchase asked this recently whose answer is not recorded may be the one an unknown invoice answers. */
+const EARLY_WEBHOOK_WINDOW_MS = 10 * 60_000;
 
 /**
  * An upstream's final invoice, POSTed to `/api/upstream/webhook` and signed with the upstream account's webhook secret
@@ -55,7 +58,14 @@ export async function receiveUpstreamWebhook(db: Db, secret: string, body: strin
     .select({ orderId: upstreamPurchases.orderId })
     .from(upstreamPurchases)
     .where(
-      and(isNull(upstreamPurchases.upstreamInvoiceId), isNotNull(upstreamPurchases.request), notInArray(upstreamPurchases.status, ["delivered", "failed"])),
+      and(
+        isNull(upstreamPurchases.upstreamInvoiceId),
+        isNotNull(upstreamPurchases.request),
+        // Buying, not held (a refused `balance_too_low` made an invoice no purchase keeps), asked lately: an invoice
+        // no purchase will ever name is not wanted again and again.
+        eq(upstreamPurchases.status, "buying"),
+        gt(upstreamPurchases.updatedAt, new Date(Date.now() - EARLY_WEBHOOK_WINDOW_MS)),
+      ),
     );
   if (waiting.length === 0) return { accepted: true, due: 0 };
   const due = await makeDue(

@@ -230,6 +230,10 @@ describe(`merchant invoices on ${testDriver}`, () => {
     const inUsdc = await m.create({ products, payment_method: "usdc_base" });
     expect([inUsdc.status, inUsdc.body.error_code]).toEqual([400, "unsupported_payment_method"]);
     expect(inUsdc.body.message).toMatch(/1000 USDC/);
+    // A gift card's rest is paid from the balance too: no bound (this code is no card, which is what it is told).
+    const byCard = await m.create({ products, payment_method: "gift_card", gift_card_code: "0000-0000-0000-0000-0000" });
+    expect([byCard.status, byCard.body.error_code]).toEqual([400, "invalid_param"]);
+    expect(byCard.body.message).not.toMatch(/1000 USDC/);
   });
 
   it("answers the eSIM invoice routes only for invoices that hold an eSIM: another is not found there, nor paid", async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import pg from "pg";
+import { createDatabase, dropDatabase } from "../../lib/db/create-database";
 import { freePort } from "../../scripts/shop-server";
 import { giftCardRow, startStandIn } from "../../lib/supply/testing";
 import { connectEvm, X402_CHALLENGE_LOGS } from "../checkout/flow";
@@ -49,7 +49,7 @@ type Reseller = {
   merchant: { id: string; secret: string; webhookSecret: string };
   standIn: Awaited<ReturnType<typeof startStandIn>>;
   dataDir: string;
-  /** Its PostgreSQL database (postgres kind), dropped at the end. */
+  /** The URL of its PostgreSQL database (postgres kind), dropped at the end. */
   database?: string;
   start: () => Promise<Started>;
   shop?: Started;
@@ -65,16 +65,6 @@ const resellers = new Map<Kind, Reseller>();
 
 /** Where the run stands, on the test's output (a crash test that fails says how far it went). */
 const log = (kind: Kind | "", step: string) => console.log(`[resale${kind ? ` ${kind}` : ""} ${new Date().toISOString().slice(11, 23)}] ${step}`);
-
-async function onServer(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -156,12 +146,9 @@ test.beforeAll(async () => {
     // Whatever the environment holds, the embedded B names no webhook (it polls); the PostgreSQL B sets its own.
     for (const name of ["DATABASE_URL", "PUBLIC_ORIGIN", "UPSTREAM_WEBHOOK_SECRET", "UPSTREAM_POLL_SECONDS"]) delete env[name];
     if (kind === "postgres") {
-      r.database = `storefront_e2e_resale_${randomBytes(5).toString("hex")}`;
-      await onServer(`CREATE DATABASE ${r.database}`);
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${r.database}`;
+      r.database = await createDatabase(process.env.TEST_DATABASE_URL!, "storefront_e2e_resale");
       Object.assign(env, {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: r.database,
         SESSION_SECRET: randomBytes(24).toString("hex"),
         // A's webhooks come to B's origin, signed with the account's secret; B's polling is ten minutes apart.
         PUBLIC_ORIGIN: origin,
@@ -203,7 +190,7 @@ test.afterAll(async () => {
   await Promise.all([shopA?.stop(), devnet?.stop()]);
   for (const r of resellers.values()) {
     fs.rmSync(r.dataDir, { recursive: true, force: true });
-    if (r.database) await onServer(`DROP DATABASE IF EXISTS ${r.database} WITH (FORCE)`);
+    if (r.database) await dropDatabase(process.env.TEST_DATABASE_URL!, r.database);
   }
 });
 

@@ -1,8 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
+import { createDatabase, dropDatabase } from "../../lib/db/create-database";
 import { closedPort } from "../../scripts/testing";
 import { E2E_CRON_SECRET } from "../server-env";
 import { createInvoice, devnetNetworks, evmBuyer, isEvm, signIn } from "../x402/devnet-client";
@@ -19,28 +18,15 @@ let shop: ChildProcess | undefined;
 let base = "";
 let database = "";
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  database = `storefront_e2e_vercel_${randomBytes(4).toString("hex")}`;
-  await admin(`CREATE DATABASE ${database}`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${database}`;
+  database = await createDatabase(process.env.TEST_DATABASE_URL!, "storefront_e2e_vercel");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     VERCEL: "1",
     NETWORK_MODE: "devnet",
     DEVNET_URL: `http://127.0.0.1:${SHARED_DEVNET_PORT}`,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database,
     SESSION_SECRET: SHARED_SESSION_SECRET,
     CRON_SECRET: E2E_CRON_SECRET,
     NEXT_MANUAL_SIG_HANDLE: "true",
@@ -63,7 +49,7 @@ test.afterAll(async () => {
     shop.kill("SIGTERM");
     await exited;
   }
-  if (database) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  if (database) await dropDatabase(process.env.TEST_DATABASE_URL!, database);
 });
 
 test("on Vercel, a paid invoice's codes come from the round after the payment's answer, without cron", async () => {

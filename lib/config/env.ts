@@ -9,6 +9,18 @@ const port = z.coerce
 
 const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
+/** A whole number of `unit` from `min` to `max`; unset or empty, `fallback`. */
+const wholeNumber = (unit: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: `must be a number of ${unit}` })
+      .int(`must be a whole number of ${unit}`)
+      .min(min, `must be ${min} to ${max} ${unit}`)
+      .max(max, `must be ${min} to ${max} ${unit}`)
+      .default(fallback),
+  );
+
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional());
 
 const optionalEvmPrivateKey = z.preprocess(
@@ -143,25 +155,9 @@ export const envSchema = z.object({
   RPC_URL_ARBITRUM: optionalUrl,
   RPC_URL_POLYGON: optionalUrl,
   RPC_URL_SOLANA: optionalUrl,
-  INVOICE_TTL_MINUTES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of minutes" })
-      .int("must be a whole number of minutes")
-      .min(1, "must be 1 to 1440 minutes")
-      .max(1440, "must be 1 to 1440 minutes")
-      .default(15),
-  ),
+  INVOICE_TTL_MINUTES: wholeNumber("minutes", 1, 1440, 15),
   /** The first retry delay of a webhook message; later ones grow from it (see lib/webhooks/backoff.ts). */
-  WEBHOOK_RETRY_BASE_SECONDS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of seconds" })
-      .int("must be a whole number of seconds")
-      .min(1, "must be 1 to 3600 seconds")
-      .max(3600, "must be 1 to 3600 seconds")
-      .default(10),
-  ),
+  WEBHOOK_RETRY_BASE_SECONDS: wholeNumber("seconds", 1, 3600, 10),
   /**
    * Devnet only: seconds between blocks of the local EVM chains (interval mining, as Base, Arbitrum and Polygon), with
    * Solana transactions confirming on its 400 ms slot clock; 0 mines one block per transaction at once.
@@ -192,15 +188,7 @@ export const envSchema = z.object({
    * How old (by the rates' own date) live rates may be before products priced in other currencies than the dollar
    * are unavailable rather than mispriced: 96 hours by default, a long weekend of the ECB (it publishes on working days).
    */
-  FX_MAX_AGE_HOURS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of hours" })
-      .int("must be a whole number of hours")
-      .min(24, "must be 24 to 720 hours")
-      .max(720, "must be 24 to 720 hours")
-      .default(96),
-  ),
+  FX_MAX_AGE_HOURS: wholeNumber("hours", 24, 720, 96),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /**
    * An upstream supplier speaking the merchant API v2 (another shop like this one): its base URL (`…/api/v2`) and
@@ -240,39 +228,15 @@ export const envSchema = z.object({
       .default(5),
   ),
   /** How long an order waits for the operator to top up the upstream balance (`balance_too_low`) before it is refunded. */
-  UPSTREAM_HOLD_MINUTES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of minutes" })
-      .int("must be a whole number of minutes")
-      .min(1, "must be 1 to 10080 minutes")
-      .max(10080, "must be 1 to 10080 minutes")
-      .default(60),
-  ),
+  UPSTREAM_HOLD_MINUTES: wholeNumber("minutes", 1, 10080, 60),
   /**
    * The first wait before the upstream is asked again about a purchase it has not finished (each next wait doubles, up
    * to 5 minutes or this when longer). With UPSTREAM_WEBHOOK_SECRET the upstream's webhook comes first: a longer wait
    * spares the upstream's limit on invoice and order reads (60 per 10 minutes).
    */
-  UPSTREAM_POLL_SECONDS: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of seconds" })
-      .int("must be a whole number of seconds")
-      .min(1, "must be 1 to 3600 seconds")
-      .max(3600, "must be 1 to 3600 seconds")
-      .default(2),
-  ),
+  UPSTREAM_POLL_SECONDS: wholeNumber("seconds", 1, 3600, 2),
   /** How often the upstream catalog is synced again after a complete pass. */
-  UPSTREAM_SYNC_MINUTES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number({ error: "must be a number of minutes" })
-      .int("must be a whole number of minutes")
-      .min(5, "must be 5 to 1440 minutes")
-      .max(1440, "must be 5 to 1440 minutes")
-      .default(60),
-  ),
+  UPSTREAM_SYNC_MINUTES: wholeNumber("minutes", 5, 1440, 60),
   /** WalletConnect project id: WalletConnect-based wallets appear in the connect dialog only with one. */
   NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: z.preprocess(
     emptyAsUndefined,

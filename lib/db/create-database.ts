@@ -12,3 +12,16 @@ export async function createDatabase(serverUrl: string, prefix: string): Promise
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** Drops a database `createDatabase` made (its sessions ended first), if it is still there. */
+export async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^\w+$/.test(name)) throw new Error(`Not a database this test made: ${name}`);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

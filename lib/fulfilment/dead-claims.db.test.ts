@@ -62,6 +62,8 @@ async function untilGone(holder: number): Promise<void> {
     .toBe(false);
 }
 
+// PostgreSQL only: claim holders are sessions of a shared server; on PGlite one process holds the database, and its
+// start frees every claim instead (crash-recovery.db.test.ts runs there).
 describe.skipIf(testDriver !== "postgres")("claims of a server that ended (PostgreSQL)", () => {
   it("frees the claims whose holder's session ended, never a live holder's nor one without a holder", async () => {
     const dead = await holderSession(111_001);

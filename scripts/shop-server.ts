@@ -29,6 +29,15 @@ export const SHOP_HEAP_MB = 512;
 export const SHOP_SEMI_SPACE_MB = 4;
 /** The Node.js flags of the shop's process, as `npm start`, the Docker image and the benchmarks give them. */
 export const SHOP_NODE_OPTIONS = `--max-old-space-size=${SHOP_HEAP_MB} --max-semi-space-size=${SHOP_SEMI_SPACE_MB}`;
+/**
+ * glibc's malloc threshold, in bytes, from which a block gets a mapping of its own (given back to the kernel when
+ * freed). Left to itself, glibc raises it, and with it the size of free memory an arena keeps instead of giving it
+ * back, each time a large block is freed, up to 32 MB and 64 MB: after a burst of requests (response bodies,
+ * compression buffers, PGlite's results) 40 to 60 MB stays resident in the arenas for good. Set, it stays put, and so
+ * does the trim threshold (128 KB). At 1 MB, requests' blocks still come from the arenas, as fast as before (README,
+ * "Memory"). `npm start` and the Docker image set the same.
+ */
+export const SHOP_MALLOC_MMAP_THRESHOLD = 1_048_576;
 
 export type RunningShop = { baseURL: string; pid: number | undefined; stop(): Promise<void> };
 
@@ -37,7 +46,15 @@ export async function startShop(env: Record<string, string> = {}): Promise<Runni
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NEXT_MANUAL_SIG_HANDLE: "true", NODE_OPTIONS: SHOP_NODE_OPTIONS, ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      NEXT_MANUAL_SIG_HANDLE: "true",
+      NODE_OPTIONS: SHOP_NODE_OPTIONS,
+      MALLOC_MMAP_THRESHOLD_: String(SHOP_MALLOC_MMAP_THRESHOLD),
+      ...env,
+    },
     // SHOP_LOG=FILE keeps the server's output (its log lines, a crash's reason) for a benchmark that went wrong.
     stdio: process.env.SHOP_LOG ? ["ignore", fs.openSync(process.env.SHOP_LOG, "a"), fs.openSync(process.env.SHOP_LOG, "a")] : "ignore",
   });

@@ -20,7 +20,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium";
 import { BROWSE_PAGES, CART_LINE, measurePageJs } from "../../e2e/js-budget";
 import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
-import { load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
+import { interleaved, load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
 import { createDatabase } from "../../lib/db/create-database";
 import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
 import { residentMb, startBareRoute, startPostgres } from "./processes";
@@ -54,26 +54,31 @@ async function main() {
   console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON, about the shop's size.\n`);
   const bareServer = await startBareRoute();
   const bare: Bare = { url: bareServer.url, pid: bareServer.pid, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
+  // One PostgreSQL server for the sections that measure on it too, started when the first asks for it.
+  let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  const postgresDatabase = async (name: string): Promise<string | null> => {
+    postgres ??= await startPostgres();
+    if (!postgres) console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL, or run as root with Debian's postgresql installed)\n");
+    return postgres && createDatabase(postgres.url, name);
+  };
   try {
     if (run("catalog")) {
       await withShop({}, (shop) => catalog("PGlite (embedded)", shop, bare));
-      const postgres = await startPostgres();
-      if (!postgres) console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL, or run as root with Debian's postgresql installed)\n");
-      else {
-        try {
-          const url = await createDatabase(postgres.url, "storefront_bench");
-          await withShop({ DATABASE_URL: url }, (shop) => catalog("PostgreSQL", shop, bare));
-        } finally {
-          await postgres.stop();
-        }
-      }
+      const url = await postgresDatabase("storefront_bench");
+      if (url) await withShop({ DATABASE_URL: url }, (shop) => catalog("PostgreSQL", shop, bare));
     }
     if (run("x402")) await withShop({}, (shop) => x402(shop));
     if (run("checkout")) await withShop({}, (shop) => checkout(shop));
-    if (run("settlement")) await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement(shop, bare));
+    if (run("settlement")) {
+      await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement("PGlite (embedded)", shop, bare));
+      // On PostgreSQL the database works on the other core: what the shop's own process spends per payment is less.
+      const url = await postgresDatabase("storefront_bench_settlement");
+      if (url) await withShop({ DEVNET_BLOCK_TIME: "0", DATABASE_URL: url }, (shop) => settlement("PostgreSQL", shop, bare));
+    }
     if (run("pages")) await withShop({}, (shop) => pages(shop));
   } finally {
     await bareServer.stop();
+    await postgres?.stop();
   }
 }
 
@@ -104,15 +109,17 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
 
   const kb = async (res: Promise<Response>) => `${((await (await res).text()).length / 1024).toFixed(0)} KB`;
   console.log(`Catalog on ${label} (50 products: ${await kb(productList(0))} from the shop, ${await kb(fetch(bare.url))} from the bare route):`);
-  const baseline = await bare.figures();
-  console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
-  console.log(throughputLine("GET /api/v2/products?limit=50", await load(productList, { clients: CLIENTS, seconds: SECONDS }), baseline));
-  console.log(throughputLine("token-authenticated /x402/gift-cards/search", await load(tokenSearch, { clients: CLIENTS, seconds: SECONDS }), baseline));
+  // Each figure beside the bare route's, the loads taken in turns a second at a time (see `interleaved`).
+  const bareCall = () => fetch(bare.url);
+  const [baseline, list, search] = await interleaved([bareCall, productList, tokenSearch], { clients: CLIENTS, seconds: SECONDS });
+  console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline!));
+  console.log(throughputLine("GET /api/v2/products?limit=50", list!, baseline));
+  console.log(throughputLine("token-authenticated /x402/gift-cards/search", search!, baseline));
   // Latency without queueing: one client at a time (with 8 clients on 2 cores, every request waits for the others).
-  const bareAlone = await load(() => fetch(bare.url), { clients: 1, seconds: SECONDS });
-  console.log(throughputLine("one client: bare route handler", bareAlone));
-  console.log(throughputLine("one client: GET /api/v2/products?limit=50", await load(productList, { clients: 1, seconds: SECONDS }), bareAlone));
-  console.log(throughputLine("one client: token-authenticated search", await load(tokenSearch, { clients: 1, seconds: SECONDS }), bareAlone));
+  const [bareAlone, listAlone, searchAlone] = await interleaved([bareCall, productList, tokenSearch], { clients: 1, seconds: SECONDS });
+  console.log(throughputLine("one client: bare route handler", bareAlone!));
+  console.log(throughputLine("one client: GET /api/v2/products?limit=50", listAlone!, bareAlone));
+  console.log(throughputLine("one client: token-authenticated search", searchAlone!, bareAlone));
   for (const page of ["/products/amazon-us", "/search?q=steam"]) {
     const t = await timeToFirstByte(base + page, 40);
     console.log(`  time to first byte ${page.padEnd(25)} p50 ${t.p50.toFixed(1)} ms   p95 ${t.p95.toFixed(1)} ms`);
@@ -214,7 +221,7 @@ async function checkout(shop: RunningShop) {
 }
 
 /** 1, 10 and 100 wallets paying a micro-fee at the same moment on a chain that mines a block a second. */
-async function settlement(shop: RunningShop, bare: Bare) {
+async function settlement(label: string, shop: RunningShop, bare: Bare) {
   const base = shop.baseURL;
   const { networks } = (await (await fetch(`${base}/api/dev/devnet`)).json()) as { networks: { network: string; rpcUrl: string }[] };
   const evm = networks.find((n) => n.network.startsWith("eip155:"))!;
@@ -255,7 +262,7 @@ async function settlement(shop: RunningShop, bare: Bare) {
   const baseline = await bare.figures();
   await rpc("evm_setIntervalMining", [1]);
   await rpc("evm_setAutomine", [false]);
-  console.log(`x402 settlements on ${evm.network}, a block every second (1 block = 1 s):`);
+  console.log(`x402 settlements on ${evm.network}, a block every second (1 block = 1 s), the shop on ${label}:`);
   console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
   for (const { n, payers } of rounds) {
     const started = performance.now();

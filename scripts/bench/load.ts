@@ -9,9 +9,21 @@ export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorte
  * benchmark (a figure of refusals is no figure). A second of warm-up comes first, not counted.
  */
 export async function load(call: (i: number) => Promise<Response>, opts: { clients: number; seconds: number; expected?: number }): Promise<Figures> {
+  const [figures] = await interleaved([call], opts);
+  return figures!;
+}
+
+/**
+ * Several loads taken in turns, a second of each at a time, until each has run `seconds`: a machine that slows down or
+ * speeds up meanwhile (a neighbour, the clock) weighs on all of them alike, so their ratio is the same machine's. Each
+ * load gets a second of warm-up first, not counted.
+ */
+export async function interleaved(
+  calls: ((i: number) => Promise<Response>)[],
+  opts: { clients: number; seconds: number; expected?: number },
+): Promise<Figures[]> {
   const expected = opts.expected ?? 200;
-  const run = async (seconds: number) => {
-    const latencies: number[] = [];
+  const run = async (call: (i: number) => Promise<Response>, seconds: number, latencies: number[] = []) => {
     const until = performance.now() + seconds * 1000;
     await Promise.all(
       Array.from({ length: opts.clients }, async (_, c) => {
@@ -24,11 +36,18 @@ export async function load(call: (i: number) => Promise<Response>, opts: { clien
         }
       }),
     );
-    return latencies.sort((a, b) => a - b);
+    return latencies;
   };
-  await run(1);
-  const latencies = await run(opts.seconds);
-  return { perSecond: latencies.length / opts.seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), requests: latencies.length };
+  for (const call of calls) await run(call, 1);
+  const latencies = calls.map((): number[] => []);
+  for (let done = 0; done < opts.seconds; done++) {
+    const slice = Math.min(1, opts.seconds - done);
+    for (const [k, call] of calls.entries()) await run(call, slice, latencies[k]);
+  }
+  return latencies.map((l) => {
+    l.sort((a, b) => a - b);
+    return { perSecond: l.length / opts.seconds, p50: percentile(l, 50), p95: percentile(l, 95), requests: l.length };
+  });
 }
 
 /** Time to the first byte of the answer (headers), p50 and p95 over `n` requests one after another. */

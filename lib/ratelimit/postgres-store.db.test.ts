@@ -162,6 +162,18 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     expect(statements).toHaveLength(1);
   });
 
+  it("commits a request's counters without waiting for the disk (that transaction alone)", async () => {
+    await limiterOn(nodeA);
+    // The function runs to its end before its rows are read: the setting seen is the one its transaction commits with.
+    const { rows } = await nodeA.query({
+      text: `SELECT current_setting('synchronous_commit') AS setting FROM "${RATE_LIMIT_TABLE}_take"($1::varchar[], '{5}', '{60000}', '{1000}', $2::bigint)`,
+      values: [[`sync:${freshCredential()}`], Date.now()],
+    });
+    expect(rows).toEqual([{ setting: "off" }]);
+    // The next statement's transaction is back to the server's setting.
+    expect((await nodeA.query({ text: "SELECT current_setting('synchronous_commit') AS setting" })).rows).toEqual([{ setting: "on" }]);
+  });
+
   it("rolls each window: a request counts for exactly the window's length after it", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const policies: RateLimitPolicies = {

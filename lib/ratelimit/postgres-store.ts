@@ -27,7 +27,9 @@ const CLEANUP_INTERVAL_MS = 5 * 60 * 1000;
 /**
  * The sliding logs in a PostgreSQL table. A request is one statement, `SELECT * FROM <table>_take(...)`: the function
  * locks the request's rows in key order (two servers never both take a log's last place, and never deadlock), drops
- * what left the window, and logs the request in every row or, if one has no room, in none.
+ * what left the window, and logs the request in every row or, if one has no room, in none. Its commit does not wait
+ * for the disk (synchronous_commit off for that transaction alone): on a server with fsync, a request does not wait
+ * for a flush of the write-ahead log for its counters.
  */
 export async function createPostgresLogs(client: PgQueryable, tableName = RATE_LIMIT_TABLE): Promise<LogStore> {
   await createTable(client, tableName);
@@ -103,6 +105,9 @@ export async function createTable(client: PgQueryable, tableName: string): Promi
         v_len integer;
         v_time bigint;
       BEGIN
+        -- A request's counters are not money: their transaction does not wait for the disk to confirm its commit. A
+        -- crash may forget the last few milliseconds of counts, never a payment (set_config's true: this transaction).
+        PERFORM set_config('synchronous_commit', 'off', true);
         INSERT INTO ${table} AS t (key) SELECT u.key FROM unnest(p_keys) AS u(key) ORDER BY u.key ON CONFLICT (key) DO NOTHING;
         PERFORM 1 FROM ${table} AS t WHERE t.key = ANY (p_keys) ORDER BY t.key FOR UPDATE;
         FOR k IN 1..c LOOP

@@ -107,7 +107,11 @@ function toProduct(row: ProductRow, pkgs: PackageRow[], stock: Map<string, numbe
           costRate: row.rangeCostRate,
         }
       : null;
-  const { min, max } = minMax([...packages.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
+  // The price range is what can be bought now: sold-out packages leave it, unless nothing is on sale (then it is the
+  // product's usual range, beside "sold out").
+  const onSale = packages.filter((p) => p.stock !== 0);
+  const listed = onSale.length > 0 || range ? onSale : packages;
+  const { min, max } = minMax([...listed.map((p) => p.priceUsdc), ...(range ? [range.minPriceUsdc, range.maxPriceUsdc] : [])]);
   const sellable = stock === null ? range !== null || packages.some((p) => p.stock !== 0) : packages.some((p) => (p.stock ?? 0) > 0);
   const inStock = row.inStock && suppliedNow(row.supplier) && sellable;
   return {

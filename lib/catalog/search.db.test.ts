@@ -1,10 +1,13 @@
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
+import { productPackages } from "@/lib/db/schema";
 import { openTestDatabase, testDriver } from "@/lib/db/testing";
 import { listCountries, listFeatured, listPopularBrands } from "./browse";
 import { getProduct, suggestSlugs } from "./get-product";
 import { productInputSchema } from "./product-input";
 import { search } from "./search";
+import { catalogChanged } from "./snapshot";
 import { upsertProducts } from "./store";
 import { fixtureProducts, importFixtures } from "./testing/fixtures";
 
@@ -97,6 +100,38 @@ describe(`search on ${testDriver}`, () => {
     expect(items[0]).toMatchObject({ priceFromUsdc: 6_620_000n, priceToUsdc: 33_060_000n, currency: "JPY" });
     const visa = (await search({ q: "visa" }, database.db)).items[0];
     expect(visa).toMatchObject({ priceFromUsdc: 5_000_000n, priceToUsdc: 500_000_000n });
+  });
+
+  it("leaves sold-out packages out of the price range while anything is on sale", async () => {
+    const soldOut = async (values: string[]) => {
+      await database.db.update(productPackages).set({ inStock: true }).where(eq(productPackages.productId, "amazon-jp"));
+      if (values.length > 0) {
+        await database.db
+          .update(productPackages)
+          .set({ inStock: false })
+          .where(and(eq(productPackages.productId, "amazon-jp"), inArray(productPackages.value, values)));
+      }
+      catalogChanged(database.db);
+    };
+    const range = async () => {
+      const listed = (await search({ q: "amazon japan" }, database.db)).items[0];
+      const detail = await getProduct("amazon-jp", database.db);
+      // The list and the product page agree.
+      expect([detail?.priceFromUsdc, detail?.priceToUsdc, detail?.inStock]).toEqual([listed?.priceFromUsdc, listed?.priceToUsdc, listed?.inStock]);
+      return [listed?.priceFromUsdc, listed?.priceToUsdc, listed?.inStock];
+    };
+    try {
+      await soldOut(["1000"]);
+      expect(await range()).toEqual([33_060_000n, 33_060_000n, true]);
+      await soldOut(["5000"]);
+      expect(await range()).toEqual([6_620_000n, 6_620_000n, true]);
+      // All sold out: the usual range, beside "sold out".
+      await soldOut(["1000", "5000"]);
+      expect(await range()).toEqual([6_620_000n, 33_060_000n, false]);
+    } finally {
+      await soldOut([]);
+    }
+    expect(await range()).toEqual([6_620_000n, 33_060_000n, true]);
   });
 
   it("rejects bad parameters", async () => {

@@ -152,7 +152,11 @@ async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promi
   const inventory = rows.filter((r) => r.supplier === "inventory").map((r) => r.id);
   const stocked = inventory.length > 0 ? await productsWithFreeCodes(db, inventory) : new Set<string>();
   return rows.map((row) => {
-    const pkgs = catalog.packages.get(row.id) ?? [];
+    const all = catalog.packages.get(row.id) ?? [];
+    // As on the product page: sold-out packages leave the price range while anything is on sale (an inventory
+    // product's codes are counted per product here, so its packages all count).
+    const onSale = row.supplier === "inventory" ? all : all.filter((p) => p.inStock);
+    const pkgs = onSale.length > 0 || row.rangeMinMinor !== null ? onSale : all;
     const price = productPricer(row.currency, row.supplier);
     const sellable = row.supplier === "inventory" ? stocked.has(row.id) : row.rangeMinMinor !== null || pkgs.some((p) => p.inStock);
     const inStock = row.inStock && suppliedNow(row.supplier) && sellable;

@@ -46,7 +46,7 @@ const FEES_FRESH_MS = 2_000;
  * hash that was mined when it is a replacement of the transaction the settlement asked for (the x402 library reports
  * the first hash).
  */
-export type Broadcasts = { sent: Hex[]; landed?: Hex };
+export type Broadcasts = { sent: Hex[]; landed?: Hex; onSent?: () => void };
 export const broadcasts = new AsyncLocalStorage<Broadcasts>();
 
 /** The lock and nonce record of one sending wallet on one network (gas wallets and refund wallets alike). */
@@ -203,7 +203,10 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
       const again: Queued[] = [];
       answers.forEach(({ hash, outcome, err }, i) => {
         const q = todo[i]!;
-        if (outcome !== "refused") q.sent?.sent.push(hash);
+        if (outcome !== "refused") {
+          q.sent?.sent.push(hash);
+          q.sent?.onSent?.();
+        }
         if (outcome === "accepted") {
           next = Math.max(next, base + i + 1);
           track(account, base + i, q, hash);

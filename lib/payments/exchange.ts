@@ -6,6 +6,7 @@ import { broadcasts, type Broadcasts } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
+import { Slots, type Slot } from "./slots";
 import {
   beginSettlement,
   extendLease,
@@ -60,8 +61,25 @@ const MAX_ATTEMPTS = 3;
 /** A retry is only started while the payment stays valid at least this long. */
 const RETRY_MARGIN_MS = 15_000;
 
+/**
+ * In-process EVM payments checked and sent at a time, per process. From its verification until its transaction is
+ * sent a payment takes one of these places; the others wait their turn in order. Without it, a burst of a hundred
+ * payments advances a step of each in turn (verify all, record all, estimate all…), so that no transaction is sent
+ * before the last payment is checked and all of them miss the next block; with it the first ones are sent within
+ * milliseconds while the rest are still arriving. Several at once, so that the round trips to the node and the
+ * database overlap and a wallet's transactions still go out in groups.
+ */
+const SENDING_AT_ONCE = 8;
+const globalForSending = globalThis as typeof globalThis & { __storefrontSending?: Slots };
+const sending = (globalForSending.__storefrontSending ??= new Slots(SENDING_AT_ONCE));
+
+/** The payments holding a place to be checked and sent, and those waiting for one. */
+export function paymentsSending(): { held: number; queued: number } {
+  return { held: sending.held, queued: sending.queued };
+}
+
 export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
-  const { db, payments, payload, requirement } = input;
+  const { payments, payload, requirement } = input;
   if (!acceptingSettlements()) return { kind: "unavailable" };
   let identity: PaymentIdentity;
   try {
@@ -70,6 +88,19 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
     if (err instanceof PaymentIdentityError) return { kind: "invalid", reason: err.message };
     throw err;
   }
+  // Solana's facilitator sends and confirms in one call, and a remote facilitator is its own: neither is held here.
+  const slot = payments.inProcess && identity.authorization ? await sending.take() : undefined;
+  try {
+    // A shutdown may have begun while the payment waited for its place.
+    if (!acceptingSettlements()) return { kind: "unavailable" };
+    return await checkAndSettle(input, identity, slot);
+  } finally {
+    slot?.release();
+  }
+}
+
+async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, slot: Slot | undefined): Promise<ExchangeResult> {
+  const { db, payments, payload, requirement } = input;
   // Settlement verifies the payment again itself. A separate verification first is needed where something runs before
   // settlement (a fee's handler) that an invalid payment must not reach, and on Solana, where a refused settlement
   // can only be told from one that may still land once its blockhash expired: an invalid payment is refused at once.
@@ -109,19 +140,32 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
     );
     return { kind: "cancelled" };
   }
-  return trackSettlement(settle(input, settlement, identity, expected));
+  return trackSettlement(settle(input, settlement, identity, expected, slot));
 }
 
-async function settle(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
+async function settle(
+  input: ExchangeInput,
+  settlement: Settlement,
+  identity: PaymentIdentity,
+  expected: string | undefined,
+  slot: Slot | undefined,
+): Promise<ExchangeResult> {
   const timer = metrics().settlementSeconds.startTimer({ network: input.requirement.network });
-  const outcome = await settleOnce(input, settlement, identity, expected);
+  const outcome = await settleOnce(input, settlement, identity, expected, slot);
   timer({ outcome: outcome.kind });
   return outcome;
 }
 
-async function settleOnce(input: ExchangeInput, settlement: Settlement, identity: PaymentIdentity, expected: string | undefined): Promise<ExchangeResult> {
+async function settleOnce(
+  input: ExchangeInput,
+  settlement: Settlement,
+  identity: PaymentIdentity,
+  expected: string | undefined,
+  slot: Slot | undefined,
+): Promise<ExchangeResult> {
   const { db, payments, payload, requirement, effects } = input;
-  const broadcast: Broadcasts = { sent: [] };
+  // Once its transaction is sent the payment gives up its place: the wait for the receipt holds none.
+  const broadcast: Broadcasts = { sent: [], onSent: slot?.release };
   const sent = broadcast.sent;
   const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);
   heartbeat.unref();

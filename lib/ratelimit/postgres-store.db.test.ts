@@ -162,6 +162,34 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
     expect(statements).toHaveLength(1);
   });
 
+  it("counts requests that arrive together in a few statements, each exactly once, as if one after the other", async () => {
+    const statements: string[] = [];
+    const counted: PgQueryable = {
+      query: (q) => {
+        statements.push(q.text);
+        return nodeA.query(q);
+      },
+    };
+    const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-together", points: 15 } };
+    const rl = await limiterOn(counted, policies);
+    const other = await limiterOn(nodeB, policies);
+    const creds = [freshCredential(), freshCredential()];
+    statements.length = 0;
+    // 40 requests at once, of two credentials in turn: 20 each against a quota of 15.
+    const decisions = await Promise.all(Array.from({ length: 40 }, (_, i) => rl.consume("GET /products", creds[i % 2]!)));
+    const takes = statements.filter((t) => t.includes("_take_many"));
+    expect(takes.length).toBeGreaterThanOrEqual(1);
+    expect(takes.length).toBeLessThanOrEqual(3);
+    for (const [c, cred] of creds.entries()) {
+      const mine = decisions.filter((_, i) => i % 2 === c);
+      // In the order they asked: the first 15 through, with 14, 13… 0 left, then refusals.
+      expect(mine.map((d) => d.allowed)).toEqual([...Array<boolean>(15).fill(true), ...Array<boolean>(5).fill(false)]);
+      expect(mine.slice(0, 15).map((d) => d.headers["X-RateLimit-Remaining"])).toEqual(Array.from({ length: 15 }, (_, i) => String(14 - i)));
+      // The other server sees the quota spent.
+      expect((await other.consume("GET /products", cred)).refusedBy?.name).toBe("products-together");
+    }
+  });
+
   it("commits a request's counters without waiting for the disk (that transaction alone)", async () => {
     await limiterOn(nodeA);
     // The function runs to its end before its rows are read: the setting seen is the one its transaction commits with.

@@ -39,6 +39,15 @@ export async function openTestDatabase(prepare?: TestPrepare): Promise<Database>
   };
 }
 
+/**
+ * The embedded database in the folder `dataDir` (empty), as a server opens it, for tests of what a process leaves on
+ * disk (crashes, the operator CLI): a copy of the run's template when the vitest project makes one (the catalog's when
+ * `prepare` is `withTestCatalog`), else a new cluster.
+ */
+export async function openTestDataDir(dataDir: string, role: string, prepare?: TestPrepare): Promise<Database> {
+  return openDatabase({ driver: "pglite", dataDir, role, loadDataDir: pgliteTemplate(prepare?.template) }, prepare);
+}
+
 const templates = new Map<string, Blob>();
 
 /**

@@ -4,17 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { invoices, orders } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
 import { createInvoice } from "@/lib/invoices";
 import { drainDue, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
 import { payInvoice, TEST_PAYMENT } from "./testing";
 
 let dataDir = "";
-const open = (prepare?: Parameters<typeof openDatabase>[1]) => openDatabase({ driver: "pglite", dataDir, role: "crash-test" }, prepare);
+const open = () => openDatabase({ driver: "pglite", dataDir, role: "crash-test" });
 let database: Database | undefined;
 
 afterAll(async () => {
@@ -52,7 +51,8 @@ async function killWorkerMidDelivery(): Promise<string> {
 describe.skipIf(testDriver === "postgres")("crash recovery (kill -9)", () => {
   it("finishes a paid invoice whose worker was killed between payment and delivery", { timeout: 120_000 }, async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fulfilment-crash-"));
-    database = await open((db) => seedCatalogOnce(db, true));
+    // A copy of the run's migrated database with the catalog, in the folder a server opens.
+    database = await openTestDataDir(dataDir, "crash-test", withTestCatalog);
     const inv = await createInvoice(
       { items: [{ product_id: "test-gift-card-code", package_value: "10" }], payer: { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer } },
       database.db,

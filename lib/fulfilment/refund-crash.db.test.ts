@@ -5,10 +5,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { orders } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
 import { connectDevnet } from "@/lib/devnet/shared";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { startDevnetProcess } from "@/scripts/devnet-process";
@@ -20,7 +19,7 @@ import { partlyFailedInvoice } from "./testing";
 let dataDir = "";
 let database: Database | undefined;
 let devnetProcess: Awaited<ReturnType<typeof startDevnetProcess>> | undefined;
-const open = (prepare?: Parameters<typeof openDatabase>[1]) => openDatabase({ driver: "pglite", dataDir, role: "refund-crash-test" }, prepare);
+const open = () => openDatabase({ driver: "pglite", dataDir, role: "refund-crash-test" });
 
 afterAll(async () => {
   await database?.close();
@@ -63,7 +62,8 @@ describe.skipIf(testDriver === "postgres")("a refund worker killed between sendi
     // The payment the invoice records is made up (no transfer): the payTo wallet gets its USDC from the faucet.
     await devnet.mint(base.network, base.payTo, 100_000_000n);
 
-    database = await open((db) => seedCatalogOnce(db, true));
+    // A copy of the run's migrated database with the catalog, in the folder a server opens.
+    database = await openTestDataDir(dataDir, "refund-crash-test", withTestCatalog);
     const invoiceId = await partlyFailedInvoice(database.db, wallet, createDemoProvider("refund crash test key"));
     const shopBefore = await devnet.balance(base.network, base.payTo);
     await database.close();

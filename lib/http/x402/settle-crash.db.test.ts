@@ -8,10 +8,9 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { settlements } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
 import { connectDevnet } from "@/lib/devnet/shared";
 import { createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
@@ -25,7 +24,7 @@ import { settlementEffects } from "./settlement-effects";
 let dataDir = "";
 let database: Database | undefined;
 let devnetProcess: Awaited<ReturnType<typeof startDevnetProcess>> | undefined;
-const open = (prepare?: Parameters<typeof openDatabase>[1]) => openDatabase({ driver: "pglite", dataDir, role: "settle-crash-test" }, prepare);
+const open = () => openDatabase({ driver: "pglite", dataDir, role: "settle-crash-test" });
 
 afterAll(async () => {
   await database?.close();
@@ -62,7 +61,8 @@ describe.skipIf(testDriver === "postgres")("a server killed while settling a pay
     const devnet = await connectDevnet(devnetProcess.url);
     const base = devnet.networks.find((n) => n.kind === "evm")!;
 
-    database = await open((db) => seedCatalogOnce(db, true));
+    // A copy of the run's migrated database with the catalog, in the folder a server opens.
+    database = await openTestDataDir(dataDir, "settle-crash-test", withTestCatalog);
     const buyer = privateKeyToAccount(generatePrivateKey());
     await devnet.mint(base.network, buyer.address, 50_000_000n);
     const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;

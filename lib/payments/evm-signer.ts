@@ -47,7 +47,10 @@ const FEES_FRESH_MS = 2_000;
  * the first hash).
  */
 export type Broadcasts = { sent: Hex[]; landed?: Hex; onSent?: () => void };
-export const broadcasts = new AsyncLocalStorage<Broadcasts>();
+// On globalThis: a production build may hold this module once per route, and the facilitator that sends (made by
+// whichever route asked first) must see the record of a settlement that another route's copy of exchange.ts started.
+const globalForBroadcasts = globalThis as typeof globalThis & { __storefrontBroadcasts?: AsyncLocalStorage<Broadcasts> };
+export const broadcasts = (globalForBroadcasts.__storefrontBroadcasts ??= new AsyncLocalStorage<Broadcasts>());
 
 /** The lock and nonce record of one sending wallet on one network (gas wallets and refund wallets alike). */
 export const nonceKey = (network: string, address: Address) => `evm-nonce:${network}:${address.toLowerCase()}`;

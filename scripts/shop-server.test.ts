@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SHOP_MALLOC_MMAP_THRESHOLD, SHOP_NODE_OPTIONS } from "./shop-server";
+import { SHOP_MALLOC_MMAP_THRESHOLD, SHOP_MALLOC_TRIM_THRESHOLD, SHOP_NODE_OPTIONS } from "./shop-server";
 
 describe("the shop's heap flags", () => {
   it("are the same for npm start, the Docker image and the benchmarks", () => {
@@ -12,9 +12,15 @@ describe("the shop's heap flags", () => {
     expect(fs.readFileSync("Dockerfile", "utf8")).toMatch(new RegExp(`^\\s*NODE_OPTIONS="${flags}" \\\\$`, "m"));
   });
 
-  it("and malloc's mmap threshold too (a caller's own value wins in npm start)", () => {
+  it("and malloc's mmap and trim thresholds too (a caller's own value wins in npm start)", () => {
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toContain(`MALLOC_MMAP_THRESHOLD_=\${MALLOC_MMAP_THRESHOLD_:-${SHOP_MALLOC_MMAP_THRESHOLD}}`);
-    expect(fs.readFileSync("Dockerfile", "utf8")).toMatch(new RegExp(`^\\s*MALLOC_MMAP_THRESHOLD_=${SHOP_MALLOC_MMAP_THRESHOLD} \\\\$`, "m"));
+    const dockerfile = fs.readFileSync("Dockerfile", "utf8");
+    for (const [name, value] of [
+      ["MALLOC_MMAP_THRESHOLD_", SHOP_MALLOC_MMAP_THRESHOLD],
+      ["MALLOC_TRIM_THRESHOLD_", SHOP_MALLOC_TRIM_THRESHOLD],
+    ] as const) {
+      expect(pkg.scripts.start).toContain(`${name}=\${${name}:-${value}}`);
+      expect(dockerfile).toMatch(new RegExp(`^\\s*${name}=${value} \\\\$`, "m"));
+    }
   });
 });

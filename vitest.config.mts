@@ -38,7 +38,15 @@ export default defineConfig({
       // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
       {
         extends: true,
-        test: { name: "cli", include: ["scripts/**/*.test.ts"], env: { TEST_DB: "pglite" }, setupFiles: ["./vitest.setup.ts"], testTimeout: 120_000 },
+        test: {
+          name: "cli",
+          include: ["scripts/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+          setupFiles: ["./vitest.setup.ts"],
+          // The data folders the commands open start from the run's migrated template (openTestDataDir).
+          globalSetup: ["./vitest.global-setup.ts"],
+          testTimeout: 120_000,
+        },
       },
       ...(postgresUrl
         ? [

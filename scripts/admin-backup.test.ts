@@ -4,10 +4,9 @@ import path from "node:path";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as backupRoute } from "@/app/api/admin/backup/route";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { invoices, orders } from "@/lib/db/schema";
-import { useAsProcessDatabase } from "@/lib/db/testing";
+import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { item, partlyFailedInvoice, TEST_PAYER } from "@/lib/fulfilment/testing";
 import { createInvoice } from "@/lib/invoices";
@@ -33,7 +32,7 @@ const orderRows = async (db: Database["db"]) =>
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-backup-"));
   live = dir("live");
-  database = await openDatabase({ driver: "pglite", dataDir: live, role: "server" }, (db) => seedCatalogOnce(db, true));
+  database = await openTestDataDir(live, "server", withTestCatalog);
   // A paid invoice with a delivered and a failed order, and an unpaid one.
   await partlyFailedInvoice(database.db, TEST_PAYER, createDemoProvider("admin backup test key"));
   await createInvoice({ items: [item("test-gift-card-code", "20")], payer: TEST_PAYER }, database.db);

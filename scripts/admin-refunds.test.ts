@@ -2,8 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
-import { openDatabase } from "@/lib/db/client";
+import { openTestDataDir, withTestCatalog } from "@/lib/db/testing";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
 import { runAdmin } from "./testing";
@@ -16,7 +15,7 @@ const admin = (args: string[]) => runAdmin(args, dir);
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-refunds-"));
   // A paid invoice whose 10 USDC order failed, in the embedded database the command opens.
-  const database = await openDatabase({ driver: "pglite", dataDir: dir }, (db) => seedCatalogOnce(db, true));
+  const database = await openTestDataDir(dir, "server", withTestCatalog);
   try {
     invoiceId = await partlyFailedInvoice(database.db, TEST_PAYER, createDemoProvider("admin refunds test key"));
   } finally {

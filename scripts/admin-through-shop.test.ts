@@ -8,9 +8,8 @@ import { GET as refundsRoute } from "@/app/api/admin/refunds/route";
 import { POST as stockImportRoute } from "@/app/api/admin/stock/import/route";
 import { GET as stockLevelsRoute } from "@/app/api/admin/stock/levels/route";
 import { getProduct } from "@/lib/catalog/get-product";
-import { seedCatalogOnce } from "@/lib/catalog/seed";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { useAsProcessDatabase } from "@/lib/db/testing";
+import type { Database } from "@/lib/db/client";
+import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
 import { IMPORT_PRODUCTS, closedPort, runAdmin, serveRoutes } from "./testing";
@@ -32,7 +31,7 @@ const admin = (args: string[], env: Record<string, string> = {}) => runAdmin(arg
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-shop-"));
-  database = await openDatabase({ driver: "pglite", dataDir: dir, role: "server" }, (db) => seedCatalogOnce(db, true));
+  database = await openTestDataDir(dir, "server", withTestCatalog);
   invoiceId = await partlyFailedInvoice(database.db, TEST_PAYER, createDemoProvider("admin shop test key"));
   putBack = useAsProcessDatabase(database);
   shop = await serveRoutes([

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/db/client";
+import { openTestDataDir } from "@/lib/db/testing";
 import { IMPORT_PRODUCTS, closedPort, runAdmin } from "./testing";
 
 const dirs: string[] = [];
@@ -13,6 +14,14 @@ afterEach(() => {
 });
 
 const admin = runAdmin;
+
+/** A new data folder that holds a migrated database (a copy of the run's template), as after the shop's first start. */
+async function migratedDataDir(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
+  dirs.push(dir);
+  await (await openTestDataDir(dir, "server")).close();
+  return dir;
+}
 
 const products = IMPORT_PRODUCTS;
 
@@ -81,8 +90,7 @@ describe("npm run admin -- catalog import", () => {
 
 describe("npm run admin -- stock", () => {
   it("imports codes for a package, reports bad rows, and shows the levels", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
-    dirs.push(dir);
+    const dir = await migratedDataDir();
     const catalog = path.join(dir, "catalog.json");
     fs.writeFileSync(catalog, JSON.stringify([{ ...products[1], country: "NL" }]));
     expect(await admin(["catalog", "import", catalog], dir)).toMatchObject({ code: 0 });
@@ -116,8 +124,7 @@ describe("npm run admin -- stock", () => {
   });
 
   it("names what is wrong: a missing option, an unknown package", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-"));
-    dirs.push(dir);
+    const dir = await migratedDataDir();
     const catalog = path.join(dir, "catalog.json");
     fs.writeFileSync(catalog, JSON.stringify([{ ...products[1], country: "NL" }]));
     await admin(["catalog", "import", catalog], dir);

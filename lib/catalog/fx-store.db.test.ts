@@ -98,6 +98,8 @@ describe(`live exchange rates on ${testDriver}`, () => {
     fxRatesChanged(database.db);
     await syncFxSource(database.db, live());
     expect(await getProduct(euro, database.db)).not.toBeNull();
+    // And into the listing at once: the list kept for the query was priced with the old rates.
+    expect((await search({ country: "DE", pageSize: 100 }, database.db)).items.some((p) => p.currency !== "USD")).toBe(true);
   });
 
   it("keeps no rate, and sells only dollar products, before any rates were read", async () => {

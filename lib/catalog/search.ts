@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, type Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
 import { productsWithFreeCodes, suppliedNow, toSummary } from "./get-product";
+import { fxSource, type FxSource } from "./fx";
 import { catalogSnapshot, priceable, type CatalogSnapshot } from "./snapshot";
 import { queryTokens } from "./normalize";
 import { demoSupply } from "./supply";
@@ -62,32 +63,61 @@ export async function search(query: SearchQuery, db?: Db): Promise<SearchResult>
   const tokens = q.q === undefined || q.q.trim() === "*" ? [] : queryTokens(q.q);
   const catalog = await catalogSnapshot(db);
   const withTest = q.includeTest && demoSupply();
-  const category = q.category?.toLowerCase();
-  const region = q.region?.toLowerCase();
-  const ids =
-    tokens.length === 0
-      ? catalog.browseOrder
-          .filter(
-            (r) =>
-              (withTest || !r.isTest) &&
-              (!q.kind || r.kind === q.kind) &&
-              (!q.country || r.coverage.includes(q.country)) &&
-              (!category || r.categories.some((c) => c.toLowerCase() === category)) &&
-              (!region || r.region?.toLowerCase() === region),
-          )
-          .map((r) => r.id)
-      : await rankedIds(db, catalog, { tokens, kind: q.kind, country: q.country, category, region, withTest });
-  // Products whose currency has no usable rate are unavailable: left out, and not counted.
-  const priced = ids.filter((id) => {
-    const row = catalog.rows.get(id);
-    return row !== undefined && priceable(row);
-  });
+  const t: TextQuery = { tokens, kind: q.kind, country: q.country, category: q.category?.toLowerCase(), region: q.region?.toLowerCase(), withTest };
+  const priced = await listedIds(db, catalog, t);
   const skipped = q.offset ?? (q.page - 1) * q.pageSize;
   const items = await summaries(db, catalog, priced.slice(skipped, skipped + q.pageSize));
   return { items, total: priced.length, page: q.page, pageSize: q.pageSize, tokens };
 }
 
 type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; region?: string; withTest: boolean };
+
+/** How long a list of a query's products is kept: a rate that ages out meanwhile takes its products out after this. */
+const LISTED_FRESH_MS = 1_000;
+/** Lists kept per snapshot: the most asked queries, up to this many. */
+const MAX_KEPT_LISTS = 500;
+const listed = new WeakMap<CatalogSnapshot, Map<string, { at: number; fx: FxSource; ids: Promise<string[]> }>>();
+
+/**
+ * Every product of a query (words and filters), in its order, that can be priced now: browsing from the snapshot,
+ * words through `rankedIds`. Kept with the snapshot for a second, with the rates it was priced with, so that under
+ * load a page of the catalog does not filter the whole catalog again for each request; new rates, or a new snapshot
+ * (an import, a stock change), make a new list.
+ */
+function listedIds(db: Db, catalog: CatalogSnapshot, t: TextQuery, now = Date.now()): Promise<string[]> {
+  const lists = listed.get(catalog) ?? new Map<string, { at: number; fx: FxSource; ids: Promise<string[]> }>();
+  listed.set(catalog, lists);
+  const key = JSON.stringify([t.tokens, t.kind, t.country, t.category, t.region, t.withTest]);
+  const fx = fxSource();
+  const held = lists.get(key);
+  if (held && held.fx === fx && now - held.at < LISTED_FRESH_MS) return held.ids;
+  const ids = (t.tokens.length === 0 ? Promise.resolve(browsed(catalog, t)) : rankedIds(db, catalog, t)).then((all) =>
+    // Products whose currency has no usable rate are unavailable: left out, and not counted.
+    all.filter((id) => {
+      const row = catalog.rows.get(id);
+      return row !== undefined && priceable(row);
+    }),
+  );
+  lists.delete(key);
+  lists.set(key, { at: now, fx, ids });
+  ids.catch(() => lists.delete(key));
+  if (lists.size > MAX_KEPT_LISTS) lists.delete(lists.keys().next().value!);
+  return ids;
+}
+
+/** Browsing: the snapshot's products in their browse order that pass the filters. */
+function browsed(catalog: CatalogSnapshot, t: TextQuery): string[] {
+  return catalog.browseOrder
+    .filter(
+      (r) =>
+        (t.withTest || !r.isTest) &&
+        (!t.kind || r.kind === t.kind) &&
+        (!t.country || r.coverage.includes(t.country)) &&
+        (!t.category || r.categories.some((c) => c.toLowerCase() === t.category)) &&
+        (!t.region || r.region?.toLowerCase() === t.region),
+    )
+    .map((r) => r.id);
+}
 /** Text searches kept per snapshot: the most asked ones, up to this many. */
 const MAX_KEPT_SEARCHES = 500;
 const kept = new WeakMap<CatalogSnapshot, Map<string, Promise<string[]>>>();

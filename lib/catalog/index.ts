@@ -1,4 +1,4 @@
-export { search, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
+export { search, searchIds, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
 export { getProduct, getProducts, suggestSlugs, countryLabel } from "./get-product";
 export { listCountries, listPopularBrands, listFeatured, type Country, type BrandSummary } from "./browse";
 export { countryName, isCountryCode } from "./countries";

@@ -58,16 +58,29 @@ export type SearchResult = {
  * products come from the snapshot, with their stock counted now.
  */
 export async function search(query: SearchQuery, db?: Db): Promise<SearchResult> {
-  const q = searchQuerySchema.parse(query);
   db ??= await getDb();
+  const { ids, catalog, ...page } = await searchPage(query, db);
+  return { items: await summaries(db, catalog, ids), ...page };
+}
+
+/**
+ * A page of `search` as the products' ids (slugs), without their summaries: for a caller that reads the products
+ * themselves (the merchant API's lists, through getProducts).
+ */
+export async function searchIds(query: SearchQuery, db?: Db): Promise<Omit<SearchResult, "items"> & { ids: string[] }> {
+  const { ids, total, page, pageSize, tokens } = await searchPage(query, db ?? (await getDb()));
+  return { ids, total, page, pageSize, tokens };
+}
+
+async function searchPage(query: SearchQuery, db: Db) {
+  const q = searchQuerySchema.parse(query);
   const tokens = q.q === undefined || q.q.trim() === "*" ? [] : queryTokens(q.q);
   const catalog = await catalogSnapshot(db);
   const withTest = q.includeTest && demoSupply();
   const t: TextQuery = { tokens, kind: q.kind, country: q.country, category: q.category?.toLowerCase(), region: q.region?.toLowerCase(), withTest };
   const priced = await listedIds(db, catalog, t);
   const skipped = q.offset ?? (q.page - 1) * q.pageSize;
-  const items = await summaries(db, catalog, priced.slice(skipped, skipped + q.pageSize));
-  return { items, total: priced.length, page: q.page, pageSize: q.pageSize, tokens };
+  return { ids: priced.slice(skipped, skipped + q.pageSize), catalog, total: priced.length, page: q.page, pageSize: q.pageSize, tokens };
 }
 
 type TextQuery = { tokens: string[]; kind?: string; country?: string; category?: string; region?: string; withTest: boolean };

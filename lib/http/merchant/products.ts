@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { z } from "zod";
-import { countryName, getProducts, search, type Product, type ProductKind } from "@/lib/catalog";
+import { countryName, getProducts, searchIds, type Product, type ProductKind } from "@/lib/catalog";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { Db } from "@/lib/db";
 import { products } from "@/lib/db/schema";
@@ -99,14 +99,11 @@ export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> 
 /** One page of whole products for a list query (optionally a text search), with `meta` in the clients' shape. */
 export async function productPage(db: Db, url: URL, origin: string, q: ListQuery & { q?: string; forceKind?: ProductKind }) {
   const kind = q.forceKind ?? (q.type ? KIND_OF_TYPE[q.type] : undefined);
-  const found = await search(
+  const found = await searchIds(
     { q: q.q, kind, country: q.country, category: q.category, region: q.region, includeTest: q.include_test_products, offset: q.start, pageSize: q.limit },
     db,
   );
-  const items = await getProducts(
-    found.items.map((i) => i.slug),
-    db,
-  );
+  const items = await getProducts(found.ids, db);
   // On the public origin (behind a proxy the request's own URL may be an internal one).
   const next = nextOffsetPage(url, origin, { start: q.start, limit: q.limit, count: items.length, total: found.total });
   return {

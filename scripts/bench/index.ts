@@ -71,7 +71,7 @@ async function main() {
     if (run("checkout")) await withShop({}, (shop) => checkout(shop));
     if (run("settlement")) {
       await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement("PGlite (embedded)", shop, bare));
-      // On PostgreSQL the database works on the other core: what the shop's own process spends per payment is less.
+      // The same on PostgreSQL (its server on the same two cores as the shop, the chain and the payers).
       const url = await postgresDatabase("storefront_bench_settlement");
       if (url) await withShop({ DEVNET_BLOCK_TIME: "0", DATABASE_URL: url }, (shop) => settlement("PostgreSQL", shop, bare));
     }
@@ -306,6 +306,7 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
       const res = await fetch(url, { headers });
       if (res.status !== 200) throw new Error(`a paid call answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
+      if (!res.headers.get("payment-response")) throw new Error("a paid call carried no PAYMENT-RESPONSE");
       return (performance.now() - sentAt) / 1000;
     }),
   );

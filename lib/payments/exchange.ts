@@ -140,18 +140,13 @@ async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, s
     );
     return { kind: "cancelled" };
   }
-  return trackSettlement(settle(input, settlement, identity, expected, slot));
+  return trackSettlement(timed(requirement.network, () => settleOnce(input, settlement, identity, expected, slot)));
 }
 
-async function settle(
-  input: ExchangeInput,
-  settlement: Settlement,
-  identity: PaymentIdentity,
-  expected: string | undefined,
-  slot: Slot | undefined,
-): Promise<ExchangeResult> {
-  const timer = metrics().settlementSeconds.startTimer({ network: input.requirement.network });
-  const outcome = await settleOnce(input, settlement, identity, expected, slot);
+/** Runs a settlement, its duration counted in the settlement metric by network and outcome. */
+async function timed(network: string, work: () => Promise<ExchangeResult>): Promise<ExchangeResult> {
+  const timer = metrics().settlementSeconds.startTimer({ network });
+  const outcome = await work();
   timer({ outcome: outcome.kind });
   return outcome;
 }

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { config, parseConfig, serverRequirements } from "@/lib/config";
 import { DEFAULT_POLICIES, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS } from "./policies";
 
+// The process's limiter on its default store, memory: skipped only when this environment points it at PostgreSQL or
+// Redis (DATABASE_URL, REDIS_URL; CI sets neither for the unit tests), whose stores have tests of their own.
 describe.skipIf(config().databaseUrl || config().redisUrl)("the process's rate limiter", () => {
   it("counts in memory on the embedded database, and is one instance across module reloads", async () => {
     const first = await (await import("./index")).getRateLimiter();

@@ -53,6 +53,20 @@ afterEach(async () => {
   for (const l of limiters.splice(0)) await l.close();
 });
 
+/** `client`, with the text of every statement it is sent. */
+function counting(client: PgQueryable): { statements: string[]; counted: PgQueryable } {
+  const statements: string[] = [];
+  return {
+    statements,
+    counted: {
+      query: (q) => {
+        statements.push(q.text);
+        return client.query(q);
+      },
+    },
+  };
+}
+
 let credentials = 0;
 /** A credential no other test has counted for (the table is shared by the tests of this file). */
 const freshCredential = () => `cred_${testDriver}_${++credentials}`;
@@ -132,13 +146,7 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
   });
 
   it("writes all of a request's counters in one statement", async () => {
-    const statements: string[] = [];
-    const counted: PgQueryable = {
-      query: (q) => {
-        statements.push(q.text);
-        return nodeA.query(q);
-      },
-    };
+    const { statements, counted } = counting(nodeA);
     const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-one-statement", points: 2 } };
     const rl = await limiterOn(counted, policies);
     const other = await limiterOn(nodeB, policies);
@@ -163,13 +171,7 @@ describe(`rate limits on ${testDriver}, shared by several servers`, () => {
   });
 
   it("counts requests that arrive together in a few statements, each exactly once, as if one after the other", async () => {
-    const statements: string[] = [];
-    const counted: PgQueryable = {
-      query: (q) => {
-        statements.push(q.text);
-        return nodeA.query(q);
-      },
-    };
+    const { statements, counted } = counting(nodeA);
     const policies: RateLimitPolicies = { ...DEFAULT_POLICIES, productQuota: { ...DEFAULT_POLICIES.productQuota, name: "products-together", points: 15 } };
     const rl = await limiterOn(counted, policies);
     const other = await limiterOn(nodeB, policies);

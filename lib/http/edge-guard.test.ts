@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { edgeError, percentProblem, urlProblem } from "./edge-guard";
+// @ts-expect-error -- Next.js's own build helper, without types: the matcher compiled as the server compiles it
+import { getMiddlewareMatchers } from "next/dist/build/analysis/get-page-static-info";
+import { config as proxyConfig } from "@/proxy";
+import { edgeError, MAX_BODY_BYTES, percentProblem, requestProblem, urlProblem } from "./edge-guard";
 
 describe("the edge guard", () => {
   it("lets valid paths and queries through, percent-encoded UTF-8 included", () => {
@@ -32,5 +35,60 @@ describe("the edge guard", () => {
     expect(await page.text()).toBe("Bad Request: The path is not valid UTF-8.\n");
     // A broken path is not echoed back.
     expect(await edgeError("/api/v2/products/%ED%A0%80", 400, "x").json()).toMatchObject({ meta: { _endpoint: null } });
+  });
+});
+
+describe("the proxy's reach", () => {
+  // The matcher as Next.js compiles it (next/dist/build/analysis/get-page-static-info.js), tested on request paths.
+  const proxied = (pathname: string) => {
+    const matchers = getMiddlewareMatchers(proxyConfig.matcher, {}) as { regexp: string }[];
+    return matchers.some((m) => new RegExp(m.regexp).test(pathname));
+  };
+
+  it("leaves the APIs' plain paths to their routes, which check requests themselves", () => {
+    for (const p of [
+      "/api/v2",
+      "/api/v2/products",
+      "/api/v2/products/steam-us",
+      "/api/v2/invoices/inv_1/pay",
+      "/api/v2/check_phone_number",
+      "/x402/gift-cards/search",
+      "/x402/openapi.json",
+    ]) {
+      expect(proxied(p), p).toBe(false);
+    }
+  });
+
+  it("passes everything else: pages, the operator's routes, paths with escapes or spaces, and the merchant API's refusal route", () => {
+    for (const p of [
+      "/",
+      "/products/steam-us",
+      "/dashboard",
+      "/api/admin/merchants",
+      "/api/health",
+      "/api/v2/ping%FF",
+      "/api/v2/products/a%20b",
+      "/x402/a%00",
+      "/x402x/a",
+      "/api/v2x",
+      "/api/v2/edge-refusal",
+      "/api/v2/edge-refusal/x",
+    ]) {
+      expect(proxied(p), p).toBe(true);
+    }
+  });
+
+  it("refuses, as the routes it does not see ask, a broken path or query (400) and a body declared too large (413)", () => {
+    expect(requestProblem(new Request("http://shop.test/api/v2/products?start=%00"))).toEqual({
+      status: 400,
+      message: "The query string contains a NUL byte.",
+    });
+    expect(requestProblem(new Request("http://shop.test/x402/a?q=%FF"))).toEqual({ status: 400, message: "The query string is not valid UTF-8." });
+    const declared = (length: string) =>
+      requestProblem(new Request("http://shop.test/api/v2/invoices", { method: "POST", headers: { "Content-Length": length } }));
+    expect(declared(String(MAX_BODY_BYTES + 1))).toEqual({ status: 413, message: "The request body is larger than 64 KB." });
+    expect(declared("1e9")?.status).toBe(413);
+    expect(declared(String(MAX_BODY_BYTES))).toBeUndefined();
+    expect(requestProblem(new Request("http://shop.test/api/v2/products?q=caf%C3%A9"))).toBeUndefined();
   });
 });

@@ -62,6 +62,30 @@ export function urlProblem(pathAndQuery: string): string | undefined {
   return undefined;
 }
 
+/** What the edge refuses in a request: a path or query that breaks the rules above (400), a body declared too large (413). */
+export type RequestProblem = { status: 400 | 413; message: string };
+
+/**
+ * The problem with a request as it arrives (its raw URL and declared Content-Length), or undefined. The proxy asks it
+ * of every request it sees; the API routes, which it does not see (proxy.ts), ask it themselves.
+ */
+export function requestProblem(req: Request, maxBody = MAX_BODY_BYTES): RequestProblem | undefined {
+  const url = new URL(req.url);
+  const problem = urlProblem(url.pathname + url.search);
+  if (problem) return { status: 400, message: problem };
+  const length = req.headers.get("content-length");
+  if (length !== null && (!/^\d+$/.test(length) || Number(length) > maxBody)) {
+    return { status: 413, message: `The request body is larger than ${maxBody / 1024} KB.` };
+  }
+  return undefined;
+}
+
+/** The edge's answer, in the shape of the API at its path, to a request that reached its route without the proxy; or undefined. */
+export function refusedAtTheEdge(req: Request): Response | undefined {
+  const problem = requestProblem(req);
+  return problem && edgeError(new URL(req.url).pathname, problem.status, problem.message);
+}
+
 /** Which API answers a path, for the shape of its errors. */
 export type Surface = "merchant" | "x402" | "admin" | "api" | "page";
 

@@ -1,11 +1,25 @@
 import { withLogContext } from "@/lib/log";
-import { REQUEST_ID_HEADER } from "./edge-guard";
+import { REQUEST_ID_HEADER, requestId } from "./edge-guard";
 
 /**
- * A route handler whose log lines carry the request's id (`X-Request-Id`, given by the client or made by the proxy),
- * whichever wrapper or domain code writes them.
+ * A route handler whose log lines carry the request's id (`X-Request-Id`: the caller's own when it is a plain token,
+ * else the one the proxy made, else one made here for the routes the proxy does not see), and whose answer carries it.
  */
 export function withRequestLog<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>) {
-  return (req: Request, ...rest: A): Promise<Response> =>
-    withLogContext({ request_id: req.headers.get(REQUEST_ID_HEADER) ?? undefined }, () => handler(req, ...rest));
+  return (req: Request, ...rest: A): Promise<Response> => {
+    const id = requestId(req.headers.get(REQUEST_ID_HEADER));
+    return withLogContext({ request_id: id }, async () => stamped(await handler(req, ...rest), id));
+  };
+}
+
+/** The answer with the request's id; an answer whose headers cannot change (a fetched one) is copied. */
+function stamped(res: Response, id: string): Response {
+  try {
+    res.headers.set(REQUEST_ID_HEADER, id);
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    copy.headers.set(REQUEST_ID_HEADER, id);
+    return copy;
+  }
 }

@@ -115,7 +115,7 @@ describe("the /x402 OpenAPI document", () => {
 
   it("is served free at GET /x402/openapi.json, cacheable and open to any origin", async () => {
     const { GET } = await import("@/app/x402/openapi.json/route");
-    const res = GET(new Request(`${ORIGIN}/x402/openapi.json`));
+    const res = await GET(new Request(`${ORIGIN}/x402/openapi.json`));
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");

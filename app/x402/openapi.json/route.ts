@@ -1,15 +1,16 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
+import { withRequestLog } from "@/lib/http/request-log";
 import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
 import { x402OpenApiDocument } from "@/lib/openapi/x402";
 
 export const dynamic = "force-dynamic";
 
 /** The OpenAPI 3.1 document of the /x402 API: free, cacheable for five minutes, readable from any origin. */
-export function GET(req: Request): Response {
-  return jsonResponse(x402OpenApiDocument(publicOrigin(req)), {
+export const GET = withRequestLog(async (req: Request): Promise<Response> =>
+  jsonResponse(x402OpenApiDocument(publicOrigin(req)), {
     headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
-  });
-}
+  }),
+);
 
 export const OPTIONS = x402Preflight;

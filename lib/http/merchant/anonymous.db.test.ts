@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
+import * as invoicesRoute from "@/app/api/v2/invoices/route";
+import * as payRoute from "@/app/api/v2/invoices/[id]/pay/route";
 import { testDriver, processTestDatabase } from "@/lib/db/testing";
 import { MERCHANT_ANONYMOUS_LIMIT } from "@/lib/ratelimit";
 import { merchantFallback } from "./route";
@@ -11,28 +13,30 @@ processTestDatabase(() => undefined);
 
 describe(`merchant API answers without a credential on ${testDriver}`, () => {
   it("answers a path that is no route with a JSON 404 and a method a route does not take with a JSON 405 and Allow, with the limit's fields", async () => {
-    const call = async (method: string, path: string) => {
-      const res = await merchantFallback(new Request(`http://shop.test${path}`, { method }));
+    const call = async (handler: (req: Request) => Promise<Response>, method: string, path: string) => {
+      const res = await handler(new Request(`http://shop.test${path}`, { method }));
       return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
     };
-    const missing = await call("GET", "/api/v2/no-such-endpoint");
+    const missing = await call(merchantFallback, "GET", "/api/v2/no-such-endpoint");
     expect(missing).toMatchObject({ status: 404, body: { error_code: "not_found", meta: { _endpoint: "/no-such-endpoint" } } });
     expect(missing.headers.get("content-type")).toContain("application/json");
     expect(missing.headers.get("x-ratelimit-limit")).toBeTruthy();
-    const wrong = await call("DELETE", "/api/v2/_method-not-allowed/invoices");
+    // The route file's own export of a method its path does not take (Next.js would answer it bare).
+    const wrong = await call(invoicesRoute.DELETE, "DELETE", "/api/v2/invoices");
     expect(wrong).toMatchObject({ status: 405, body: { error_code: "method_not_allowed", meta: { _endpoint: "/invoices" } } });
     expect(wrong.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
     expect(wrong.headers.get("x-ratelimit-remaining")).toBeTruthy();
+    expect(wrong.headers.get("x-request-id")).toBeTruthy();
   });
 
   it("answers OPTIONS with Allow and the limit's fields, and the proxy's refusals in the API's envelope with them", async () => {
-    const options = await merchantFallback(new Request("http://shop.test/api/v2/_method-not-allowed/invoices/inv_1/pay", { method: "OPTIONS" }));
+    const options = await payRoute.OPTIONS(new Request("http://shop.test/api/v2/invoices/inv_1/pay", { method: "OPTIONS" }));
     expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
     expect(options.headers.get("x-ratelimit-limit")).toBe(String(MERCHANT_ANONYMOUS_LIMIT.points));
 
-    const refused = (status: string, path: string, message: string) =>
+    const refused = (status: string, path: string, message: string, at = "/api/v2/edge-refusal") =>
       merchantFallback(
-        new Request("http://shop.test/api/v2/edge-refusal", {
+        new Request(`http://shop.test${at}`, {
           method: "POST",
           headers: { "x-storefront-edge-refusal": `${status} ${path}`, "x-storefront-edge-refusal-message": encodeURIComponent(message) },
         }),
@@ -49,9 +53,31 @@ describe(`merchant API answers without a credential on ${testDriver}`, () => {
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ meta: { _endpoint: null }, error_code: "invalid_param", message: "The path is not valid UTF-8." });
     expect(broken.headers.get("x-ratelimit-limit")).toBeTruthy();
-    // Without the proxy's word, the path is no route.
+    // Without the proxy's word, the path is no route; and the proxy's word counts only on the refusal route, which
+    // every request passes the proxy to reach (elsewhere a client could send the headers itself).
     const bare = await merchantFallback(new Request("http://shop.test/api/v2/edge-refusal"));
     expect(bare.status).toBe(404);
+    expect((await refused("413", "/api/v2/invoices", "forged", "/api/v2/no-such-endpoint")).status).toBe(404);
+  });
+
+  it("refuses at the routes what the proxy refuses elsewhere (it does not see the API's plain paths), counted and with the limit's fields", async () => {
+    const routes: [string, (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>][] = [
+      ["/api/v2/ping", (req, ctx) => ping(req, ctx)],
+      ["/api/v2/no-such-endpoint", (req) => merchantFallback(req)],
+    ];
+    for (const [path, handler] of routes) {
+      const ctx = { params: Promise.resolve({}) };
+      const broken = await handler(new Request(`http://shop.test${path}?start=%00`, { headers: { "X-Request-Id": "req-edge-0002" } }), ctx);
+      expect([broken.status, await broken.json()], path).toEqual([
+        400,
+        { meta: { _endpoint: path.slice("/api/v2".length) }, error_code: "invalid_param", message: "The query string contains a NUL byte." },
+      ]);
+      expect(broken.headers.get("x-ratelimit-limit"), path).toBe(String(MERCHANT_ANONYMOUS_LIMIT.points));
+      expect(broken.headers.get("x-request-id"), path).toBe("req-edge-0002");
+      const declared = await handler(new Request(`http://shop.test${path}`, { method: "POST", headers: { "Content-Length": "70000" } }), ctx);
+      expect([declared.status, ((await declared.json()) as { error_code: string }).error_code], path).toEqual([413, "payload_too_large"]);
+      expect(declared.headers.get("x-ratelimit-remaining"), path).toBeTruthy();
+    }
   });
 
   it("counts answers to requests without a valid credential against the client's address, with the limit's fields, up to a 429", async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { allowedMethods, methodAllowed } from "./methods";
+import fs from "node:fs";
+import path from "node:path";
+import { allowedMethods, ROUTE_METHODS } from "./methods";
+import { merchantFallback } from "./route";
 
 describe("allowedMethods", () => {
   it("names the methods of each merchant API path, parameters included", () => {
@@ -16,11 +19,20 @@ describe("allowedMethods", () => {
     for (const path of ["/", "/nope", "/invoices/a/b", "/products/x/y/z", "/pingx"]) expect(allowedMethods(path)).toEqual([]);
   });
 
-  it("lets HEAD through where GET is taken, and sends OPTIONS to the catch-all", () => {
-    expect(methodAllowed("HEAD", ["GET"])).toBe(true);
-    // OPTIONS goes to the catch-all, which answers it with Allow and the limit's fields.
-    expect(methodAllowed("OPTIONS", ["POST"])).toBe(false);
-    expect(methodAllowed("DELETE", ["GET"])).toBe(false);
-    expect(methodAllowed("HEAD", ["POST"])).toBe(false);
+  it("is what every route file under app/api/v2 takes: each exports every method, those its path does not take as the fallback's 405", async () => {
+    const root = path.resolve("app/api/v2");
+    const files = fs.readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("route.ts"));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const dir = path.dirname(file);
+      // The catch-all and the edge's refusal route answer every method with the fallback.
+      const endpoint = dir.startsWith("[[") || dir === "edge-refusal" ? undefined : "/" + dir.replace(/\[[^\]]+\]/g, "x");
+      const mod = (await import(path.join(root, file))) as Record<string, unknown>;
+      const allowed = endpoint === undefined ? [] : allowedMethods(endpoint);
+      for (const method of ROUTE_METHODS) {
+        expect(typeof mod[method], `${method} ${file}`).toBe("function");
+        expect(mod[method] === merchantFallback, `${method} ${file}`).toBe(!allowed.includes(method));
+      }
+    }
   });
 });

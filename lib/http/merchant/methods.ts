@@ -1,7 +1,7 @@
 import { MERCHANT_LIMITS } from "@/lib/ratelimit/policies";
 
-/** Where the proxy sends a request whose method a merchant API path does not take (see proxy.ts): the catch-all answers it. */
-export const METHOD_NOT_ALLOWED_PREFIX = "/_method-not-allowed";
+/** The methods a route file may export; each route file under app/api/v2 exports all of them, those its path does not take as merchantFallback. */
+export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 /** Every "METHOD path" of /api/v2 (paths below the prefix, `{id}` for a parameter): the limited routes and the document. */
 const ROUTES = [...Object.keys(MERCHANT_LIMITS), "GET /openapi.json"].map((route) => {
@@ -13,14 +13,6 @@ const ROUTES = [...Object.keys(MERCHANT_LIMITS), "GET /openapi.json"].map((route
 export function allowedMethods(endpoint: string): string[] {
   const path = endpoint.length > 1 ? endpoint.replace(/\/+$/, "") : endpoint;
   return [...new Set(ROUTES.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
-}
-
-/**
- * Whether a request with `method` reaches a handler of a route that takes `allowed` (HEAD runs a route's GET). OPTIONS
- * does not: Next.js would answer it itself, bare; the catch-all answers it with `Allow` and the limit's fields.
- */
-export function methodAllowed(method: string, allowed: readonly string[]): boolean {
-  return allowed.includes(method) || (method === "HEAD" && allowed.includes("GET"));
 }
 
 /** The `Allow` of a path that takes `allowed`: those, HEAD where GET is, and OPTIONS. */

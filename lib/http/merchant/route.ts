@@ -11,8 +11,8 @@ import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/log";
 import { clientIp } from "@/lib/http/x402/x402-limits";
-import { edgeError, urlProblem } from "@/lib/http/edge-guard";
-import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, METHOD_NOT_ALLOWED_PREFIX } from "./methods";
+import { edgeError, requestProblem, urlProblem, type RequestProblem } from "@/lib/http/edge-guard";
+import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "./methods";
 
 export type MerchantContext = {
   merchant: AccountHolder;
@@ -36,6 +36,9 @@ export const API_PREFIX = "/api/v2";
  */
 export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
   return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
+    // The proxy does not see the API's plain paths (proxy.ts): what it would refuse is refused here, as it would be.
+    const problem = requestProblem(req);
+    if (problem) return refusedAtTheEdge(req, new URL(req.url).pathname, problem);
     const url = new URL(req.url);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     let limits: Headers | undefined;
@@ -73,22 +76,22 @@ async function anonymousDecision(req: Request) {
 
 /**
  * What /api/v2 answers where no route does: a JSON 404 `not_found` for a path that is no route, a JSON 405 with
- * `Allow` for a method that the path does not take (the proxy sends those here), both counted against the client's
- * address and carrying the limit's fields like every answer of the API.
+ * `Allow` for a method that the path does not take (every route file sends the methods it does not take here), 204
+ * with `Allow` to OPTIONS, and the edge's refusals (a broken path or query: 400; a body declared too large: 413); all
+ * counted against the client's address and carrying the limit's fields like every answer of the API.
  */
 export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
   const url = new URL(req.url);
-  let endpoint = url.pathname.slice(API_PREFIX.length) || "/";
-  // Rewritten inside the server, the request keeps its URL: the proxy's header says what it refused.
-  const refusal = edgeRefusal(req);
-  if (refusal) endpoint = refusal.endpoint;
-  else if (endpoint.startsWith(METHOD_NOT_ALLOWED_PREFIX + "/")) endpoint = endpoint.slice(METHOD_NOT_ALLOWED_PREFIX.length);
+  const fromProxy = proxyRefusal(req, url);
+  if (fromProxy) return refusedAtTheEdge(req, fromProxy.pathname, fromProxy);
+  const problem = requestProblem(req);
+  if (problem) return refusedAtTheEdge(req, url.pathname, problem);
+  const endpoint = url.pathname.slice(API_PREFIX.length) || "/";
   const decision = await anonymousDecision(req);
   if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
   const allowed = allowedMethods(endpoint);
-  const res = refusal
-    ? refusal.response
-    : allowed.length > 0 && req.method === "OPTIONS"
+  const res =
+    allowed.length > 0 && req.method === "OPTIONS"
       ? new Response(null, { status: 204, headers: { Allow: allowHeader(allowed) } })
       : allowed.length > 0 && !allowed.includes(req.method)
         ? new V2Error(405, "method_not_allowed", `${endpoint} takes ${allowed.join(", ")}, not ${req.method}.`).toResponse(endpoint, {
@@ -99,10 +102,12 @@ export const merchantFallback = withRequestLog(async (req: Request): Promise<Res
 });
 
 /**
- * A request the proxy refused before routing (proxy.ts): its status, path and message come in the proxy's headers,
- * and the answer is the one the proxy gives elsewhere (lib/http/edge-guard.ts), in the API's envelope.
+ * A request the proxy refused before routing (proxy.ts) and sent to the refusal route: its status, path and message
+ * come in the proxy's headers, which only the proxy sets (it removes them from every request it passes, and the
+ * refusal route's path always passes it).
  */
-function edgeRefusal(req: Request): { endpoint: string; response: Response } | undefined {
+function proxyRefusal(req: Request, url: URL): (RequestProblem & { pathname: string }) | undefined {
+  if (url.pathname !== API_PREFIX + EDGE_REFUSAL_PATH) return undefined;
   const match = /^(400|413) (\/\S*)$/.exec(req.headers.get(EDGE_REFUSAL_HEADER) ?? "");
   if (!match) return undefined;
   const [, status, pathname = API_PREFIX] = match;
@@ -112,9 +117,16 @@ function edgeRefusal(req: Request): { endpoint: string; response: Response } | u
   } catch {
     // Set by the proxy, always encoded; a broken one keeps the general message.
   }
-  const response = edgeError(pathname, status === "413" ? 413 : 400, message);
+  return { status: status === "413" ? 413 : 400, message, pathname };
+}
+
+/** The edge's refusal of a request for `pathname` (lib/http/edge-guard.ts), in the API's envelope, counted against the client's address. */
+async function refusedAtTheEdge(req: Request, pathname: string, problem: RequestProblem): Promise<Response> {
   // A broken path is not repeated back, not even in a 429's meta.
-  return { endpoint: urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/", response };
+  const endpoint = urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/";
+  const decision = await anonymousDecision(req);
+  if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
+  return withHeaders(edgeError(pathname, problem.status, problem.message), decision && new Headers(decision.headers));
 }
 
 function withHeaders(res: Response, extra: Headers | undefined): Response {

@@ -197,7 +197,7 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     expect(session.body).toMatchObject({ token_header: "X-Access-Token", next_step: { url: `${ORIGIN}/x402/my/orders` } });
     await expectAnswer("myOrders", 200, { headers: { "X-Access-Token": session.body.token as string } });
 
-    const res = openApiDocument(new Request(`${ORIGIN}/x402/openapi.json`));
+    const res = await openApiDocument(new Request(`${ORIGIN}/x402/openapi.json`));
     expect(answerProblems(x402Response("GET", "/x402/openapi.json", res.status), await res.json())).toEqual([]);
     seen.add(`GET /x402/openapi.json ${res.status}`);
   });
@@ -427,6 +427,25 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
       const res = await X402_HANDLERS[id](new Request(`${ORIGIN}${path}`, { method, headers: { "Content-Type": "application/json" }, body: big }));
       expect([res.status, ((await res.json()) as { code?: string }).code], id).toEqual([413, "PAYLOAD_TOO_LARGE"]);
       expect(res.headers.get("payment-required"), id).toBeNull();
+    }
+  });
+
+  it("refuses at each route what the proxy refuses elsewhere (it does not see this API's plain paths): a broken query, a body declared too large", async () => {
+    // Called directly: the proxy's refusals are the same on every route, and not among each route's documented answers.
+    for (const id of Object.keys(X402_ROUTES) as X402RouteId[]) {
+      const { method, path } = X402_ROUTES[id];
+      const broken = await X402_HANDLERS[id](new Request(`${ORIGIN}${path}?q=caf%FF&start=%00`, { method }));
+      expect([broken.status, await broken.json()], id).toEqual([400, { code: "INVALID_PARAMETER", message: "The query string is not valid UTF-8." }]);
+      // Every answer carries the request's id: the caller's when it sent a plain one, else a new one.
+      expect(broken.headers.get("x-request-id"), id).toMatch(/^[0-9a-f-]{36}$/);
+      const declared = await X402_HANDLERS[id](
+        new Request(`${ORIGIN}${path}`, { method, headers: { "Content-Length": String(MAX_BODY_BYTES + 1), "X-Request-Id": "req-edge-0001" } }),
+      );
+      expect([declared.status, ((await declared.json()) as { code?: string }).code, declared.headers.get("x-request-id")], id).toEqual([
+        413,
+        "PAYLOAD_TOO_LARGE",
+        "req-edge-0001",
+      ]);
     }
   });
 

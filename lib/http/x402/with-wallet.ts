@@ -3,6 +3,7 @@ import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity"
 import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
+import { refusedAtTheEdge } from "@/lib/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { errorResponse, x402Headers } from "./with-x402-fee";
@@ -43,6 +44,9 @@ export async function resolveWallet(
 export function withWallet(routeId: X402RouteId, handler: Handler, opts: { acceptToken?: boolean; precheck?: (req: Request) => void } = {}) {
   const acceptToken = opts.acceptToken ?? true;
   return withRequestLog(async (req: Request): Promise<Response> => {
+    // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
+    const refused = refusedAtTheEdge(req);
+    if (refused) return refused;
     try {
       opts.precheck?.(req);
       const origin = publicOrigin(req);

@@ -10,6 +10,7 @@ import { ApiError, jsonResponse } from "@/lib/http/api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
+import { refusedAtTheEdge } from "@/lib/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { settlementEffects } from "./settlement-effects";
@@ -91,6 +92,9 @@ export function withX402Fee(
     throw new Error(`${routeId}: the route table ${signIn ? "does not list" : "lists"} SIGN-IN-WITH-X`);
   }
   return withRequestLog(async (req: Request): Promise<Response> => {
+    // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
+    const refused = refusedAtTheEdge(req);
+    if (refused) return refused;
     try {
       const origin = publicOrigin(req);
       const token = req.headers.get("x-access-token");
@@ -202,7 +206,7 @@ async function required(
 }
 
 /** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */
-export function x402Preflight(): Response {
+export const x402Preflight = withRequestLog(async (): Promise<Response> => {
   return new Response(null, {
     status: 204,
     headers: x402Headers({
@@ -211,4 +215,4 @@ export function x402Preflight(): Response {
       "Access-Control-Max-Age": "86400",
     }),
   });
-}
+});

@@ -12,6 +12,7 @@ import { x402Json } from "@/lib/http/body";
 import { nextStep } from "@/lib/http/next-step";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
+import { refusedAtTheEdge } from "@/lib/http/edge-guard";
 import { addLogContext } from "@/lib/log";
 import { checkX402Limits } from "./x402-limits";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
@@ -46,6 +47,9 @@ async function readInvoiceId(req: Request): Promise<string> {
  * pays an invoice.
  */
 export const payInvoice = withRequestLog(async (req: Request, kick?: () => void): Promise<Response> => {
+  // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
+  const refused = refusedAtTheEdge(req);
+  if (refused) return refused;
   try {
     await checkX402Limits(req);
     // A payment with an identifier that paid this invoice before gets that answer again (the invoice is paid by now).

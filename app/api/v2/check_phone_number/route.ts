@@ -23,3 +23,12 @@ export const GET = merchantRoute("GET /check_phone_number", async (req, { db, en
   if (!wanted && operators.length === 0) throw new V2Error(400, "unsupported_operator", `No operator we sell serves ${phone}.`);
   return ok(endpoint, { phone_number: phone, supported: true, operators: wanted ? operators.filter((o) => o.id === wanted) : operators });
 });
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export {
+  merchantFallback as POST,
+  merchantFallback as PUT,
+  merchantFallback as PATCH,
+  merchantFallback as DELETE,
+  merchantFallback as OPTIONS,
+} from "@/lib/http/merchant/route";

@@ -7,3 +7,6 @@ export const dynamic = "force-dynamic";
 export const GET = merchantRoute("GET /gift-card-batches", listBatchesHandler);
 /** A batch of the shop's own gift cards, paid from the balance. */
 export const POST = merchantRoute("POST /gift-card-batches", createBatchHandler);
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/http/merchant/route";

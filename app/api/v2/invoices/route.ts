@@ -5,3 +5,6 @@ export const dynamic = "force-dynamic";
 
 export const GET = merchantRoute("GET /invoices", listInvoicesHandler());
 export const POST = merchantRoute("POST /invoices", createInvoiceHandler());
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/http/merchant/route";

@@ -4,3 +4,12 @@ import { getOrderHandler } from "@/lib/http/merchant/handlers";
 export const dynamic = "force-dynamic";
 
 export const GET = merchantRoute("GET /orders/{id}", getOrderHandler);
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export {
+  merchantFallback as POST,
+  merchantFallback as PUT,
+  merchantFallback as PATCH,
+  merchantFallback as DELETE,
+  merchantFallback as OPTIONS,
+} from "@/lib/http/merchant/route";

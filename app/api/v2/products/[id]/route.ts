@@ -12,3 +12,12 @@ export const GET = merchantRoute("GET /products/{id}", async (req, { db, endpoin
   if (!product) throw notFound(`Product ${params.id}`);
   return ok(endpoint, merchantProduct(product, publicOrigin(req)), { id: product.slug });
 });
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export {
+  merchantFallback as POST,
+  merchantFallback as PUT,
+  merchantFallback as PATCH,
+  merchantFallback as DELETE,
+  merchantFallback as OPTIONS,
+} from "@/lib/http/merchant/route";

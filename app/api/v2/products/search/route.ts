@@ -12,3 +12,12 @@ export const GET = merchantRoute("GET /products/search", async (req, { db, endpo
   const page = await productPage(db, url, publicOrigin(req), { ...readQuery(url, listQuery), q });
   return okJsonList(endpoint, page.data, page.meta);
 });
+
+// The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
+export {
+  merchantFallback as POST,
+  merchantFallback as PUT,
+  merchantFallback as PATCH,
+  merchantFallback as DELETE,
+  merchantFallback as OPTIONS,
+} from "@/lib/http/merchant/route";

@@ -13,9 +13,12 @@ const NEXT_BIN = "node_modules/next/dist/bin/next";
  * scripts/bench/bare-route with this project's node_modules linked in): inside the project, Next.js would take the
  * shop's instrumentation.ts for its own.
  */
-export async function startBareRoute(): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
+export async function startBareRoute(opts: { emptyProxy?: boolean } = {}): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-bare-"));
   fs.cpSync(BARE_APP, path.join(dir, "app"), { recursive: true });
+  // With `emptyProxy`, a proxy that passes every request on untouched: what running one at all costs (proxy-cost.ts).
+  if (opts.emptyProxy)
+    fs.writeFileSync(path.join(dir, "proxy.js"), `import { NextResponse } from "next/server";\nexport function proxy() { return NextResponse.next(); }\n`);
   fs.symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bare-route", private: true }));
   // The linked node_modules is outside the folder: Turbopack's root has to hold both.

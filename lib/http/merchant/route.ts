@@ -37,9 +37,9 @@ export const API_PREFIX = "/api/v2";
 export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
   return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
     // The proxy does not see the API's plain paths (proxy.ts): what it would refuse is refused here, as it would be.
-    const problem = requestProblem(req);
-    if (problem) return refusedAtTheEdge(req, new URL(req.url).pathname, problem);
     const url = new URL(req.url);
+    const problem = requestProblem(req);
+    if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     let limits: Headers | undefined;
     try {
@@ -83,9 +83,9 @@ async function anonymousDecision(req: Request) {
 export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
   const url = new URL(req.url);
   const fromProxy = proxyRefusal(req, url);
-  if (fromProxy) return refusedAtTheEdge(req, fromProxy.pathname, fromProxy);
+  if (fromProxy) return merchantEdgeRefusal(req, fromProxy.pathname, fromProxy);
   const problem = requestProblem(req);
-  if (problem) return refusedAtTheEdge(req, url.pathname, problem);
+  if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
   const endpoint = url.pathname.slice(API_PREFIX.length) || "/";
   const decision = await anonymousDecision(req);
   if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
@@ -121,7 +121,7 @@ function proxyRefusal(req: Request, url: URL): (RequestProblem & { pathname: str
 }
 
 /** The edge's refusal of a request for `pathname` (lib/http/edge-guard.ts), in the API's envelope, counted against the client's address. */
-async function refusedAtTheEdge(req: Request, pathname: string, problem: RequestProblem): Promise<Response> {
+async function merchantEdgeRefusal(req: Request, pathname: string, problem: RequestProblem): Promise<Response> {
   // A broken path is not repeated back, not even in a 429's meta.
   const endpoint = urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/";
   const decision = await anonymousDecision(req);

@@ -11,8 +11,9 @@ const MERCHANT_API = "/api/v2";
  * readers in lib/http/body.ts). Every request gets an id (X-Request-Id, the caller's when it sent a sane one): the
  * handlers' logs carry it, and so does the answer.
  *
- * Under /api/v2 those refusals are answered by the API's catch-all route (app/api/v2/[[...path]]), which counts them
- * against the client's address and adds the limit's fields, as on every answer of the merchant API.
+ * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, the fallback of
+ * lib/http/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every
+ * answer of the merchant API.
  */
 export function proxy(request: NextRequest): Response {
   const id = requestId(request.headers.get(REQUEST_ID_HEADER));

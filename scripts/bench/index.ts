@@ -231,9 +231,11 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     });
-    const body = (await res.json()) as { error?: { message: string } };
+    const body = (await res.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
   };
+  const blockNumber = async () => Number(await rpc("eth_blockNumber", []));
   // Every payer is funded first, while the chain still mines at once. Each payer's fetch notes when its paid retry
   // (the request that carries the payment) leaves, so that the time from payment to settled answer is known.
   const fundedClient = async () => {
@@ -300,6 +302,7 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
       return http.encodePaymentSignatureHeader(await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => res.headers.get(name), body)));
     }),
   );
+  const before = await blockNumber();
   const sentAt = performance.now();
   const settled = await Promise.all(
     signed.map(async (headers) => {
@@ -311,8 +314,16 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
     }),
   );
   settled.sort((a, b) => a - b);
+  // Where the chain put them: nothing else is sent meanwhile, so the blocks mined since hold these transactions only.
+  const perBlock: number[] = [];
+  for (let n = before + 1; n <= (await blockNumber()); n++) {
+    const block = (await rpc("eth_getBlockByNumber", [`0x${n.toString(16)}`, false])) as { transactions: string[] };
+    perBlock.push(block.transactions.length);
+  }
+  while (perBlock.at(-1) === 0) perBlock.pop();
   console.log(
-    `  100 payments arriving at once (signed beforehand): each settled answer after p50 ${percentile(settled, 50).toFixed(1)}, p95 ${percentile(settled, 95).toFixed(1)}, the last ${settled.at(-1)!.toFixed(1)} blocks`,
+    `  100 payments arriving at once (signed beforehand): each settled answer after p50 ${percentile(settled, 50).toFixed(1)}, p95 ${percentile(settled, 95).toFixed(1)}, the last ${settled.at(-1)!.toFixed(1)} blocks;` +
+      ` their transactions in the blocks after their arrival: ${perBlock.join(", ")}`,
   );
   console.log();
 }

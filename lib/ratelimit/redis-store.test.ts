@@ -67,6 +67,7 @@ afterEach(async () => {
 let credentials = 0;
 const freshCredential = () => `cred_redis_${Date.now()}_${++credentials}`;
 
+// Skipped only on a machine without redis-server on PATH (.ci/run installs it): the store is tried on a real server.
 describe.skipIf(!redisServer)("rate limits on Redis, shared by several servers", () => {
   it("counts one credential's requests across both servers", async () => {
     const [a, b] = [await limiterOn(await node()), await limiterOn(await node())];

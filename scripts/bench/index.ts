@@ -316,7 +316,8 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
   settled.sort((a, b) => a - b);
   // Where the chain put them: nothing else is sent meanwhile, so the blocks mined since hold these transactions only.
   const perBlock: number[] = [];
-  for (let n = before + 1; n <= (await blockNumber()); n++) {
+  const after = await blockNumber();
+  for (let n = before + 1; n <= after; n++) {
     const block = (await rpc("eth_getBlockByNumber", [`0x${n.toString(16)}`, false])) as { transactions: string[] };
     perBlock.push(block.transactions.length);
   }

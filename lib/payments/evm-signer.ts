@@ -52,6 +52,41 @@ export type Broadcasts = { sent: Hex[]; landed?: Hex; onSent?: () => void };
 const globalForBroadcasts = globalThis as typeof globalThis & { __storefrontBroadcasts?: AsyncLocalStorage<Broadcasts> };
 export const broadcasts = (globalForBroadcasts.__storefrontBroadcasts ??= new AsyncLocalStorage<Broadcasts>());
 
+/**
+ * The chain calls of one verification or settlement that got no answer from the node (`unanswered.run({ count: 0 }, …)`):
+ * the x402 library reads a failed call as the payment's fault (a payer's code it could not read is an invalid
+ * signature, a simulation it could not run a failed transfer), so the caller counts them here to tell the two apart.
+ * Once a call went unanswered, the others of the same check fail at once instead of each waiting out its retries.
+ */
+export type Unanswered = { count: number; last?: unknown };
+const globalForUnanswered = globalThis as typeof globalThis & { __storefrontUnanswered?: AsyncLocalStorage<Unanswered> };
+export const unanswered = (globalForUnanswered.__storefrontUnanswered ??= new AsyncLocalStorage<Unanswered>());
+
+/** A node's JSON-RPC codes for its own trouble (internal error, over its limits), not a verdict on the call. */
+const NODE_TROUBLE_CODES = new Set([-32603, -32005, -32007, 429]);
+
+/** The call got no verdict from the node: the request failed or timed out, or the node said it was in trouble. */
+export function isUnanswered(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof HttpRequestError || e instanceof TimeoutError) return true;
+    if (e instanceof RpcRequestError) return NODE_TROUBLE_CODES.has(e.code);
+  }
+  return false;
+}
+
+/** Makes a chain call, its failure counted in the caller's `unanswered` record when the node gave no verdict. */
+function counted<T>(call: () => Promise<T>): Promise<T> {
+  const record = unanswered.getStore();
+  if (record?.count) return Promise.reject(record.last);
+  return call().catch((err: unknown) => {
+    if (record && isUnanswered(err)) {
+      record.count++;
+      record.last = err;
+    }
+    throw err;
+  });
+}
+
 /** The lock and nonce record of one sending wallet on one network (gas wallets and refund wallets alike). */
 export const nonceKey = (network: string, address: Address) => `evm-nonce:${network}:${address.toLowerCase()}`;
 
@@ -332,8 +367,8 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
 
   return {
     getAddresses: () => accounts.map((a) => a.address),
-    readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
-    verifyTypedData: (args) => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
+    readContract: (args) => counted(() => client.readContract(args as Parameters<typeof client.readContract>[0])),
+    verifyTypedData: (args) => counted(() => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0])),
     writeContract: (args) =>
       send({
         to: args.address,
@@ -364,7 +399,10 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         clearInterval(check);
       }
     },
-    getCode: (args) => code(args.address),
+    // A code the node did not give is "none", counted as unanswered: the x402 library starts its check of the asset's
+    // code before it knows it needs it and drops it on an early refusal, so a rejection there would go unhandled. The
+    // refusal that follows is checked again by the caller (see `unanswered`).
+    getCode: (args) => counted(() => code(args.address)).catch((err: unknown) => (isUnanswered(err) ? undefined : Promise.reject(err))),
   };
 }
 

@@ -2,7 +2,7 @@ import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
 import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Db } from "@/lib/db";
-import { broadcasts, type Broadcasts } from "./evm-signer";
+import { broadcasts, unanswered, type Broadcasts, type Unanswered } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
@@ -60,6 +60,13 @@ export type ExchangeResult =
 const MAX_ATTEMPTS = 3;
 /** A retry is only started while the payment stays valid at least this long. */
 const RETRY_MARGIN_MS = 15_000;
+/** A check the node did not answer (each call of it already tried a few times by viem) is made this many times at most. */
+const CHECK_ATTEMPTS = 3;
+const CHECK_PAUSE_MS = 500;
+
+/** What the payer is told when the node never answered the shop's checks: the payment itself may well be good. */
+export const NODE_UNANSWERED =
+  "The network's node did not answer while this payment was checked, so it was not taken: nothing was charged. Send it again in a few seconds.";
 
 /**
  * In-process EVM payments checked and sent at a time, per process. From its verification until its transaction is
@@ -104,9 +111,10 @@ async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, s
   // Settlement verifies the payment again itself. A separate verification first is needed where something runs before
   // settlement (a fee's handler) that an invalid payment must not reach, and on Solana, where a refused settlement
   // can only be told from one that may still land once its blockhash expired: an invalid payment is refused at once.
-  const verified: VerifyResponse =
+  const verified: VerifyResponse & { unanswered?: boolean } =
     input.beforeSettle || !identity.authorization ? await verifyPayment(payments, payload, requirement) : { isValid: true, payer: identity.payer ?? undefined };
-  if (!verified.isValid) return { kind: "invalid", reason: verified.invalidReason ?? "invalid payment", payer: verified.payer };
+  if (!verified.isValid)
+    return { kind: "invalid", reason: verified.unanswered ? NODE_UNANSWERED : (verified.invalidReason ?? "invalid payment"), payer: verified.payer };
 
   const expected = await expectedTransaction(payments, identity);
   const begun = await beginSettlement(
@@ -165,13 +173,19 @@ async function settleOnce(
   const heartbeat = setInterval(() => void extendLease(db, settlement.id).catch(() => undefined), LEASE_MS / 3);
   heartbeat.unref();
   let result: SettleResponse;
+  // Whether the node left the last attempt's checks unanswered (then its refusal is not the payer's fault).
+  let nodeSilent = false;
   try {
     for (let attempt = 1; ; attempt++) {
-      result = await broadcasts.run(broadcast, () => settlePayment(payments, payload, requirement));
+      const calls: Unanswered = { count: 0 };
+      result = await broadcasts.run(broadcast, () => unanswered.run(calls, () => settlePayment(payments, payload, requirement)));
+      nodeSilent = calls.count > 0;
       if (result.success || sent.length > 0 || result.transaction) break;
       // Nothing was sent. If the payment still verifies, the failure was the shop's (an RPC, a nonce): try again.
       if (attempt >= MAX_ATTEMPTS || Date.now() > identity.validUntil.getTime() - RETRY_MARGIN_MS) break;
-      if (!(await verifyPayment(payments, payload, requirement)).isValid) break;
+      const check = await verifyPayment(payments, payload, requirement);
+      nodeSilent = check.unanswered === true;
+      if (!check.isValid) break;
       await new Promise((r) => setTimeout(r, 300 * attempt));
     }
   } finally {
@@ -190,8 +204,9 @@ async function settleOnce(
   // In-process on EVM the shop knows whether anything was sent; otherwise something may have been.
   const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction;
   if (nothingSent) {
-    await finishSettlement(db, settlement.id, { status: "failed", error: reason, refused: true }, effects);
-    return { kind: "failed", settle: result, reason };
+    // A refusal while the node was silent is the shop's failure, told as such (the record keeps the library's words).
+    await finishSettlement(db, settlement.id, { status: "failed", error: nodeSilent ? `${reason} (the node did not answer)` : reason, refused: true }, effects);
+    return { kind: "failed", settle: result, reason: nodeSilent ? NODE_UNANSWERED : reason };
   }
   const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);
   return { kind: "pending", settle: { ...result, transaction: transaction ?? "" }, settlement: pending };
@@ -212,14 +227,31 @@ export function findMatchingRequirement(payments: Payments, offered: PaymentRequ
   return server.findMatchingRequirements(offered, payload);
 }
 
-/** A facilitator that fails is a refused payment, never a thrown error. */
-export async function verifyPayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<VerifyResponse> {
-  return payments.server
-    .verifyPayment(payload, requirement)
-    .catch(
-      (err: unknown): VerifyResponse =>
-        ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
+/**
+ * The facilitator's verdict on a payment; a facilitator that fails is a refused payment, never a thrown error. A refusal
+ * given while the node left some of the checks unanswered (the x402 library reads an unread payer's code as a bad
+ * signature) is not a verdict: the payment is checked again, a few times over a few seconds, and if the node stays
+ * silent the refusal says so (`unanswered`).
+ */
+export async function verifyPayment(
+  payments: Payments,
+  payload: PaymentPayload,
+  requirement: PaymentRequirements,
+): Promise<VerifyResponse & { unanswered?: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const calls: Unanswered = { count: 0 };
+    const verdict = await unanswered.run(calls, () =>
+      payments.server
+        .verifyPayment(payload, requirement)
+        .catch(
+          (err: unknown): VerifyResponse =>
+            ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
+        ),
     );
+    if (verdict.isValid || calls.count === 0) return verdict;
+    if (attempt >= CHECK_ATTEMPTS) return { ...verdict, unanswered: true };
+    await new Promise((r) => setTimeout(r, CHECK_PAUSE_MS * attempt));
+  }
 }
 
 async function settlePayment(payments: Payments, payload: PaymentPayload, requirement: PaymentRequirements): Promise<SettleResponse> {

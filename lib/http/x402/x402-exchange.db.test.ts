@@ -21,7 +21,7 @@ import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } f
 import { getDevnet, type Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
-import { exchange, paymentsSending } from "@/lib/payments/exchange";
+import { exchange, NODE_UNANSWERED, paymentsSending, type ExchangeInput } from "@/lib/payments/exchange";
 import { inProcessFacilitator, remoteFacilitator } from "@/lib/payments/facilitator";
 import { standInFacilitator } from "@/lib/payments/testing-facilitator";
 import { databaseNonceStore } from "@/lib/payments/nonce-store";
@@ -163,13 +163,18 @@ type RpcCall = { method: string; id: number };
 /** A JSON-RPC proxy in front of a chain that can lose answers: the faults a real RPC provider has (batches too). */
 async function faultyRpc(target: string) {
   // refuseGroupHeads: the first (lowest-nonce) transaction of a batch of several is refused, the rest accepted.
-  const faults = { dropSendAnswers: false, receiptsAfter: 0, refuseSends: 0, refuseGroupHeads: 0 };
+  // outageUntil: until then every request is answered 503 (a provider that is down; viem tries each call again a few times).
+  const faults = { dropSendAnswers: false, receiptsAfter: 0, refuseSends: 0, refuseGroupHeads: 0, outageUntil: 0 };
   // Every call's method, in the order the node received them.
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      if (Date.now() < faults.outageUntil) {
+        res.writeHead(503).end("service unavailable");
+        return;
+      }
       void (async () => {
         const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
         const batch = Array.isArray(parsed);
@@ -231,7 +236,7 @@ async function signedPayment(p: Payments, n: PaymentNetwork) {
       "utf8",
     ),
   );
-  const pay = () =>
+  const pay = (more: Pick<ExchangeInput, "beforeSettle"> = {}) =>
     exchange({
       db: database.db,
       payments: p,
@@ -241,6 +246,7 @@ async function signedPayment(p: Payments, n: PaymentNetwork) {
       reference: inv.id,
       claim: invoiceClaim(inv.id),
       effects: settlementEffects,
+      ...more,
     });
   return { inv, buyer, pay };
 }
@@ -326,6 +332,34 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       expect(await paidStatus(inv.id)).toBe("paid");
       const rows = await database.db.select().from(invoices).where(eq(invoices.id, inv.id));
       expect(rows[0]!.paymentTx).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("checks a payment again when the node did not answer, and tells the payer it was the node, not the payment, if it stays silent", async () => {
+    const { proxy, n, p } = await faultyPayments(5_000);
+    try {
+      // Checked first, as a paid route with a handler does. A node down for two seconds: checked again once it answers.
+      const brief = await signedPayment(p, n);
+      let handled = 0;
+      proxy.faults.outageUntil = Date.now() + 2_000;
+      const settled = await brief.pay({ beforeSettle: async () => (handled++, true) });
+      expect(settled.kind).toBe("settled");
+      expect(handled).toBe(1);
+      expect(await devnet.balance(n.network, brief.buyer.address)).toBe(50_000_000n - brief.inv.priceUsdc);
+
+      // A node that stays down: refused for that (the x402 library alone would call it a bad signature), nothing charged.
+      const later = await signedPayment(p, n);
+      proxy.faults.outageUntil = Infinity;
+      const refused = await later.pay({ beforeSettle: async () => (handled++, true) });
+      expect(refused).toMatchObject({ kind: "invalid", reason: NODE_UNANSWERED });
+      expect(handled).toBe(1);
+      proxy.faults.outageUntil = 0;
+      expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n);
+      // The same signed payment goes through once the node is back.
+      expect((await later.pay({ beforeSettle: async () => true })).kind).toBe("settled");
+      expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n - later.inv.priceUsdc);
     } finally {
       await proxy.close();
     }

@@ -1,6 +1,6 @@
 import { CallExecutionError, ContractFunctionExecutionError, HttpRequestError, RpcRequestError, TimeoutError } from "viem";
 import { describe, expect, it } from "vitest";
-import { isUnanswered, replacementFees } from "./evm-signer";
+import { errorText, isUnanswered, replacementFees } from "./evm-signer";
 
 const gwei = (x: number) => BigInt(Math.round(x * 1e9));
 
@@ -44,5 +44,14 @@ describe("isUnanswered", () => {
     expect(isUnanswered(rpc(-32602, "invalid params"))).toBe(false);
     expect(isUnanswered(new Error("something else"))).toBe(false);
     expect(isUnanswered("not an error")).toBe(false);
+  });
+});
+
+describe("errorText", () => {
+  it("reads a node's words through the causes that wrap them, up to six deep", () => {
+    let err = new Error("nonce too low: next nonce 7, tx nonce 6");
+    for (const words of ["RPC Request failed.", "Transaction creation failed.", "Execution reverted for an unknown reason.", "Settlement failed."])
+      err = new Error(words, { cause: err });
+    expect(errorText(err)).toContain("nonce too low");
   });
 });

@@ -431,7 +431,8 @@ function hasCode(err: unknown): boolean {
 /** Everything an RPC error says, through its causes (viem and @solana/kit wrap the node's words), for matching. */
 export function errorText(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err; e instanceof Error && parts.length < 6; e = e.cause) {
+  let depth = 0;
+  for (let e: unknown = err; e instanceof Error && depth < 6; e = e.cause, depth++) {
     parts.push(
       e.message,
       (e as { details?: string }).details ?? "",

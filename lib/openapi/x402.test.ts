@@ -43,6 +43,14 @@ describe("the /x402 OpenAPI document", () => {
     expect(x402Operations().map(key).sort()).toEqual(files);
   });
 
+  it("lists on every route what each refuses before anything else: a broken query (400 INVALID_PARAMETER), a body declared too large (413)", () => {
+    const codes = (body: z.ZodType | undefined) => (body instanceof z.ZodObject && body.shape.code instanceof z.ZodEnum ? body.shape.code.options : []);
+    for (const { method, path } of Object.values(X402_ROUTES)) {
+      expect(codes(x402Response(method, path, 400)?.body), `${method} ${path} 400`).toContain("INVALID_PARAMETER");
+      expect(codes(x402Response(method, path, 413)?.body), `${method} ${path} 413`).toEqual(["PAYLOAD_TOO_LARGE"]);
+    }
+  });
+
   it("gives each paid route its fee from the route table", () => {
     for (const [id, route] of Object.entries(X402_ROUTES) as [X402RouteId, (typeof X402_ROUTES)[X402RouteId]][]) {
       const op = doc.paths?.[route.path]?.[route.method === "GET" ? "get" : "post"];

@@ -6,6 +6,7 @@ import { INVOICE_REFUSALS } from "@/lib/errors";
 import { x402ErrorCodes } from "@/lib/http/x402/errors";
 import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
+import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
 import * as s from "@/lib/http/x402/x402-schemas";
 
@@ -132,9 +133,23 @@ function route(id: X402RouteId, { description, responses, ...spec }: Spec, feeIn
       "x-x402-fee": feeInfo.extension,
       ...spec,
     },
-    responses: feeInfo.extension.type === "fixed" ? { 409: IDENTIFIER_CONFLICT, ...responses, ...COMMON } : { ...responses, ...COMMON },
+    responses: {
+      ...(feeInfo.extension.type === "fixed" ? ({ 409: IDENTIFIER_CONFLICT } as Record<number, ApiResponse>) : {}),
+      400: EDGE_QUERY,
+      ...responses,
+      413: EDGE_BODY,
+      ...COMMON,
+    },
   };
 }
+
+/**
+ * What every route refuses before anything else, as the proxy does on the shop's other paths: a query string that is
+ * not valid UTF-8 or holds NUL (a route's own 400 lists INVALID_PARAMETER among its codes; a test keeps them so), and
+ * a body declared larger than the limit.
+ */
+const EDGE_QUERY = error("A query string that is not valid UTF-8 or holds NUL.", ["INVALID_PARAMETER"]);
+const EDGE_BODY = error(`A body declared larger than ${MAX_BODY_BYTES / 1024} KB (Content-Length), refused before it is read.`, ["PAYLOAD_TOO_LARGE"]);
 
 /** A paid call whose payment identifier (x402 `payment-identifier`) was used before with another payment or route. */
 const IDENTIFIER_CONFLICT = error(
@@ -166,7 +181,9 @@ const OPERATIONS: readonly ApiOperation[] = [
     security: FEE_SECURITY,
     responses: {
       200: ok("The route catalog.", s.CheckoutInfo, paidHeaders),
-      400: error("A malformed payment header.", PAYMENT_ERRORS, { networks: s.ErrorDetails.networks }),
+      400: error("A query string that is not valid UTF-8 or holds NUL, or a malformed payment header.", ["INVALID_PARAMETER", ...PAYMENT_ERRORS], {
+        networks: s.ErrorDetails.networks,
+      }),
       402: paymentRequired("the fee of this call."),
     },
   }),
@@ -241,8 +258,8 @@ const OPERATIONS: readonly ApiOperation[] = [
       responses: {
         200: ok("The payment settled; fulfilment has started.", s.InvoicePaid, z.object({ "PAYMENT-RESPONSE": paymentResponseHeader })),
         400: error(
-          "No `invoice_id`, a body that is not JSON, a malformed payment header, or a payment on a network not offered.",
-          ["INVALID_JSON", "MISSING_FIELD", ...PAYMENT_ERRORS],
+          "No `invoice_id`, a body that is not JSON, a query string that is not valid UTF-8 or holds NUL, a malformed payment header, or a payment on a network not offered.",
+          ["INVALID_JSON", "MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS],
           {
             networks: s.ErrorDetails.networks,
           },
@@ -271,9 +288,13 @@ const OPERATIONS: readonly ApiOperation[] = [
       requestParams: { query: invoiceStatusQuery },
       responses: {
         200: ok("The invoice.", s.InvoiceStatusBody, paidHeaders),
-        400: error("`invoice_id` missing, or a malformed payment header.", ["MISSING_FIELD", ...PAYMENT_ERRORS], {
-          networks: s.ErrorDetails.networks,
-        }),
+        400: error(
+          "`invoice_id` missing, a query string that is not valid UTF-8 or holds NUL, or a malformed payment header.",
+          ["MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS],
+          {
+            networks: s.ErrorDetails.networks,
+          },
+        ),
         402: paymentOrSignInRequired(
           "the fee of this call.",
           "sign it and send it in SIGN-IN-WITH-X instead of paying, to prove the paying wallet (no fee) and see the codes.",
@@ -300,7 +321,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestParams: { query: myOrdersQuery },
     responses: {
       200: ok("One page of orders.", s.WalletOrders),
-      400: error("A bad `start` or `limit`.", ["INVALID_PARAMETER"]),
+      400: error("A bad `start` or `limit`, or a query string that is not valid UTF-8 or holds NUL.", ["INVALID_PARAMETER"]),
       402: signInRequired,
     },
   }),

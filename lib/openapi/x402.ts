@@ -399,7 +399,7 @@ export function x402ResponseSchema(method: string, pathTemplate: string, status:
 }
 
 /** The error codes a documented body may carry (its `code` enum), none for a body without one (a 200, a 402). */
-function bodyCodes(body: z.ZodType): readonly string[] {
+export function bodyCodes(body: z.ZodType | undefined): readonly string[] {
   const code = body instanceof z.ZodObject ? body.shape.code : undefined;
   return code instanceof z.ZodEnum ? (code.options as string[]) : [];
 }

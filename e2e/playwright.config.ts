@@ -13,18 +13,47 @@ const external = process.env.E2E_BASE_URL;
 // data folders, the standalone server's copy and the PostgreSQL databases they made.
 const GRACEFUL_SHUTDOWN = { signal: "SIGTERM" as const, timeout: 30_000 };
 
-// Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
-const server = (port: number, mode: string, env: Record<string, string> = {}) => ({
-  command: `node e2e/server.mjs ${port} ${mode}`,
-  env: { ADMIN_TOKEN: E2E_ADMIN_TOKEN, CRON_SECRET: E2E_CRON_SECRET, WEBHOOK_RETRY_BASE_SECONDS: "1", ...env },
-  url: `http://127.0.0.1:${port}/`,
+/** A web server entry: started from the repository's root, its output shown, stopped with SIGTERM. */
+const webServer = (command: string, env: Record<string, string> = {}) => ({
+  command,
+  env,
   cwd: "..",
-  timeout: 120_000,
   reuseExistingServer: false,
   stdout: "pipe" as const,
   stderr: "pipe" as const,
   gracefulShutdown: GRACEFUL_SHUTDOWN,
 });
+
+/**
+ * A process of the run (a shop or the shared devnet) and the URL that answers once it is up. That URL is not given to
+ * Playwright, which would wait for each web server before starting the next: see `startedTogether`.
+ */
+type RunProcess = { webServer: ReturnType<typeof webServer>; ready: string };
+
+// Every e2e shop: a known admin token (merchant API tests create merchants) and quick webhook retries.
+const server = (port: number, mode: string, env: Record<string, string> = {}): RunProcess => ({
+  webServer: webServer(`node e2e/server.mjs ${port} ${mode}`, {
+    ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+    CRON_SECRET: E2E_CRON_SECRET,
+    WEBHOOK_RETRY_BASE_SECONDS: "1",
+    ...env,
+  }),
+  ready: `http://127.0.0.1:${port}/`,
+});
+
+/** The processes, all started at once, and last the one that waits until each answers (e2e/shops-ready.mjs). */
+const startedTogether = (processes: RunProcess[]) => [
+  ...processes.map((p) => p.webServer),
+  {
+    ...webServer(`node e2e/shops-ready.mjs ${processes.map((p) => p.ready).join(" ")}`),
+    wait: { stdout: /every e2e shop answers/ },
+    timeout: 180_000,
+  },
+];
+
+// The dependency of the projects that wait for the x402 API tests only to balance the phases (see `projects`); none
+// against a running shop (E2E_BASE_URL), where `--project resale` runs that project alone.
+const secondPhase = external ? [] : ["x402-api"];
 
 export default defineConfig({
   testDir: ".",
@@ -44,7 +73,22 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: "off",
   },
+  // Playwright runs the projects in phases: a project whose dependencies have not all finished waits for the next
+  // phase, which starts when every test of the current one is done. Two phases of about equal work, then, each with
+  // its long tests first, so that neither worker waits idle at a phase's end: the first holds the x402 API tests (the
+  // dependency) and what runs beside them; the second every project that comes after them, because it pays the same
+  // payTo (merchant-api, checkout) or only to balance the phases (the others say so).
   projects: [
+    // Invoices that expire: a shop of its own whose invoices live one minute. First: it mostly waits.
+    ...(!external
+      ? [
+          {
+            name: "checkout-expiry",
+            testMatch: "checkout-expiry/**/*.spec.ts",
+            use: { browserName: "chromium" as const, viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${PORT + 2}` },
+          },
+        ]
+      : []),
     {
       name: "desktop",
       testIgnore: ["x402/**", "checkout/**", "checkout-expiry/**", "merchant-api/**", "two-servers/**", "mainnet/**", "operations/**", "resale/**", "phone/**"],
@@ -59,6 +103,22 @@ export default defineConfig({
     // The fuzz on the shop of the expiring invoices, which no other API test calls: its thousands of requests without
     // a valid credential use up the merchant API's budget of loopback clients (60 a minute, rolling) for that shop.
     ...(!external ? [{ name: "fuzz", testMatch: "operations/fuzz.spec.ts", use: { baseURL: `http://127.0.0.1:${PORT + 2}` } }] : []),
+    // A shop in mainnet mode with stand-in payment settings: no demo or test product anywhere.
+    ...(!external
+      ? [{ name: "mainnet", testMatch: "mainnet/**/*.spec.ts", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PORT + 6}` } }]
+      : []),
+
+    // The second phase.
+    // A shop reselling another (UPSTREAM_API_URL), both started by the spec from the production build on a devnet of
+    // their own, the reseller killed mid-purchase and restarted. Its shops, chains and payTo are its own: it comes
+    // after the API tests only to run first in the second phase (one worker's longest stretch), and it runs with
+    // E2E_BASE_URL too (it never uses that shop).
+    {
+      name: "resale",
+      testMatch: "resale/**/*.spec.ts",
+      dependencies: secondPhase,
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
+    },
     // The merchant API over real HTTP, as its existing clients use it: no browser.
     // It pays the same payTo as the x402 API tests, which check its balance exactly: it runs after them.
     { name: "merchant-api", testMatch: "merchant-api/**/*.spec.ts", dependencies: ["x402-api"] },
@@ -69,23 +129,16 @@ export default defineConfig({
       dependencies: ["x402-api"],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
-    // A shop in mainnet mode with stand-in payment settings: no demo or test product anywhere.
-    ...(!external
-      ? [{ name: "mainnet", testMatch: "mainnet/**/*.spec.ts", use: { browserName: "chromium" as const, baseURL: `http://127.0.0.1:${PORT + 6}` } }]
-      : []),
-    // Invoices that expire: a shop of its own whose invoices live one minute.
-    ...(!external
-      ? [
-          {
-            name: "checkout-expiry",
-            testMatch: "checkout-expiry/**/*.spec.ts",
-            use: { browserName: "chromium" as const, viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${PORT + 2}` },
-          },
-        ]
+    // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
+    // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo (after the API
+    // tests only for the phases' balance).
+    ...(postgres && !external
+      ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, dependencies: secondPhase, use: { baseURL: SERVER_A } }]
       : []),
     // The pages again at a phone's size; not the JavaScript budgets nor the API documents' pages, which do not depend
     // on the screen, nor the tests of logic alone (@logic). The dashboard's longer flows (orders, webhooks, gift cards)
     // run on desktop; on the phone, phone/dashboard-pages.spec.ts checks each of their pages with rows in its tables.
+    // After the API tests only for the phases' balance.
     {
       name: "phone",
       grepInvert: /@logic/,
@@ -104,26 +157,18 @@ export default defineConfig({
         "dashboard/webhooks.spec.ts",
         "dashboard/gift-cards.spec.ts",
       ],
+      dependencies: secondPhase,
       use: { browserName: "chromium", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
     },
-    // A shop reselling another (UPSTREAM_API_URL), both started by the spec from the production build on a devnet of
-    // their own, the reseller killed mid-purchase and restarted. Its shops, chains and payTo are its own: it runs beside
-    // the others, and with E2E_BASE_URL too (it never uses that shop).
-    { name: "resale", testMatch: "resale/**/*.spec.ts", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
-    // Two shops on one PostgreSQL database and one devnet (npm run devnet, DEVNET_URL), as several servers of one
-    // deployment: one payment offered to both, and many payers at once. It pays its own devnet's payTo.
-    // It runs after the browser checkouts, so that its payers do not compete with them for the machine.
-    ...(postgres && !external
-      ? [{ name: "two-servers", testMatch: "two-servers/**/*.spec.ts", workers: 1, dependencies: ["checkout"], use: { baseURL: SERVER_A } }]
-      : []),
     ...(postgres && !external
       ? [
           {
             name: "desktop-postgres",
             testMatch: "browse.spec.ts",
             // The searches, which PostgreSQL's full-text and trigram indexes answer; the other pages read the catalog
-            // from memory, the same on either database.
+            // from memory, the same on either database. After the API tests only for the phases' balance.
             grep: /search|filters|typos/,
+            dependencies: secondPhase,
             use: { browserName: "chromium" as const, viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${PORT + 1}` },
           },
         ]
@@ -132,23 +177,15 @@ export default defineConfig({
   // The production build on a fresh, empty database: the demo catalog is seeded at start, as for a new user.
   webServer: external
     ? []
-    : [
+    : startedTogether([
         server(PORT, "pglite"),
         server(PORT + 2, "pglite", { INVOICE_TTL_MINUTES: "1" }),
         // The mainnet shop is the standalone server by itself (as in the Docker image).
         server(PORT + 6, "pglite", { ...MAINNET_STAND_IN(PORT + 6), E2E_STANDALONE: "1" }),
         ...(postgres
           ? [
-              {
-                command: `node e2e/devnet.mjs ${SHARED_DEVNET_PORT}`,
-                url: `http://127.0.0.1:${SHARED_DEVNET_PORT}/`,
-                cwd: "..",
-                timeout: 120_000,
-                reuseExistingServer: false,
-                stdout: "pipe" as const,
-                stderr: "pipe" as const,
-                gracefulShutdown: GRACEFUL_SHUTDOWN,
-              },
+              // The devnet that the PostgreSQL shops share (a shop waits for its DEVNET_URL).
+              { webServer: webServer(`node e2e/devnet.mjs ${SHARED_DEVNET_PORT}`), ready: `http://127.0.0.1:${SHARED_DEVNET_PORT}/` },
               // The browse flow's shop pays nothing: it uses the shared devnet rather than chains of its own.
               server(PORT + 1, "postgres", { DEVNET_URL: `http://127.0.0.1:${SHARED_DEVNET_PORT}` }),
               ...[PORT + 3, PORT + 4].map((port) =>
@@ -160,5 +197,5 @@ export default defineConfig({
               ),
             ]
           : []),
-      ],
+      ]),
 });

@@ -33,8 +33,9 @@ if (mode === "postgres" || mode === "postgres-shared") {
     }
   };
   await admin(`CREATE DATABASE ${name}`).catch((err) => {
-    // The other server made it first.
-    if (!(shared && /already exists/.test(err.message))) throw err;
+    // The other server made it first: it existed already (42P04), or both made it at once and the other's committed
+    // first (23505 on pg_database's name). Its migrations run under a lock (lib/db/client.ts).
+    if (!(shared && (err.code === "42P04" || err.code === "23505"))) throw err;
   });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -22,7 +22,15 @@ export default defineConfig({
       // Tests without a database: no wiring, no template.
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.db.test.ts"], env: { TEST_DB: "pglite" } },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.db.test.ts"],
+          env: { TEST_DB: "pglite" },
+          // The files of a worker share its modules, loaded once: they keep no state of their own between files (the
+          // database tests do: each makes its database the process's, so they stay isolated).
+          isolate: false,
+        },
       },
       {
         extends: true,

@@ -82,6 +82,32 @@ describe(`fulfilment worker on ${testDriver}`, () => {
     expect(calls).toBe(after);
   });
 
+  it("idle, looks less and less often, up to idleMaxMs, and still fulfils an order paid meanwhile", async () => {
+    let passes = 0;
+    const worker = startWorker(
+      async () => {
+        passes++;
+        return database.db;
+      },
+      { intervalMs: 20, idleMaxMs: 160, provider: demo },
+    );
+    try {
+      // Passes at 0, 40, 120, 280, 440, 600 ms (pauses of 40, 80, 160, 160…): about 6, where 20 ms apart would be 30.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(passes).toBeGreaterThanOrEqual(2);
+      expect(passes).toBeLessThanOrEqual(8);
+      const inv = await createInvoice({ items: [{ product_id: "test-gift-card-code", package_value: "10" }], payer }, database.db);
+      await payInvoice(database.db, inv.id);
+      kickWorker();
+      await until(async () => {
+        const [row] = await database.db.select().from(orders).where(eq(orders.invoiceId, inv.id));
+        return row?.status === "delivered";
+      });
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("never runs two passes at once, however often it is kicked", async () => {
     let active = 0;
     let most = 0;

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { kickLoop, startPollLoop, type PollLoop } from "@/lib/runtime/poll-loop";
+import { kickLoop, startPollLoop, type PassOutcome, type PollLoop } from "@/lib/runtime/poll-loop";
 import { drainDue } from "./engine";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
@@ -8,6 +8,8 @@ import { log } from "@/lib/log";
 export type WorkerOptions = {
   /** Pause between passes. A pass starts at once when kicked. */
   intervalMs?: number;
+  /** The longest pause after passes that found nothing to do (lib/runtime/poll-loop); `intervalMs` by default. */
+  idleMaxMs?: number;
   /** One provider for every order (tests); `providerFor(order)` otherwise. */
   provider?: FulfilmentProvider;
   /** How refunds are paid. Without one, failed orders stay refund-due for the operator. */
@@ -28,7 +30,8 @@ const LOOP = "fulfilment";
  */
 export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}): Worker {
   const onError = opts.onError ?? ((err: unknown) => log.error({ err, job: "fulfilment" }, "fulfilment pass failed"));
-  const pass = async () => {
+  // Idle: no order was due, none was left to roll up, no refund was made; a failed step is not idle.
+  const pass = async (): Promise<PassOutcome> => {
     let db: Db;
     try {
       db = await getDb();
@@ -37,12 +40,13 @@ export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}):
       opts.onPass?.();
       return;
     }
-    await drainDue(db, { provider: opts.provider }).catch(onError);
+    const drained = await drainDue(db, { provider: opts.provider }).catch(onError);
     // Refunds run even when some delivery could not be recorded.
-    if (opts.payout) await refundDue(db, opts.payout).catch(onError);
+    const refunds = opts.payout ? await refundDue(db, opts.payout).catch(onError) : [];
     opts.onPass?.();
+    return drained && drained.claimed === 0 && drained.recoveredInvoices === 0 && refunds?.length === 0 ? "idle" : undefined;
   };
-  return startPollLoop(LOOP, pass, opts.intervalMs ?? 500);
+  return startPollLoop(LOOP, pass, opts.intervalMs ?? 500, { idleMaxMs: opts.idleMaxMs });
 }
 
 /** Asks the process's worker, if one runs, for a pass now: fulfilment starts without waiting for the next tick. */

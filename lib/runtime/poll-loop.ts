@@ -21,16 +21,30 @@ export function setBackgroundRound(run: (opts: { budgetMs: number }) => Promise<
   registry.__storefrontRound = run;
 }
 
+/** What a pass found: `"idle"` when there was nothing to do. */
+export type PassOutcome = void | "idle";
+
 /**
  * Runs `pass` again and again: passes never overlap (a setTimeout chain, not an interval), a pass kicked while one
  * runs follows it at once (that one may have looked before the kick's work existed), and the timer is unref'd so it
  * never keeps the process alive. `pass` handles its own errors. The newest loop of a `name` is the process's:
  * `kickLoop(name)` reaches it, and a loop started again (a `next dev` reload) replaces the previous one.
+ *
+ * With `idleMaxMs`, a pass that found nothing to do doubles the pause before the next, up to `idleMaxMs`, until a pass
+ * finds work or a kick comes: an idle server asks its database less often, and work that kicks (a payment, a new
+ * message) still starts at once.
  */
-export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promise<void>, intervalMs: number): PollLoop {
+export function startPollLoop(
+  name: string,
+  pass: (signal: AbortSignal) => Promise<PassOutcome>,
+  intervalMs: number,
+  opts: { idleMaxMs?: number } = {},
+): PollLoop {
   const named = (loops.__storefrontLoops ??= new Map());
+  const idleMaxMs = Math.max(intervalMs, opts.idleMaxMs ?? intervalMs);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let pause = intervalMs;
   let kicked = false;
   let stopped = false;
   const stopping = new AbortController();
@@ -43,18 +57,23 @@ export function startPollLoop(name: string, pass: (signal: AbortSignal) => Promi
 
   function run() {
     timer = undefined;
-    running = pass(stopping.signal).finally(() => {
-      running = undefined;
-      const again = kicked;
-      kicked = false;
-      schedule(again ? 0 : intervalMs);
-    });
+    running = pass(stopping.signal)
+      .then((outcome) => {
+        pause = outcome === "idle" ? Math.min(pause * 2, idleMaxMs) : intervalMs;
+      })
+      .finally(() => {
+        running = undefined;
+        const again = kicked;
+        kicked = false;
+        schedule(again ? 0 : pause);
+      });
   }
 
   const previous = named.get(name);
   const loop: PollLoop = {
     kick() {
       if (stopped) return;
+      pause = intervalMs;
       if (running) {
         kicked = true;
         return;

@@ -69,8 +69,9 @@ export async function createPostgresLogs(client: PgQueryable, tableName = RATE_L
 
   async function takeBatch(batch: readonly Waiting[]): Promise<TakeResult[]> {
     const all = batch.flatMap((w, i) => w.counts.map((count) => ({ count, request: i + 1 })));
+    // Unnamed statements: a named one lives on one server connection, which a transaction pooler (PgBouncer in
+    // transaction mode, where DATABASE_URL may point) does not keep for this client from one query to the next.
     const { rows } = await client.query({
-      name: `${tableName}:take-many`,
       text: `SELECT request, used, oldest, accepted FROM ${takeMany}($1::integer[], $2::varchar[], $3::integer[], $4::bigint[], $5::bigint[], $6::bigint[])`,
       values: [
         all.map((a) => a.request),
@@ -108,7 +109,7 @@ export async function createPostgresLogs(client: PgQueryable, tableName = RATE_L
     },
     async giveBack(counts) {
       if (counts.length === 0) return;
-      await client.query({ name: `${tableName}:give-back`, text: `SELECT ${giveBack}($1::varchar[])`, values: [counts.map((c) => c.key)] });
+      await client.query({ text: `SELECT ${giveBack}($1::varchar[])`, values: [counts.map((c) => c.key)] });
     },
     close: async () => clearInterval(cleanup),
   };

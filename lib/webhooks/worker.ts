@@ -19,7 +19,7 @@ const LOOP = "webhooks";
 
 /**
  * The in-process webhook loop (lib/runtime/poll-loop): each pass drains due messages; errors are logged and the next
- * pass runs anyway. Retries come due between passes: the interval bounds how late.
+ * pass runs anyway. Retries come due between passes: the pause (at most idleMaxMs) bounds how late.
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {
   const {

@@ -145,11 +145,18 @@ function route(id: X402RouteId, { description, responses, ...spec }: Spec, feeIn
 
 /**
  * What every route refuses before anything else, as the proxy does on the shop's other paths: a query string that is
- * not valid UTF-8 or holds NUL (a route's own 400 lists INVALID_PARAMETER among its codes; a test keeps them so), and
+ * not valid UTF-8 or holds NUL (the 400 of a route without one of its own; `badRequest` adds it to a route's own), and
  * a body declared larger than the limit.
  */
-const EDGE_QUERY = error("A query string that is not valid UTF-8 or holds NUL.", ["INVALID_PARAMETER"]);
+const EDGE_QUERY_REASON = "Refused before anything else: a query string that is not valid UTF-8 or holds NUL.";
+const EDGE_QUERY = error(EDGE_QUERY_REASON, ["INVALID_PARAMETER"]);
 const EDGE_BODY = error(`A body declared larger than ${MAX_BODY_BYTES / 1024} KB (Content-Length), refused before it is read.`, ["PAYLOAD_TOO_LARGE"]);
+
+/** A route's own 400: its reasons and codes, and the edge's refusal of a broken query (INVALID_PARAMETER) besides. */
+function badRequest(reasons: string, codes: readonly [string, ...string[]], details: Record<string, z.ZodType> = {}): ApiResponse {
+  const all = codes.includes("INVALID_PARAMETER") ? codes : ([...codes, "INVALID_PARAMETER"] as const);
+  return error(`${reasons} ${EDGE_QUERY_REASON}`, all, details);
+}
 
 /** A paid call whose payment identifier (x402 `payment-identifier`) was used before with another payment or route. */
 const IDENTIFIER_CONFLICT = error(
@@ -169,7 +176,7 @@ const searchRoute = (id: "giftCardSearch" | "esimSearch" | "topupSearch", what: 
     requestParams: { query: x402SearchQuery },
     responses: {
       200: ok("Matching products; `next_step` is the first one's detail.", s.SearchResults, paidHeaders),
-      400: error("A bad query parameter, or a malformed payment header.", ["INVALID_PARAMETER", ...PAYMENT_ERRORS], { networks: s.ErrorDetails.networks }),
+      400: badRequest("A bad query parameter, or a malformed payment header.", ["INVALID_PARAMETER", ...PAYMENT_ERRORS], { networks: s.ErrorDetails.networks }),
       402: paymentRequired("the search fee."),
     },
   });
@@ -181,9 +188,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     security: FEE_SECURITY,
     responses: {
       200: ok("The route catalog.", s.CheckoutInfo, paidHeaders),
-      400: error("A query string that is not valid UTF-8 or holds NUL, or a malformed payment header.", ["INVALID_PARAMETER", ...PAYMENT_ERRORS], {
-        networks: s.ErrorDetails.networks,
-      }),
+      400: badRequest("A malformed payment header.", PAYMENT_ERRORS, { networks: s.ErrorDetails.networks }),
       402: paymentRequired("the fee of this call."),
     },
   }),
@@ -198,7 +203,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestParams: { query: productDetailQuery },
     responses: {
       200: ok("The product.", s.ProductDetail, paidHeaders),
-      400: error("`slug` missing or too long, a bad `iccid`, or a malformed payment header.", ["MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS], {
+      400: badRequest("`slug` missing or too long, a bad `iccid`, or a malformed payment header.", ["MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS], {
         networks: s.ErrorDetails.networks,
       }),
       402: paymentRequired("the fee of this call."),
@@ -222,7 +227,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestBody: jsonBody(createInvoiceBody),
     responses: {
       200: ok("The invoice; `next_step` pays it.", s.InvoiceCreated, paidHeaders),
-      400: error(
+      400: badRequest(
         "The body or the cart was refused (the field at fault is in `field`), no paying wallet, or a malformed payment header.",
         [
           "INVALID_JSON",
@@ -257,9 +262,9 @@ const OPERATIONS: readonly ApiOperation[] = [
       requestBody: jsonBody(invoicePayBody),
       responses: {
         200: ok("The payment settled; fulfilment has started.", s.InvoicePaid, z.object({ "PAYMENT-RESPONSE": paymentResponseHeader })),
-        400: error(
-          "No `invoice_id`, a body that is not JSON, a query string that is not valid UTF-8 or holds NUL, a malformed payment header, or a payment on a network not offered.",
-          ["INVALID_JSON", "MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS],
+        400: badRequest(
+          "No `invoice_id`, a body that is not JSON, a malformed payment header, or a payment on a network not offered.",
+          ["INVALID_JSON", "MISSING_FIELD", ...PAYMENT_ERRORS],
           {
             networks: s.ErrorDetails.networks,
           },
@@ -288,13 +293,9 @@ const OPERATIONS: readonly ApiOperation[] = [
       requestParams: { query: invoiceStatusQuery },
       responses: {
         200: ok("The invoice.", s.InvoiceStatusBody, paidHeaders),
-        400: error(
-          "`invoice_id` missing, a query string that is not valid UTF-8 or holds NUL, or a malformed payment header.",
-          ["MISSING_FIELD", "INVALID_PARAMETER", ...PAYMENT_ERRORS],
-          {
-            networks: s.ErrorDetails.networks,
-          },
-        ),
+        400: badRequest("`invoice_id` missing, or a malformed payment header.", ["MISSING_FIELD", ...PAYMENT_ERRORS], {
+          networks: s.ErrorDetails.networks,
+        }),
         402: paymentOrSignInRequired(
           "the fee of this call.",
           "sign it and send it in SIGN-IN-WITH-X instead of paying, to prove the paying wallet (no fee) and see the codes.",
@@ -321,7 +322,7 @@ const OPERATIONS: readonly ApiOperation[] = [
     requestParams: { query: myOrdersQuery },
     responses: {
       200: ok("One page of orders.", s.WalletOrders),
-      400: error("A bad `start` or `limit`, or a query string that is not valid UTF-8 or holds NUL.", ["INVALID_PARAMETER"]),
+      400: badRequest("A bad `start` or `limit`.", ["INVALID_PARAMETER"]),
       402: signInRequired,
     },
   }),

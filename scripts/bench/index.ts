@@ -23,7 +23,7 @@ import { devnetBuyer } from "../x402-buyer";
 import { interleaved, load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
 import { createDatabase } from "../../lib/db/create-database";
 import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
-import { residentMb, startBareRoute, startPostgres } from "./processes";
+import { cpuMs, residentMb, startBareRoute, startDevnet, startPostgres } from "./processes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -70,10 +70,16 @@ async function main() {
     if (run("x402")) await withShop({}, (shop) => x402(shop));
     if (run("checkout")) await withShop({}, (shop) => checkout(shop));
     if (run("settlement")) {
-      await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement("PGlite (embedded)", shop, bare));
+      await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement("PGlite (embedded)", [shop], bare));
       // The same on PostgreSQL (its server on the same two cores as the shop, the chain and the payers).
       const url = await postgresDatabase("storefront_bench_settlement");
-      if (url) await withShop({ DEVNET_BLOCK_TIME: "0", DATABASE_URL: url }, (shop) => settlement("PostgreSQL", shop, bare));
+      if (url) await withShop({ DEVNET_BLOCK_TIME: "0", DATABASE_URL: url }, (shop) => settlement("PostgreSQL", [shop], bare));
+      // Two shop servers on one PostgreSQL database and one devnet (`npm run devnet`), the payers shared between them.
+      const shared = await postgresDatabase("storefront_bench_settlement_two");
+      if (shared)
+        await withDevnet((devnetUrl) =>
+          withShops(2, { DEVNET_URL: devnetUrl, DATABASE_URL: shared }, (shops) => settlement("PostgreSQL, two servers", shops, bare)),
+        );
     }
     if (run("pages")) await withShop({}, (shop) => pages(shop));
   } finally {
@@ -88,6 +94,26 @@ async function withShop(env: Record<string, string>, body: (shop: RunningShop) =
     await body(shop);
   } finally {
     await shop.stop();
+  }
+}
+
+/** Several shop servers started together with the same environment (a shared database and devnet). */
+async function withShops(count: number, env: Record<string, string>, body: (shops: RunningShop[]) => Promise<void>) {
+  const shops = await Promise.all(Array.from({ length: count }, () => startShop({ ...BENCH_ENV, ...env })));
+  try {
+    await body(shops);
+  } finally {
+    await Promise.all(shops.map((s) => s.stop()));
+  }
+}
+
+/** `npm run devnet` on a free port and a fresh folder, mining at once until a benchmark sets its interval. */
+async function withDevnet(body: (url: string) => Promise<void>) {
+  const devnet = await startDevnet();
+  try {
+    await body(devnet.url);
+  } finally {
+    await devnet.stop();
   }
 }
 
@@ -221,8 +247,10 @@ async function checkout(shop: RunningShop) {
 }
 
 /** 1, 10 and 100 wallets paying a micro-fee at the same moment on a chain that mines a block a second. */
-async function settlement(label: string, shop: RunningShop, bare: Bare) {
-  const base = shop.baseURL;
+async function settlement(label: string, shops: RunningShop[], bare: Bare) {
+  const base = shops[0]!.baseURL;
+  // Payer i pays at server i mod n: with several servers, each takes its share of every round.
+  const at = (i: number) => `${shops[i % shops.length]!.baseURL}/x402/checkout/info`;
   const { networks } = (await (await fetch(`${base}/api/dev/devnet`)).json()) as { networks: { network: string; rpcUrl: string }[] };
   const evm = networks.find((n) => n.network.startsWith("eip155:"))!;
   const rpc = async (method: string, params: unknown[]) => {
@@ -265,7 +293,7 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
   }
   const presigning: x402HTTPClient[] = [];
   for (let i = 0; i < 100; i++) presigning.push(new x402HTTPClient(await fundedClient()));
-  await rounds[0]!.payers[0]!.pay(`${base}/x402/checkout/info`);
+  for (let i = 0; i < shops.length; i++) await rounds[0]!.payers[0]!.pay(at(i));
   const baseline = await bare.figures();
   await rpc("evm_setIntervalMining", [1]);
   await rpc("evm_setAutomine", [false]);
@@ -274,8 +302,8 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
   for (const { n, payers } of rounds) {
     const started = performance.now();
     const times = await Promise.all(
-      payers.map(async (payer) => {
-        const res = await payer.pay(`${base}/x402/checkout/info`);
+      payers.map(async (payer, i) => {
+        const res = await payer.pay(at(i));
         if (res.status !== 200) throw new Error(`a paid call answered ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
         if (!res.headers.get("payment-response")) throw new Error("a paid call carried no PAYMENT-RESPONSE");
@@ -293,19 +321,28 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
   // 100 payments that arrive at the same moment: each signed beforehand (after its own 402), then all sent at once,
   // so that the time to each settled answer is the shop's and the chain's alone (above, the 100 payers' own signing in
   // this one process delays some of their payments' departure after their clock started).
-  const url = `${base}/x402/checkout/info`;
   const signed = await Promise.all(
-    presigning.map(async (http) => {
+    presigning.map(async (http, i) => {
+      const url = at(i);
       const res = await fetch(url);
       if (res.status !== 402) throw new Error(`an unpaid call answered ${res.status}`);
       const body: unknown = await res.json().catch(() => undefined);
-      return http.encodePaymentSignatureHeader(await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => res.headers.get(name), body)));
+      return {
+        url,
+        headers: http.encodePaymentSignatureHeader(await http.createPaymentPayload(http.getPaymentRequiredResponse((name) => res.headers.get(name), body))),
+      };
     }),
   );
   const before = await blockNumber();
+  // The CPU time the servers spend on them, beside the bare route's for as many requests arriving at once: the shop is
+  // the bound when its CPU for the burst is about the time the chain gives (a block, or a block per core).
+  const bareCpuBefore = cpuMs(bare.pid);
+  await Promise.all(Array.from({ length: 100 }, async () => (await fetch(bare.url)).arrayBuffer()));
+  const bareCpu = (cpuMs(bare.pid) ?? NaN) - (bareCpuBefore ?? NaN);
+  const cpuBefore = shops.map((shop) => cpuMs(shop.pid));
   const sentAt = performance.now();
   const settled = await Promise.all(
-    signed.map(async (headers) => {
+    signed.map(async ({ url, headers }) => {
       const res = await fetch(url, { headers });
       if (res.status !== 200) throw new Error(`a paid call answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
@@ -314,6 +351,7 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
     }),
   );
   settled.sort((a, b) => a - b);
+  const shopCpu = shops.reduce((sum, shop, i) => sum + (cpuMs(shop.pid) ?? NaN) - (cpuBefore[i] ?? NaN), 0);
   // Where the chain put them: nothing else is sent meanwhile, so the blocks mined since hold these transactions only.
   const perBlock: number[] = [];
   const after = await blockNumber();
@@ -325,6 +363,10 @@ async function settlement(label: string, shop: RunningShop, bare: Bare) {
   console.log(
     `  100 payments arriving at once (signed beforehand): each settled answer after p50 ${percentile(settled, 50).toFixed(1)}, p95 ${percentile(settled, 95).toFixed(1)}, the last ${settled.at(-1)!.toFixed(1)} blocks;` +
       ` their transactions in the blocks after their arrival: ${perBlock.join(", ")}`,
+  );
+  console.log(
+    `  server CPU for those 100 payments: ${(shopCpu / 1000).toFixed(2)} s on ${shops.length} server(s), ${(shopCpu / 100).toFixed(1)} ms a payment;` +
+      ` the bare route's for 100 requests at once: ${(bareCpu / 1000).toFixed(2)} s, ${(bareCpu / 100).toFixed(1)} ms a request`,
   );
   console.log();
 }

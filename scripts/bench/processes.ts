@@ -49,9 +49,8 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   return { url, stop: async () => void execFileSync("scripts/postgres-test-server.sh", ["stop", dir]) };
 }
 
-/** Resident memory of a Node.js process and its Node.js children, in MB (Linux): the server, not the local chains it runs. */
-export function residentMb(pid: number | undefined): number | undefined {
-  if (!pid || !fs.existsSync(`/proc/${pid}/status`)) return undefined;
+/** A Node.js process and its Node.js children (Linux): the server, not the local chains or the database it runs. */
+function nodeTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -61,14 +60,74 @@ export function residentMb(pid: number | undefined): number | undefined {
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {}
   }
-  let kb = 0;
+  const tree: number[] = [];
   const visit = (p: number) => {
     try {
-      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
-      if (/^Name:\s+(node|next-server)/m.test(status)) kb += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+      if (/^Name:\s+(node|next-server)/m.test(fs.readFileSync(`/proc/${p}/status`, "utf8"))) tree.push(p);
     } catch {}
     for (const c of children.get(p) ?? []) visit(c);
   };
   visit(pid);
+  return tree;
+}
+
+/** Resident memory of a Node.js process and its Node.js children, in MB (Linux): the server, not the local chains it runs. */
+export function residentMb(pid: number | undefined): number | undefined {
+  if (!pid || !fs.existsSync(`/proc/${pid}/status`)) return undefined;
+  let kb = 0;
+  for (const p of nodeTree(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {}
+  }
   return kb / 1024;
+}
+
+/** The kernel's clock ticks per second, in which /proc gives CPU time. */
+let ticksPerSecond: number | undefined;
+
+/** CPU time used so far by a Node.js process and its Node.js children, in ms (Linux; user and system, all threads). */
+export function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid || !fs.existsSync(`/proc/${pid}/stat`)) return undefined;
+  ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  let ticks = 0;
+  for (const p of nodeTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return (1000 * ticks) / ticksPerSecond;
+}
+
+/** `npm run devnet` (the local chains alone, for shops that share them) on a free port and a fresh folder, mining a block per transaction. */
+export async function startDevnet(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-devnet-"));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "scripts/devnet.ts", "--port", String(port), "--data-dir", dir, "--block-time", "0"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, NETWORK_MODE: "devnet" },
+    },
+  );
+  const stop = () => stopServer(child, dir);
+  // Its last line at start names the URL: "[devnet] ready: DEVNET_URL=…".
+  const url = await new Promise<string | undefined>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /DEVNET_URL=(\S+)/.exec(out);
+      if (ready) resolve(ready[1]);
+    });
+    child.once("exit", () => resolve(undefined));
+  });
+  child.stdout.resume();
+  if (!url) {
+    await stop();
+    throw new Error("the devnet did not start");
+  }
+  return { url, stop };
 }

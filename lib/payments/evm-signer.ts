@@ -74,15 +74,20 @@ export function isUnanswered(err: unknown): boolean {
   return false;
 }
 
+/** Counts a call that got no verdict from the node in the caller's `unanswered` record, if it keeps one. */
+export function noteUnanswered(err: unknown): void {
+  const record = unanswered.getStore();
+  if (!record) return;
+  record.count++;
+  record.last = err;
+}
+
 /** Makes a chain call, its failure counted in the caller's `unanswered` record when the node gave no verdict. */
 function counted<T>(call: () => Promise<T>): Promise<T> {
   const record = unanswered.getStore();
   if (record?.count) return Promise.reject(record.last);
   return call().catch((err: unknown) => {
-    if (record && isUnanswered(err)) {
-      record.count++;
-      record.last = err;
-    }
+    if (isUnanswered(err)) noteUnanswered(err);
     throw err;
   });
 }

@@ -1,6 +1,6 @@
 import { createPrivateKey } from "node:crypto";
 import { generateJwt } from "@coinbase/cdp-sdk/auth";
-import { createSolanaRpc, getBase58Encoder, createKeyPairSignerFromBytes, type KeyPairSigner } from "@solana/kit";
+import { createDefaultRpcTransport, createKeyPairSignerFromBytes, createSolanaRpcFromTransport, getBase58Encoder, type KeyPairSigner } from "@solana/kit";
 import type { FacilitatorClient } from "@x402/core/server";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import { x402Facilitator } from "@x402/core/facilitator";
@@ -8,7 +8,7 @@ import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/fac
 import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/facilitator";
 import { toFacilitatorSvmSigner } from "@x402/svm";
 import type { LocalAccount } from "viem";
-import { managedEvmSigner, type SenderSync } from "./evm-signer";
+import { managedEvmSigner, noteUnanswered, type SenderSync } from "./evm-signer";
 import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { FacilitatorAuth } from "@/lib/config";
 
@@ -53,7 +53,36 @@ export function inProcessFacilitator(
 
 function solanaSigner(n: SolanaNetwork, signer: KeyPairSigner) {
   // The per-network map form: a bare RPC object would be taken for a config object.
-  return toFacilitatorSvmSigner(signer, { [n.network]: createSolanaRpc(n.rpcUrl) } as Parameters<typeof toFacilitatorSvmSigner>[1]);
+  return toFacilitatorSvmSigner(signer, { [n.network]: countedSolanaRpc(n.rpcUrl) } as Parameters<typeof toFacilitatorSvmSigner>[1]);
+}
+
+/** A Solana RPC call that got no answer is made again this many times, after 150 ms, 300 ms, 600 ms (as viem does on EVM). */
+const SOLANA_RPC_RETRIES = 3;
+const SOLANA_RPC_RETRY_MS = 150;
+
+/**
+ * The Solana facilitator's RPC. A call that got no answer from the node is made again a few times, and if it never got
+ * one it is counted in the caller's `unanswered` record, as the EVM signer's calls are: the x402 library reads a
+ * simulation it could not run as a failed one, the payer's fault. The transport throws only when no JSON-RPC answer
+ * came (no connection, an HTTP error status such as 429 or 503); the node's own refusals come back as answers, and are
+ * neither repeated nor counted. Every call is safe to repeat: a transaction sent twice is the same signed transaction.
+ */
+function countedSolanaRpc(url: string) {
+  const transport = createDefaultRpcTransport({ url });
+  const retrying: typeof transport = async <TResponse>(config: Parameters<typeof transport>[0]) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await transport<TResponse>(config);
+      } catch (err) {
+        if (attempt >= SOLANA_RPC_RETRIES || config.signal?.aborted) {
+          noteUnanswered(err);
+          throw err;
+        }
+        await new Promise((r) => setTimeout(r, SOLANA_RPC_RETRY_MS * 2 ** attempt));
+      }
+    }
+  };
+  return createSolanaRpcFromTransport(retrying);
 }
 
 /** A facilitator over HTTP (FACILITATOR_URL), with the credentials a hosted one asks for on every call. */

@@ -252,9 +252,8 @@ async function signedPayment(p: Payments, n: PaymentNetwork) {
 }
 
 describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, () => {
-  async function faultyPayments(confirmationTimeoutMs: number, stuckAfterMs?: number) {
-    const n = evmNetwork();
-    if (n.kind !== "evm") throw new Error("unreachable");
+  /** Payments on one of the devnet's networks (an EVM one unless told) whose facilitator reaches its node through `faultyRpc`. */
+  async function faultyPayments(confirmationTimeoutMs: number, stuckAfterMs?: number, n: PaymentNetwork = evmNetwork()) {
     const proxy = await faultyRpc(n.rpcUrl);
     const proxied = { ...n, rpcUrl: proxy.url };
     const sync = { lock: <T>(key: string, work: () => Promise<T>) => withKeyLock(database, key, work), nonces: databaseNonceStore(async () => database.db) };
@@ -337,33 +336,37 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     }
   });
 
-  it("checks a payment again when the node did not answer, and tells the payer it was the node, not the payment, if it stays silent", async () => {
-    const { proxy, n, p } = await faultyPayments(5_000);
-    try {
-      // Checked first, as a paid route with a handler does. A node down for two seconds: checked again once it answers.
-      const brief = await signedPayment(p, n);
-      let handled = 0;
-      proxy.faults.outageUntil = Date.now() + 2_000;
-      const settled = await brief.pay({ beforeSettle: async () => (handled++, true) });
-      expect(settled.kind).toBe("settled");
-      expect(handled).toBe(1);
-      expect(await devnet.balance(n.network, brief.buyer.address)).toBe(50_000_000n - brief.inv.priceUsdc);
+  for (const kind of ["evm", "solana"] as const) {
+    it(`checks a ${kind} payment again when the node did not answer, and tells the payer it was the node, not the payment, if it stays silent`, async () => {
+      const { proxy, n, p } = await faultyPayments(5_000, undefined, kind === "evm" ? evmNetwork() : solanaNetwork());
+      try {
+        // Checked first, as a paid route with a handler does (and every Solana payment). A node down for two seconds:
+        // checked again once it answers.
+        const brief = await signedPayment(p, n);
+        let handled = 0;
+        proxy.faults.outageUntil = Date.now() + 2_000;
+        const settled = await brief.pay({ beforeSettle: async () => (handled++, true) });
+        expect(settled.kind).toBe("settled");
+        expect(handled).toBe(1);
+        expect(await devnet.balance(n.network, brief.buyer.address)).toBe(50_000_000n - brief.inv.priceUsdc);
 
-      // A node that stays down: refused for that (the x402 library alone would call it a bad signature), nothing charged.
-      const later = await signedPayment(p, n);
-      proxy.faults.outageUntil = Infinity;
-      const refused = await later.pay({ beforeSettle: async () => (handled++, true) });
-      expect(refused).toMatchObject({ kind: "invalid", reason: NODE_UNANSWERED });
-      expect(handled).toBe(1);
-      proxy.faults.outageUntil = 0;
-      expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n);
-      // The same signed payment goes through once the node is back.
-      expect((await later.pay({ beforeSettle: async () => true })).kind).toBe("settled");
-      expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n - later.inv.priceUsdc);
-    } finally {
-      await proxy.close();
-    }
-  });
+        // A node that stays down: refused for that (the x402 library alone would call it a bad signature on EVM, a
+        // failed simulation on Solana), nothing charged.
+        const later = await signedPayment(p, n);
+        proxy.faults.outageUntil = Infinity;
+        const refused = await later.pay({ beforeSettle: async () => (handled++, true) });
+        expect(refused).toMatchObject({ kind: "invalid", reason: NODE_UNANSWERED });
+        expect(handled).toBe(1);
+        proxy.faults.outageUntil = 0;
+        expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n);
+        // The same signed payment goes through once the node is back.
+        expect((await later.pay({ beforeSettle: async () => true })).kind).toBe("settled");
+        expect(await devnet.balance(n.network, later.buyer.address)).toBe(50_000_000n - later.inv.priceUsdc);
+      } finally {
+        await proxy.close();
+      }
+    });
+  }
 
   it("settles through a transaction the node refused (tried again, nothing sent twice), and leaves no nonce gap behind", async () => {
     const { proxy, n, p } = await faultyPayments(5_000);

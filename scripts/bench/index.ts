@@ -246,7 +246,7 @@ async function checkout(shop: RunningShop) {
   console.log();
 }
 
-/** 1, 10 and 100 wallets paying a micro-fee at the same moment on a chain that mines a block a second. */
+/** 1, 10, 50 and 100 wallets paying a micro-fee at the same moment on a chain that mines a block a second. */
 async function settlement(label: string, shops: RunningShop[], bare: Bare) {
   const base = shops[0]!.baseURL;
   // Payer i pays at server i mod n: with several servers, each takes its share of every round.
@@ -277,7 +277,7 @@ async function settlement(label: string, shops: RunningShop[], bare: Bare) {
     return new x402Client().register(evm.network as `${string}:${string}`, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true });
   };
   const rounds = [];
-  for (const n of [1, 10, 100]) {
+  for (const n of [1, 10, 50, 100]) {
     const payers = [];
     for (let i = 0; i < n; i++) {
       const client = await fundedClient();

@@ -7,13 +7,15 @@ import { idPattern } from "@/lib/ids";
 import { jsonResponse } from "@/lib/http/api-error";
 import { parseJsonText, readText } from "@/lib/http/body";
 import { notFound, ok, V2Error } from "./envelope";
-import { idempotent } from "./idempotency";
+import { idempotent, type IdempotencyKey, type StoredAnswer } from "./idempotency";
 import { nextPage } from "./paging";
 import { readQuery } from "./products";
 import type { MerchantContext } from "./route";
 import { listGiftCardBatchesQuery } from "./schemas";
 
 const BATCH_ID = idPattern("gcb");
+/** The API endpoint a batch purchase is made at, as its idempotency keys record it. */
+const BATCHES_ENDPOINT = "/gift-card-batches";
 
 /** A batch as the API shows it (schemas.ts giftCardBatchSchema); with its cards for the one-batch answers. */
 export async function batchJson(db: Db, batch: Batch, withCards: boolean) {
@@ -44,37 +46,49 @@ export async function batchJson(db: Db, batch: Batch, withCards: boolean) {
 }
 
 /**
+ * A batch bought under the merchant API's Idempotency-Key rules, for the API's `POST /gift-card-batches` and the
+ * dashboard's form alike: `buy` runs once per key and stores its answer in the transaction that takes the price (a
+ * retry gets that answer and is never charged twice). The batch the answer names is then issued at once; a replay
+ * finds it issued, or finishes what a request that died left. No batch when the answer is a refusal.
+ */
+export async function idempotentBatchPurchase(
+  db: Db,
+  merchantId: string,
+  key: string | null,
+  body: string,
+  buy: (key: IdempotencyKey) => Promise<StoredAnswer>,
+): Promise<{ answer: StoredAnswer & { replayed: boolean }; batch?: Batch }> {
+  const answer = await idempotent(db, merchantId, key, { method: "POST", endpoint: BATCHES_ENDPOINT, body }, buy, () =>
+    Promise.reject(new Error("A batch request never binds an invoice")),
+  );
+  const batchId = (answer.body as { batch_id?: unknown }).batch_id;
+  if (typeof batchId !== "string") return { answer };
+  const batch = (await issueBatch(db, batchId)) ?? (await getBatch(db, merchantId, batchId));
+  if (!batch) throw new Error(`Batch ${batchId} vanished`);
+  return { answer, batch };
+}
+
+/**
  * `POST /gift-card-batches`: takes the batch's price from the balance and issues its cards before answering (a batch
  * whose issuing fails answers `processing` and is finished by the upkeep). With an `Idempotency-Key` a retry answers the
- * same batch as it is now, and never charges twice: the key's answer is stored in the transaction that charges.
+ * same batch as it is now, and never charges twice.
  */
 export async function createBatchHandler(req: Request, ctx: MerchantContext): Promise<Response> {
   const text = await readText(req);
-  const answer = await idempotent(
-    ctx.db,
-    ctx.merchant.id,
-    req.headers.get("idempotency-key"),
-    { method: "POST", endpoint: ctx.endpoint, body: text },
-    async (key) => {
-      const body = parseJsonText(text);
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new V2Error(400, "parse_error", "The body must be a JSON object.");
-      const fields = body as Record<string, unknown>;
-      for (const name of ["quantity", "value", "currency"]) {
-        if (fields[name] === undefined) throw new V2Error(400, "missing_param", `Missing required parameter: ${name}`);
-      }
-      const fx = await syncFxSource(ctx.db);
-      const batch = await createBatch(ctx.db, ctx.merchant.id, { quantity: fields.quantity, value: fields.value, currency: fields.currency }, fx, (tx, made) =>
-        key.storeAnswer(tx, { status: 200, body: { batch_id: made.id } }),
-      );
-      return { status: 200, body: { batch_id: batch.id } };
-    },
-    () => Promise.reject(new Error("A batch request never binds an invoice")),
-  );
-  const batchId = (answer.body as { batch_id?: string }).batch_id;
-  if (!batchId) return jsonResponse(answer.body, { status: answer.status });
-  // Issued here at once (a replay finds it issued, or finishes what a request that died left).
-  const batch = (await issueBatch(ctx.db, batchId)) ?? (await getBatch(ctx.db, ctx.merchant.id, batchId));
-  if (!batch) throw new Error(`Batch ${batchId} vanished`);
+  const { answer, batch } = await idempotentBatchPurchase(ctx.db, ctx.merchant.id, req.headers.get("idempotency-key"), text, async (key) => {
+    const body = parseJsonText(text);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new V2Error(400, "parse_error", "The body must be a JSON object.");
+    const fields = body as Record<string, unknown>;
+    for (const name of ["quantity", "value", "currency"]) {
+      if (fields[name] === undefined) throw new V2Error(400, "missing_param", `Missing required parameter: ${name}`);
+    }
+    const fx = await syncFxSource(ctx.db);
+    const made = await createBatch(ctx.db, ctx.merchant.id, { quantity: fields.quantity, value: fields.value, currency: fields.currency }, fx, (tx, b) =>
+      key.storeAnswer(tx, { status: 200, body: { batch_id: b.id } }),
+    );
+    return { status: 200, body: { batch_id: made.id } };
+  });
+  if (!batch) return jsonResponse(answer.body, { status: answer.status });
   return jsonResponse(
     { meta: { _endpoint: ctx.endpoint, id: batch.id }, data: await batchJson(ctx.db, batch, true) },
     { status: answer.status, headers: answer.replayed ? { "Idempotent-Replayed": "true" } : undefined },

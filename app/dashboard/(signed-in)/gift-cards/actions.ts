@@ -7,8 +7,7 @@ import { BATCH_REQUEST_KEY, buyBatch, newBatchRequestKey } from "@/lib/dashboard
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
-import { idempotent } from "@/lib/http/merchant/idempotency";
-import { getBatch, issueBatch, type Batch } from "@/lib/merchants/gift-card-batches";
+import { idempotentBatchPurchase } from "@/lib/http/merchant/gift-card-batches";
 
 const GIFT_CARDS_PATH = "/dashboard/gift-cards";
 
@@ -29,22 +28,13 @@ export async function buyBatchAction(_previous: BuyBatchState, form: FormData): 
   const requestKey = newBatchRequestKey();
   const db = await getDb();
   const fx = await syncFxSource(db);
-  let answer: { status: number; body: unknown };
-  let made: Batch | undefined;
+  let purchase: Awaited<ReturnType<typeof idempotentBatchPurchase>>;
   try {
-    answer = await idempotent(
-      db,
-      merchant.id,
-      BATCH_REQUEST_KEY.test(key) ? key : null,
-      { method: "POST", endpoint: "/gift-card-batches", body: JSON.stringify(values) },
-      async (k) => {
-        const outcome = await buyBatch(db, merchant.id, values, fx, (tx, batch) => k.storeAnswer(tx, { status: 200, body: { batch_id: batch.id } }));
-        if (outcome.ok) made = outcome.batch;
-        const body: Answer = outcome.ok ? { batch_id: outcome.batch.id } : { error: outcome.error, ...(outcome.field ? { field: outcome.field } : {}) };
-        return { status: outcome.ok ? 200 : 400, body };
-      },
-      () => Promise.reject(new Error("A batch request never binds an invoice")),
-    );
+    purchase = await idempotentBatchPurchase(db, merchant.id, BATCH_REQUEST_KEY.test(key) ? key : null, JSON.stringify(values), async (k) => {
+      const outcome = await buyBatch(db, merchant.id, values, fx, (tx, batch) => k.storeAnswer(tx, { status: 200, body: { batch_id: batch.id } }));
+      const body: Answer = outcome.ok ? { batch_id: outcome.batch.id } : { error: outcome.error, ...(outcome.field ? { field: outcome.field } : {}) };
+      return { status: outcome.ok ? 200 : 400, body };
+    });
   } catch (err) {
     // The same purchase still under way: the form keeps its key, so that sending it again later gets its answer.
     if (err instanceof DomainError && err.code === "idempotency_key_in_use") {
@@ -55,12 +45,12 @@ export async function buyBatchAction(_previous: BuyBatchState, form: FormData): 
     }
     throw err;
   }
-  const body = answer.body as Answer;
-  if (!("batch_id" in body)) return { error: body.error, field: body.field, values, requestKey };
+  const { batch } = purchase;
+  if (!batch) {
+    const refusal = purchase.answer.body as Exclude<Answer, { batch_id: string }>;
+    return { error: refusal.error, field: refusal.field, values, requestKey };
+  }
   revalidatePath(GIFT_CARDS_PATH);
-  // Issued at once by buyBatch; a purchase sent again finds it issued, or finishes what a request that died left.
-  const batch = made ?? (await issueBatch(db, body.batch_id)) ?? (await getBatch(db, merchant.id, body.batch_id));
-  if (!batch) throw new Error(`Batch ${body.batch_id} vanished`);
   const { id, status, quantity, issued } = batch;
   return { bought: { id, status, quantity, issued }, requestKey };
 }

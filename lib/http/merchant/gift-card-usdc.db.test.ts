@@ -5,15 +5,12 @@
  * completes the invoice. A card that pays it all pays it at once; an invoice that expires or is denied gives the value
  * back; invoices racing for one card's value never take more than it holds.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as payPageRoute } from "@/app/api/pay/[id]/route";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
@@ -21,8 +18,9 @@ import { tableFxSource } from "@/lib/catalog/fx";
 import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import type { Database } from "@/lib/db";
 import { giftCardHolds, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
-import { getDevnet, type Devnet } from "@/lib/devnet";
+import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Devnet } from "@/lib/devnet";
+import { processTestDevnet } from "@/lib/devnet/testing";
 import { drainDue, refundFailedOrders } from "@/lib/fulfilment";
 import { fakePayout, payInvoice as markInvoicePaid } from "@/lib/fulfilment/testing";
 import { cardStatement } from "@/lib/gift-cards";
@@ -34,22 +32,8 @@ import { GIFT_CARD_GUESS_LIMITS } from "@/lib/ratelimit/policies";
 import { bearerAuth, callRoute } from "./testing";
 
 let database: Database;
-let restore: () => void;
 let devnet: Devnet;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-gift-card-usdc-"));
-
-beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  database = await openTestDatabase(withTestCatalog);
-  restore = useAsProcessDatabase(database);
-  devnet = await getDevnet();
-}, 120_000);
-afterAll(async () => {
-  restore?.();
-  await devnet?.stop();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+processTestDevnet("gift-card-usdc", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
 
 const HOUR = 3_600_000;
 const USDC_PER_CENT = 10_000n;

@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { SettleResponse } from "@x402/core/types";
@@ -14,8 +11,9 @@ import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { GET as getOrderRoute } from "@/app/api/v2/orders/[id]/route";
 import type { Database } from "@/lib/db";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
-import { getDevnet, type Devnet } from "@/lib/devnet";
+import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Devnet } from "@/lib/devnet";
+import { processTestDevnet } from "@/lib/devnet/testing";
 import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { payInvoice } from "@/lib/http/x402/x402-pay";
@@ -32,17 +30,12 @@ import { startReceiver, type Receiver } from "@/lib/webhooks/testing";
 // upkeep's real chain verdict, asked after the authorization's validBefore, finds it can never land.
 
 let database: Database;
-let restore: () => void;
 let devnet: Devnet;
 let payments: Payments;
 const receivers: Receiver[] = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-payment-error-"));
+processTestDevnet("payment-error", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  database = await openTestDatabase(withTestCatalog);
-  restore = useAsProcessDatabase(database);
-  devnet = await getDevnet();
   payments = await getPayments();
   // Every settlement is sent and its receipt never comes: the outcome is left to the chain (pending).
   vi.spyOn(payments.server, "settlePayment").mockImplementation(
@@ -54,14 +47,10 @@ beforeAll(async () => {
         network: requirement.network,
       }) as SettleResponse,
   );
-}, 120_000);
+});
 afterAll(async () => {
   vi.restoreAllMocks();
   for (const r of receivers) await r.close();
-  restore?.();
-  await devnet?.stop();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const MINUTE = 60_000;

@@ -1,9 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -13,12 +10,13 @@ import { eq } from "drizzle-orm";
 import type { JWK } from "jose";
 import { createPublicClient, http as rpcHttp } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { withKeyLock } from "@/lib/db/key-lock";
 import { invoices, settlements } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
-import { getDevnet, type Devnet } from "@/lib/devnet";
+import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Devnet } from "@/lib/devnet";
+import { processTestDevnet } from "@/lib/devnet/testing";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { exchange, NODE_UNANSWERED, paymentsSending, type ExchangeInput } from "@/lib/payments/exchange";
@@ -36,23 +34,11 @@ import { payInvoice } from "./x402-pay";
 // devnet's real chains (anvil and the Solana devnet), with the official x402 clients signing.
 
 let database: Database;
-let restore: () => void;
 let devnet: Devnet;
 let payments: Payments;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-exchange-"));
-
+processTestDevnet("exchange", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  database = await openTestDatabase(withTestCatalog);
-  restore = useAsProcessDatabase(database);
-  devnet = await getDevnet();
   payments = await getPayments();
-}, 120_000);
-afterAll(async () => {
-  restore?.();
-  await devnet?.stop();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const evmNetwork = () => devnet.networks.find((n) => n.kind === "evm")!;

@@ -15,6 +15,7 @@ import {
   type LocalAccount,
 } from "viem";
 import { viemChain } from "./chain";
+import { rpcFetch } from "./rpc-fetch";
 import type { EvmNetwork } from "@/lib/networks";
 
 /** Runs `work` holding the lock named `key`, in this process and across servers (see lib/db/key-lock.ts). */
@@ -141,7 +142,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
   // verifications, estimates, sends and receipt polls of many settlements share HTTP requests.
   const client = createPublicClient({
     chain,
-    transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 } }),
+    transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 }, fetchFn: rpcFetch }),
     pollingInterval: opts.pollingIntervalMs ?? 250,
   });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));

@@ -74,7 +74,9 @@ function countedSolanaRpc(url: string) {
       try {
         return await transport<TResponse>(config);
       } catch (err) {
-        if (attempt >= SOLANA_RPC_RETRIES || config.signal?.aborted) {
+        // A call its caller gave up on is not the node's silence.
+        if (config.signal?.aborted) throw err;
+        if (attempt >= SOLANA_RPC_RETRIES) {
           noteUnanswered(err);
           throw err;
         }

@@ -50,8 +50,10 @@ export async function beginSettlement(
   now = new Date(),
 ): Promise<{ settlement: Settlement } | Refusal> {
   const id = `pay_${ulid()}`;
+  // Without a claim the record is one statement: no transaction around it (two round trips fewer per payment).
+  const atomically = <T>(work: (tx: Db) => Promise<T>): Promise<T> => (claim ? db.transaction((tx) => work(tx as unknown as Db)) : work(db));
   try {
-    return await db.transaction(async (tx) => {
+    return await atomically(async (tx) => {
       const values = {
         id,
         network: p.network,
@@ -83,7 +85,7 @@ export async function beginSettlement(
           .where(and(eq(settlements.network, p.network), eq(settlements.identity, p.identity)));
         return { refused: existing?.status === "settled" ? ("used" as const) : ("in_progress" as const) };
       }
-      const refusal = claim ? await claim(tx as unknown as Db, id) : null;
+      const refusal = claim ? await claim(tx, id) : null;
       if (refusal) throw new ClaimRefused(refusal);
       return { settlement: row };
     });

@@ -89,12 +89,7 @@ async function main() {
 }
 
 async function withShop(env: Record<string, string>, body: (shop: RunningShop) => Promise<void>) {
-  const shop = await startShop({ ...BENCH_ENV, ...env });
-  try {
-    await body(shop);
-  } finally {
-    await shop.stop();
-  }
+  await withShops(1, env, ([shop]) => body(shop!));
 }
 
 /** Several shop servers started together with the same environment (a shared database and devnet). */

@@ -15,6 +15,7 @@ import {
   type LocalAccount,
 } from "viem";
 import { viemChain } from "./chain";
+import { receiptWatcher, TransactionDroppedError } from "./receipts";
 import { rpcFetch } from "./rpc-fetch";
 import type { EvmNetwork } from "@/lib/networks";
 
@@ -45,9 +46,10 @@ const FEES_FRESH_MS = 2_000;
  * sent with an answer that left them unknown, replacements included; after a settlement that did not report success
  * they tell whether anything may still land, with its hash, even when the settle call itself threw. `landed`: the
  * hash that was mined when it is a replacement of the transaction the settlement asked for (the x402 library reports
- * the first hash).
+ * the first hash). `dropped`: hashes taken out of `sent` because another transaction used their nonce, so that they
+ * can never be mined.
  */
-export type Broadcasts = { sent: Hex[]; landed?: Hex; onSent?: () => void };
+export type Broadcasts = { sent: Hex[]; landed?: Hex; dropped?: Hex[]; onSent?: () => void };
 // On globalThis: a production build may hold this module once per route, and the facilitator that sends (made by
 // whichever route asked first) must see the record of a settlement that another route's copy of exchange.ts started.
 const globalForBroadcasts = globalThis as typeof globalThis & { __storefrontBroadcasts?: AsyncLocalStorage<Broadcasts> };
@@ -135,7 +137,12 @@ export type ManagedEvmSignerOptions = {
  * node and taken again from the chain. Gas and fees are estimated before the lock, so the lock is held for a few
  * milliseconds. With several gas wallets, each settlement goes to the one with the fewest transactions in flight.
  */
-export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[], sync: SenderSync, opts: ManagedEvmSignerOptions): FacilitatorEvmSigner {
+export function managedEvmSigner(
+  n: EvmNetwork,
+  accounts: readonly LocalAccount[],
+  sync: SenderSync,
+  opts: ManagedEvmSignerOptions,
+): FacilitatorEvmSigner & { wasDropped(hash: string): boolean } {
   if (accounts.length === 0) throw new Error(`No gas wallet for ${n.network}`);
   const chain = viemChain(n);
   // Calls made in the same turn of the event loop travel in one JSON-RPC batch: under a burst of payments the
@@ -145,6 +152,8 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     transport: http(n.rpcUrl, { batch: { batchSize: GROUP_MAX * 2 }, fetchFn: rpcFetch }),
     pollingInterval: opts.pollingIntervalMs ?? 250,
   });
+  // One poll for the receipts of all the settlements waiting on this network (a batch of receipts per new block).
+  const receipts = receiptWatcher(client, { pollingIntervalMs: opts.pollingIntervalMs ?? 250 });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
   let fees: { at: number; value: Promise<Fees> } | undefined;
@@ -240,6 +249,8 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     let todo = group;
     for (let attempt = 0; todo.length > 0; attempt++) {
       const base = nonce;
+      // No block seen before the broadcast holds its transactions: their receipts are looked for in later ones.
+      const sentAfter = receipts.head();
       const answers = await broadcast(
         account,
         todo.map((q, i) => ({ ...q, nonce: base + i })),
@@ -253,7 +264,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         }
         if (outcome === "accepted") {
           next = Math.max(next, base + i + 1);
-          track(account, base + i, q, hash);
+          track(account, base + i, q, hash, sentAfter);
           q.resolve(hash);
         } else if (outcome === "unknown") {
           unknown = true;
@@ -311,16 +322,37 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     });
   }
 
-  // Sent transactions not known to be mined, per wallet and nonce: what a replacement signs again.
-  type Unmined = Tx & { account: LocalAccount; nonce: number; sentAt: number; replaced: number; broadcast: Broadcasts | undefined };
+  // Sent transactions not known to be mined, per wallet and nonce: what a replacement signs again. `hashes`: the first
+  // version's and its replacements'.
+  type Unmined = Tx & {
+    account: LocalAccount;
+    nonce: number;
+    hashes: Hex[];
+    sentAfter: bigint;
+    sentAt: number;
+    replaced: number;
+    broadcast: Broadcasts | undefined;
+  };
   const unmined = new Map<Address, Map<number, Unmined>>();
   const byHash = new Map<Hex, Unmined>();
   const stuckAfterMs = opts.stuckAfterMs ?? 12_000;
 
-  function track(account: LocalAccount, nonce: number, q: Queued, hash: Hex) {
+  function track(account: LocalAccount, nonce: number, q: Queued, hash: Hex, sentAfter: bigint) {
     const mine = unmined.get(account.address) ?? new Map<number, Unmined>();
     unmined.set(account.address, mine);
-    const entry: Unmined = { to: q.to, data: q.data, gas: q.gas, fees: q.fees, account, nonce, sentAt: Date.now(), replaced: 0, broadcast: q.sent };
+    const entry: Unmined = {
+      to: q.to,
+      data: q.data,
+      gas: q.gas,
+      fees: q.fees,
+      account,
+      nonce,
+      hashes: [hash],
+      sentAfter,
+      sentAt: Date.now(),
+      replaced: 0,
+      broadcast: q.sent,
+    };
     const earlier = mine.get(nonce);
     if (earlier) forget(earlier);
     // Entries leave when their wait sees them mined; one whose wait gave up is kept a while for later waits to unstick.
@@ -330,9 +362,12 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
   }
 
   function forget(entry: Unmined) {
-    unmined.get(entry.account.address)?.delete(entry.nonce);
-    for (const [hash, e] of byHash) if (e === entry) byHash.delete(hash);
+    if (unmined.get(entry.account.address)?.get(entry.nonce) === entry) unmined.get(entry.account.address)!.delete(entry.nonce);
+    for (const hash of entry.hashes) byHash.delete(hash);
   }
+
+  /** Hashes of transactions that lost their nonce to another transaction: they can never be mined. */
+  const dropped = new Set<Hex>();
 
   const unsticking = new Set<Address>();
   /**
@@ -364,6 +399,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
         entry.sentAt = Date.now();
         entry.replaced++;
         entry.broadcast?.sent.push(hash);
+        entry.hashes.push(hash);
         byHash.set(hash, entry);
       });
     } finally {
@@ -372,6 +408,7 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
   }
 
   return {
+    wasDropped: (hash) => dropped.has(hash as Hex),
     getAddresses: () => accounts.map((a) => a.address),
     readContract: (args) => counted(() => client.readContract(args as Parameters<typeof client.readContract>[0])),
     verifyTypedData: (args) => counted(() => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0])),
@@ -385,22 +422,33 @@ export function managedEvmSigner(n: EvmNetwork, accounts: readonly LocalAccount[
     waitForTransactionReceipt: async (args) => {
       const entry = byHash.get(args.hash);
       const settlement = broadcasts.getStore();
-      // While it waits, a transaction that stays out of the blocks is sent again dearer (viem's wait follows its
-      // replacement: same sender, same nonce).
+      // While it waits, a transaction that stays out of the blocks is sent again dearer; the wait takes whichever
+      // version is mined.
       const check = entry ? setInterval(() => void unstick(entry.account).catch(() => undefined), Math.max(250, stuckAfterMs / 2)) : undefined;
       check?.unref();
       try {
-        const receipt = await client.waitForTransactionReceipt({
-          hash: args.hash,
-          timeout: args.timeout ?? opts.confirmationTimeoutMs,
-          pollingInterval: opts.pollingIntervalMs ?? 250,
-          ...(entry ? { replacement: { from: entry.account.address, nonce: entry.nonce } } : {}),
-          onReplaced: (r) => {
-            if (settlement) settlement.landed = r.transaction.hash;
-          },
-        });
+        const watched = entry
+          ? { hashes: () => entry.hashes, sender: { address: entry.account.address, nonce: entry.nonce }, sentAfter: entry.sentAfter }
+          : { hashes: () => [args.hash] };
+        const { receipt, hash } = await receipts.wait(watched, args.timeout ?? opts.confirmationTimeoutMs);
+        if (settlement && hash !== args.hash) settlement.landed = hash;
         if (entry) forget(entry);
         return receipt;
+      } catch (err) {
+        if (entry && err instanceof TransactionDroppedError) {
+          forget(entry);
+          if (dropped.size >= 10_000) dropped.clear();
+          for (const hash of entry.hashes) dropped.add(hash);
+          // None of its versions can land: the settlement may send the payment again.
+          if (settlement) {
+            for (const hash of entry.hashes) {
+              const at = settlement.sent.indexOf(hash);
+              if (at >= 0) settlement.sent.splice(at, 1);
+            }
+            (settlement.dropped ??= []).push(...entry.hashes);
+          }
+        }
+        throw err;
       } finally {
         clearInterval(check);
       }

@@ -180,7 +180,8 @@ async function settleOnce(
       const calls: Unanswered = { count: 0 };
       result = await broadcasts.run(broadcast, () => unanswered.run(calls, () => settlePayment(payments, payload, requirement)));
       nodeSilent = calls.count > 0;
-      if (result.success || sent.length > 0 || result.transaction) break;
+      // A transaction dropped for good (another used its nonce) is as if nothing was sent: the payment is sent again.
+      if (result.success || sent.length > 0 || (result.transaction && !broadcast.dropped?.some((hash) => hash === result.transaction))) break;
       // Nothing was sent. If the payment still verifies, the failure was the shop's (an RPC, a nonce): try again.
       if (attempt >= MAX_ATTEMPTS || Date.now() > identity.validUntil.getTime() - RETRY_MARGIN_MS) break;
       const check = await verifyPayment(payments, payload, requirement);

@@ -3,7 +3,7 @@ import { generateJwt } from "@coinbase/cdp-sdk/auth";
 import { createDefaultRpcTransport, createKeyPairSignerFromBytes, createSolanaRpcFromTransport, getBase58Encoder, type KeyPairSigner } from "@solana/kit";
 import type { FacilitatorClient } from "@x402/core/server";
 import { HTTPFacilitatorClient } from "@x402/core/server";
-import { x402Facilitator } from "@x402/core/facilitator";
+import { InMemoryPendingSettlementStore, x402Facilitator, type PendingSettlementStore } from "@x402/core/facilitator";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
 import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/facilitator";
 import { toFacilitatorSvmSigner } from "@x402/svm";
@@ -34,12 +34,11 @@ export function inProcessFacilitator(
   const facilitator = new x402Facilitator();
   for (const n of networks) {
     if (n.kind === "evm") {
-      facilitator.register(
-        n.network,
-        new ExactEvmFacilitatorScheme(
-          managedEvmSigner(n, gas.evm, sync, { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS, stuckAfterMs: opts.stuckAfterMs }),
-        ),
-      );
+      const signer = managedEvmSigner(n, gas.evm, sync, {
+        confirmationTimeoutMs: opts.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS,
+        stuckAfterMs: opts.stuckAfterMs,
+      });
+      facilitator.register(n.network, new ExactEvmFacilitatorScheme(signer, { pendingSettlementStore: pendingStore(signer) }));
     } else {
       facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));
     }
@@ -49,6 +48,25 @@ export function inProcessFacilitator(
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
     getSupported: async () => facilitator.getSupported(),
   } as FacilitatorClient;
+}
+
+/**
+ * Where the x402 library keeps the transaction of a settlement that answered "pending", by the payment's signature: the
+ * same payment settled again (the x402 server does it once at once) waits for that transaction instead of sending
+ * another. One whose nonce another transaction used is forgotten: it can never be mined, and the payment is sent anew.
+ */
+function pendingStore(signer: { wasDropped(hash: string): boolean }): PendingSettlementStore {
+  const store = new InMemoryPendingSettlementStore();
+  return {
+    get: async (key) => {
+      const hash = await store.get(key);
+      if (hash === undefined || !signer.wasDropped(hash)) return hash;
+      await store.delete(key);
+      return undefined;
+    },
+    set: (key, hash) => store.set(key, hash),
+    delete: (key) => store.delete(key),
+  };
 }
 
 function solanaSigner(n: SolanaNetwork, signer: KeyPairSigner) {

@@ -23,7 +23,8 @@ import { devnetBuyer } from "../x402-buyer";
 import { interleaved, load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
 import { createDatabase } from "../../lib/db/create-database";
 import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
-import { cpuMs, residentMb, startBareRoute, startDevnet, startPostgres } from "./processes";
+import { startDevnetProcess } from "../devnet-process";
+import { cpuMs, residentMb, startBareRoute, startPostgres } from "./processes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -104,7 +105,7 @@ async function withShops(count: number, env: Record<string, string>, body: (shop
 
 /** `npm run devnet` on a free port and a fresh folder, mining at once until a benchmark sets its interval. */
 async function withDevnet(body: (url: string) => Promise<void>) {
-  const devnet = await startDevnet();
+  const devnet = await startDevnetProcess({ blockTime: 0 });
   try {
     await body(devnet.url);
   } finally {

@@ -100,34 +100,3 @@ export function cpuMs(pid: number | undefined): number | undefined {
   }
   return (1000 * ticks) / ticksPerSecond;
 }
-
-/** `npm run devnet` (the local chains alone, for shops that share them) on a free port and a fresh folder, mining a block per transaction. */
-export async function startDevnet(): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-devnet-"));
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["node_modules/tsx/dist/cli.mjs", "scripts/devnet.ts", "--port", String(port), "--data-dir", dir, "--block-time", "0"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, NETWORK_MODE: "devnet" },
-    },
-  );
-  const stop = () => stopServer(child, dir);
-  // Its last line at start names the URL: "[devnet] ready: DEVNET_URL=…".
-  const url = await new Promise<string | undefined>((resolve) => {
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /DEVNET_URL=(\S+)/.exec(out);
-      if (ready) resolve(ready[1]);
-    });
-    child.once("exit", () => resolve(undefined));
-  });
-  child.stdout.resume();
-  if (!url) {
-    await stop();
-    throw new Error("the devnet did not start");
-  }
-  return { url, stop };
-}

@@ -274,6 +274,10 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
       expect(simulatedBefore).toBeGreaterThan(0);
       expect(simulatedBefore).toBeLessThanOrEqual(8);
       expect(proxy.seen.filter(simulated)).toHaveLength(24);
+      // The receipts are asked together once a block for every payment still waiting: no look-up of each transaction
+      // for its replacements, and at most two receipt calls a payment (one, on the block that mined it, for most).
+      expect(proxy.seen).not.toContain("eth_getTransactionByHash");
+      expect(proxy.seen.filter((m) => m === "eth_getTransactionReceipt").length).toBeLessThanOrEqual(48);
       for (const b of burst) {
         expect(await paidStatus(b.inv.id)).toBe("paid");
         expect(await devnet.balance(n.network, b.buyer.address)).toBe(50_000_000n - b.inv.priceUsdc);
@@ -432,6 +436,56 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     } finally {
       await anvil("evm_setIntervalMining", [1]).catch(() => undefined);
       await anvil("anvil_setNextBlockBaseFeePerGas", [`0x${(10n ** 9n).toString(16)}`]).catch(() => undefined);
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it("sends a payment again when the node lost its transaction and another took its nonce: settled once, charged once", async () => {
+    const { proxy, n, p } = await faultyPayments(30_000, 60_000);
+    const chain = createPublicClient({ transport: rpcHttp(evmNetwork().rpcUrl) });
+    const anvil = (method: string, params: unknown[]) => chain.request({ method: method as never, params: params as never });
+    const gasWallet = devnet.keys.evmFacilitator;
+    try {
+      if (n.kind !== "evm") throw new Error("unreachable");
+      // Blocks wait while the payment's transaction reaches the node's pool.
+      let paused!: () => void;
+      const pausing = new Promise<void>((r) => (paused = r));
+      const started = Date.now();
+      const paying = payThrough(p, n, async () => {
+        await anvil("evm_setIntervalMining", [0]);
+        paused();
+      });
+      await pausing;
+      let nonce: number | undefined;
+      for (let i = 0; i < 200 && nonce === undefined; i++) {
+        const [latest, pending] = await Promise.all([
+          chain.getTransactionCount({ address: gasWallet.address, blockTag: "latest" }),
+          chain.getTransactionCount({ address: gasWallet.address, blockTag: "pending" }),
+        ]);
+        if (pending > latest) nonce = latest;
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(nonce).toBeDefined();
+      // The node loses it, and another transaction of the gas wallet (sent by someone else with its key) takes its nonce.
+      await anvil("anvil_dropAllTransactions", []);
+      const fees = await chain.estimateFeesPerGas();
+      const other = await chain.sendRawTransaction({
+        serializedTransaction: await gasWallet.signTransaction({ chainId: n.chainId, type: "eip1559", to: gasWallet.address, gas: 21_000n, nonce: nonce!, ...fees }),
+      });
+      await anvil("evm_setIntervalMining", [1]);
+      const { inv, buyer, result } = await paying;
+      // Seen lost at the block that mined the other transaction, not at the wait's timeout; sent again with a new nonce.
+      expect(result.kind).toBe("settled");
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const [row] = await database.db.select().from(settlements).where(eq(settlements.reference, inv.id));
+      expect(row).toMatchObject({ status: "settled" });
+      expect(row!.transaction).not.toBe(other);
+      const mined = await chain.getTransaction({ hash: row!.transaction as `0x${string}` });
+      expect(mined.nonce).toBeGreaterThan(nonce!);
+      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n - inv.priceUsdc);
+      expect(await paidStatus(inv.id)).toBe("paid");
+    } finally {
+      await anvil("evm_setIntervalMining", [1]).catch(() => undefined);
       await proxy.close();
     }
   }, 60_000);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPublicClient, http, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
+import { receiptWatcher, TransactionDroppedError } from "./receipts";
+
+const CHAIN_ID = 84_530_402;
+const sender = privateKeyToAccount(generatePrivateKey());
+
+describe("receiptWatcher", () => {
+  let chain: EvmDevChain;
+  let client: PublicClient;
+  /** The JSON-RPC methods the watcher's client asked, batches counted as their calls. */
+  const asked: string[] = [];
+
+  beforeAll(async () => {
+    chain = await startEvmChain({ chainId: CHAIN_ID, name: "Base (devnet)", usdcAddress: "0x4020000000000000000000000000000000005dc0", gasWallets: [sender.address] });
+    client = createPublicClient({
+      transport: http(chain.rpcUrl, {
+        batch: true,
+        onFetchRequest: async (req) => {
+          const body = (await req.clone().json()) as { method: string } | { method: string }[];
+          for (const c of Array.isArray(body) ? body : [body]) asked.push(c.method);
+        },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await chain?.stop();
+  });
+
+  const rpc = (method: string, params: unknown[] = []) => client.request({ method: method as never, params: params as never });
+  const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n };
+  /** A transfer of `value` wei to a new address, signed with `nonce` and sent. */
+  const send = async (nonce: number, value = 1n, fee = fees) =>
+    client.sendRawTransaction({
+      serializedTransaction: await sender.signTransaction({
+        chainId: CHAIN_ID,
+        type: "eip1559",
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        value,
+        gas: 21_000n,
+        nonce,
+        ...fee,
+      }),
+    });
+  const nextNonce = () => client.getTransactionCount({ address: sender.address, blockTag: "pending" });
+
+  it("waits for many transactions with one receipt call each per block, and no look-up of the transactions", async () => {
+    const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const first = await nextNonce();
+      const hashes: Hex[] = [];
+      for (let i = 0; i < 20; i++) hashes.push(await send(first + i));
+      asked.length = 0;
+      const waits = hashes.map((hash) => watcher.wait({ hashes: () => [hash], sender: { address: sender.address, nonce: first + hashes.indexOf(hash) } }, 10_000));
+      // Until a block holds them, the watcher asks the block number (and, once, each receipt).
+      await new Promise((r) => setTimeout(r, 300));
+      expect(asked.filter((m) => m === "eth_getTransactionReceipt").length).toBe(20);
+      await rpc("evm_mine");
+      const found = await Promise.all(waits);
+      expect(found.map((f) => f.hash)).toEqual(hashes);
+      expect(found.every((f) => f.receipt.status === "success")).toBe(true);
+      expect(asked.filter((m) => m === "eth_getTransactionReceipt").length).toBe(40);
+      expect(asked).not.toContain("eth_getTransactionByHash");
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("takes a replacement that was mined for the transaction it replaced", async () => {
+    const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const nonce = await nextNonce();
+      const versions = [await send(nonce, 5n)];
+      const waiting = watcher.wait({ hashes: () => versions, sender: { address: sender.address, nonce }, sentAfter: watcher.head() }, 10_000);
+      versions.push(await send(nonce, 5n, { maxFeePerGas: 2n * 10n ** 10n, maxPriorityFeePerGas: 2n * 10n ** 9n }));
+      await rpc("evm_mine");
+      const { hash, receipt } = await waiting;
+      expect(hash).toBe(versions[1]);
+      expect(receipt.transactionHash).toBe(versions[1]);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("reports a transaction whose nonce another transaction used as dropped, at the block that mined the other", async () => {
+    const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const nonce = await nextNonce();
+      const lost = await send(nonce);
+      const waiting = watcher.wait({ hashes: () => [lost], sender: { address: sender.address, nonce } }, 10_000);
+      const outcome = waiting.then(
+        () => "mined",
+        (err: unknown) => err,
+      );
+      await rpc("anvil_dropAllTransactions");
+      await send(nonce, 7n);
+      await rpc("evm_mine");
+      const err = await outcome;
+      expect(err).toBeInstanceOf(TransactionDroppedError);
+      expect((err as Error).message).toContain(`nonce ${nonce} was used by another transaction`);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("gives up on a transaction that no block holds after its timeout", async () => {
+    const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
+    const hash = `0x${"ab".repeat(32)}` as Hex;
+    const started = Date.now();
+    await expect(watcher.wait({ hashes: () => [hash] }, 400)).rejects.toBeInstanceOf(WaitForTransactionReceiptTimeoutError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+});

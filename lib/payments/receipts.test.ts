@@ -14,7 +14,12 @@ describe("receiptWatcher", () => {
   const asked: string[] = [];
 
   beforeAll(async () => {
-    chain = await startEvmChain({ chainId: CHAIN_ID, name: "Base (devnet)", usdcAddress: "0x4020000000000000000000000000000000005dc0", gasWallets: [sender.address] });
+    chain = await startEvmChain({
+      chainId: CHAIN_ID,
+      name: "Base (devnet)",
+      usdcAddress: "0x4020000000000000000000000000000000005dc0",
+      gasWallets: [sender.address],
+    });
     client = createPublicClient({
       transport: http(chain.rpcUrl, {
         batch: true,
@@ -54,7 +59,9 @@ describe("receiptWatcher", () => {
       const hashes: Hex[] = [];
       for (let i = 0; i < 20; i++) hashes.push(await send(first + i));
       asked.length = 0;
-      const waits = hashes.map((hash) => watcher.wait({ hashes: () => [hash], sender: { address: sender.address, nonce: first + hashes.indexOf(hash) } }, 10_000));
+      const waits = hashes.map((hash) =>
+        watcher.wait({ hashes: () => [hash], sender: { address: sender.address, nonce: first + hashes.indexOf(hash) } }, 10_000),
+      );
       // Until a block holds them, the watcher asks the block number (and, once, each receipt).
       await new Promise((r) => setTimeout(r, 300));
       expect(asked.filter((m) => m === "eth_getTransactionReceipt").length).toBe(20);

@@ -12,8 +12,12 @@ import { managedEvmSigner, noteUnanswered, type SenderSync } from "./evm-signer"
 import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { FacilitatorAuth } from "@/lib/config";
 
-/** How long settlement waits for an EVM receipt before answering "pending" (the chain is asked again later). */
-const CONFIRMATION_TIMEOUT_MS = 30_000;
+/**
+ * How long one wait for an EVM receipt lasts. The x402 server settles a payment that answered "pending" once more at
+ * once, which waits again for the same transaction: settlement answers "pending" (the chain is asked again later)
+ * after twice this, 30 s.
+ */
+const CONFIRMATION_TIMEOUT_MS = 15_000;
 
 export type GasWallets = {
   /** The EVM gas wallets (one or more: each settlement goes to the least busy). */

@@ -313,8 +313,13 @@ describe(`a settlement whose outcome the shop does not know, on ${testDriver}`, 
     const { proxy, n, p } = await faultyPayments(1_000);
     try {
       proxy.faults.receiptsAfter = Date.now() + 60_000;
+      const started = Date.now();
       const { inv, result } = await payThrough(p, n);
       expect(result.kind).toBe("pending");
+      // Two waits of the receipt's timeout: the x402 server settles a pending payment once more, which waits again
+      // (lib/payments/facilitator.ts halves the timeout for it).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_800);
+      expect(Date.now() - started).toBeLessThan(6_000);
       expect(await paidStatus(inv.id)).toBe("unpaid");
       proxy.faults.receiptsAfter = 0;
       await reconcileUntilPaid(inv.id);

@@ -49,12 +49,20 @@ describe("receiptWatcher", () => {
         ...fee,
       }),
     });
+  /** Runs `work` with blocks mined only when it asks (evm_mine), then mines one per transaction again. */
+  const withoutAutomine = async (work: () => Promise<void>) => {
+    await rpc("evm_setAutomine", [false]);
+    try {
+      await work();
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  };
   const nextNonce = () => client.getTransactionCount({ address: sender.address, blockTag: "pending" });
 
   it("waits for many transactions with one receipt call each per block, and no look-up of the transactions", async () => {
     const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
-    await rpc("evm_setAutomine", [false]);
-    try {
+    await withoutAutomine(async () => {
       const first = await nextNonce();
       const hashes: Hex[] = [];
       for (let i = 0; i < 20; i++) hashes.push(await send(first + i));
@@ -71,15 +79,12 @@ describe("receiptWatcher", () => {
       expect(found.every((f) => f.receipt.status === "success")).toBe(true);
       expect(asked.filter((m) => m === "eth_getTransactionReceipt").length).toBe(40);
       expect(asked).not.toContain("eth_getTransactionByHash");
-    } finally {
-      await rpc("evm_setAutomine", [true]);
-    }
+    });
   });
 
   it("takes a replacement that was mined for the transaction it replaced", async () => {
     const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
-    await rpc("evm_setAutomine", [false]);
-    try {
+    await withoutAutomine(async () => {
       const nonce = await nextNonce();
       const versions = [await send(nonce, 5n)];
       const waiting = watcher.wait({ hashes: () => versions, sender: { address: sender.address, nonce }, sentAfter: watcher.head() }, 10_000);
@@ -88,15 +93,12 @@ describe("receiptWatcher", () => {
       const { hash, receipt } = await waiting;
       expect(hash).toBe(versions[1]);
       expect(receipt.transactionHash).toBe(versions[1]);
-    } finally {
-      await rpc("evm_setAutomine", [true]);
-    }
+    });
   });
 
   it("reports a transaction whose nonce another transaction used as dropped, at the block that mined the other", async () => {
     const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
-    await rpc("evm_setAutomine", [false]);
-    try {
+    await withoutAutomine(async () => {
       const nonce = await nextNonce();
       const lost = await send(nonce);
       const waiting = watcher.wait({ hashes: () => [lost], sender: { address: sender.address, nonce } }, 10_000);
@@ -110,9 +112,7 @@ describe("receiptWatcher", () => {
       const err = await outcome;
       expect(err).toBeInstanceOf(TransactionDroppedError);
       expect((err as Error).message).toContain(`nonce ${nonce} was used by another transaction`);
-    } finally {
-      await rpc("evm_setAutomine", [true]);
-    }
+    });
   });
 
   it("gives up on a transaction that no block holds after its timeout", async () => {

@@ -9,8 +9,9 @@ import type { OrderToFulfil } from "./providers/types";
 /**
  * An order this worker holds until `lockedUntil`. `attempts` (after the claim's increment) identifies the claim:
  * a later claim of the same order has a higher count, so a worker whose claim lapsed cannot overwrite its successor.
+ * `claimedAt` is the claim's time: the order was due by then, so a due time after it was set while the claim held it.
  */
-export type ClaimedOrder = OrderToFulfil & { attempts: number; lockedUntil: Date };
+export type ClaimedOrder = OrderToFulfil & { attempts: number; lockedUntil: Date; claimedAt: Date };
 
 /** How long a claim holds an order: far longer than a delivery may take (see PROVIDER_TIMEOUT_MS). */
 export const DEFAULT_LOCK_MS = 2 * 60_000;
@@ -73,7 +74,7 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
       .leftJoin(productPackages, and(eq(productPackages.productId, orders.productId), eq(productPackages.value, orders.packageValue)))
       .where(inArray(orders.id, ids))
       .orderBy(asc(orders.invoiceId), asc(orders.position));
-    return rows.map((r) => ({ ...r, lockedUntil }));
+    return rows.map((r) => ({ ...r, lockedUntil, claimedAt: now }));
   });
 }
 

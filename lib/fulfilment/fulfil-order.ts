@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { orders } from "@/lib/db/schema";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import type { ClaimedOrder } from "./claim";
@@ -37,7 +38,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   const maxAttempts = opts.maxAttempts ?? MAX_ATTEMPTS;
 
   let outcome: Exclude<FulfilOutcome, "lost">;
-  let set: Partial<typeof orders.$inferInsert>;
+  let set: PgUpdateSetSource<typeof orders>;
   let record: ((tx: Db) => Promise<void>) | undefined;
   if ("error" in result) {
     if (order.attempts >= maxAttempts) {
@@ -46,11 +47,11 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
     } else {
       // Still `processing`: the order has been started and will be taken again when due.
       outcome = "retry";
-      set = { runAt: new Date(now.getTime() + retryDelayMs(order.attempts)), lastError: clip(result.error) };
+      set = { runAt: retryAt(order, new Date(now.getTime() + retryDelayMs(order.attempts))), lastError: clip(result.error) };
     }
   } else if ("pending" in result) {
     outcome = "retry";
-    set = { runAt: new Date(now.getTime() + Math.max(0, result.retryInMs)), lastError: clip(result.message) };
+    set = { runAt: retryAt(order, new Date(now.getTime() + Math.max(0, result.retryInMs))), lastError: clip(result.message) };
   } else if (result.failed) {
     outcome = "failed";
     set = { status: "failed", errorCode: result.errorCode, lastError: clip(result.message) };
@@ -68,7 +69,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
       .update(orders)
       .set({ ...set, lockedUntil: null, lockedBy: null, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, "processing"), eq(orders.attempts, order.attempts)))
-      .returning({ id: orders.id });
+      .returning({ id: orders.id, runAt: orders.runAt });
     if (rows.length > 0 && outcome === "failed") await emit(tx, "order.failed", { orderId: order.id, now });
     if (rows.length > 0 && record) await record(tx as unknown as Db);
     return rows;
@@ -80,9 +81,18 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   }
   if (outcome === "delivered") about.info("order delivered");
   else if (outcome === "failed") about.warn({ error_code: set.errorCode, reason: set.lastError }, "order failed");
-  else about.warn({ reason: set.lastError, retry_at: set.runAt?.toISOString() }, "order delivery failed; retrying");
+  else about.warn({ reason: set.lastError, retry_at: written[0]?.runAt?.toISOString() }, "order delivery failed; retrying");
   if (outcome !== "retry") await rollUpInvoice(db, order.invoiceId, now);
   return outcome;
+}
+
+/**
+ * When a claimed order that is not finished is due again: at `later`, unless it was made due while this attempt ran
+ * (an upstream's webhook said its invoice is final: lib/supply/webhook.ts). That order stays due, so the news the
+ * attempt may have missed is read at once, not after the attempt's wait (ten minutes for a slow upstream poll).
+ */
+function retryAt(order: ClaimedOrder, later: Date): SQL {
+  return sql`CASE WHEN ${orders.runAt} > ${order.claimedAt.toISOString()}::timestamptz THEN ${orders.runAt} ELSE ${later.toISOString()}::timestamptz END`;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -127,6 +127,29 @@ async function purchase(orderId: string) {
   return p!;
 }
 
+/**
+ * The upstream's invoice `id` once final, as its webhook worker sends it: signed with the account's secret, POSTed to
+ * this shop's webhook route (`as` names another invoice in it). Answers the route's response.
+ */
+async function sendFinalInvoice(id: string, as = id) {
+  const auth = { Authorization: `Basic ${Buffer.from(`${rich.id}:${rich.secret}`).toString("base64")}` };
+  let body = "";
+  for (let i = 0; i < 100; i++) {
+    const read = (await (await fetch(`${upstream.apiUrl}/invoices/${id}`, { headers: auth })).json()) as { data: { status: string } };
+    body = JSON.stringify(read.data).replaceAll(id, as);
+    if (read.data.status === "complete") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const messageId = `msg_final_${receiver.answers.length}`;
+  const at = new Date();
+  const headers = {
+    "webhook-id": messageId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(rich.webhookSecret).sign(messageId, at, body),
+  };
+  return fetch(`${receiver.origin}/api/upstream/webhook`, { method: "POST", headers, body });
+}
+
 /** Drains until the order is final (the upstream delivers within a few of its 100 ms rounds). */
 async function untilFinal(orderId: string, p: ReturnType<typeof provider>) {
   for (let i = 0; i < 60; i++) {
@@ -362,25 +385,7 @@ describe(`buying upstream on ${testDriver}`, () => {
     await database.db.update(orders).set({ status: "processing", runAt: later }).where(eq(orders.id, bought.orderId));
     const bid = await client(upstream.apiUrl).createInvoice(request, bought.orderId);
 
-    // The upstream's final invoice, signed with the account's secret, as its webhook worker sends it.
-    const send = async (invoiceId = bid.id) => {
-      const auth = { Authorization: `Basic ${Buffer.from(`${rich.id}:${rich.secret}`).toString("base64")}` };
-      let body = "";
-      for (let i = 0; i < 100; i++) {
-        const read = (await (await fetch(`${upstream.apiUrl}/invoices/${bid.id}`, { headers: auth })).json()) as { data: { status: string } };
-        body = JSON.stringify(read.data).replaceAll(bid.id, invoiceId);
-        if (read.data.status === "complete") break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const id = `msg_early_${receiver.answers.length}`;
-      const at = new Date();
-      const headers = {
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-        "webhook-signature": new Webhook(rich.webhookSecret).sign(id, at, body),
-      };
-      return fetch(`${receiver.origin}/api/upstream/webhook`, { method: "POST", headers, body });
-    };
+    const send = (invoiceId = bid.id) => sendFinalInvoice(bid.id, invoiceId);
 
     // Not recorded yet: 503 (the upstream sends it again), and the order is due now, to ask again under the same key.
     const early = await send();
@@ -404,5 +409,39 @@ describe(`buying upstream on ${testDriver}`, () => {
     await database.db.update(upstreamPurchases).set({ updatedAt: new Date() }).where(eq(upstreamPurchases.orderId, other.orderId));
     expect((await send("inv_never_recorded_here")).status).toBe(503);
     await drain(provider(client(upstream.apiUrl)));
+  });
+
+  it("keeps an order due that the upstream's webhook made due while its attempt ran, though the attempt read no news", async () => {
+    door.resolve();
+    const b = await buyer();
+    const bought = await b.buy("card-a", 10);
+    // The attempt's read of the upstream invoice is taken before the upstream finishes; the webhook saying it is
+    // final comes in before the attempt records its outcome (a wait of minutes: the polls are slow).
+    let meanwhile: ((id: string) => Promise<void>) | undefined;
+    class LateNews extends UpstreamClient {
+      override async invoice(id: string) {
+        const read = await super.invoice(id);
+        if (!meanwhile) return read;
+        await meanwhile(id);
+        return { ...read, status: "processing" as const };
+      }
+    }
+    const p = provider(new LateNews({ url: upstream.apiUrl, auth: { kind: "basic", ...rich } }), {
+      pollMs: 600_000,
+      webhookUrl: `${receiver.origin}/api/upstream/webhook`,
+    });
+    await drainDue(database.db, { provider: p, now: new Date() });
+    expect(await order(bought.orderId)).toMatchObject({ status: "processing" });
+    expect((await order(bought.orderId)).runAt!.getTime()).toBeGreaterThan(Date.now() + 60_000);
+
+    // Due again (as at its next poll); while this attempt reads, the webhook comes and is taken.
+    await database.db.update(orders).set({ runAt: new Date() }).where(eq(orders.id, bought.orderId));
+    meanwhile = async (id) => expect((await sendFinalInvoice(id)).status).toBe(204);
+    await drainDue(database.db, { provider: p, now: new Date() });
+    // The attempt's own outcome said "ask again in minutes"; the webhook's news keeps the order due now.
+    expect((await order(bought.orderId)).runAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    meanwhile = undefined;
+    await drainDue(database.db, { provider: p, now: new Date() });
+    expect(await order(bought.orderId)).toMatchObject({ status: "delivered" });
   });
 });

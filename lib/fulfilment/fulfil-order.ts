@@ -89,7 +89,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
 /**
  * When a claimed order that is not finished is due again: at `later`, unless it was made due while this attempt ran
  * (an upstream's webhook said its invoice is final: lib/supply/webhook.ts). That order stays due, so the news the
- * attempt may have missed is read at once, not after the attempt's wait (ten minutes for a slow upstream poll).
+ * attempt may have missed is read at once, not after the attempt's wait (minutes, when the upstream is polled slowly).
  */
 function retryAt(order: ClaimedOrder, later: Date): SQL {
   return sql`CASE WHEN ${orders.runAt} > ${order.claimedAt.toISOString()}::timestamptz THEN ${orders.runAt} ELSE ${later.toISOString()}::timestamptz END`;

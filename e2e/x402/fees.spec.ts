@@ -38,6 +38,9 @@ for (const [path, amount] of FEE_ROUTES) {
     for (const a of required.accepts) expect(a.amount).toBe(amount);
     expect(await res.json()).toEqual(required);
     expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    // Not gzipped, though fetch asks for it: the header carries the same requirements (see paymentRequiredResponse).
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
+    expect(res.headers.get("content-encoding")).toBeNull();
   });
 }
 

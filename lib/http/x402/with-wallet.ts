@@ -1,12 +1,11 @@
-import { encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
-import { jsonResponse } from "@/lib/http/api-error";
 import { publicOrigin } from "@/lib/http/origin";
 import { withRequestLog } from "@/lib/http/request-log";
 import { refusedAtTheEdge } from "@/lib/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
-import { errorResponse, x402Headers } from "./with-x402-fee";
+import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
 import type { X402RouteId } from "./x402-routes";
 
 export type WalletContext = { wallet: Wallet; via: "token" | "siwx"; origin: string };
@@ -17,7 +16,7 @@ export async function signInRequired(req: Request, origin: string, error: string
   const url = origin + new URL(req.url).pathname;
   const extensions = await signInExtensions(req, origin);
   const body = { x402Version: 2, error, resource: { url, description: "Sign in with your wallet", mimeType: "application/json" }, accepts: [], extensions };
-  return jsonResponse(body, { status: 402, headers: x402Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader(body as never) }) });
+  return paymentRequiredResponse(body as PaymentRequired);
 }
 
 /**

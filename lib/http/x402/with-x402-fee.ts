@@ -53,12 +53,16 @@ function withHeaders(res: Response, extra: Record<string, string>): Response {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
-/** A 402: the requirements in PAYMENT-REQUIRED and mirrored in the JSON body, with the reason. */
+/**
+ * A 402: the requirements in PAYMENT-REQUIRED and mirrored in the JSON body, with the reason. Sent uncompressed
+ * (`no-transform`, which the server's gzip honours): the header, which no compression touches, carries the same
+ * requirements, and gzipping the body's 3 KB took about 1.2 ms of the 3.3 ms of CPU a 402 costs, on the path every
+ * paid call takes first, to save 2 KB.
+ */
 export function paymentRequiredResponse(paymentRequired: PaymentRequired, extraHeaders: Record<string, string> = {}): Response {
-  return jsonResponse(paymentRequired, {
-    status: 402,
-    headers: x402Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired), ...extraHeaders }),
-  });
+  const headers = x402Headers({ "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired), ...extraHeaders });
+  headers.set("Cache-Control", "no-store, no-transform");
+  return jsonResponse(paymentRequired, { status: 402, headers });
 }
 
 function payerWallet(network: string, payer: string | undefined): Wallet | null {

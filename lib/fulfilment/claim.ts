@@ -9,9 +9,9 @@ import type { OrderToFulfil } from "./providers/types";
 /**
  * An order this worker holds until `lockedUntil`. `attempts` (after the claim's increment) identifies the claim:
  * a later claim of the same order has a higher count, so a worker whose claim lapsed cannot overwrite its successor.
- * `claimedAt` is the claim's time: the order was due by then, so a due time after it was set while the claim held it.
+ * `dueAt` is the order's due time when it was claimed: a different one was set while the claim held it.
  */
-export type ClaimedOrder = OrderToFulfil & { attempts: number; lockedUntil: Date; claimedAt: Date };
+export type ClaimedOrder = OrderToFulfil & { attempts: number; lockedUntil: Date; dueAt: Date };
 
 /** How long a claim holds an order: far longer than a delivery may take (see PROVIDER_TIMEOUT_MS). */
 export const DEFAULT_LOCK_MS = 2 * 60_000;
@@ -61,6 +61,7 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
         supplier: orders.supplier,
         createdAt: orders.createdAt,
         attempts: orders.attempts,
+        runAt: orders.runAt,
         brand: products.brand,
         country: products.country,
         recipientType: products.recipientType,
@@ -74,7 +75,8 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
       .leftJoin(productPackages, and(eq(productPackages.productId, orders.productId), eq(productPackages.value, orders.packageValue)))
       .where(inArray(orders.id, ids))
       .orderBy(asc(orders.invoiceId), asc(orders.position));
-    return rows.map((r) => ({ ...r, lockedUntil, claimedAt: now }));
+    // A claimed order was due (run_at <= now), so its run_at is set.
+    return rows.map(({ runAt, ...r }) => ({ ...r, lockedUntil, dueAt: runAt ?? now }));
   });
 }
 

@@ -87,12 +87,14 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
 }
 
 /**
- * When a claimed order that is not finished is due again: at `later`, unless it was made due while this attempt ran
- * (an upstream's webhook said its invoice is final: lib/supply/webhook.ts). That order stays due, so the news the
- * attempt may have missed is read at once, not after the attempt's wait (minutes, when the upstream is polled slowly).
+ * When a claimed order that is not finished is due again: at `later`, unless its due time was set anew while this
+ * attempt ran (an upstream's webhook said its invoice is final: lib/supply/webhook.ts makes it due now). That time is
+ * kept, so the news the attempt may have missed is read at once, not after the attempt's wait (minutes, when the
+ * upstream is polled slowly). Told by the value, not by a clock: servers' clocks may differ. Due times are written
+ * from JavaScript dates (milliseconds), as the claim read it.
  */
 function retryAt(order: ClaimedOrder, later: Date): SQL {
-  return sql`CASE WHEN ${orders.runAt} > ${order.claimedAt.toISOString()}::timestamptz THEN ${orders.runAt} ELSE ${later.toISOString()}::timestamptz END`;
+  return sql`CASE WHEN date_trunc('milliseconds', ${orders.runAt}) IS DISTINCT FROM ${order.dueAt.toISOString()}::timestamptz THEN ${orders.runAt} ELSE ${later.toISOString()}::timestamptz END`;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, http, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
+import { createPublicClient, http, TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
 import { receiptWatcher, TransactionDroppedError } from "./receipts";
@@ -113,6 +113,36 @@ describe("receiptWatcher", () => {
       expect(err).toBeInstanceOf(TransactionDroppedError);
       expect((err as Error).message).toContain(`nonce ${nonce} was used by another transaction`);
     });
+  });
+
+  it("does not take a mined transaction whose receipt the node serves late for dropped", async () => {
+    // A node that shows the transaction in its block, and its sender's nonce used, before it serves the receipt.
+    let receiptsServed = false;
+    const lagging = {
+      ...client,
+      getTransactionReceipt: (args: { hash: Hex }) =>
+        receiptsServed ? client.getTransactionReceipt(args) : Promise.reject(new TransactionReceiptNotFoundError({ hash: args.hash })),
+    } as PublicClient;
+    const watcher = receiptWatcher(lagging, { pollingIntervalMs: 50 });
+    const nonce = await nextNonce();
+    const hash = await send(nonce);
+    const waiting = watcher.wait({ hashes: () => [hash], sender: { address: sender.address, nonce } }, 10_000);
+    let outcome: unknown;
+    void waiting.then(
+      () => (outcome = "mined"),
+      (err: unknown) => (outcome = err),
+    );
+    // Blocks go by (automine: the transaction is in the first), and the watcher sees the nonce used without a receipt.
+    for (let i = 0; i < 3; i++) {
+      await rpc("evm_mine");
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(outcome).toBeUndefined();
+    receiptsServed = true;
+    await rpc("evm_mine");
+    const found = await waiting;
+    expect(found.hash).toBe(hash);
+    expect(found.receipt.status).toBe("success");
   });
 
   it("gives up on a transaction that no block holds after its timeout", async () => {

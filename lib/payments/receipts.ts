@@ -1,5 +1,6 @@
 import {
   BaseError,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
   type Address,
@@ -109,7 +110,27 @@ export function receiptWatcher(client: PublicClient, opts: { pollingIntervalMs: 
     if (used.length === 0) return;
     for (const w of used) w.checked = -1n;
     await check(used, block);
-    for (const w of used) if (waiters.has(w) && w.checked >= block) settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
+    // A node may show a transaction in a block before it serves its receipt (receipts indexed later, or another node
+    // behind the same URL): a version it shows mined is not dropped, and its receipt is asked again at the next block.
+    const unseen = used.filter((w) => waiters.has(w) && w.checked >= block);
+    const mined = await Promise.all(unseen.map((w) => anyVersionMined(w)));
+    unseen.forEach((w, i) => {
+      if (mined[i] === false) settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
+    });
+  }
+
+  /** Whether the node shows a version of `w` in a block: true, false (it knows none of them), or undefined (no answer). */
+  async function anyVersionMined(w: Waiter): Promise<boolean | undefined> {
+    const found = await Promise.all(
+      w.hashes().map((hash) =>
+        client.getTransaction({ hash }).then(
+          (tx) => tx.blockNumber !== null,
+          (err: unknown) => (err instanceof TransactionNotFoundError ? false : undefined),
+        ),
+      ),
+    );
+    if (found.includes(true)) return true;
+    return found.includes(undefined) ? undefined : false;
   }
 
   function settle(w: Waiter, outcome: () => void) {

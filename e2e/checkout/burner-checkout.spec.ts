@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import { devnetNetworks, evmUsdcBalance, isEvm, tokenBalance } from "../x402/devnet-client";
-import { X402_CHALLENGE_LOGS } from "./flow";
+import { getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
@@ -44,8 +44,7 @@ async function signInAndOpenInvoice(page: Page) {
 
 /** Mint test USDC to the wallet on the chosen network, pay, and wait for the codes. */
 async function fundAndPay(page: Page, network: string) {
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(`15 test USDC sent to your wallet on ${network}.`)).toBeVisible();
+  await getTestUsdc(page, `15 test USDC sent to your wallet on ${network}.`);
   await page.getByRole("button", { name: "Pay 10 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
   await expect(page.locator("output").first()).toHaveText(/^[A-Z0-9-]{8,}$/);

@@ -7,7 +7,7 @@ import { expect, test } from "../fixtures";
 import { newMerchant } from "../merchant-api/merchants";
 import { screenshot, sessionCookie, signIn } from "../dashboard/session";
 import { decodeRequired, devnetNetworks, evmUsdcBalance, faucet, isEvm } from "../x402/devnet-client";
-import { connectEvm, freshEvmWallet } from "./flow";
+import { connectEvm, freshEvmWallet, getTestUsdc } from "./flow";
 
 // The top-up route answers 402 to ask for the payment: Chromium logs it as a failed resource load.
 test.use({ expectedConsoleErrors: [/status of 402 \(Payment Required\) \(http:\/\/[^)]+\/dashboard\/balance\/topup\)$/] });
@@ -38,8 +38,7 @@ test("a merchant tops up its balance in USDC with the injected wallet; the ledge
   await amount.fill("25.50");
   await connectEvm(page);
   await page.getByRole("radio", { name: wallet.network.name }).check();
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await getTestUsdc(page);
   await expect(page.getByText(`This wallet holds 31 USDC on ${wallet.network.name}.`)).toBeVisible();
   await expectAccessible(page, "balance page with a connected wallet");
   await screenshot(page, testInfo, "balance-before");

@@ -1,6 +1,6 @@
 import { expect, test } from "../fixtures";
 import { evmUsdcBalance } from "../x402/devnet-client";
-import { addToCart, checkoutCart, connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, checkoutCart, connectEvm, freshEvmWallet, getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
 
 test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
@@ -39,8 +39,7 @@ test("a shopper buys a gift card with an injected EVM wallet and reads the code 
     "step",
   );
 
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await getTestUsdc(page);
   expect(await evmUsdcBalance(base, wallet.account.address)).toBe(15_000_000n);
   await expect(page.getByText(`This wallet holds 15 USDC on ${base.name}.`)).toBeVisible();
 
@@ -64,8 +63,7 @@ test("a rejected signature is explained and nothing is paid; the invoice can sti
   await page.goto("/cart");
   await connectEvm(page);
   await checkoutCart(page);
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent/)).toBeVisible();
+  await getTestUsdc(page);
 
   wallet.rejectNextSignature();
   await page.getByRole("button", { name: /^Pay / }).click();

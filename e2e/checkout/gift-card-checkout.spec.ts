@@ -3,7 +3,7 @@ import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
 import { expect, test } from "../fixtures";
 import { newMerchant } from "../merchant-api/merchants";
 import { evmUsdcBalance } from "../x402/devnet-client";
-import { connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
+import { connectEvm, freshEvmWallet, getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
 
 // The shop's own gift cards in the browser: a code in the cart pays the invoice first and the wallet pays exactly the
 // rest (nothing when the card covers it all); a refused code is told by its field, the cart kept; the balance page
@@ -120,9 +120,8 @@ test("a gift card that covers part: the wallet pays exactly the rest; an empty c
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
   await expectAmounts(page, { price: "10", card: "4", wallet: "6" });
   await page.screenshot({ path: testInfo.outputPath("invoice-gift-card-part.png"), fullPage: true });
-  await page.getByRole("button", { name: "Get test USDC" }).click();
   // The faucet gives what the wallet pays and a little more: 6 + 5.
-  await expect(page.getByText(`11 test USDC sent to your wallet on ${wallet.network.name}.`)).toBeVisible();
+  await getTestUsdc(page, `11 test USDC sent to your wallet on ${wallet.network.name}.`);
   expect(await evmUsdcBalance(wallet.network, wallet.account.address)).toBe(11_000_000n);
   await page.getByRole("button", { name: "Pay 6 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
@@ -215,8 +214,7 @@ test("the store gift card: bought with the wallet, its code pays a cart, and can
   await page.getByRole("button", { name: "Continue to payment" }).click();
 
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await getTestUsdc(page);
   await page.getByRole("button", { name: "Pay 10 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
   const code = (await page.locator("output").first().textContent())!;

@@ -1,6 +1,6 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { expect, test } from "../fixtures";
-import { addToCart, X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
 import { devnetNetworks, tokenBalance } from "../x402/devnet-client";
 import { installSolanaTestWallet } from "../wallets/solana-test-wallet";
 
@@ -38,8 +38,7 @@ test("a shopper buys a gift card with a Wallet Standard Solana wallet, from the 
   await expect(page.getByRole("radio", { name: sol.name })).toBeChecked();
   await expect(page.getByRole("group", { name: "Network" }).getByRole("radio")).toHaveCount(1);
 
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent to your wallet on/)).toBeVisible();
+  await getTestUsdc(page);
   expect(await tokenBalance(sol.rpcUrl, mint, wallet.signer.address)).toBe(15_000_000n);
   await page.screenshot({ path: "test-results/checkout-solana-2-invoice.png", fullPage: true });
 
@@ -65,8 +64,7 @@ test("a declined Solana signature is explained and nothing moves", async ({ page
     .click();
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/invoices\//);
-  await page.getByRole("button", { name: "Get test USDC" }).click();
-  await expect(page.getByText(/test USDC sent/)).toBeVisible();
+  await getTestUsdc(page);
 
   wallet.rejectNextSignature();
   await page.getByRole("button", { name: /^Pay / }).click();

@@ -42,7 +42,32 @@ if (mode === "postgres" || mode === "postgres-shared") {
   env.DATABASE_URL = url.toString();
   // A shop on PostgreSQL needs SESSION_SECRET (servers sharing a database must sign the same tokens).
   env.SESSION_SECRET ||= randomBytes(24).toString("hex");
-  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  dropDatabase = shared ? () => dropWhenLastToLeave(serverUrl, name) : () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/**
+ * A shared database is dropped by the last of its servers to stop: while another server is still connected, dropping
+ * it would cut that server off mid-run (it would log lost connections and failed queries until it stops too). A server
+ * that has just stopped may leave its sessions for a moment, and servers are stopped together: the others are waited
+ * for, five seconds at most.
+ */
+async function dropWhenLastToLeave(serverUrl, name) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (let waited = 0; ; waited += 200) {
+      const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+      if (rows[0].n === 0) break;
+      if (waited >= 5000) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name}`).catch((err) => {
+      // Another server connected meanwhile (55006: in use): it drops it when it stops.
+      if (err.code !== "55006") throw err;
+    });
+  } finally {
+    await client.end();
+  }
 }
 
 // E2E_STANDALONE=1: the standalone server by itself, as the Docker image holds it (a copy of .next/standalone

@@ -574,6 +574,14 @@ export const settlements = pgTable(
     status: settlementStatus("status").notNull(),
     /** The transaction that carries it, once known (Solana: known before it is sent). */
     transaction: text("transaction"),
+    /** Where the payment must arrive: it lands only by a transfer of `amount_usdc` from the payer to this address. */
+    payTo: text("pay_to"),
+    /** EVM: a block number seen before its transaction was first sent; no earlier block can hold it (events are looked for from here). */
+    sentBlock: bigint("sent_block", { mode: "bigint" }),
+    /** An open settlement is asked of the chain again from then on (backing off while the chain cannot decide it). */
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
+    /** How many times the reconciler asked the chain without a decision. */
+    checks: integer("checks").notNull().default(0),
     /** After this the payment can no longer land: EVM `validBefore`, Solana the expiry of its blockhash. */
     validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
     /** A server settling the payment holds it until then (and extends it while it works); then the reconciler may. */
@@ -587,6 +595,9 @@ export const settlements = pgTable(
     uniqueIndex("settlements_identity_idx").on(t.network, t.identity),
     index("settlements_open_idx")
       .on(t.status, t.leaseUntil)
+      .where(sql`${t.status} IN ('settling', 'pending')`),
+    index("settlements_due_idx")
+      .on(t.nextCheckAt)
       .where(sql`${t.status} IN ('settling', 'pending')`),
     index("settlements_reference_idx").on(t.purpose, t.reference),
   ],

@@ -27,6 +27,7 @@ const EvmDescription = z.object({
   rpcUrl: z.url(),
   payTo: Address,
   usdc: z.object({ address: Address, name: z.string(), version: z.string(), decimals: z.number().int() }),
+  confirmations: z.number().int().min(1).max(1000).optional(),
 });
 const SolanaDescription = z.object({
   key: z.literal("solana"),
@@ -53,6 +54,7 @@ export function describeDevnet(networks: readonly PaymentNetwork[]): z.infer<typ
             rpcUrl: n.rpcUrl,
             payTo: n.payTo,
             usdc: n.usdc,
+            confirmations: n.confirmations,
           }
         : { key: "solana" as const, network: n.network, name: n.name, rpcUrl: n.rpcUrl, payTo: n.payTo, usdc: n.usdc },
     ),

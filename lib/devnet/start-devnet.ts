@@ -50,7 +50,9 @@ export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: nu
     started.push(solana);
 
     const networks: PaymentNetwork[] = [
-      ...evmChains.map(({ key, chain }): EvmNetwork => evmNetwork(key, chain, keys.evmPayTo.address)),
+      // Mined every block time, a payment counts one block deeper than its own (a reorg test can take that block away);
+      // mined on demand, no block comes on top until the next transaction.
+      ...evmChains.map(({ key, chain }): EvmNetwork => evmNetwork(key, chain, keys.evmPayTo.address, (opts.blockTimeSeconds ?? 0) > 0 ? 2 : 1)),
       solanaNetwork(solana, keys.solanaPayTo.address),
     ];
     const evmByNetwork = new Map(evmChains.map(({ chain }) => [`eip155:${chain.chainId}`, chain]));
@@ -82,7 +84,7 @@ async function stopAll(chains: { stop(): Promise<void> }[]) {
   await Promise.allSettled(chains.map((c) => c.stop()));
 }
 
-function evmNetwork(key: "base" | "arbitrum" | "polygon", chain: EvmDevChain, payTo: string): EvmNetwork {
+function evmNetwork(key: "base" | "arbitrum" | "polygon", chain: EvmDevChain, payTo: string, confirmations: number): EvmNetwork {
   return {
     key,
     kind: "evm",
@@ -92,6 +94,7 @@ function evmNetwork(key: "base" | "arbitrum" | "polygon", chain: EvmDevChain, pa
     rpcUrl: chain.rpcUrl,
     payTo,
     usdc: { address: chain.usdc.address, name: chain.usdc.name, version: chain.usdc.version, decimals: chain.usdc.decimals },
+    confirmations,
   };
 }
 

@@ -22,6 +22,11 @@ export type EvmNetwork = Common & {
   network: `eip155:${number}`;
   chainId: number;
   usdc: { address: `0x${string}`; name: string; version: string; decimals: number };
+  /**
+   * How deep a payment's block must be before the payment counts (codes delivered, a balance credited): the number of
+   * blocks from its block to the head, its own included (1: as soon as it is mined). See CONFIRMATIONS below.
+   */
+  confirmations?: number;
 };
 
 export type SolanaNetwork = Common & {
@@ -35,6 +40,24 @@ export type PaymentNetwork = EvmNetwork | SolanaNetwork;
 type StaticEvm = Omit<EvmNetwork, "payTo" | "rpcUrl"> & { defaultRpcUrl: string };
 type StaticSolana = Omit<SolanaNetwork, "payTo" | "rpcUrl"> & { defaultRpcUrl: string };
 
+/**
+ * The depth at which a payment counts on each EVM network (blocks from its block to the head, its own included), for
+ * testnet and mainnet alike. A block this deep has not been reorganized away in the networks' recent history; a
+ * payment counted earlier could be (its codes would be out while the shop holds nothing):
+ * - Base: blocks every 2 s from one sequencer; a block is `safe` only once its batch is on Ethereum (minutes) and
+ *   final after about 15 minutes, far too long for a checkout. Reorgs of the sequencer's own blocks are rare and
+ *   shallow: 3 blocks (about 6 s) is past them.
+ * - Arbitrum One: soft-confirmed by its sequencer every 0.25 s, final on Ethereum after about 15 minutes, likewise too
+ *   long; 20 blocks is about 5 s.
+ * - Polygon PoS: final through Heimdall milestones, typically within 2 to 5 s; 5 blocks of 2 s (about 10 s) covers a
+ *   milestone in the usual case.
+ * x402's own facilitators answer on the first receipt (depth 1); the shop waits these few seconds more before it
+ * hands out codes. Solana payments count at the `confirmed` commitment (a supermajority of stake voted the block; no
+ * confirmed block has been rolled back on mainnet). On the devnet, whose chains mine every second, the depth is 2 (the
+ * block and one on top); with blocks mined on demand (DEVNET_BLOCK_TIME=0) it is 1.
+ */
+export const CONFIRMATIONS = { base: 3, arbitrum: 20, polygon: 5 } as const;
+
 // The USDC EIP-712 domain differs per chain: Base Sepolia's and Polygon Amoy's tokens call themselves "USDC", the others "USD Coin".
 const TESTNET: (StaticEvm | StaticSolana)[] = [
   {
@@ -45,6 +68,7 @@ const TESTNET: (StaticEvm | StaticSolana)[] = [
     name: "Base Sepolia",
     defaultRpcUrl: "https://sepolia.base.org",
     usdc: { address: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", name: "USDC", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.base,
     explorerTx: (h) => `https://sepolia.basescan.org/tx/${h}`,
   },
   {
@@ -55,6 +79,7 @@ const TESTNET: (StaticEvm | StaticSolana)[] = [
     name: "Arbitrum Sepolia",
     defaultRpcUrl: "https://sepolia-rollup.arbitrum.io/rpc",
     usdc: { address: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.arbitrum,
     explorerTx: (h) => `https://sepolia.arbiscan.io/tx/${h}`,
   },
   {
@@ -66,6 +91,7 @@ const TESTNET: (StaticEvm | StaticSolana)[] = [
     name: "Polygon Amoy",
     defaultRpcUrl: "https://rpc-amoy.polygon.technology",
     usdc: { address: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582", name: "USDC", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.polygon,
     explorerTx: (h) => `https://amoy.polygonscan.com/tx/${h}`,
   },
   {
@@ -88,6 +114,7 @@ const MAINNET: (StaticEvm | StaticSolana)[] = [
     name: "Base",
     defaultRpcUrl: "https://mainnet.base.org",
     usdc: { address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.base,
     explorerTx: (h) => `https://basescan.org/tx/${h}`,
   },
   {
@@ -98,6 +125,7 @@ const MAINNET: (StaticEvm | StaticSolana)[] = [
     name: "Arbitrum One",
     defaultRpcUrl: "https://arb1.arbitrum.io/rpc",
     usdc: { address: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.arbitrum,
     explorerTx: (h) => `https://arbiscan.io/tx/${h}`,
   },
   {
@@ -108,6 +136,7 @@ const MAINNET: (StaticEvm | StaticSolana)[] = [
     name: "Polygon",
     defaultRpcUrl: "https://polygon-rpc.com",
     usdc: { address: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
+    confirmations: CONFIRMATIONS.polygon,
     explorerTx: (h) => `https://polygonscan.com/tx/${h}`,
   },
   {

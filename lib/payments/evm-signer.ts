@@ -47,9 +47,9 @@ const FEES_FRESH_MS = 2_000;
  * they tell whether anything may still land, with its hash, even when the settle call itself threw. `landed`: the
  * hash that was mined when it is a replacement of the transaction the settlement asked for (the x402 library reports
  * the first hash). `dropped`: hashes taken out of `sent` because another transaction used their nonce, so that they
- * can never be mined.
+ * can never be mined. `mined`: the block of the receipt it waited for.
  */
-export type Broadcasts = { sent: Hex[]; landed?: Hex; dropped?: Hex[]; onSent?: () => void };
+export type Broadcasts = { sent: Hex[]; landed?: Hex; dropped?: Hex[]; onSent?: () => void; mined?: { blockNumber: bigint; blockHash: Hex } };
 // On globalThis: a production build may hold this module once per route, and the facilitator that sends (made by
 // whichever route asked first) must see the record of a settlement that another route's copy of exchange.ts started.
 const globalForBroadcasts = globalThis as typeof globalThis & { __storefrontBroadcasts?: AsyncLocalStorage<Broadcasts> };
@@ -432,6 +432,8 @@ export function managedEvmSigner(
           : { hashes: () => [args.hash] };
         const { receipt, hash } = await receipts.wait(watched, args.timeout ?? opts.confirmationTimeoutMs);
         if (settlement && hash !== args.hash) settlement.landed = hash;
+        // Where it was mined: the settlement counts once that block is deep enough and still the chain's.
+        if (settlement) settlement.mined = { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
         if (entry) forget(entry);
         return receipt;
       } catch (err) {

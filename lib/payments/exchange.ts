@@ -2,6 +2,8 @@ import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
 import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Db } from "@/lib/db";
+import type { EvmNetwork } from "@/lib/networks";
+import { blockBeforeSending, confirmMined, confirmTransfer } from "./confirm";
 import { broadcasts, unanswered, type Broadcasts, type Unanswered } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
@@ -22,14 +24,16 @@ import {
  * The one x402 exchange of every paid route (the micro-fee routes, invoice payment, balance top-up), after the route
  * has decoded a payment and matched it to one of its requirements:
  *
- * 1. the payment's identity is read (EVM authorizations valid for too long are refused); on Solana, and where a handler
- *    runs before settlement, the payment is verified first (settlement verifies it again itself);
+ * 1. the payment's identity is read (EVM authorizations valid for too long are refused) and the payment is verified
+ *    (settlement verifies it again itself): one that fails is refused with nothing recorded;
  * 2. it is recorded before anything else, with what it pays for claimed in the same transaction: a payment already
  *    used, or being settled by this or another server, is refused;
  * 3. `beforeSettle` runs (the fee routes' handler: its refusal cancels the payment, which may then be offered again);
  * 4. it is settled, the record's hold extended meanwhile. A failure for the shop's own reasons (nothing was sent and
  *    the payment still verifies) is tried again while the payment is valid;
- * 5. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing was sent: the
+ * 5. an EVM payment counts once the chain shows its transfer to payTo in a block at the network's depth
+ *    (`confirmations`; a remote facilitator's success is always checked so);
+ * 6. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing was sent: the
  *    payment is refused, its claim undone), or pending (something was sent and may still land: the reconciler decides
  *    from the chain; a payment it finds can never land failed after it was accepted, see Failure).
  */
@@ -58,6 +62,8 @@ export type ExchangeResult =
   | { kind: "pending"; settle: SettleResponse; settlement: Settlement | null };
 
 const MAX_ATTEMPTS = 3;
+/** How long a settled EVM payment's block is waited for to reach the network's depth before it is left to the reconciler. */
+const CONFIRM_TIMEOUT_MS = 30_000;
 /** A retry is only started while the payment stays valid at least this long. */
 const RETRY_MARGIN_MS = 15_000;
 /** A check the node did not answer (each call of it already tried a few times by viem) is made this many times at most. */
@@ -108,11 +114,14 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
 
 async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, slot: Slot | undefined): Promise<ExchangeResult> {
   const { db, payments, payload, requirement } = input;
-  // Settlement verifies the payment again itself. A separate verification first is needed where something runs before
-  // settlement (a fee's handler) that an invalid payment must not reach, and on Solana, where a refused settlement
-  // can only be told from one that may still land once its blockhash expired: an invalid payment is refused at once.
-  const verified: VerifyResponse & { unanswered?: boolean } =
-    input.beforeSettle || !identity.authorization ? await verifyPayment(payments, payload, requirement) : { isValid: true, payer: identity.payer ?? undefined };
+  // A block seen before anything is sent: the payment's events are looked for from there (read first, so that it is
+  // older than whatever the verification below sees).
+  const network = evmNetworkOf(payments, requirement.network);
+  const sentBlock = network && identity.authorization ? await blockBeforeSending(network) : undefined;
+  // Verified before anything is recorded or claimed (signature, payer, amount, payTo, asset, validity, the payer's
+  // balance and the nonce unspent, by a simulation of the transfer): a payment that fails leaves nothing behind.
+  // Settlement verifies it again itself.
+  const verified = await verifyPayment(payments, payload, requirement);
   if (!verified.isValid)
     return { kind: "invalid", reason: verified.unanswered ? NODE_UNANSWERED : (verified.invalidReason ?? "invalid payment"), payer: verified.payer };
 
@@ -127,6 +136,8 @@ async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, s
       amountUsdc: BigInt(requirement.amount),
       details: { ...input.details, ...(identity.solana ? { blockhash: identity.solana.blockhash } : {}) },
       transaction: expected,
+      payTo: requirement.payTo,
+      sentBlock,
     },
     input.claim,
   );
@@ -195,6 +206,23 @@ async function settleOnce(
 
   // A replacement (the same transfer sent again at a higher fee) was mined: the settlement names that transaction.
   if (broadcast.landed) result = { ...result, transaction: broadcast.landed };
+  // An EVM payment counts once its transfer is in a block at the network's depth. The in-process facilitator has seen
+  // the transfer in its own transaction's receipt (enough at depth 1); a remote facilitator's word is checked on chain.
+  const network = evmNetworkOf(payments, requirement.network);
+  if (result.success && network && identity.authorization && (!payments.inProcess || (network.confirmations ?? 1) > 1)) {
+    const transfer = { ...identity.authorization, to: requirement.payTo as `0x${string}`, value: BigInt(requirement.amount) };
+    const confirmed =
+      payments.inProcess && broadcast.mined
+        ? await confirmMined(network, broadcast.mined, CONFIRM_TIMEOUT_MS)
+        : await confirmTransfer(network, transfer, result.transaction as `0x${string}`, CONFIRM_TIMEOUT_MS);
+    if (confirmed !== "landed") {
+      const why = payments.inProcess
+        ? "the payment's transaction is not yet at the network's confirmation depth"
+        : `the facilitator answered success with transaction ${result.transaction}, which the chain does not show carrying the transfer`;
+      const pending = await finishSettlement(db, settlement.id, { status: "pending", error: why, transaction: result.transaction }, effects);
+      return { kind: "pending", settle: { ...result, success: false, errorReason: why }, settlement: pending };
+    }
+  }
   if (result.success) {
     const done = await finishSettlement(db, settlement.id, { status: "settled", transaction: result.transaction, payer: result.payer }, effects);
     // Already decided elsewhere (the reconciler, after this server's hold lapsed): it can only have found it landed.
@@ -211,6 +239,12 @@ async function settleOnce(
   }
   const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);
   return { kind: "pending", settle: { ...result, transaction: transaction ?? "" }, settlement: pending };
+}
+
+/** The EVM network of a requirement, if it is one. */
+function evmNetworkOf(payments: Payments, network: string): EvmNetwork | undefined {
+  const n = payments.networks.find((x) => x.network === network);
+  return n?.kind === "evm" ? n : undefined;
 }
 
 /** Solana with the in-process facilitator: the transaction's id is the fee payer's signature of its message, known before it is sent. */

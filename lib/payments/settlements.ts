@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
 import { settlements } from "@/lib/db/schema";
@@ -45,7 +45,17 @@ class ClaimRefused extends Error {
  */
 export async function beginSettlement(
   db: Db,
-  p: PaymentIdentity & { purpose: SettlementPurpose; reference: string; amountUsdc: bigint; details?: Record<string, string>; transaction?: string },
+  p: PaymentIdentity & {
+    purpose: SettlementPurpose;
+    reference: string;
+    amountUsdc: bigint;
+    details?: Record<string, string>;
+    transaction?: string;
+    /** Where the payment must arrive (the requirement's payTo). */
+    payTo?: string;
+    /** EVM: a block seen before the payment is sent (its events are looked for from there). */
+    sentBlock?: bigint;
+  },
   claim?: (tx: Db, settlementId: string) => Promise<string | null>,
   now = new Date(),
 ): Promise<{ settlement: Settlement } | Refusal> {
@@ -65,6 +75,10 @@ export async function beginSettlement(
         amountUsdc: p.amountUsdc,
         status: "settling" as const,
         transaction: p.transaction ?? null,
+        payTo: p.payTo ?? null,
+        sentBlock: p.sentBlock ?? null,
+        nextCheckAt: null,
+        checks: 0,
         validUntil: p.validUntil,
         leaseUntil: new Date(now.getTime() + LEASE_MS),
         lastError: null,
@@ -156,14 +170,48 @@ function logOutcome(s: Settlement) {
   else log.warn({ ...about, reason: s.lastError ?? undefined }, "payment failed");
 }
 
-/** Settlements whose outcome is open and that no server is working on: pending ones, and settling ones whose hold lapsed. */
+/**
+ * Settlements whose outcome is open, that no server is working on (pending ones, and settling ones whose hold
+ * lapsed) and that are due to be asked of the chain again: the longest waiting first, so that rows the chain cannot
+ * decide yet (they back off, see `RECHECK_MS`) never keep the others from being decided.
+ */
 export async function openSettlements(db: Db, now = new Date(), limit = 100): Promise<Settlement[]> {
   return db
     .select()
     .from(settlements)
-    .where(or(eq(settlements.status, "pending"), and(eq(settlements.status, "settling"), lt(settlements.leaseUntil, now))))
-    .orderBy(settlements.createdAt)
+    .where(
+      and(
+        or(eq(settlements.status, "pending"), and(eq(settlements.status, "settling"), lt(settlements.leaseUntil, now))),
+        or(isNull(settlements.nextCheckAt), lte(settlements.nextCheckAt, now)),
+      ),
+    )
+    .orderBy(sql`coalesce(${settlements.nextCheckAt}, ${settlements.createdAt})`)
     .limit(limit);
+}
+
+/** An open settlement the chain did not decide is asked again after this, doubled each time, up to `RECHECK_MAX_MS`. */
+export const RECHECK_MS = 2_000;
+export const RECHECK_MAX_MS = 5 * 60_000;
+/**
+ * An open settlement still undecided this long after its authorization expired is shown to the operator (a health
+ * warning): by then the chain should have said, so its node, its logs or its record need a look.
+ */
+export const UNDECIDED_WARNING_MS = 15 * 60_000;
+
+/** When an undecided settlement is asked again after its `checks`-th undecided look. */
+export function nextCheck(now: Date, checks: number): Date {
+  return new Date(now.getTime() + Math.min(RECHECK_MAX_MS, RECHECK_MS * 2 ** Math.min(checks, 20)));
+}
+
+/** Open settlements undecided long after they could have landed: what the operator is shown. */
+export async function undecidedSettlements(db: Db, now = new Date()): Promise<{ count: number; oldest?: Settlement }> {
+  const stale = and(inArray(settlements.status, ["settling", "pending"]), lt(settlements.validUntil, new Date(now.getTime() - UNDECIDED_WARNING_MS)));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(settlements)
+    .where(stale);
+  const [oldest] = await db.select().from(settlements).where(stale).orderBy(settlements.validUntil).limit(1);
+  return { count: row?.count ?? 0, oldest };
 }
 
 /** What the chain says of a payment: it landed (in this transaction), it never can, or not known yet. */
@@ -189,13 +237,42 @@ export async function reconcileSettlements(
     try {
       v = await verdict(s);
     } catch {
-      continue; // The chain did not answer: ask again next round.
+      v = { landed: false, final: false }; // The chain did not answer: asked again later.
     }
     if (v.landed) {
       if (await finishSettlement(db, s.id, { status: "settled", transaction: v.transaction, payer: v.payer }, effects, now)) settled++;
     } else if (v.final) {
       if (await finishSettlement(db, s.id, { status: "failed", error: v.why, transaction: s.transaction ?? undefined }, effects, now)) failed++;
+    } else {
+      // Not decided: asked again later, later each time, so that the next round takes the others first.
+      await db
+        .update(settlements)
+        .set({ checks: s.checks + 1, nextCheckAt: nextCheck(now, s.checks) })
+        .where(and(eq(settlements.id, s.id), inArray(settlements.status, ["settling", "pending"])));
     }
   }
   return { settled, failed, open: open.length - settled - failed };
+}
+
+/** A failed settlement is kept this long (for the logs' and the operator's questions), then deleted. */
+export const FAILED_RETENTION_MS = 24 * 60 * 60_000;
+/** A settled one is kept this long after its authorization expired (when it can no longer be offered again at all). */
+export const SETTLED_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Deletes settlements that can no longer matter: failed ones after `FAILED_RETENTION_MS` (a payment offered again
+ * after that is verified anew), settled ones `SETTLED_RETENTION_MS` after their authorization expired (the chain then
+ * refuses it anyway; the invoice or top-up keeps its transaction). Open ones are never deleted. Returns how many.
+ */
+export async function deleteStaleSettlements(db: Db, now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(settlements)
+    .where(
+      or(
+        and(eq(settlements.status, "failed"), lt(settlements.updatedAt, new Date(now.getTime() - FAILED_RETENTION_MS))),
+        and(eq(settlements.status, "settled"), lt(settlements.validUntil, new Date(now.getTime() - SETTLED_RETENTION_MS))),
+      ),
+    )
+    .returning({ id: settlements.id });
+  return gone.length;
 }

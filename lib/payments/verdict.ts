@@ -1,53 +1,126 @@
 import { createSolanaRpc, type Blockhash, type Signature } from "@solana/kit";
-import { createPublicClient, http, parseAbi, parseAbiItem, type Hash } from "viem";
+import {
+  createPublicClient,
+  http,
+  parseAbi,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
 import { viemChain } from "./chain";
+import { carriesTransfer, findAuthorizationEvent, type ExpectedTransfer } from "./transfer-proof";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { ChainVerdict, Settlement } from "./settlements";
 
-/** Block timestamps run a little behind the wall clock: an authorization is taken as dead only this long after it expired. */
-const EXPIRY_MARGIN_MS = 30_000;
-/** How far back the token's AuthorizationUsed / AuthorizationCanceled events are looked for. */
-const LOG_WINDOW_BLOCKS = 10_000n;
-
 const EIP3009 = parseAbi(["function authorizationState(address authorizer, bytes32 nonce) view returns (bool)"]);
-const USED = parseAbiItem("event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)");
-const CANCELED = parseAbiItem("event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)");
 
 /**
  * What the chain says of a recorded payment (see reconcileSettlements): it landed, it never can, or not known yet.
- * - EVM: the token's `authorizationState(from, nonce)`. Spent: the transfer to the shop happened, in the transaction
- *   the shop sent or in anyone's (found by the token's AuthorizationUsed event), unless the payer cancelled it.
- *   Unspent: it can still land until `validBefore`, and never after.
+ * - EVM: it landed only by a successful transaction that carries its transfer to the shop (the token's
+ *   `AuthorizationUsed` and `Transfer(payer, payTo, amount)`, see transfer-proof.ts), in a block at the network's
+ *   depth (`confirmations`): the shop's own transaction, or whichever spent the authorization's nonce. A nonce spent by
+ *   a transaction without that transfer (the payer's own authorization on the same nonce, a cancellation) means this
+ *   one never can. Unspent in a block past `validBefore`: it never can either. Everything else waits: a receipt the
+ *   node does not serve, an event not found yet, a block not deep enough.
  * - Solana: the status of the transaction (its id is known before it is sent); unknown and its blockhash expired:
  *   it never can land.
  */
-export async function chainVerdict(networks: readonly PaymentNetwork[], s: Settlement, now = new Date()): Promise<ChainVerdict> {
+export async function chainVerdict(networks: readonly PaymentNetwork[], s: Settlement): Promise<ChainVerdict> {
   const n = networks.find((x) => x.network === s.network);
   if (!n) return { landed: false, final: false };
-  return n.kind === "evm" ? evmVerdict(n, s, now) : solanaVerdict(n, s);
+  return n.kind === "evm" ? evmVerdict(n, s) : solanaVerdict(n, s);
 }
 
-async function evmVerdict(n: EvmNetwork, s: Settlement, now: Date): Promise<ChainVerdict> {
-  const [token, from, nonce] = s.identity.split(":") as [`0x${string}`, `0x${string}`, `0x${string}`];
-  const client = createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl) });
-  // Read before the receipt, so that "unspent" is not from an older block than a receipt we then miss.
-  const spent = await client.readContract({ address: token, abi: EIP3009, functionName: "authorizationState", args: [from, nonce] });
+const clients = new Map<string, PublicClient>();
+/** One client per network and RPC URL (its connections kept), as reconciling asks the same nodes round after round. */
+export function verdictClient(n: EvmNetwork): PublicClient {
+  const key = `${n.network} ${n.rpcUrl}`;
+  let client = clients.get(key);
+  if (!client) {
+    if (clients.size > 50) clients.clear();
+    client = createPublicClient({ chain: viemChain(n), transport: http(n.rpcUrl, { retryCount: 1 }) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** The transfer an EVM settlement's authorization must make, from its record. */
+export function expectedTransfer(n: EvmNetwork, s: Pick<Settlement, "identity" | "payTo" | "amountUsdc">): ExpectedTransfer {
+  const [token, from, nonce] = s.identity.split(":") as [Address, Address, Hex];
+  return { token, from, nonce, to: (s.payTo ?? n.payTo) as Address, value: s.amountUsdc };
+}
+
+/** A transaction's receipt; null only when the node has none ("not found"); any other failure throws (no answer). */
+export async function receiptOrNull(client: PublicClient, hash: Hash): Promise<TransactionReceipt | null> {
+  return client.getTransactionReceipt({ hash }).catch((err: unknown) => {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  });
+}
+
+/** Whether a receipt is a successful transaction that carries the expected transfer. */
+export const paysShop = (receipt: TransactionReceipt, expected: ExpectedTransfer) => receipt.status === "success" && carriesTransfer(receipt.logs, expected);
+
+async function evmVerdict(n: EvmNetwork, s: Settlement): Promise<ChainVerdict> {
+  const expected = expectedTransfer(n, s);
+  const client = verdictClient(n);
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  // The newest block deep enough that what it holds counts; what the chain says there is what is decided.
+  const deep = head - BigInt(n.confirmations ?? 1) + 1n;
+  const waiting = { landed: false, final: false } as const;
+  if (deep < 0n) return waiting;
+
+  // The transaction sent for it, when known (the shop's, or the one a facilitator named).
   if (s.transaction) {
-    const receipt = await client.getTransactionReceipt({ hash: s.transaction as Hash }).catch(() => null);
-    if (receipt?.status === "success" && spent) return { landed: true, transaction: s.transaction, payer: from };
+    const receipt = await receiptOrNull(client, s.transaction as Hash);
+    if (receipt && paysShop(receipt, expected)) {
+      return receipt.blockNumber <= deep ? { landed: true, transaction: receipt.transactionHash, payer: expected.from } : waiting;
+    }
   }
+
+  const spent = await client.readContract({
+    address: expected.token,
+    abi: EIP3009,
+    functionName: "authorizationState",
+    args: [expected.from, expected.nonce],
+    blockNumber: deep,
+  });
   if (!spent) {
-    return now.getTime() > s.validUntil.getTime() + EXPIRY_MARGIN_MS
-      ? { landed: false, final: true, why: "the authorization expired unused" }
-      : { landed: false, final: false };
+    // Unspent in a block later than validBefore: the token refuses the authorization from then on, for good.
+    const block = await client.getBlock({ blockNumber: deep });
+    const validBefore = BigInt(Math.floor(s.validUntil.getTime() / 1000));
+    return block.timestamp >= validBefore ? { landed: false, final: true, why: "the authorization expired unused" } : waiting;
   }
-  const latest = await client.getBlockNumber();
-  const fromBlock = latest > LOG_WINDOW_BLOCKS ? latest - LOG_WINDOW_BLOCKS : 0n;
-  const [used] = await client.getLogs({ address: token, event: USED, args: { authorizer: from, nonce }, fromBlock, toBlock: latest });
-  if (used?.transactionHash) return { landed: true, transaction: used.transactionHash, payer: from };
-  const [canceled] = await client.getLogs({ address: token, event: CANCELED, args: { authorizer: from, nonce }, fromBlock, toBlock: latest });
-  if (canceled) return { landed: false, final: true, why: "the payer cancelled the authorization" };
-  return { landed: false, final: false };
+
+  // Spent: by which transaction. Looked for from a block seen before the payment was sent (no earlier one can hold it).
+  const fromBlock = s.sentBlock ?? (await blockBefore(client, new Date(s.createdAt.getTime() - 10 * 60_000), head));
+  const event = await findAuthorizationEvent(client, expected, fromBlock, deep);
+  // Spent, yet no event found (the node's logs lag, or the range is not served): asked again later.
+  if (!event) return waiting;
+  if (event.kind === "canceled") return { landed: false, final: true, why: "the payer cancelled the authorization: nothing was transferred" };
+  const receipt = await receiptOrNull(client, event.transactionHash);
+  if (!receipt) return waiting;
+  if (paysShop(receipt, expected)) return { landed: true, transaction: receipt.transactionHash, payer: expected.from };
+  return {
+    landed: false,
+    final: true,
+    why: `the payer used this payment's authorization for another transfer (transaction ${event.transactionHash}): nothing reached the shop, and nothing was charged for it`,
+  };
+}
+
+/** The last block mined before `at` (found by its timestamps; for records that do not name the block they were sent after). */
+async function blockBefore(client: PublicClient, at: Date, head: bigint): Promise<bigint> {
+  const target = BigInt(Math.floor(at.getTime() / 1000));
+  let [low, high] = [0n, head];
+  while (low < high) {
+    const mid = (low + high + 1n) / 2n;
+    if ((await client.getBlock({ blockNumber: mid })).timestamp < target) low = mid;
+    else high = mid - 1n;
+  }
+  return low;
 }
 
 async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerdict> {

@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { migrationStatus, queryRows } from "@/lib/db/client";
 import { getPayments } from "@/lib/payments/payments";
+import { undecidedSettlements } from "@/lib/payments/settlements";
 import { viemChain } from "@/lib/payments/chain";
 import type { PaymentNetwork } from "@/lib/networks";
 import { upstreamHealth, type UpstreamStatus } from "@/lib/supply";
@@ -152,6 +153,17 @@ export async function readiness(): Promise<Readiness> {
       );
     }
     if (upstream.sync.last_error) warnings.push(`upstream catalog sync: ${upstream.sync.last_error}`);
+  }
+  // Payments the chain has not decided long after they could have landed: the operator's to look at.
+  const undecided = await getDb()
+    .then((db) => undecidedSettlements(db))
+    .catch(() => undefined);
+  if (undecided?.oldest) {
+    const o = undecided.oldest;
+    warnings.push(
+      `${undecided.count} payment(s) undecided long after their authorization expired; the oldest: ${o.id} (${o.purpose} ${o.reference}) on ${o.network}` +
+        `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${o.lastError}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
+    );
   }
   const problems = Object.entries(checks)
     .filter(([, check]) => !check.ok)

@@ -15,7 +15,7 @@ import { issueDueBatches } from "@/lib/merchants/gift-card-batches";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
 import { publicNetworks } from "@/lib/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";
-import { reconcileSettlements } from "@/lib/payments/settlements";
+import { deleteStaleSettlements, reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
 import { syncUpstreamIfDue, type SyncReport } from "@/lib/supply";
@@ -38,7 +38,7 @@ export type RoundReport = {
 /**
  * Upkeep: unpaid invoices past their time expire (their stock is released), every open settlement is decided from
  * the chain (landed: applied once; never landing: undone); gift card batches left unfinished are issued; live exchange rates are read when an hour old; sign-in nonces that can no longer pass, kept answers of paid
- * calls past their day and Idempotency-Keys past their week are deleted.
+ * calls past their day, Idempotency-Keys past their week and settlements that can no longer matter are deleted.
  * The server's upkeep loop and the cron round both run it.
  */
 export async function upkeep(): Promise<{ expired: number; settlements: RoundReport["settlements"] }> {
@@ -54,6 +54,7 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);
   await deleteStaleIdempotencyKeys(db);
+  await deleteStaleSettlements(db);
   return { expired, settlements };
 }
 

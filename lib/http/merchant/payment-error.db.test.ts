@@ -24,6 +24,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
 import { startReceiver, type Receiver } from "@/lib/webhooks/testing";
+import { atChainTime } from "@/lib/testing/adversarial/chain-rpc";
 
 // A USDC payment accepted for a merchant invoice (sent for settlement, answered PAYMENT_PENDING) that never lands, on
 // the devnet's chain: the settlement's send is made to report a transaction that the chain never mines, and the
@@ -55,8 +56,10 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 
-/** The upkeep's decision of open settlements, from what the chain says at `now`. */
-const reconcileAt = (now: Date) => reconcileSettlements(database.db, (s) => chainVerdict(payments.networks, s, now), settlementEffects, now);
+const baseRpc = () => devnet.networks.find((n) => n.key === "base")!.rpcUrl;
+const reconcile = (now: Date) => reconcileSettlements(database.db, (s) => chainVerdict(payments.networks, s), settlementEffects, now);
+/** The upkeep's decision of open settlements at `now`, from what the chain says when its clock reads `now`. */
+const reconcileAt = (now: Date) => atChainTime(baseRpc(), now, () => reconcile(now));
 
 const payRequest = (invoiceId: string, payment?: string) =>
   new Request("http://127.0.0.1/x402/invoice/pay", {
@@ -79,9 +82,10 @@ async function acceptedPayment(name: string) {
   const required = await payInvoice(payRequest(id));
   expect(required.status).toBe(402);
   const network = devnet.networks.find((n) => n.key === "base")!.network;
-  const client = new x402Client()
-    .register(network, new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())))
-    .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  // Funded: a payment is verified (the payer's balance among the rest) before it is recorded.
+  const account = privateKeyToAccount(generatePrivateKey());
+  await devnet.mint(network, account.address, 50_000_000n);
+  const client = new x402Client().register(network, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
   const header = encodePaymentSignatureHeader(await client.createPaymentPayload(decodePaymentRequiredHeader(required.headers.get("payment-required")!)));
   const pending = await payInvoice(payRequest(id, header));
   expect([pending.status, ((await pending.json()) as { code?: string }).code]).toEqual([409, "PAYMENT_PENDING"]);
@@ -100,7 +104,7 @@ describe(`a USDC payment accepted and then failed for good ends its invoice paym
 
     // Long after the invoice's expiry and the authorization's validBefore: two upkeeps decide at once, a sweep beside.
     const later = new Date(Date.now() + 2 * 60 * MINUTE);
-    const [a, b] = await Promise.all([reconcileAt(later), reconcileAt(later), expireInvoices(database.db, later)]);
+    const [a, b] = await atChainTime(baseRpc(), later, () => Promise.all([reconcile(later), reconcile(later), expireInvoices(database.db, later)]));
     expect(a.failed + b.failed).toBe(1);
 
     const final = await get();

@@ -1,0 +1,292 @@
+import { randomBytes } from "node:crypto";
+import { x402Client } from "@x402/core/client";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { generateKeyPairSigner } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { invoices, settlements } from "@/lib/db/schema";
+import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Devnet } from "@/lib/devnet";
+import { processTestDevnet } from "@/lib/devnet/testing";
+import { claimForPayment, createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
+import { balanceOf, createMerchant } from "@/lib/merchants";
+import type { EvmNetwork } from "@/lib/networks";
+import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
+import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import { getPayments, paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
+import { reconcileSettlements } from "@/lib/payments/settlements";
+import { chainVerdict } from "@/lib/payments/verdict";
+import { mine, pauseMining, reorg, resumeMining, waitBlocks, waitForPool } from "@/lib/testing/adversarial/chain-rpc";
+import { signAuthorization, signedNonceSpend, spendNonceFirst } from "@/lib/testing/adversarial/front-run";
+import { settlementEffects } from "./settlement-effects";
+import { payInvoice } from "./x402-pay";
+
+// A payment counts only when the chain shows its transfer arriving at the shop, at the network's depth: against a payer
+// who spends its authorization's nonce first, a reorganized block, a facilitator that claims a transfer that never
+// happened, and payloads that do not verify. On the devnet's real chains, mining a block a second.
+
+let database: Database;
+let devnet: Devnet;
+let payments: Payments;
+processTestDevnet("chain-truth", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
+beforeAll(async () => {
+  payments = await getPayments();
+});
+
+const evm = () => devnet.networks.find((n): n is EvmNetwork => n.kind === "evm")!;
+const token = (n: EvmNetwork) => ({ address: n.usdc.address, name: n.usdc.name, version: n.usdc.version });
+
+async function newInvoice(): Promise<{ id: string; priceUsdc: bigint }> {
+  const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;
+  const inv = await createInvoice({ items, payer: { chainId: "eip155:1", address: privateKeyToAccount(generatePrivateKey()).address } }, database.db);
+  return { id: inv.id, priceUsdc: (await getInvoice(database.db, inv.id))!.priceUsdc };
+}
+
+const payRequest = (invoiceId: string, payment?: string) =>
+  new Request("http://127.0.0.1/x402/invoice/pay", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(payment ? { "PAYMENT-SIGNATURE": payment } : {}) },
+    body: JSON.stringify({ invoice_id: invoiceId }),
+  });
+
+async function requiredFor(invoiceId: string, network: string): Promise<PaymentRequired> {
+  const res = await payInvoice(payRequest(invoiceId));
+  expect(res.status).toBe(402);
+  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
+  return { ...required, accepts: required.accepts.filter((a) => a.network === network) };
+}
+
+/** A funded payer on an EVM network, signing with the official x402 client. */
+async function payer(n: EvmNetwork, funds = 50_000_000n) {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await devnet.mint(n.network, account.address, funds);
+  const client = new x402Client().register(n.network, new ExactEvmScheme(account)).setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  return { account, payload: (required: PaymentRequired) => client.createPaymentPayload(required) };
+}
+
+type Authorization = { from: Address; to: Address; value: string; validAfter: string; validBefore: string; nonce: Hex };
+const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: Authorization }).authorization;
+
+const settlementsOf = (from: string) =>
+  database.db
+    .select()
+    .from(settlements)
+    .then((rows) => rows.filter((r) => r.identity.toLowerCase().includes(from.toLowerCase())));
+
+const reconcile = () => reconcileSettlements(database.db, (s) => chainVerdict(devnet.networks, s), settlementEffects);
+
+/** Reconciles until the payer's settlement is decided (or `rounds` pass, a block apart). */
+async function decide(from: string, rounds = 8) {
+  for (let i = 0; i < rounds; i++) {
+    await reconcile();
+    const [row] = await settlementsOf(from);
+    if (row && row.status !== "pending" && row.status !== "settling") return row;
+    await waitBlocks(evm().rpcUrl, 1);
+  }
+  return (await settlementsOf(from))[0];
+}
+
+describe(`chain truth on ${testDriver}`, () => {
+  it("never pays an invoice whose payer spent the authorization's nonce first, in the same block as the shop's transfer", async () => {
+    const n = evm();
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const payload = await buyer.payload(await requiredFor(inv.id, n.network));
+    const { nonce } = authorizationOf(payload);
+    const before = { payer: await devnet.balance(n.network, buyer.account.address), shop: await devnet.balance(n.network, n.payTo) };
+
+    await pauseMining(n.rpcUrl);
+    let answer: Response;
+    try {
+      const paying = payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
+      // The shop's transfer waits in the pool; the payer's own authorization on the same nonce goes ahead of it.
+      await waitForPool(n.rpcUrl, 1);
+      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce });
+      await waitForPool(n.rpcUrl, 2);
+      await mine(n.rpcUrl);
+      await resumeMining(n.rpcUrl);
+      answer = await paying;
+    } finally {
+      await resumeMining(n.rpcUrl);
+    }
+    expect(answer.status).not.toBe(200);
+
+    const decided = await decide(buyer.account.address);
+    expect(decided).toMatchObject({ status: "failed", lastError: expect.stringMatching(/another transfer/) });
+    const invoice = (await getInvoice(database.db, inv.id))!;
+    expect(invoice.status).toBe("unpaid");
+    expect(invoice.paidAt).toBeNull();
+    // Nothing moved: the shop received nothing, the payer paid nothing.
+    expect(await devnet.balance(n.network, n.payTo)).toBe(before.shop);
+    expect(await devnet.balance(n.network, buyer.account.address)).toBe(before.payer);
+  });
+
+  it("credits no top-up whose payer spent the authorization's nonce first", async () => {
+    const n = evm();
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Front-run top-up" });
+    const buyer = await payer(n);
+    const requirement = (await payments.requirements(25_000_000n)).find((r) => r.network === n.network)!;
+    const payload = await buyer.payload({
+      x402Version: 2,
+      resource: { url: "http://127.0.0.1/dashboard/balance/topup" },
+      accepts: [requirement],
+    } as PaymentRequired);
+    expect(findMatchingRequirement(payments, [requirement], payload)).toBeDefined();
+
+    await pauseMining(n.rpcUrl);
+    let result: Awaited<ReturnType<typeof exchange>>;
+    try {
+      const paying = exchange({
+        db: database.db,
+        payments,
+        payload,
+        requirement,
+        purpose: "topup",
+        reference: merchantId,
+        details: { amountCents: "2500" },
+        effects: settlementEffects,
+      });
+      await waitForPool(n.rpcUrl, 1);
+      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce });
+      await waitForPool(n.rpcUrl, 2);
+      await mine(n.rpcUrl);
+      await resumeMining(n.rpcUrl);
+      result = await paying;
+    } finally {
+      await resumeMining(n.rpcUrl);
+    }
+    expect(result.kind).not.toBe("settled");
+    expect(await decide(buyer.account.address)).toMatchObject({ status: "failed" });
+    expect(await balanceOf(database.db, merchantId)).toBe(0n);
+  });
+
+  it("refuses payloads that do not verify, with nothing recorded and the invoice not claimed", async () => {
+    const n = evm();
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const required = await requiredFor(inv.id, n.network);
+    const good = await buyer.payload(required);
+    const auth = authorizationOf(good);
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const junk: [string, PaymentPayload][] = [];
+    const withAuth = (a: Partial<Authorization>, signature: Hex) => ({ ...good, payload: { signature, authorization: { ...auth, ...a } } });
+    // A random payer (a `from` that signed nothing), a mangled signature, a wrong amount, an expired authorization.
+    const random = `0x${randomBytes(32).toString("hex")}` as Hex;
+    junk.push([
+      "random signer",
+      withAuth(
+        { from: stranger.address, nonce: random },
+        (await signAuthorization(buyer.account, n.chainId, token(n), { to: auth.to, value: BigInt(auth.value), nonce: random })).signature,
+      ),
+    ]);
+    junk.push(["bad signature", withAuth({ nonce: random }, `0x${"ab".repeat(65)}`)]);
+    const lowValue = BigInt(auth.value) - 1n;
+    junk.push([
+      "wrong amount",
+      withAuth(
+        { value: lowValue.toString(), nonce: `0x${randomBytes(32).toString("hex")}` },
+        (await signAuthorization(buyer.account, n.chainId, token(n), { to: auth.to, value: lowValue, nonce: random })).signature,
+      ),
+    ]);
+    const past = BigInt(Math.floor(Date.now() / 1000) - 60);
+    const expiredNonce = `0x${randomBytes(32).toString("hex")}` as Hex;
+    junk.push([
+      "expired",
+      withAuth(
+        { validBefore: past.toString(), nonce: expiredNonce },
+        (await signAuthorization(buyer.account, n.chainId, token(n), { to: auth.to, value: BigInt(auth.value), nonce: expiredNonce, validBefore: past }))
+          .signature,
+      ),
+    ]);
+
+    for (const [what, payload] of junk) {
+      const res = await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload as PaymentPayload)));
+      expect(res.status, what).toBe(402);
+      const [row] = await database.db.select({ claim: invoices.paymentClaim, status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
+      expect(row, what).toEqual({ claim: null, status: "unpaid" });
+    }
+    expect(await settlementsOf(buyer.account.address)).toEqual([]);
+    expect(await settlementsOf(stranger.address)).toEqual([]);
+    // A payment that verifies, while another payment holds the invoice: refused before it is sent, nothing recorded.
+    expect(await claimForPayment(database.db, inv.id)).toHaveProperty("claim");
+    const held = await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(good)));
+    expect([held.status, ((await held.json()) as { code?: string }).code]).toEqual([409, "PAYMENT_IN_PROGRESS"]);
+    await database.db.update(invoices).set({ paymentClaim: null, paymentClaimUntil: null }).where(eq(invoices.id, inv.id));
+    // The good one still pays.
+    expect((await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(good)))).status).toBe(200);
+  });
+
+  it("delivers only at the network's depth: a payment whose block is reorganized away is decided again from the chain", async () => {
+    const n = evm();
+    expect(n.confirmations).toBe(2);
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const payload = await buyer.payload(await requiredFor(inv.id, n.network));
+    const { nonce } = authorizationOf(payload);
+    const shopBefore = await devnet.balance(n.network, n.payTo);
+    // The payer's own spend of the nonce, from an account whose gas is in a block older than the reorg reaches.
+    const raw = await signedNonceSpend({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce });
+    await waitBlocks(n.rpcUrl, 2);
+
+    await pauseMining(n.rpcUrl);
+    let answer: Response;
+    try {
+      const paying = payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
+      await waitForPool(n.rpcUrl, 1);
+      await mine(n.rpcUrl);
+      // The shop has seen its transfer mined, one block deep: not deep enough, so nothing is delivered yet.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
+      // That block is replaced by one holding the payer's own authorization on the same nonce.
+      await reorg(n.rpcUrl, 1, [[raw, 0]]);
+      await resumeMining(n.rpcUrl);
+      answer = await paying;
+    } finally {
+      await resumeMining(n.rpcUrl);
+    }
+    expect(answer.status).toBe(409);
+    const decided = await decide(buyer.account.address);
+    expect(decided).toMatchObject({ status: "failed" });
+    expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
+    expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore);
+  });
+
+  it("delivers nothing on a remote facilitator's success for a transfer that never happened", async () => {
+    const n = evm();
+    const inner = inProcessFacilitator(
+      devnet.networks,
+      { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() },
+      senderSync,
+    );
+    const lying: FacilitatorClient = {
+      verify: (p, r) => inner.verify(p, r),
+      getSupported: () => inner.getSupported(),
+      settle: async (p, r) => ({ success: true, transaction: `0x${randomBytes(32).toString("hex")}`, network: r.network, payer: authorizationOf(p).from }),
+    } as FacilitatorClient;
+    const remote = await paymentsWith({ networks: devnet.networks, facilitator: lying, devnet: true, inProcess: false });
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const required = await requiredFor(inv.id, n.network);
+    const payload = await buyer.payload(required);
+    const result = await exchange({
+      db: database.db,
+      payments: remote,
+      payload,
+      requirement: required.accepts[0]!,
+      purpose: "invoice",
+      reference: inv.id,
+      claim: invoiceClaim(inv.id),
+      effects: settlementEffects,
+    });
+    expect(result.kind).toBe("pending");
+    await reconcile();
+    expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
+    expect(await devnet.balance(n.network, buyer.account.address)).toBe(50_000_000n);
+  });
+});

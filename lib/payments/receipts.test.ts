@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPublicClient, http, TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
@@ -143,6 +143,26 @@ describe("receiptWatcher", () => {
     const found = await waiting;
     expect(found.hash).toBe(hash);
     expect(found.receipt.status).toBe("success");
+  });
+
+  it("looks again in the blocks of a chain that went back to an older state, and tells each new head", async () => {
+    const heads: bigint[] = [];
+    const watcher = receiptWatcher(client, { pollingIntervalMs: 50, onBlock: (block) => heads.push(block) });
+    const snapshot = await rpc("evm_snapshot");
+    for (let i = 0; i < 5; i++) await rpc("evm_mine");
+    const last = await send(await nextNonce());
+    const seen = await watcher.wait({ hashes: () => [last] }, 5_000);
+    expect(watcher.head()).toBe(seen.receipt.blockNumber);
+    // The chain forgets those blocks (as a node restarted from an older state file): the next ones reuse their numbers.
+    await rpc("evm_revert", [snapshot]);
+    const nonce = await nextNonce();
+    const hash = await send(nonce);
+    const found = await watcher.wait({ hashes: () => [hash], sender: { address: sender.address, nonce }, sentAfter: watcher.head() }, 5_000);
+    expect(found.hash).toBe(hash);
+    expect(found.receipt.blockNumber < seen.receipt.blockNumber).toBe(true);
+    expect(watcher.head()).toBe(found.receipt.blockNumber);
+    // Told once the receipts of that block were asked (after the wait it settled).
+    await vi.waitFor(() => expect(heads.at(-1)).toBe(found.receipt.blockNumber));
   });
 
   it("gives up on a transaction that no block holds after its timeout", async () => {

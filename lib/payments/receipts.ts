@@ -22,8 +22,20 @@ export type Watched = {
 export type ReceiptWatcher = {
   /** The mined version's receipt and hash; rejects after `timeoutMs`, or when its nonce went to another transaction. */
   wait(tx: Watched, timeoutMs: number): Promise<{ receipt: TransactionReceipt; hash: Hash }>;
-  /** The highest block number seen so far (-1 before the first). */
+  /**
+   * The highest block number seen so far (-1 before the first), or the chain's new head once it went back (restarted
+   * from an older state, a deep reorg).
+   */
   head(): bigint;
+};
+
+export type ReceiptWatcherOptions = {
+  pollingIntervalMs: number;
+  /**
+   * Called once a new head is seen (while transactions are waited for), after the receipts of that block were asked:
+   * the signer checks there, once a block and not once a transaction, that nothing of its wallets waits behind a gap.
+   */
+  onBlock?: (block: bigint) => void;
 };
 
 /** Its sender's nonce was used by a transaction that is none of its versions: it will never be mined. */
@@ -32,6 +44,9 @@ export class TransactionDroppedError extends BaseError {
     super(`Transaction "${hash}" will not be mined: its nonce ${nonce} was used by another transaction.`, { name: "TransactionDroppedError" });
   }
 }
+
+/** A head this many blocks below the last is taken for a lagging node, not for a chain that went back. */
+const BEHIND_BLOCKS = 2n;
 
 type Waiter = Watched & {
   /** The highest block known not to hold any version yet. */
@@ -48,7 +63,7 @@ type Waiter = Watched & {
  * signer sent counts (it is the same transfer), another transaction that took its nonce does not (it is reported
  * dropped, with nothing mined of it).
  */
-export function receiptWatcher(client: PublicClient, opts: { pollingIntervalMs: number }): ReceiptWatcher {
+export function receiptWatcher(client: PublicClient, opts: ReceiptWatcherOptions): ReceiptWatcher {
   const waiters = new Set<Waiter>();
   let head = -1n;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -93,7 +108,22 @@ export function receiptWatcher(client: PublicClient, opts: { pollingIntervalMs: 
     } catch {
       return; // Asked again at the next poll.
     }
-    if (block > head) head = block;
+    // A block or two below the head is a node behind another one of the same URL: the head stays. Further below, the
+    // chain went back (a node restarted from an older state, a deep reorg): the blocks after `block` are gone, and the
+    // ones mined from now on reuse their numbers. Waits look for their transactions in those again.
+    const back = block + BEHIND_BLOCKS < head;
+    if (back) for (const w of waiters) if (w.checked >= block) w.checked = block - 1n;
+    const moved = block > head || back;
+    if (moved) head = block;
+    try {
+      await receiptsAt(block);
+    } finally {
+      if (moved) opts.onBlock?.(block);
+    }
+  }
+
+  /** Settles the waits whose transaction `block` (or an earlier one) holds, and those whose nonce another transaction used. */
+  async function receiptsAt(block: bigint): Promise<void> {
     const due = [...waiters].filter((w) => w.checked < block);
     if (due.length === 0) return;
     await check(due, block);

@@ -105,6 +105,15 @@ const ALREADY_KNOWN = /already known|already imported|known transaction/i;
 const FEE_TOO_LOW = /fee cap|base fee|underpriced|max fee per gas less than/i;
 /** A transaction is replaced at most this many times (each at least 12.5 % dearer). */
 const MAX_REPLACEMENTS = 3;
+/** A wallet's transaction still unmined this many blocks after it was sent makes the signer ask whether a nonce is missing. */
+const GAP_SUSPECT_BLOCKS = 2;
+/**
+ * Blocks for which a missing nonce must stay missing before it is filled: with the transaction this server sent at it
+ * (its bytes as they were signed), or with an empty one when it has none, later (another server sharing the wallet
+ * may hold that transaction and send it again first).
+ */
+const GAP_RESEND_BLOCKS = 1;
+const GAP_FILL_BLOCKS = 2;
 
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 /** What a transaction of a gas wallet does and pays, its nonce aside. */
@@ -136,6 +145,8 @@ export type ManagedEvmSignerOptions = {
  * chain (its pending count tells whether it arrived), and a nonce some other sender took meanwhile is refused by the
  * node and taken again from the chain. Gas and fees are estimated before the lock, so the lock is held for a few
  * milliseconds. With several gas wallets, each settlement goes to the one with the fewest transactions in flight.
+ * A nonce the node does not have below the wallet's later transactions (one it dropped from its pool, or a chain
+ * restarted from an older state forgot) would hold all of them back: it is filled within a few blocks (`onBlock`).
  */
 export function managedEvmSigner(
   n: EvmNetwork,
@@ -153,7 +164,7 @@ export function managedEvmSigner(
     pollingInterval: opts.pollingIntervalMs ?? 250,
   });
   // One poll for the receipts of all the settlements waiting on this network (a batch of receipts per new block).
-  const receipts = receiptWatcher(client, { pollingIntervalMs: opts.pollingIntervalMs ?? 250 });
+  const receipts = receiptWatcher(client, { pollingIntervalMs: opts.pollingIntervalMs ?? 250, onBlock: () => onBlock() });
   const inFlight = new Map<Address, number>(accounts.map((a) => [a.address, 0]));
   let turn = 0;
   let fees: { at: number; value: Promise<Fees> } | undefined;
@@ -256,7 +267,7 @@ export function managedEvmSigner(
         todo.map((q, i) => ({ ...q, nonce: base + i })),
       );
       const again: Queued[] = [];
-      answers.forEach(({ hash, outcome, err }, i) => {
+      answers.forEach(({ hash, raw, outcome, err }, i) => {
         const q = todo[i]!;
         if (outcome !== "refused") {
           q.sent?.sent.push(hash);
@@ -264,7 +275,7 @@ export function managedEvmSigner(
         }
         if (outcome === "accepted") {
           next = Math.max(next, base + i + 1);
-          track(account, base + i, q, hash, sentAfter);
+          track(account, base + i, q, hash, raw, sentAfter);
           q.resolve(hash);
         } else if (outcome === "unknown") {
           unknown = true;
@@ -289,11 +300,17 @@ export function managedEvmSigner(
         unfilled ??= gap;
         continue;
       }
-      const [filler] = await broadcast(account, [{ to: account.address, data: "0x", gas: 21_000n, fees: await currentFees(), nonce: gap }]);
-      if (filler!.outcome === "unknown") unknown = true;
-      if (filler!.outcome === "refused") unfilled ??= gap;
+      const filler = await fill(account, gap);
+      if (filler.outcome === "unknown") unknown = true;
+      if (filler.outcome === "refused") unfilled ??= gap;
     }
     await sync.nonces.set(key, unknown ? undefined : (unfilled ?? next));
+  }
+
+  /** Sends an empty transfer of the wallet to itself at `nonce`, at the chain's current fees: it only takes the nonce. */
+  async function fill(account: LocalAccount, nonce: number) {
+    const [filler] = await broadcast(account, [{ to: account.address, data: "0x", gas: 21_000n, fees: await currentFees(), nonce }]);
+    return filler!;
   }
 
   /** Signs transactions and sends them at once; each one's outcome. */
@@ -312,22 +329,31 @@ export function managedEvmSigner(
         }),
       ),
     );
+    return sendSigned(signed);
+  }
+
+  /** Sends signed transactions at once; each one's outcome. */
+  async function sendSigned(signed: Hex[]) {
     const answers = await Promise.allSettled(signed.map((serializedTransaction) => client.sendRawTransaction({ serializedTransaction })));
     return answers.map((answer, i) => {
-      const hash = keccak256(signed[i]!);
-      if (answer.status === "fulfilled") return { hash, outcome: "accepted" as const, err: undefined };
+      const raw = signed[i]!;
+      const hash = keccak256(raw);
+      if (answer.status === "fulfilled") return { hash, raw, outcome: "accepted" as const, err: undefined };
       const err: unknown = answer.reason;
-      if (ALREADY_KNOWN.test(errorText(err))) return { hash, outcome: "accepted" as const, err: undefined };
-      return { hash, outcome: isRefusal(err) ? ("refused" as const) : ("unknown" as const), err };
+      if (ALREADY_KNOWN.test(errorText(err))) return { hash, raw, outcome: "accepted" as const, err: undefined };
+      return { hash, raw, outcome: isRefusal(err) ? ("refused" as const) : ("unknown" as const), err };
     });
   }
 
   // Sent transactions not known to be mined, per wallet and nonce: what a replacement signs again. `hashes`: the first
-  // version's and its replacements'.
+  // version's and its replacements'; `raw`: the last version as it was signed (what is sent again, unchanged, to a node
+  // that lost it); `block`: the count of blocks seen when it was sent (see `onBlock`).
   type Unmined = Tx & {
     account: LocalAccount;
     nonce: number;
     hashes: Hex[];
+    raw: Hex;
+    block: number;
     sentAfter: bigint;
     sentAt: number;
     replaced: number;
@@ -337,7 +363,7 @@ export function managedEvmSigner(
   const byHash = new Map<Hex, Unmined>();
   const stuckAfterMs = opts.stuckAfterMs ?? 12_000;
 
-  function track(account: LocalAccount, nonce: number, q: Queued, hash: Hex, sentAfter: bigint) {
+  function track(account: LocalAccount, nonce: number, q: Queued, hash: Hex, raw: Hex, sentAfter: bigint) {
     const mine = unmined.get(account.address) ?? new Map<number, Unmined>();
     unmined.set(account.address, mine);
     const entry: Unmined = {
@@ -348,6 +374,8 @@ export function managedEvmSigner(
       account,
       nonce,
       hashes: [hash],
+      raw,
+      block: blocks,
       sentAfter,
       sentAt: Date.now(),
       replaced: 0,
@@ -384,26 +412,113 @@ export function managedEvmSigner(
       for (const entry of [...mine.values()]) if (entry.nonce < mined) forget(entry);
       const now = Date.now();
       const stuck = [...mine.values()].filter((e) => now - e.sentAt >= stuckAfterMs && e.replaced < MAX_REPLACEMENTS).sort((a, b) => a.nonce - b.nonce);
-      if (stuck.length === 0) return;
-      fees = undefined;
-      const current = await currentFees();
-      const dearer = stuck.map((e) => ({ ...e, fees: replacementFees(e.fees, current) }));
-      const answers = await broadcast(account, dearer);
-      answers.forEach(({ hash, outcome, err }, i) => {
-        const entry = stuck[i]!;
-        if (outcome === "refused") {
-          if (NONCE_TAKEN.test(errorText(err))) forget(entry);
-          return;
-        }
-        entry.fees = dearer[i]!.fees;
-        entry.sentAt = Date.now();
-        entry.replaced++;
-        entry.broadcast?.sent.push(hash);
-        entry.hashes.push(hash);
-        byHash.set(hash, entry);
-      });
+      await replace(account, stuck);
     } finally {
       unsticking.delete(account.address);
+    }
+  }
+
+  /** Sends `stuck` again at the chain's current fees and at least 12.5 % above their last: new versions of each. */
+  async function replace(account: LocalAccount, stuck: Unmined[]): Promise<void> {
+    if (stuck.length === 0) return;
+    fees = undefined;
+    const current = await currentFees();
+    const dearer = stuck.map((e) => ({ ...e, fees: replacementFees(e.fees, current) }));
+    const answers = await broadcast(account, dearer);
+    answers.forEach(({ hash, raw, outcome, err }, i) => {
+      const entry = stuck[i]!;
+      if (outcome === "refused") {
+        if (NONCE_TAKEN.test(errorText(err))) forget(entry);
+        return;
+      }
+      entry.fees = dearer[i]!.fees;
+      entry.raw = raw;
+      entry.sentAt = Date.now();
+      entry.replaced++;
+      entry.broadcast?.sent.push(hash);
+      entry.hashes.push(hash);
+      byHash.set(hash, entry);
+    });
+  }
+
+  // Blocks seen by the receipt watcher (counted, not numbered: a chain that went back reuses numbers), and per wallet
+  // the missing nonce last seen and the count of blocks at which it was first seen missing.
+  let blocks = 0;
+  const gaps = new Map<Address, { nonce: number; since: number }>();
+  const gapChecking = new Set<Address>();
+
+  /**
+   * At each new block: a wallet with a transaction still unmined a couple of blocks after it was sent may be waiting
+   * behind a nonce the node does not have (a transaction it dropped from its pool, or that a chain restarted from an
+   * older state forgot, while the shop's recorded next nonce is past it). Only then is the node asked: a healthy burst
+   * has its transactions mined in the next block and costs no call here.
+   */
+  function onBlock() {
+    blocks++;
+    for (const account of accounts) {
+      const mine = unmined.get(account.address);
+      if (!mine?.size || gapChecking.has(account.address)) continue;
+      if (![...mine.values()].some((e) => blocks - e.block >= GAP_SUSPECT_BLOCKS)) continue;
+      gapChecking.add(account.address);
+      void checkGap(account)
+        .catch(() => undefined)
+        .finally(() => gapChecking.delete(account.address));
+    }
+  }
+
+  /**
+   * Whether the node's pending count of the wallet (its mined transactions and the ones in its pool that can go next)
+   * stops below a transaction the wallet sent: the nonce it stops at is missing, and every later transaction waits
+   * for it. Once the same nonce stays missing for a block or two it is filled, under the wallet's lock (`fillGap`).
+   */
+  async function checkGap(account: LocalAccount): Promise<void> {
+    const mine = unmined.get(account.address);
+    if (!mine) return;
+    const [mined, pending] = await Promise.all([
+      client.getTransactionCount({ address: account.address, blockTag: "latest" }),
+      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+    ]);
+    // Transactions mined meanwhile whose wait has not ended (or gave up) are no longer outstanding.
+    for (const entry of [...mine.values()]) if (entry.nonce < mined) forget(entry);
+    const highest = Math.max(-1, ...mine.keys());
+    if (pending > highest) {
+      gaps.delete(account.address);
+      return;
+    }
+    const seen = gaps.get(account.address);
+    if (seen?.nonce !== pending) {
+      gaps.set(account.address, { nonce: pending, since: blocks });
+      return;
+    }
+    if (blocks - seen.since < GAP_RESEND_BLOCKS) return;
+    await sync.lock(nonceKey(n.network, account.address), () => fillGap(account, blocks - seen.since >= GAP_FILL_BLOCKS));
+  }
+
+  /**
+   * Under the wallet's lock (no transaction of it is being sent meanwhile, by this server or another): sends again,
+   * as they were signed, the wallet's transactions the node no longer has (their settlements wait for those hashes),
+   * dearer if the chain's fees rose past them; then, with `withFillers`, takes each nonce still missing below the next
+   * one the shop would hand out with an empty transfer, one at a time from the node's pending count, so that a
+   * transaction another server parked above it is never replaced. A settlement whose transaction an empty one replaced
+   * (its server lost it) is reported dropped by its wait, and the payment is sent again.
+   */
+  async function fillGap(account: LocalAccount, withFillers: boolean): Promise<void> {
+    const mine = unmined.get(account.address) ?? new Map<number, Unmined>();
+    const recorded = await sync.nonces.get(nonceKey(n.network, account.address));
+    let pending = await chainNonce(account);
+    const lost = [...mine.values()].filter((e) => e.nonce >= pending).sort((a, b) => a.nonce - b.nonce);
+    const answers = await sendSigned(lost.map((e) => e.raw));
+    await replace(
+      account,
+      lost.filter((e, i) => answers[i]!.outcome === "refused" && FEE_TOO_LOW.test(errorText(answers[i]!.err)) && e.replaced < MAX_REPLACEMENTS),
+    );
+    if (!withFillers) return;
+    const next = Math.max(recorded?.next ?? 0, ...[...mine.keys()].map((nonce) => nonce + 1));
+    fees = undefined;
+    for (let filled = 0; filled < GROUP_MAX; filled++) {
+      pending = await chainNonce(account);
+      if (pending >= next || mine.has(pending)) return;
+      if ((await fill(account, pending)).outcome !== "accepted") return;
     }
   }
 

@@ -24,7 +24,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
 import { startReceiver, type Receiver } from "@/lib/webhooks/testing";
-import { atChainTime } from "@/lib/testing/adversarial/chain-rpc";
+import { chainControl } from "@/lib/testing/adversarial/chain-control";
 
 // A USDC payment accepted for a merchant invoice (sent for settlement, answered PAYMENT_PENDING) that never lands, on
 // the devnet's chain: the settlement's send is made to report a transaction that the chain never mines, and the
@@ -56,10 +56,10 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 
-const baseRpc = () => devnet.networks.find((n) => n.key === "base")!.rpcUrl;
+const baseChain = () => chainControl(devnet.networks.find((n) => n.key === "base")!.rpcUrl);
 const reconcile = (now: Date) => reconcileSettlements(database.db, (s) => chainVerdict(payments.networks, s), settlementEffects, now);
 /** The upkeep's decision of open settlements at `now`, from what the chain says when its clock reads `now`. */
-const reconcileAt = (now: Date) => atChainTime(baseRpc(), now, () => reconcile(now));
+const reconcileAt = (now: Date) => baseChain().atTime(now, () => reconcile(now));
 
 const payRequest = (invoiceId: string, payment?: string) =>
   new Request("http://127.0.0.1/x402/invoice/pay", {
@@ -104,7 +104,7 @@ describe(`a USDC payment accepted and then failed for good ends its invoice paym
 
     // Long after the invoice's expiry and the authorization's validBefore: two upkeeps decide at once, a sweep beside.
     const later = new Date(Date.now() + 2 * 60 * MINUTE);
-    const [a, b] = await atChainTime(baseRpc(), later, () => Promise.all([reconcile(later), reconcile(later), expireInvoices(database.db, later)]));
+    const [a, b] = await baseChain().atTime(later, () => Promise.all([reconcile(later), reconcile(later), expireInvoices(database.db, later)]));
     expect(a.failed + b.failed).toBe(1);
 
     const final = await get();

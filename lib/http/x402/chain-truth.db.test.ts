@@ -22,7 +22,7 @@ import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { getPayments, paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
-import { mine, pauseMining, reorg, resumeMining, waitBlocks, waitForPool } from "@/lib/testing/adversarial/chain-rpc";
+import { chainControl } from "@/lib/testing/adversarial/chain-control";
 import { signAuthorization, signedNonceSpend, spendNonceFirst } from "@/lib/testing/adversarial/front-run";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
@@ -87,7 +87,7 @@ async function decide(from: string, rounds = 8) {
     await reconcile();
     const [row] = await settlementsOf(from);
     if (row && row.status !== "pending" && row.status !== "settling") return row;
-    await waitBlocks(evm().rpcUrl, 1);
+    await chainControl(evm().rpcUrl).waitBlocks(1);
   }
   return (await settlementsOf(from))[0];
 }
@@ -101,19 +101,19 @@ describe(`chain truth on ${testDriver}`, () => {
     const { nonce } = authorizationOf(payload);
     const before = { payer: await devnet.balance(n.network, buyer.account.address), shop: await devnet.balance(n.network, n.payTo) };
 
-    await pauseMining(n.rpcUrl);
+    await chainControl(n.rpcUrl).pauseMining();
     let answer: Response;
     try {
       const paying = payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
       // The shop's transfer waits in the pool; the payer's own authorization on the same nonce goes ahead of it.
-      await waitForPool(n.rpcUrl, 1);
+      await chainControl(n.rpcUrl).waitForPool(1);
       await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce });
-      await waitForPool(n.rpcUrl, 2);
-      await mine(n.rpcUrl);
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).waitForPool(2);
+      await chainControl(n.rpcUrl).mine();
+      await chainControl(n.rpcUrl).resumeMining();
       answer = await paying;
     } finally {
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).resumeMining();
     }
     expect(answer.status).not.toBe(200);
 
@@ -139,7 +139,7 @@ describe(`chain truth on ${testDriver}`, () => {
     } as PaymentRequired);
     expect(findMatchingRequirement(payments, [requirement], payload)).toBeDefined();
 
-    await pauseMining(n.rpcUrl);
+    await chainControl(n.rpcUrl).pauseMining();
     let result: Awaited<ReturnType<typeof exchange>>;
     try {
       const paying = exchange({
@@ -152,14 +152,14 @@ describe(`chain truth on ${testDriver}`, () => {
         details: { amountCents: "2500" },
         effects: settlementEffects,
       });
-      await waitForPool(n.rpcUrl, 1);
+      await chainControl(n.rpcUrl).waitForPool(1);
       await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce });
-      await waitForPool(n.rpcUrl, 2);
-      await mine(n.rpcUrl);
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).waitForPool(2);
+      await chainControl(n.rpcUrl).mine();
+      await chainControl(n.rpcUrl).resumeMining();
       result = await paying;
     } finally {
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).resumeMining();
     }
     expect(result.kind).not.toBe("settled");
     expect(await decide(buyer.account.address)).toMatchObject({ status: "failed" });
@@ -232,23 +232,23 @@ describe(`chain truth on ${testDriver}`, () => {
     const shopBefore = await devnet.balance(n.network, n.payTo);
     // The payer's own spend of the nonce, from an account whose gas is in a block older than the reorg reaches.
     const raw = await signedNonceSpend({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce });
-    await waitBlocks(n.rpcUrl, 2);
+    await chainControl(n.rpcUrl).waitBlocks(2);
 
-    await pauseMining(n.rpcUrl);
+    await chainControl(n.rpcUrl).pauseMining();
     let answer: Response;
     try {
       const paying = payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
-      await waitForPool(n.rpcUrl, 1);
-      await mine(n.rpcUrl);
+      await chainControl(n.rpcUrl).waitForPool(1);
+      await chainControl(n.rpcUrl).mine();
       // The shop has seen its transfer mined, one block deep: not deep enough, so nothing is delivered yet.
       await new Promise((r) => setTimeout(r, 1_500));
       expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
       // That block is replaced by one holding the payer's own authorization on the same nonce.
-      await reorg(n.rpcUrl, 1, [[raw, 0]]);
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).reorg(1, [[raw, 0]]);
+      await chainControl(n.rpcUrl).resumeMining();
       answer = await paying;
     } finally {
-      await resumeMining(n.rpcUrl);
+      await chainControl(n.rpcUrl).resumeMining();
     }
     expect(answer.status).toBe(409);
     const decided = await decide(buyer.account.address);

@@ -1,6 +1,6 @@
 import { encodeFunctionData, parseAbi, parseGwei, type Address, type Hash, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { rpc } from "./chain-rpc";
+import { anvilRpc } from "@/lib/devnet/evm/rpc";
 
 /**
  * A payer racing the shop with its own authorization (test support). EIP-3009 nonces are unique per payer, not per
@@ -54,7 +54,7 @@ export async function signedNonceSpend(opts: Spend): Promise<`0x${string}`> {
   const value = opts.value ?? 0n;
   const signed = await signAuthorization(payer, chainId, token, { to, value, nonce });
   const sender = privateKeyToAccount(generatePrivateKey());
-  await rpc(rpcUrl, "anvil_setBalance", [sender.address, "0x56BC75E2D63100000"]);
+  await anvilRpc(rpcUrl, "anvil_setBalance", [sender.address, "0x56BC75E2D63100000"]);
   const tip = parseGwei(opts.tipGwei ?? "500");
   return sender.signTransaction({
     chainId,
@@ -74,5 +74,5 @@ export async function signedNonceSpend(opts: Spend): Promise<`0x${string}`> {
 
 /** Sends `signedNonceSpend`'s transaction: it waits in the pool like any other, ahead of the shop's. Returns its hash. */
 export async function spendNonceFirst(opts: Spend): Promise<Hash> {
-  return rpc<Hash>(opts.rpcUrl, "eth_sendRawTransaction", [await signedNonceSpend(opts)]);
+  return anvilRpc<Hash>(opts.rpcUrl, "eth_sendRawTransaction", [await signedNonceSpend(opts)]);
 }

@@ -5,7 +5,7 @@ import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generateKeyPairSigner } from "@solana/kit";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import type { EvmNetwork } from "@/lib/networks";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { getPayments, paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
-import { reconcileSettlements } from "@/lib/payments/settlements";
+import { beginSettlement, finishSettlement, reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { chainControl } from "@/lib/testing/adversarial/chain-control";
 import { signAuthorization, signedNonceSpend, spendNonceFirst } from "@/lib/testing/adversarial/front-run";
@@ -288,5 +288,133 @@ describe(`chain truth on ${testDriver}`, () => {
     await reconcile();
     expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
     expect(await devnet.balance(n.network, buyer.account.address)).toBe(50_000_000n);
+  });
+
+  it("never counts a fee whose payer spent the authorization's nonce first", async () => {
+    const n = evm();
+    const buyer = await payer(n);
+    const requirement = (await payments.requirements(2_000n)).find((r) => r.network === n.network)!;
+    const payload = await buyer.payload({
+      x402Version: 2,
+      resource: { url: "http://127.0.0.1/x402/gift-cards/search" },
+      accepts: [requirement],
+    } as PaymentRequired);
+    const chain = chainControl(n.rpcUrl);
+    let served = 0;
+    await chain.pauseMining();
+    let result: Awaited<ReturnType<typeof exchange>>;
+    try {
+      const paying = exchange({
+        db: database.db,
+        payments,
+        payload,
+        requirement,
+        purpose: "fee",
+        reference: "giftCardSearch",
+        effects: settlementEffects,
+        beforeSettle: async () => (served++, true),
+      });
+      await chain.waitForPool(1);
+      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce });
+      await chain.waitForPool(2);
+      await chain.mine();
+      await chain.resumeMining();
+      result = await paying;
+    } finally {
+      await chain.resumeMining();
+    }
+    expect(served).toBe(1);
+    expect(result.kind).not.toBe("settled");
+    expect(await decide(buyer.account.address)).toMatchObject({ status: "failed", lastError: expect.stringMatching(/another transfer/) });
+  });
+
+  /**
+   * A payment that reached the shop without the shop's own transaction (the payer sent its authorization itself), on
+   * record as pending for a top-up: only the chain's events can decide it.
+   */
+  async function landedElsewhere(merchantId: string) {
+    const n = evm();
+    const buyer = await payer(n);
+    const requirement = (await payments.requirements(10_000_000n)).find((r) => r.network === n.network)!;
+    const payload = await buyer.payload({
+      x402Version: 2,
+      resource: { url: "http://127.0.0.1/dashboard/balance/topup" },
+      accepts: [requirement],
+    } as PaymentRequired);
+    const auth = authorizationOf(payload);
+    const sentBlock = BigInt(await chainControl(n.rpcUrl).blockNumber());
+    const begun = await beginSettlement(database.db, {
+      network: n.network,
+      identity: `${n.usdc.address}:${auth.from}:${auth.nonce}`,
+      payer: auth.from,
+      validUntil: new Date(Number(auth.validBefore) * 1000),
+      purpose: "topup",
+      reference: merchantId,
+      amountUsdc: 10_000_000n,
+      details: { amountCents: "1000" },
+      payTo: n.payTo,
+      sentBlock,
+    });
+    if (!("settlement" in begun)) throw new Error("not recorded");
+    await finishSettlement(database.db, begun.settlement.id, { status: "pending", error: "the receipt did not come in time" }, settlementEffects);
+    // The payer's own transaction carries the very authorization the shop was given: the shop is paid by it.
+    await signedNonceSpend({
+      rpcUrl: n.rpcUrl,
+      chainId: n.chainId,
+      token: token(n),
+      payer: buyer.account,
+      nonce: auth.nonce,
+      to: n.payTo as `0x${string}`,
+      value: 10_000_000n,
+    }).then((raw) => chainControl(n.rpcUrl).rpc("eth_sendRawTransaction", [raw]));
+    await chainControl(n.rpcUrl).waitBlocks(3);
+    return begun.settlement.id;
+  }
+
+  it("decides a good settlement behind 150 that the chain cannot decide yet", async () => {
+    const n = evm();
+    const stuck: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const from = privateKeyToAccount(generatePrivateKey()).address;
+      const begun = await beginSettlement(database.db, {
+        network: n.network,
+        identity: `${n.usdc.address}:${from}:0x${randomBytes(32).toString("hex")}`,
+        payer: from,
+        validUntil: new Date(Date.now() + 10 * 60_000),
+        purpose: "fee",
+        reference: "giftCardSearch",
+        amountUsdc: 2_000n,
+        payTo: n.payTo,
+        sentBlock: 0n,
+      });
+      if ("settlement" in begun) {
+        stuck.push(begun.settlement.id);
+        await finishSettlement(database.db, begun.settlement.id, { status: "pending", error: "sent, not seen" }, settlementEffects);
+      }
+    }
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Behind the stuck ones" });
+    const good = await landedElsewhere(merchantId);
+    // Two rounds of at most 100: the undecidable ones back off after their look, and the good one's turn comes.
+    for (let round = 0; round < 2; round++) await reconcile();
+    const [row] = await database.db.select().from(settlements).where(eq(settlements.id, good));
+    expect(row).toMatchObject({ status: "settled" });
+    expect(await balanceOf(database.db, merchantId)).toBe(1000n);
+    const [first] = await database.db
+      .select({ checks: settlements.checks, next: settlements.nextCheckAt })
+      .from(settlements)
+      .where(eq(settlements.id, stuck[0]!));
+    expect(first!.checks).toBeGreaterThanOrEqual(1);
+    expect(first!.next).not.toBeNull();
+    // Out of the way of the tests after this one.
+    await database.db.delete(settlements).where(inArray(settlements.id, stuck));
+  });
+
+  it("decides a settlement paid by the payer's own transaction, by its events, from the block it was sent after", async () => {
+    // (The search goes in ranges a provider accepts from that block, however far back: transfer-proof.test.ts.)
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Paid by the payer" });
+    const id = await landedElsewhere(merchantId);
+    await reconcile();
+    expect((await database.db.select().from(settlements).where(eq(settlements.id, id)))[0]).toMatchObject({ status: "settled" });
+    expect(await balanceOf(database.db, merchantId)).toBe(1000n);
   });
 });

@@ -202,7 +202,7 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
 
   it("sends the same stored transfer again after the RPC failed to take it, and pays once", async () => {
     const real = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
-    const flaky: Payout = { ...real, send: async () => Promise.reject(new Error("fetch failed: ECONNRESET")), status: async () => "pending" };
+    const flaky: Payout = { ...real, send: async () => Promise.reject(new Error("fetch failed: ECONNRESET")), status: async () => ({ status: "pending" }) };
     const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };
     const id = await partlyFailedInvoice(wallet);
     await expect(refundFailedOrders(database.db, id, flaky)).rejects.toThrow(/ECONNRESET/);
@@ -242,7 +242,7 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       await payout.send(base.network, signed);
       expect(await devnet.balance(base.network, payer)).toBe(0n);
       mineAfterNext = true;
-      expect(await payout.status(base.network, signed)).toBe("landed");
+      expect(await payout.status(base.network, [signed])).toMatchObject({ status: "landed", transaction: signed.transaction });
       expect(await devnet.balance(base.network, payer)).toBe(1_000_000n);
     } finally {
       await anvilRpc(base.rpcUrl, "evm_setAutomine", [true]);
@@ -314,10 +314,10 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       const payer = privateKeyToAccount(generatePrivateKey()).address;
       const signed = (await direct.sign({ network: base.network, payer }, 1_000_000n, async () => true))!;
       await direct.send(base.network, signed);
-      expect(await direct.status(base.network, signed)).toBe("landed");
+      expect(await direct.status(base.network, [signed])).toMatchObject({ status: "landed" });
       // Mined (the nonce is passed), but the receipt cannot be read: not "dead", which would pay the refund again.
       const viaProxy = payoutWith({ networks: [proxied], evmKey: refundEvm });
-      await expect(viaProxy.status(base.network, signed)).rejects.toThrow();
+      expect(await viaProxy.status(base.network, [signed])).toEqual({ status: "pending" });
     } finally {
       await new Promise((r) => proxy.close(r));
     }

@@ -33,6 +33,7 @@ import {
   keccak256,
   parseTransaction,
   recoverTransactionAddress,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
   type Hash,
@@ -41,11 +42,15 @@ import {
 import { viemChain } from "@/lib/payments/chain";
 import { errorText, nonceKey, replacementFees, type SenderSync } from "@/lib/payments/evm-signer";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
-import type { Payout, SignedPayout } from "./refund";
+import type { Payout, PayoutVerdict, SignedPayout } from "./refund";
 
 /** How long a sent transfer is watched before the refund is left for the next round. */
 const CONFIRM_TIMEOUT_MS = 5 * 60_000;
 const STUCK_AFTER_MS = 12_000;
+/** Blocks under the head at which an EVM transfer's nonce must already be used before it can be called dead. */
+const DEAD_NONCE_DEPTH = 3;
+/** Blocks over which an EVM transfer must keep looking dead, at every question, before it is called dead. */
+const DEAD_AGREEMENT_BLOCKS = 3;
 const MEMO_PROGRAM_ADDRESS = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 export type ChainPayoutOptions = {
@@ -71,8 +76,8 @@ export type ChainPayoutOptions = {
  * ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (creating the payer's token account if
  * missing). Each transfer is signed here and stored by the caller before it is sent (see refund.ts):
  * - EVM: its nonce is taken under the wallet's lock (one nonce sequence per network and wallet across servers) and
- *   recorded as used once the transfer is stored; a stored transfer can no longer land once the wallet's mined count
- *   has passed its nonce without it.
+ *   recorded as used once the transfer is stored; a stored transfer can no longer land once the wallet's nonce was
+ *   used without any of its versions, which is decided only on proof (see `evmStatus`).
  * - Solana: it lives by a recent blockhash; unseen once that blockhash has expired, it can no longer land.
  */
 export function chainPayout(opts: ChainPayoutOptions): Payout {
@@ -81,6 +86,69 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
     if (!n) throw new Error(`This shop has no network ${id}`);
     return n;
   };
+  // Transfers that looked dead at the last question (every version unknown, their nonce used): by network and nonce,
+  // with their versions and the head at which they first did. Only in this process: after a restart the chain is
+  // asked again from the start, which only makes a dead transfer's refund later.
+  const suspects = new Map<string, { hashes: string; since: bigint; head: bigint }>();
+
+  /**
+   * What the chain says of an EVM transfer, all its versions together (one nonce: at most one can be mined). "dead"
+   * only on proof, since a new transfer is signed then, and a live one would pay the refund twice:
+   * - the wallet's nonce was used DEAD_NONCE_DEPTH blocks under the head already (whatever took it is in a block old
+   *   enough to be served by the node), and
+   * - no version is known to the node: no receipt, and the look-up by hash says "not found" for every one (a version
+   *   found, mined or waiting, is pending; a look-up not answered, a 429 or a timeout, is no answer), and
+   * - it has looked so at every question for DEAD_AGREEMENT_BLOCKS blocks, on a head that never went back (a node
+   *   behind the others, or receipts indexed after the block, show a mined transfer as unknown for a while).
+   * Anything short of that is "pending": a refund late by minutes is fine, a refund paid twice is not.
+   */
+  async function evmStatus(n: EvmNetwork, wallet: Address, versions: readonly SignedPayout[]): Promise<PayoutVerdict> {
+    const client = evmClient(n);
+    const key = `${n.network} ${versions[0]!.expiry}`;
+    const hashes = versions.map((v) => v.transaction as Hash);
+    const nonce = Number(versions[0]!.expiry);
+    const suspect = suspects.get(key);
+    const pending = (): PayoutVerdict => {
+      suspects.delete(key);
+      return { status: "pending" };
+    };
+    // The head first, then the nonce under it, then the versions: a version mined before the nonce was read as used
+    // is in a block by the time it is looked up.
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    // A head behind one seen before is another node, or a chain rolled back: whatever was seen of it starts over.
+    if (suspect && head < suspect.head) return pending();
+    const used = head >= DEAD_NONCE_DEPTH && (await client.getTransactionCount({ address: wallet, blockNumber: head - BigInt(DEAD_NONCE_DEPTH) })) > nonce;
+    // Only "no such receipt" means none; any other failure is no answer (undefined).
+    const receipts = await Promise.all(
+      hashes.map((hash) => client.getTransactionReceipt({ hash }).catch((err: unknown) => (err instanceof TransactionReceiptNotFoundError ? null : undefined))),
+    );
+    const receipt = receipts.find((r) => r);
+    if (receipt) {
+      suspects.delete(key);
+      return { status: receipt.status === "success" ? "landed" : "failed", transaction: receipt.transactionHash };
+    }
+    if (!used || receipts.includes(undefined)) return pending();
+    // Only viem's TransactionNotFoundError means the node knows no such transaction.
+    const known = await Promise.all(
+      hashes.map((hash) =>
+        client.getTransaction({ hash }).then(
+          () => true,
+          (err: unknown) => (err instanceof TransactionNotFoundError ? false : undefined),
+        ),
+      ),
+    );
+    if (known.some((k) => k !== false)) return pending();
+    const versionsKey = [...hashes].sort().join(",");
+    if (!suspect || suspect.hashes !== versionsKey) {
+      suspects.set(key, { hashes: versionsKey, since: head, head });
+      return { status: "pending" };
+    }
+    suspect.head = head;
+    if (head - suspect.since < DEAD_AGREEMENT_BLOCKS) return { status: "pending" };
+    suspects.delete(key);
+    return { status: "dead" };
+  }
+
   return {
     confirmTimeoutMs: opts.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS,
     stuckAfterMs: opts.stuckAfterMs ?? STUCK_AFTER_MS,
@@ -121,33 +189,31 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
       if (n.kind !== "evm" || !opts.evmKey) return null;
       return replaceEvm(n, opts.evmKey, p);
     },
-    async status(id, p) {
+    async status(id, versions) {
       const n = network(id);
-      if (n.kind === "evm") {
-        const client = evmClient(n);
-        // The mined count first: if it has passed the nonce, whatever took that nonce is in a block by then, so a
-        // receipt asked for afterwards tells whether it was this transfer (asked the other way round, a block mined
-        // between the two questions would make a landed transfer look dead, and the refund would be paid twice).
-        const mined = await client.getTransactionCount({ address: opts.evmKey!.address, blockTag: "latest" });
-        // Only "no such receipt" means none: any other failure (a timeout, a 429) is no answer, and throws (pending),
-        // lest a mined transfer whose receipt could not be read be taken for dead and the refund paid again.
-        const receipt = await client.getTransactionReceipt({ hash: p.transaction as Hash }).catch((err: unknown) => {
-          if (err instanceof TransactionReceiptNotFoundError) return null;
-          throw err;
-        });
-        if (receipt) return receipt.status === "success" ? "landed" : "failed";
-        return mined > Number(p.expiry) ? "dead" : "pending";
-      }
-      const rpc = createSolanaRpc(n.rpcUrl);
-      // The height first: a signature still unknown once the blockhash has expired can never land.
-      const height = await rpc.getBlockHeight({ commitment: "confirmed" }).send();
-      const [status] = (await rpc.getSignatureStatuses([p.transaction as Signature], { searchTransactionHistory: true }).send()).value;
-      if (status?.err) return "failed";
-      if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") return "landed";
-      if (!status && height > BigInt(p.expiry)) return "dead";
-      return "pending";
+      if (versions.length === 0) throw new Error("A refund transfer has at least one version");
+      if (n.kind === "evm") return evmStatus(n, opts.evmKey!.address, versions);
+      return solanaStatus(n, versions[0]!);
     },
   };
+}
+
+/**
+ * What the chain says of a Solana transfer: a signature still unknown once its blockhash has expired can never land.
+ * The height and its slot are read first, then the status: "dead" only when the node that answered the status had
+ * seen that slot (one behind the others would not know a transfer landed since, and the refund would be paid twice).
+ */
+async function solanaStatus(n: SolanaNetwork, p: SignedPayout): Promise<PayoutVerdict> {
+  const rpc = createSolanaRpc(n.rpcUrl);
+  const { blockHeight: height, absoluteSlot } = await rpc.getEpochInfo({ commitment: "confirmed" }).send();
+  const {
+    context,
+    value: [status],
+  } = await rpc.getSignatureStatuses([p.transaction as Signature], { searchTransactionHistory: true }).send();
+  if (status?.err) return { status: "failed", transaction: p.transaction };
+  if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") return { status: "landed", transaction: p.transaction };
+  if (!status && height > BigInt(p.expiry) && context.slot >= absoluteSlot) return { status: "dead" };
+  return { status: "pending" };
 }
 
 /**

@@ -115,8 +115,10 @@ describe(`refunds on ${testDriver}`, () => {
         replaced++;
         return { transaction: `0xdearer${replaced}`, raw: "ZGVhcmVy", expiry: p.expiry };
       },
-      async status(_network, p) {
-        return replaced > 0 && p.transaction === "0xfirst" ? "landed" : replaced > 0 ? "dead" : "pending";
+      async status(_network, versions) {
+        // Asked with every version: the stored (dearer) one first, then the first, which is the one mined.
+        if (replaced === 0) return { status: "pending" };
+        return versions.some((p) => p.transaction === "0xfirst") ? { status: "landed", transaction: "0xfirst" } : { status: "dead" };
       },
     };
     const refund = await refundFailedOrders(database.db, id, payout);

@@ -13,20 +13,26 @@ export const MAX_REFUND_REPLACEMENTS = 3;
 /** What the chain says of a stored transfer: it landed, it failed on chain, it can never land, or not yet known. */
 export type PayoutStatus = "landed" | "failed" | "dead" | "pending";
 
+/** A stored transfer's status, with the version that landed or failed (its nonce used by it). */
+export type PayoutVerdict = { status: PayoutStatus; transaction?: string };
+
 /**
  * How refunds move money, in three steps so that a transfer is stored before it can reach the chain:
  * - `sign`: signs a transfer of `amountAtomic` USDC back to the payer on the network it paid on, and hands it to
  *   `store` (which keeps it on the orders, and may refuse) before the wallet's next transfer can be signed. Throws
  *   when nothing could be signed (no key, no funds: nothing was stored).
  * - `send`: puts a stored transfer on the chain; sending the same one again is harmless. Throws when the node refused it.
- * - `status`: what the chain says of it.
+ * - `status`: what the chain says of a transfer, given all its versions (the stored one first, then those it replaced):
+ *   "landed" or "failed" with the version mined; "dead" only once the chain proves that no version can ever be mined
+ *   (a new transfer is signed then: a wrong "dead" pays the refund twice); "pending" otherwise, including whenever the
+ *   node did not answer or could be behind. Throws (taken as pending) when the chain could not be asked.
  * - `replace` (EVM): the same transfer with the same nonce at a higher fee, for one that the chain's fee keeps out of
  *   the blocks; stored beside the first before it is sent, since either may land (never both).
  */
 export type Payout = {
   sign(to: { network: string; payer: string }, amountAtomic: bigint, store: (p: SignedPayout) => Promise<boolean>): Promise<SignedPayout | null>;
   send(network: string, p: SignedPayout): Promise<void>;
-  status(network: string, p: SignedPayout): Promise<PayoutStatus>;
+  status(network: string, versions: readonly SignedPayout[]): Promise<PayoutVerdict>;
   replace?(network: string, p: SignedPayout): Promise<SignedPayout | null>;
   /** How long a sent transfer is watched before the refund is left for the next round. */
   confirmTimeoutMs?: number;
@@ -180,18 +186,14 @@ async function watch(
       .update(orders)
       .set({ lockedUntil: new Date(Date.now() + REFUND_RETRY_MS), ...(lastError ? { lastError: lastError.slice(0, 500) } : {}) })
       .where(mine());
-  // What the chain says of the transfer, all its versions together: the one that landed or failed (their nonce is
-  // used), dead once every version can no longer land, else pending.
+  // What the chain says of the transfer, all its versions together (they share a nonce): the one that landed or
+  // failed, dead once no version can land, else pending. A question that fails is no answer.
   let landedAs = stored.transaction;
   const ask = async (): Promise<PayoutStatus> => {
     const versions = [stored, ...earlier.map((transaction) => ({ transaction, raw: "", expiry: stored.expiry }))];
-    const statuses = await Promise.all(versions.map((v) => payout.status(network, v).catch(() => "pending" as const)));
-    const decided = statuses.findIndex((s) => s === "landed" || s === "failed");
-    if (decided >= 0) {
-      landedAs = versions[decided]!.transaction;
-      return statuses[decided]!;
-    }
-    return statuses.every((s) => s === "dead") ? "dead" : "pending";
+    const verdict = await payout.status(network, versions).catch((): PayoutVerdict => ({ status: "pending" }));
+    if (verdict.status === "landed" || verdict.status === "failed") landedAs = verdict.transaction ?? stored.transaction;
+    return verdict.status;
   };
 
   let status: PayoutStatus = r.resend ? await ask() : "pending";

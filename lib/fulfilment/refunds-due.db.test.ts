@@ -68,7 +68,7 @@ describe(`refunds due on ${testDriver}`, () => {
           throw new Error("no refund key for eip155:84530402");
         },
         send: async () => undefined,
-        status: async () => "pending",
+        status: async () => ({ status: "pending" }),
       }),
     ).rejects.toThrow();
     expect(await listRefundsDue(database.db)).toMatchObject([{ invoiceId: id, lastError: "refund: no refund key for eip155:84530402" }]);

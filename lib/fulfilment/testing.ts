@@ -95,8 +95,9 @@ export function fakePayout() {
       if (!landed.has(p.transaction)) calls.push(s);
       landed.add(p.transaction);
     },
-    async status(_network, p) {
-      return landed.has(p.transaction) ? "landed" : "pending";
+    async status(_network, versions) {
+      const mined = versions.find((p) => landed.has(p.transaction));
+      return mined ? { status: "landed", transaction: mined.transaction } : { status: "pending" };
     },
   };
   return { payout, calls, failOnce: () => (failNext = true) };

@@ -98,8 +98,8 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
    *   enough to be served by the node), and
    * - no version is known to the node: no receipt, and the look-up by hash says "not found" for every one (a version
    *   found, mined or waiting, is pending; a look-up not answered, a 429 or a timeout, is no answer), and
-   * - it has looked so at every question for DEAD_AGREEMENT_BLOCKS blocks, on a head that never went back (a node
-   *   behind the others, or receipts indexed after the block, show a mined transfer as unknown for a while).
+   * - it has looked so at every question answered for DEAD_AGREEMENT_BLOCKS blocks, on a head that never went back (a
+   *   node behind the others, or receipts indexed after the block, show a mined transfer as unknown for a while).
    * Anything short of that is "pending": a refund late by minutes is fine, a refund paid twice is not.
    */
   async function evmStatus(n: EvmNetwork, wallet: Address, versions: readonly SignedPayout[]): Promise<PayoutVerdict> {
@@ -108,15 +108,18 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
     const hashes = versions.map((v) => v.transaction as Hash);
     const nonce = Number(versions[0]!.expiry);
     const suspect = suspects.get(key);
-    const pending = (): PayoutVerdict => {
+    // Evidence that it may live (a version known, the nonce not used yet, the head gone back) starts the agreement over;
+    // a question not answered is only no answer, and leaves it as it was.
+    const alive = (): PayoutVerdict => {
       suspects.delete(key);
       return { status: "pending" };
     };
+    const noAnswer: PayoutVerdict = { status: "pending" };
     // The head first, then the nonce under it, then the versions: a version mined before the nonce was read as used
     // is in a block by the time it is looked up.
     const head = await client.getBlockNumber({ cacheTime: 0 });
     // A head behind one seen before is another node, or a chain rolled back: whatever was seen of it starts over.
-    if (suspect && head < suspect.head) return pending();
+    if (suspect && head < suspect.head) return alive();
     const used = head >= DEAD_NONCE_DEPTH && (await client.getTransactionCount({ address: wallet, blockNumber: head - BigInt(DEAD_NONCE_DEPTH) })) > nonce;
     // Only "no such receipt" means none; any other failure is no answer (undefined).
     const receipts = await Promise.all(
@@ -127,7 +130,8 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
       suspects.delete(key);
       return { status: receipt.status === "success" ? "landed" : "failed", transaction: receipt.transactionHash };
     }
-    if (!used || receipts.includes(undefined)) return pending();
+    if (!used) return alive();
+    if (receipts.includes(undefined)) return noAnswer;
     // Only viem's TransactionNotFoundError means the node knows no such transaction.
     const known = await Promise.all(
       hashes.map((hash) =>
@@ -137,7 +141,8 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
         ),
       ),
     );
-    if (known.some((k) => k !== false)) return pending();
+    if (known.includes(true)) return alive();
+    if (known.includes(undefined)) return noAnswer;
     const versionsKey = [...hashes].sort().join(",");
     if (!suspect || suspect.hashes !== versionsKey) {
       suspects.set(key, { hashes: versionsKey, since: head, head });

@@ -229,9 +229,11 @@ async function settleOnce(
     return { kind: "settled", settle: result, settlement: done ?? settlement };
   }
   const reason = result.errorReason ?? "settlement failed";
-  const transaction = result.transaction || sent.at(-1) || expected;
-  // In-process on EVM the shop knows whether anything was sent; otherwise something may have been.
-  const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction;
+  const transaction = result.transaction || sent.at(-1) || broadcast.dropped?.at(-1) || expected;
+  // In-process on EVM the shop knows whether anything was sent; otherwise something may have been. A transaction
+  // taken for dropped was sent all the same: only the chain can say that it never landed (a node that lags may have
+  // hidden it), so its payment stays open for the reconciler rather than being refused.
+  const nothingSent = payments.inProcess && identity.authorization && sent.length === 0 && !result.transaction && !broadcast.dropped?.length;
   if (nothingSent) {
     // A refusal while the node was silent is the shop's failure, told as such (the record keeps the library's words).
     await finishSettlement(db, settlement.id, { status: "failed", error: nodeSilent ? `${reason} (the node did not answer)` : reason, refused: true }, effects);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPublicClient, http, TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
-import { receiptWatcher, TransactionDroppedError } from "./receipts";
+import { DROP_AGREEMENT_BLOCKS, DROP_NONCE_DEPTH, receiptWatcher, TransactionDroppedError } from "./receipts";
 
 const CHAIN_ID = 84_530_402;
 const sender = privateKeyToAccount(generatePrivateKey());
@@ -96,19 +96,30 @@ describe("receiptWatcher", () => {
     });
   });
 
-  it("reports a transaction whose nonce another transaction used as dropped, at the block that mined the other", async () => {
+  it("reports a transaction whose nonce another transaction used as dropped, once that is a few blocks deep and has held a few blocks", async () => {
     const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
     await withoutAutomine(async () => {
       const nonce = await nextNonce();
       const lost = await send(nonce);
       const waiting = watcher.wait({ hashes: () => [lost], sender: { address: sender.address, nonce } }, 10_000);
+      let settled: unknown;
       const outcome = waiting.then(
-        () => "mined",
-        (err: unknown) => err,
+        () => (settled = "mined"),
+        (err: unknown) => (settled = err),
       );
       await rpc("anvil_dropAllTransactions");
       await send(nonce, 7n);
-      await rpc("evm_mine");
+      // Not at the block that mined the other (a node behind another could show that before the transaction itself).
+      const blocks = Number(DROP_NONCE_DEPTH + DROP_AGREEMENT_BLOCKS);
+      for (let i = 0; i < blocks; i++) {
+        await rpc("evm_mine");
+        await new Promise((r) => setTimeout(r, 200));
+        if (i < Number(DROP_NONCE_DEPTH)) expect(settled).toBeUndefined();
+      }
+      for (let i = 0; i < 3 && settled === undefined; i++) {
+        await rpc("evm_mine");
+        await new Promise((r) => setTimeout(r, 200));
+      }
       const err = await outcome;
       expect(err).toBeInstanceOf(TransactionDroppedError);
       expect((err as Error).message).toContain(`nonce ${nonce} was used by another transaction`);

@@ -48,9 +48,19 @@ export class TransactionDroppedError extends BaseError {
 /** A head this many blocks below the last is taken for a lagging node, not for a chain that went back. */
 const BEHIND_BLOCKS = 2n;
 
+/**
+ * A transaction is taken for dropped only on proof that survives a node behind the others (receipts and look-ups
+ * served late by one node, the nonce count by another one ahead): its sender's nonce was already used this many blocks
+ * below the head, no version of it is known by receipt or by look-up, and all that has held for this many blocks.
+ */
+export const DROP_NONCE_DEPTH = 3n;
+export const DROP_AGREEMENT_BLOCKS = 3n;
+
 type Waiter = Watched & {
   /** The highest block known not to hold any version yet. */
   checked: bigint;
+  /** The head at which it was first seen with its nonce used and no version known (dropped once that holds long enough). */
+  unseenSince?: bigint;
   resolve(found: { receipt: TransactionReceipt; hash: Hash }): void;
   reject(err: unknown): void;
 };
@@ -132,9 +142,13 @@ export function receiptWatcher(client: PublicClient, opts: ReceiptWatcherOptions
     // when asked after that was lost to another transaction.
     const left = due.filter((w) => waiters.has(w) && w.sender && w.checked >= block);
     const senders = [...new Set(left.map((w) => w.sender!.address))];
-    const counts = await Promise.all(senders.map((address) => client.getTransactionCount({ address, blockTag: "latest" }).catch(() => undefined)));
+    if (block < DROP_NONCE_DEPTH) return;
+    const at = block - DROP_NONCE_DEPTH;
+    const counts = await Promise.all(senders.map((address) => client.getTransactionCount({ address, blockNumber: at }).catch(() => undefined)));
     const used = left.filter((w) => {
       const count = counts[senders.indexOf(w.sender!.address)];
+      // Not used yet that deep: whatever was seen before was a node behind; the agreement starts over.
+      if (count !== undefined && count <= w.sender!.nonce) w.unseenSince = undefined;
       return count !== undefined && count > w.sender!.nonce;
     });
     if (used.length === 0) return;
@@ -145,7 +159,10 @@ export function receiptWatcher(client: PublicClient, opts: ReceiptWatcherOptions
     const unseen = used.filter((w) => waiters.has(w) && w.checked >= block);
     const mined = await Promise.all(unseen.map((w) => anyVersionMined(w)));
     unseen.forEach((w, i) => {
-      if (mined[i] === false) settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
+      if (mined[i] === true) w.unseenSince = undefined;
+      if (mined[i] !== false) return;
+      w.unseenSince ??= block;
+      if (block - w.unseenSince >= DROP_AGREEMENT_BLOCKS) settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
     });
   }
 

@@ -8,7 +8,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { eq, inArray } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { invoices, settlements } from "@/lib/db/schema";
 import { testDriver, withTestCatalog } from "@/lib/db/testing";
@@ -16,13 +16,14 @@ import type { Devnet } from "@/lib/devnet";
 import { processTestDevnet } from "@/lib/devnet/testing";
 import { claimForPayment, createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { balanceOf, createMerchant } from "@/lib/merchants";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { getPayments, paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
 import { beginSettlement, finishSettlement, reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { chainControl } from "@/lib/testing/adversarial/chain-control";
+import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/lib/testing/adversarial/rpc-proxy";
 import { signAuthorization, signedNonceSpend, spendNonceFirst } from "@/lib/testing/adversarial/front-run";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
@@ -416,5 +417,66 @@ describe(`chain truth on ${testDriver}`, () => {
     await reconcile();
     expect((await database.db.select().from(settlements).where(eq(settlements.id, id)))[0]).toMatchObject({ status: "settled" });
     expect(await balanceOf(database.db, merchantId)).toBe(1000n);
+  });
+
+  describe("behind a JSON-RPC endpoint that lags, limits and falls behind", () => {
+    let proxy: AdversarialRpc;
+    let proxied: Payments;
+    let networks: PaymentNetwork[];
+    beforeAll(async () => {
+      proxy = await startAdversarialRpc(evm().rpcUrl);
+      networks = devnet.networks.map((n) => (n.network === evm().network ? { ...n, rpcUrl: proxy.url } : n));
+      // The devnet's gas wallet (funded), its nonces shared with the process's payments as two servers share them.
+      const facilitator = inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: await generateKeyPairSigner() }, senderSync);
+      proxied = await paymentsWith({ networks, facilitator, devnet: true, inProcess: true });
+    });
+    afterAll(() => proxy?.close());
+
+    const faults: [string, RpcFaults][] = [
+      ["receipts and look-ups 3 blocks late", { lag: { blocks: 3 } }],
+      [
+        "receipts late and every third read refused 429",
+        {
+          lag: { blocks: 2, lookups: "unmined" },
+          tooMany: { methods: ["eth_getTransactionReceipt", "eth_getBlockByNumber", "eth_getLogs", "eth_getTransactionCount"], every: 3 },
+        },
+      ],
+      ["a node 2 blocks behind", { behind: { blocks: 2 } }],
+    ];
+    for (const [what, f] of faults) {
+      it(`decides a payment right, once: ${what}`, async () => {
+        const n = evm();
+        const inv = await newInvoice();
+        const buyer = await payer(n);
+        // Funds a few blocks old, as a real payer's are (a node behind does not see them before).
+        await chainControl(n.rpcUrl).waitBlocks(3);
+        const required = await requiredFor(inv.id, n.network);
+        const payload = await buyer.payload(required);
+        const before = await devnet.balance(n.network, n.payTo);
+        proxy.set(f);
+        try {
+          await exchange({
+            db: database.db,
+            payments: proxied,
+            payload,
+            requirement: required.accepts[0]!,
+            purpose: "invoice",
+            reference: inv.id,
+            claim: invoiceClaim(inv.id),
+            effects: settlementEffects,
+          });
+          for (let i = 0; i < 15 && (await getInvoice(database.db, inv.id))!.status === "unpaid"; i++) {
+            await reconcileSettlements(database.db, (s) => chainVerdict(networks, s), settlementEffects, new Date(Date.now() + 10 * 60_000));
+            await chainControl(n.rpcUrl).waitBlocks(1);
+          }
+        } finally {
+          proxy.set({});
+        }
+        // Read on the chain itself: charged once, received once, and the invoice paid.
+        expect(await devnet.balance(n.network, buyer.account.address)).toBe(50_000_000n - inv.priceUsdc);
+        expect(await devnet.balance(n.network, n.payTo)).toBe(before + inv.priceUsdc);
+        expect((await getInvoice(database.db, inv.id))!.status).toBe("paid");
+      }, 60_000);
+    }
   });
 });

@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { settlements } from "@/lib/db/schema";
+import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import {
+  beginSettlement,
+  deleteStaleSettlements,
+  FAILED_RETENTION_MS,
+  finishSettlement,
+  nextCheck,
+  RECHECK_MAX_MS,
+  RECHECK_MS,
+  SETTLED_RETENTION_MS,
+  UNDECIDED_WARNING_MS,
+  undecidedSettlements,
+  type Outcome,
+} from "./settlements";
+
+// What is kept of settlements, and what the operator is shown of those the chain does not decide.
+
+let database: Database;
+processTestDatabase((d) => (database = d));
+
+const HOUR = 60 * 60_000;
+
+async function settlement(outcome: Outcome["status"] | "settling", validUntil: Date, at: Date) {
+  const begun = await beginSettlement(
+    database.db,
+    {
+      network: "eip155:84530402",
+      identity: `0x${randomBytes(20).toString("hex")}:${randomBytes(32).toString("hex")}`,
+      payer: null,
+      validUntil,
+      purpose: "fee",
+      reference: "giftCardSearch",
+      amountUsdc: 2_000n,
+    },
+    undefined,
+    at,
+  );
+  if (!("settlement" in begun)) throw new Error("not recorded");
+  const { id } = begun.settlement;
+  if (outcome === "settled") await finishSettlement(database.db, id, { status: "settled", transaction: "0xabc" }, {}, at);
+  if (outcome === "failed") await finishSettlement(database.db, id, { status: "failed", error: "no" }, {}, at);
+  if (outcome === "pending") await finishSettlement(database.db, id, { status: "pending", error: "sent" }, {}, at);
+  return id;
+}
+
+const exists = async (id: string) => (await database.db.select().from(settlements).where(eq(settlements.id, id))).length === 1;
+
+describe(`settlements kept and shown, on ${testDriver}`, () => {
+  it("asks an undecided settlement again later each time, up to a few minutes", () => {
+    const now = new Date(0);
+    expect(nextCheck(now, 0).getTime()).toBe(RECHECK_MS);
+    expect(nextCheck(now, 1).getTime()).toBe(2 * RECHECK_MS);
+    expect(nextCheck(now, 50).getTime()).toBe(RECHECK_MAX_MS);
+  });
+
+  it("deletes failed settlements after a day and settled ones a month past their validity, never open ones", async () => {
+    const now = new Date();
+    const old = new Date(now.getTime() - FAILED_RETENTION_MS - HOUR);
+    const longAgo = new Date(now.getTime() - SETTLED_RETENTION_MS - HOUR);
+    const failedOld = await settlement("failed", old, old);
+    const failedNew = await settlement("failed", now, new Date(now.getTime() - HOUR));
+    const settledOld = await settlement("settled", longAgo, longAgo);
+    const settledNew = await settlement("settled", old, old);
+    const pendingOld = await settlement("pending", longAgo, longAgo);
+    expect(await deleteStaleSettlements(database.db, now)).toBe(2);
+    expect(await exists(failedOld)).toBe(false);
+    expect(await exists(settledOld)).toBe(false);
+    expect(await exists(failedNew)).toBe(true);
+    expect(await exists(settledNew)).toBe(true);
+    expect(await exists(pendingOld)).toBe(true);
+    // Out of the way of the next test.
+    await database.db.delete(settlements);
+  });
+
+  it("shows the operator open settlements still undecided well after their authorization expired, the oldest first", async () => {
+    const now = new Date();
+    expect(await undecidedSettlements(database.db, now)).toEqual({ count: 0 });
+    const recent = new Date(now.getTime() - UNDECIDED_WARNING_MS + 60_000);
+    await settlement("pending", recent, recent);
+    expect((await undecidedSettlements(database.db, now)).count).toBe(0);
+    const stale = new Date(now.getTime() - UNDECIDED_WARNING_MS - 60_000);
+    const staler = new Date(now.getTime() - 2 * UNDECIDED_WARNING_MS);
+    await settlement("pending", stale, stale);
+    const oldest = await settlement("settling", staler, staler);
+    await settlement("failed", staler, staler);
+    const shown = await undecidedSettlements(database.db, now);
+    expect(shown.count).toBe(2);
+    expect(shown.oldest?.id).toBe(oldest);
+  });
+});

@@ -9,6 +9,7 @@ import {
   type Transaction,
 } from "@solana/kit";
 import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+import { decodeMintAccount, decodeTokenAccount } from "./spl-token";
 import { transactionErrorJson, type TransactionErrorJson } from "./svm-errors";
 
 /** A JSON-RPC error that the server passes on as is. */
@@ -41,12 +42,34 @@ export type SimulationValue = {
   replacementBlockhash?: { blockhash: string; lastValidBlockHeight: bigint };
 };
 
-type InnerInstructionsJson = {
+export type InnerInstructionsJson = {
   index: number;
   instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number }[];
 };
 
 export type SignatureStatus = { slot: bigint; err: TransactionErrorJson | null };
+
+/** An SPL Token account's balance before or after a transaction, as a node reports it in the transaction's meta. */
+export type TokenBalance = { accountIndex: number; mint: string; owner: string; programId: string; amount: bigint; decimals: number };
+
+/**
+ * What a node keeps of a transaction it processed (getTransaction): the transaction as sent, and its meta. Balances are
+ * read from the SVM's accounts just before and just after it ran, for the message's own account keys.
+ */
+export type ProcessedTransaction = {
+  slot: bigint;
+  blockTime: bigint;
+  wire: Uint8Array;
+  err: TransactionErrorJson | null;
+  fee: bigint;
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  logs: string[];
+  computeUnitsConsumed: bigint;
+  innerInstructions: InnerInstructionsJson[];
+};
 
 /** A slot every 400 ms of wall time, as on a real cluster. */
 export const SLOT_MS = 400;
@@ -57,6 +80,8 @@ export const SLOTS_PER_EPOCH = 432_000n;
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
 
 const MAX_STATUSES = 50_000;
+/** Whole transactions kept for getTransaction (larger than a status: a shorter history, as a node without a ledger archive). */
+const MAX_TRANSACTIONS = 10_000;
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const MAX_COMPUTE_UNITS = 1_400_000n;
 const DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION = 200_000n;
@@ -84,6 +109,7 @@ export class SolanaLedger {
   private readonly blockhashes = new Map<string, bigint>();
   private lastIssued: { slot: bigint; blockhash: string } | undefined;
   private readonly statuses = new Map<string, SignatureStatus>();
+  private readonly transactions = new Map<string, ProcessedTransaction>();
   private transactionCount = 0n;
   private clockSlot = -1n;
 
@@ -198,6 +224,7 @@ export class SolanaLedger {
       if (simulated.err === "SignatureFailure") throw new RpcError(-32003, "Transaction signature verification failure");
       if (simulated.err !== null) throw preflightError(simulated.err, simulated.logs);
     }
+    const before = this.balances(message);
     let result: TransactionMetadata | FailedTransactionMetadata;
     try {
       result = this.svm.sendTransaction(transaction as unknown as SvmTransaction);
@@ -212,10 +239,10 @@ export class SolanaLedger {
         if (err === "SignatureFailure") throw new RpcError(-32003, "Transaction signature verification failure");
         throw preflightError(err, result.meta().logs());
       }
-      this.record(signature, err, message);
+      this.record(signature, err, message, { bytes, before, meta: result.meta() });
       return signature;
     }
-    this.record(signature, null, message);
+    this.record(signature, null, message, { bytes, before, meta: result });
     return signature;
   }
 
@@ -249,6 +276,11 @@ export class SolanaLedger {
 
   signatureStatus(signature: string): SignatureStatus | null {
     return this.statuses.get(signature) ?? null;
+  }
+
+  /** A transaction this ledger processed (landed, failed or not), or null when it has none by that signature. */
+  processedTransaction(signature: string): ProcessedTransaction | null {
+    return this.transactions.get(signature) ?? null;
   }
 
   /** Base fee plus priority fee for a compiled message, as the cluster computes it. */
@@ -311,34 +343,59 @@ export class SolanaLedger {
       returnData:
         returnedData.length > 0 ? { programId: base58.decode(returned.programId()), data: [Buffer.from(returnedData).toString("base64"), "base64"] } : null,
     };
-    if (opts.innerInstructions) {
-      value.innerInstructions = meta
-        .innerInstructions()
-        .map((list, index) => ({
-          index,
-          instructions: list.map((inner) => {
-            const ix = inner.instruction();
-            return {
-              programIdIndex: ix.programIdIndex(),
-              accounts: Array.from(ix.accounts()),
-              data: base58.decode(ix.data()),
-              stackHeight: inner.stackHeight(),
-            };
-          }),
-        }))
-        .filter((entry) => entry.instructions.length > 0);
-    }
+    if (opts.innerInstructions) value.innerInstructions = innerInstructionsJson(meta);
     return value;
   }
 
-  private record(signature: string, err: TransactionErrorJson | null, message: CompiledMessage): void {
+  private record(
+    signature: string,
+    err: TransactionErrorJson | null,
+    message: CompiledMessage,
+    run: { bytes: Uint8Array; before: AccountBalances; meta: TransactionMetadata },
+  ): void {
+    const slot = this.slot();
     this.transactionCount += 1n;
-    this.statuses.set(signature, { slot: this.slot(), err });
+    this.statuses.set(signature, { slot, err });
     if (this.statuses.size > MAX_STATUSES) {
       const oldest = this.statuses.keys().next();
       if (!oldest.done) this.statuses.delete(oldest.value);
     }
+    const after = this.balances(message);
+    this.transactions.set(signature, {
+      slot,
+      blockTime: BigInt(Math.floor(Date.now() / 1000)),
+      wire: run.bytes,
+      err,
+      fee: this.feeForMessage(message),
+      preBalances: run.before.lamports,
+      postBalances: after.lamports,
+      preTokenBalances: run.before.tokens,
+      postTokenBalances: after.tokens,
+      logs: run.meta.logs(),
+      computeUnitsConsumed: run.meta.computeUnitsConsumed(),
+      innerInstructions: innerInstructionsJson(run.meta),
+    });
+    if (this.transactions.size > MAX_TRANSACTIONS) {
+      const oldest = this.transactions.keys().next();
+      if (!oldest.done) this.transactions.delete(oldest.value);
+    }
     this.onAccountsWritten(writableStaticAccounts(message));
+  }
+
+  /** The lamports and SPL Token balances of a message's account keys, as the SVM holds them now. */
+  private balances(message: CompiledMessage): AccountBalances {
+    const lamports: bigint[] = [];
+    const tokens: TokenBalance[] = [];
+    message.staticAccounts.forEach((address, accountIndex) => {
+      const account = this.getAccount(address);
+      lamports.push(account?.lamports ?? 0n);
+      const token = decodeTokenAccount(account);
+      const mint = token && decodeMintAccount(this.getAccount(token.mint));
+      if (token && mint) {
+        tokens.push({ accountIndex, mint: token.mint, owner: token.owner, programId: account!.owner, amount: token.amount, decimals: mint.decimals });
+      }
+    });
+    return { lamports, tokens };
   }
 
   /** Keeps the Clock sysvar on the wall-clock slot and time. */
@@ -351,6 +408,27 @@ export class SolanaLedger {
     const epochStart = now - ((slot % SLOTS_PER_EPOCH) * BigInt(SLOT_MS)) / 1000n;
     this.svm.setClock(new Clock(slot, epochStart, epoch, epoch, now));
   }
+}
+
+type AccountBalances = { lamports: bigint[]; tokens: TokenBalance[] };
+
+/** The instructions a transaction's programs invoked, per top-level instruction, as the RPC lists them. */
+function innerInstructionsJson(meta: TransactionMetadata): InnerInstructionsJson[] {
+  return meta
+    .innerInstructions()
+    .map((list, index) => ({
+      index,
+      instructions: list.map((inner) => {
+        const ix = inner.instruction();
+        return {
+          programIdIndex: ix.programIdIndex(),
+          accounts: Array.from(ix.accounts()),
+          data: base58.decode(ix.data()),
+          stackHeight: inner.stackHeight(),
+        };
+      }),
+    }))
+    .filter((entry) => entry.instructions.length > 0);
 }
 
 function preflightError(err: TransactionErrorJson, logs: string[]): RpcError {

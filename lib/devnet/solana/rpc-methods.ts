@@ -1,5 +1,15 @@
 import { getBase58Decoder, getBase58Encoder, isAddress } from "@solana/kit";
-import { RpcError, SLOTS_PER_EPOCH, type LedgerAccount, type SolanaLedger } from "./ledger";
+import {
+  RpcError,
+  SLOTS_PER_EPOCH,
+  writableStaticAccounts,
+  type InnerInstructionsJson,
+  type LedgerAccount,
+  type ProcessedTransaction,
+  type SignatureStatus,
+  type SolanaLedger,
+  type TokenBalance,
+} from "./ledger";
 import { decodeMintAccount, decodeTokenAccount, parsedTokenData, uiTokenAmount } from "./spl-token";
 
 export type RpcMethod = (params: unknown[]) => unknown;
@@ -19,6 +29,12 @@ const FINALIZED_AFTER_SLOTS = 32n;
 
 export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts: { confirmBySlot?: boolean } = {}): Record<string, RpcMethod> {
   const context = () => ({ apiVersion: API_VERSION, slot: ledger.slot() });
+  /** How far a processed transaction has gone: with `confirmBySlot` by its slot's age, else final at once. */
+  const confirmation = (status: SignatureStatus) => {
+    const age = opts.confirmBySlot ? ledger.slot() - status.slot : FINALIZED_AFTER_SLOTS;
+    const level = age >= FINALIZED_AFTER_SLOTS ? "finalized" : age > 0n ? "confirmed" : "processed";
+    return { age, level } as const;
+  };
   const mintOf = (mint: string) => decodeMintAccount(ledger.getAccount(mint));
 
   const encodeAccount = (account: LedgerAccount | null, config: Record<string, unknown>, defaultEncoding: string) => {
@@ -170,18 +186,152 @@ export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts
         value: signatures.map((s) => {
           const status = ledger.signatureStatus(requireString(s, "signature"));
           if (!status) return null;
-          const age = opts.confirmBySlot ? ledger.slot() - status.slot : FINALIZED_AFTER_SLOTS;
-          const finalized = age >= FINALIZED_AFTER_SLOTS;
+          const { age, level } = confirmation(status);
           return {
             slot: status.slot,
-            confirmations: finalized ? null : Number(age),
+            confirmations: level === "finalized" ? null : Number(age),
             err: status.err,
             status: status.err === null ? { Ok: null } : { Err: status.err },
-            confirmationStatus: finalized ? "finalized" : age > 0n ? "confirmed" : "processed",
+            confirmationStatus: level,
           };
         }),
       };
     },
+    getTransaction: (params) => {
+      const signature = requireString(params[0], "signature");
+      // The second parameter is a configuration object, or (an older form) the encoding alone.
+      const cfg = typeof params[1] === "string" ? { encoding: params[1] } : config(params[1]);
+      const encoding = optionalString(cfg.encoding, "encoding") ?? "json";
+      if (!["json", "jsonParsed", "base64", "base58"].includes(encoding)) {
+        throw new RpcError(
+          -32602,
+          `Invalid params: unknown variant \`${encoding}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``,
+        );
+      }
+      const commitment = optionalString(cfg.commitment, "commitment") ?? "finalized";
+      if (commitment === "processed") throw new RpcError(-32602, "Method does not support commitment below `confirmed`");
+      const maxVersion = cfg.maxSupportedTransactionVersion;
+      if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) {
+        throw new RpcError(-32602, `Invalid params: unsupported transaction version ${String(maxVersion)}`);
+      }
+      const processed = ledger.processedTransaction(signature);
+      const status = ledger.signatureStatus(signature);
+      if (!processed || !status) return null;
+      // Not served before the commitment asked for is reached, as a node does.
+      const { level } = confirmation(status);
+      if (level === "processed" || (commitment === "finalized" && level !== "finalized")) return null;
+      const { transaction, message } = ledger.decodeTransaction(processed.wire);
+      if (message.version !== "legacy" && maxVersion !== 0) {
+        throw new RpcError(
+          -32015,
+          `Transaction version (${message.version}) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0`,
+        );
+      }
+      const answer: Record<string, unknown> = {
+        slot: processed.slot,
+        blockTime: processed.blockTime,
+        transaction:
+          encoding === "base64"
+            ? [Buffer.from(processed.wire).toString("base64"), "base64"]
+            : encoding === "base58"
+              ? [base58.decode(processed.wire), "base58"]
+              : {
+                  signatures: Object.values(transaction.signatures).map((s) => (s ? base58.decode(s) : "1".repeat(64))),
+                  message: encoding === "jsonParsed" ? parsedMessage(message) : jsonMessage(message),
+                },
+        meta: transactionMeta(processed, encoding === "jsonParsed" ? message.staticAccounts : undefined),
+      };
+      if (maxVersion !== undefined && maxVersion !== null) answer.version = message.version;
+      return answer;
+    },
+  };
+}
+
+type CompiledMessage = ReturnType<SolanaLedger["decodeMessage"]>;
+
+/** A message in the RPC's `json` encoding: account keys and instructions by index. */
+function jsonMessage(message: CompiledMessage) {
+  return {
+    accountKeys: message.staticAccounts,
+    header: {
+      numRequiredSignatures: message.header.numSignerAccounts,
+      numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+      numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+    },
+    recentBlockhash: message.lifetimeToken,
+    instructions: message.instructions.map((ix) => ({
+      programIdIndex: ix.programAddressIndex,
+      accounts: ix.accountIndices ?? [],
+      data: base58.decode(ix.data ?? new Uint8Array()),
+      stackHeight: null,
+    })),
+    ...(message.version === "legacy" ? {} : { addressTableLookups: addressTableLookups(message) }),
+  };
+}
+
+/**
+ * A message in the `jsonParsed` encoding. Instructions are given in the form a node uses for programs it does not parse
+ * (program, accounts by address, data in base58): this local chain parses none.
+ */
+function parsedMessage(message: CompiledMessage) {
+  const writable = new Set(writableStaticAccounts(message));
+  const keys = message.staticAccounts;
+  return {
+    accountKeys: keys.map((pubkey, i) => ({ pubkey, writable: writable.has(pubkey), signer: i < message.header.numSignerAccounts, source: "transaction" })),
+    recentBlockhash: message.lifetimeToken,
+    instructions: message.instructions.map((ix) => ({
+      programId: keys[ix.programAddressIndex],
+      accounts: (ix.accountIndices ?? []).map((i) => keys[i]),
+      data: base58.decode(ix.data ?? new Uint8Array()),
+      stackHeight: null,
+    })),
+    ...(message.version === "legacy" ? {} : { addressTableLookups: addressTableLookups(message) }),
+  };
+}
+
+function addressTableLookups(message: CompiledMessage) {
+  return ("addressTableLookups" in message ? (message.addressTableLookups ?? []) : []).map((l) => ({
+    accountKey: l.lookupTableAddress,
+    writableIndexes: l.writableIndexes,
+    readonlyIndexes: l.readonlyIndexes,
+  }));
+}
+
+/** A processed transaction's meta as the RPC gives it; with `keys` (jsonParsed) inner instructions name their accounts. */
+function transactionMeta(p: ProcessedTransaction, keys?: readonly string[]) {
+  const tokenBalance = (b: TokenBalance) => ({
+    accountIndex: b.accountIndex,
+    mint: b.mint,
+    owner: b.owner,
+    programId: b.programId,
+    uiTokenAmount: uiTokenAmount(b.amount, b.decimals),
+  });
+  const inner = (list: InnerInstructionsJson) =>
+    keys
+      ? {
+          index: list.index,
+          instructions: list.instructions.map((ix) => ({
+            programId: keys[ix.programIdIndex],
+            accounts: ix.accounts.map((i) => keys[i]),
+            data: ix.data,
+            stackHeight: ix.stackHeight,
+          })),
+        }
+      : list;
+  return {
+    err: p.err,
+    status: p.err === null ? { Ok: null } : { Err: p.err },
+    fee: p.fee,
+    preBalances: p.preBalances,
+    postBalances: p.postBalances,
+    innerInstructions: p.innerInstructions.map(inner),
+    logMessages: p.logs,
+    preTokenBalances: p.preTokenBalances.map(tokenBalance),
+    postTokenBalances: p.postTokenBalances.map(tokenBalance),
+    rewards: [],
+    // Address lookup tables are not resolved by this chain: a transaction's accounts are its static keys.
+    ...(keys ? {} : { loadedAddresses: { writable: [], readonly: [] } }),
+    computeUnitsConsumed: p.computeUnitsConsumed,
   };
 }
 

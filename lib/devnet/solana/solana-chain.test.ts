@@ -198,6 +198,110 @@ describe("local Solana chain", () => {
     expect((refused as Error).cause).toMatchObject({ message: "Blockhash not found" });
   });
 
+  it("answers getTransaction for what it processed: the transaction, its fee, and its balances before and after", async () => {
+    const [owner, to] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    const chain = await start({ feePayers: [owner.address], tokenOwners: [to.address] });
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    await chain.mintUsdc(owner.address, 10_000n);
+    await chain.mintUsdc(to.address, 500n);
+    const [ataOwner, ataTo] = [await usdcAta(chain, owner.address), await usdcAta(chain, to.address)];
+    const transfer = async (amount: bigint) => {
+      const { value: lifetime } = await rpc.getLatestBlockhash().send();
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(owner, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) =>
+          appendTransactionMessageInstructions(
+            [getTransferCheckedInstruction({ source: ataOwner, mint: address(chain.usdc.mint), destination: ataTo, authority: owner, amount, decimals: 6 })],
+            m,
+          ),
+      );
+      const signed = await signTransactionMessageWithSigners(message);
+      return rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", skipPreflight: true }).send();
+    };
+    const lamportsBefore = (await rpc.getBalance(owner.address).send()).value;
+
+    const signature = await transfer(2_500n);
+    const tx = await rpc.getTransaction(signature, { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send();
+    expect(tx).not.toBeNull();
+    const keys = tx!.transaction.message.accountKeys;
+    const at = (key: string) => keys.indexOf(key as (typeof keys)[number]);
+    expect(tx!.transaction.signatures).toEqual([signature]);
+    expect(String(tx!.version)).toBe("0"); // kit reads every number as a bigint
+    expect(tx!.slot).toBe((await rpc.getSignatureStatuses([signature]).send()).value[0]?.slot);
+    expect(Number(tx!.blockTime)).toBeCloseTo(Date.now() / 1000, -1);
+    expect(tx!.meta).toMatchObject({ err: null, fee: 5_000n });
+    // The lamports are the chain's own: the fee payer's balance fell by the fee, and it holds what postBalances says.
+    const payerIndex = at(owner.address);
+    expect(payerIndex).toBe(0);
+    expect(tx!.meta!.preBalances[payerIndex]).toBe(lamportsBefore);
+    expect(tx!.meta!.postBalances[payerIndex]).toBe(lamportsBefore - 5_000n);
+    expect((await rpc.getBalance(owner.address).send()).value).toBe(lamportsBefore - 5_000n);
+    const token = (owner: string, amount: string, ata: string) => ({
+      accountIndex: at(ata),
+      mint: chain.usdc.mint,
+      owner,
+      programId: TOKEN_PROGRAM_ADDRESS,
+      uiTokenAmount: expect.objectContaining({ amount, decimals: 6 }),
+    });
+    expect(tx!.meta!.preTokenBalances).toEqual(expect.arrayContaining([token(owner.address, "10000", ataOwner), token(to.address, "500", ataTo)]));
+    expect(tx!.meta!.postTokenBalances).toEqual(expect.arrayContaining([token(owner.address, "7500", ataOwner), token(to.address, "3000", ataTo)]));
+    expect(tx!.meta!.postTokenBalances).toHaveLength(2);
+    expect((await rpc.getTokenAccountBalance(ataTo).send()).value.amount).toBe("3000");
+    expect(tx!.meta!.logMessages?.join("\n")).toMatch(/Tokenkeg.* success/);
+
+    // jsonParsed names the accounts; the balances are the same.
+    const parsed = await rpc.getTransaction(signature, { encoding: "jsonParsed", commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send();
+    expect(parsed!.transaction.message.accountKeys[0]).toEqual({ pubkey: owner.address, signer: true, writable: true, source: "transaction" });
+    expect(parsed!.meta!.postTokenBalances).toEqual(tx!.meta!.postTokenBalances);
+
+    // The faucet's mint to a new wallet creates its token account in the same transaction: it has no balance before.
+    const newcomer = await generateKeyPairSigner();
+    const minted = await chain.mintUsdc(newcomer.address, 42n);
+    const mintTx = await rpc.getTransaction(minted as Signature, { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send();
+    const newcomerAta = await usdcAta(chain, newcomer.address);
+    expect(mintTx!.meta!.postTokenBalances).toEqual([
+      expect.objectContaining({
+        owner: newcomer.address,
+        accountIndex: mintTx!.transaction.message.accountKeys.indexOf(newcomerAta),
+        uiTokenAmount: expect.objectContaining({ amount: "42" }),
+      }),
+    ]);
+    expect(mintTx!.meta!.preTokenBalances).toEqual([]);
+
+    // A transaction that failed: its error, its fee charged, no token moved.
+    const failed = await transfer(1_000_000n);
+    const failedTx = await rpc.getTransaction(failed, { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send();
+    expect(failedTx!.meta!.err).toEqual({ InstructionError: [0n, { Custom: 1n }] });
+    expect(failedTx!.meta!.postBalances[0]).toBe(failedTx!.meta!.preBalances[0]! - 5_000n);
+    expect(failedTx!.meta!.postTokenBalances).toEqual(failedTx!.meta!.preTokenBalances);
+
+    // A signature it never processed: null. A version-0 transaction asked for without maxSupportedTransactionVersion, or
+    // at the processed commitment: refused, as a node does.
+    const unknown = getBase58Decoder().decode(new Uint8Array(64).fill(9)) as Signature;
+    expect(await rpc.getTransaction(unknown, { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send()).toBeNull();
+    await expect(rpc.getTransaction(signature, { encoding: "json", commitment: "confirmed" }).send()).rejects.toThrow(/maxSupportedTransactionVersion/);
+    const processed = await rawRpc(
+      chain,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getTransaction", params: [signature, { commitment: "processed", maxSupportedTransactionVersion: 0 }] }),
+    );
+    expect(processed.json).toMatchObject({ error: { code: -32602, message: expect.stringContaining("below `confirmed`") } });
+  });
+
+  it("serves a transaction only once its slot is confirmed, and at finalized 32 slots later, when confirming by slot", async () => {
+    const chain = await start({ confirmBySlot: true });
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    const wallet = await generateKeyPairSigner();
+    const signature = (await chain.mintUsdc(wallet.address, 7n)) as Signature;
+    const ask = (commitment: "confirmed" | "finalized") =>
+      rpc.getTransaction(signature, { encoding: "json", commitment, maxSupportedTransactionVersion: 0 }).send();
+    expect(await ask("finalized")).toBeNull();
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await ask("confirmed"))?.meta?.err).toBeNull();
+    expect(await ask("finalized")).toBeNull();
+  });
+
   it("verifies and settles an x402 exact payment with the official client and facilitator", async () => {
     const [payTo, feePayer, payer, stranger] = await Promise.all([
       generateKeyPairSigner(),
@@ -246,6 +350,13 @@ describe("local Solana chain", () => {
     expect(settled.transaction).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     const [status] = (await rpc.getSignatureStatuses([settled.transaction as Signature]).send()).value;
     expect(status).toMatchObject({ err: null, confirmationStatus: "finalized" });
+    // The fee reported is what the fee payer was charged (a priority fee included), and the shop's token balance rose.
+    const settledTx = await rpc
+      .getTransaction(settled.transaction as Signature, { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 })
+      .send();
+    const feePayerIndex = settledTx!.transaction.message.accountKeys.indexOf(feePayer.address);
+    expect(settledTx!.meta!.preBalances[feePayerIndex]! - settledTx!.meta!.postBalances[feePayerIndex]!).toBe(settledTx!.meta!.fee);
+    expect(settledTx!.meta!.postTokenBalances?.find((b) => b.owner === payTo.address)?.uiTokenAmount.amount).toBe("2000");
     expect(await chain.usdcBalance(payTo.address)).toBe(2_000n);
     expect(await chain.usdcBalance(payer.address)).toBe(3_000n);
 

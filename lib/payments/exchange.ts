@@ -2,13 +2,14 @@ import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
 import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Db } from "@/lib/db";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork, SolanaNetwork } from "@/lib/networks";
 import { blockBeforeSending, confirmMined, confirmTransfer } from "./confirm";
 import { broadcasts, unanswered, type Broadcasts, type Unanswered } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
 import { Slots, type Slot } from "./slots";
+import { confirmSolanaTransfer } from "./solana-proof";
 import {
   beginSettlement,
   extendLease,
@@ -32,7 +33,8 @@ import {
  * 4. it is settled, the record's hold extended meanwhile. A failure for the shop's own reasons (nothing was sent and
  *    the payment still verifies) is tried again while the payment is valid;
  * 5. an EVM payment counts once the chain shows its transfer to payTo in a block at the network's depth
- *    (`confirmations`; a remote facilitator's success is always checked so);
+ *    (`confirmations`; a remote facilitator's success is always checked so); a remote facilitator's Solana success,
+ *    once the chain shows that transaction confirmed and paying payTo (see solana-proof.ts);
  * 6. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing was sent: the
  *    payment is refused, its claim undone), or pending (something was sent and may still land: the reconciler decides
  *    from the chain; a payment it finds can never land failed after it was accepted, see Failure).
@@ -64,6 +66,11 @@ export type ExchangeResult =
 const MAX_ATTEMPTS = 3;
 /** How long a settled EVM payment's block is waited for to reach the network's depth before it is left to the reconciler. */
 const CONFIRM_TIMEOUT_MS = 30_000;
+/**
+ * How long a remote facilitator's Solana transaction is looked for on the shop's node: the facilitator answers once it
+ * saw it confirmed, so a node a few slots behind has it within a second or two; beyond, the reconciler decides.
+ */
+const SOLANA_CONFIRM_TIMEOUT_MS = 5_000;
 /** A retry is only started while the payment stays valid at least this long. */
 const RETRY_MARGIN_MS = 15_000;
 /** A check the node did not answer (each call of it already tried a few times by viem) is made this many times at most. */
@@ -223,6 +230,17 @@ async function settleOnce(
       return { kind: "pending", settle: { ...result, success: false, errorReason: why }, settlement: pending };
     }
   }
+  // A remote facilitator's Solana success counts once the chain shows that transaction paying the shop. The in-process
+  // one sent the payer's own transaction, verified beforehand, and saw it confirmed: its word needs no check.
+  const solana = payments.inProcess ? undefined : solanaNetworkOf(payments, requirement.network);
+  if (result.success && solana) {
+    const expected = { payTo: requirement.payTo, amount: BigInt(requirement.amount), identity: identity.identity };
+    if ((await confirmSolanaTransfer(solana, result.transaction, expected, SOLANA_CONFIRM_TIMEOUT_MS)) !== "landed") {
+      const why = `the facilitator answered success with transaction ${result.transaction}, which the chain does not show paying the shop`;
+      const pending = await finishSettlement(db, settlement.id, { status: "pending", error: why, transaction: result.transaction }, effects);
+      return { kind: "pending", settle: { ...result, success: false, errorReason: why }, settlement: pending };
+    }
+  }
   if (result.success) {
     const done = await finishSettlement(db, settlement.id, { status: "settled", transaction: result.transaction, payer: result.payer }, effects);
     // Already decided elsewhere (the reconciler, after this server's hold lapsed): it can only have found it landed.
@@ -241,6 +259,12 @@ async function settleOnce(
   }
   const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);
   return { kind: "pending", settle: { ...result, transaction: transaction ?? "" }, settlement: pending };
+}
+
+/** The Solana network of a requirement, if it is one. */
+function solanaNetworkOf(payments: Payments, network: string): SolanaNetwork | undefined {
+  const n = payments.networks.find((x) => x.network === network);
+  return n?.kind === "solana" ? n : undefined;
 }
 
 /** The EVM network of a requirement, if it is one. */

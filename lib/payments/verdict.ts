@@ -11,6 +11,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { viemChain } from "./chain";
+import { solanaTransferLanded } from "./solana-proof";
 import { carriesTransfer, findAuthorizationEvent, type ExpectedTransfer } from "./transfer-proof";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
 import type { ChainVerdict, Settlement } from "./settlements";
@@ -25,8 +26,9 @@ const EIP3009 = parseAbi(["function authorizationState(address authorizer, bytes
  *   a transaction without that transfer (the payer's own authorization on the same nonce, a cancellation) means this
  *   one never can. Unspent in a block past `validBefore`: it never can either. Everything else waits: a receipt the
  *   node does not serve, an event not found yet, a block not deep enough.
- * - Solana: the status of the transaction (its id is known before it is sent); unknown and its blockhash expired:
- *   it never can land.
+ * - Solana: the transaction (its id is known before it is sent, or a facilitator named it) landed only when it is
+ *   confirmed, succeeded, is this payment's, and its token balances show the amount arriving at payTo (see
+ *   solana-proof.ts); confirmed without that, it never can. Unknown and its blockhash expired: it never can land.
  */
 export async function chainVerdict(networks: readonly PaymentNetwork[], s: Settlement): Promise<ChainVerdict> {
   const n = networks.find((x) => x.network === s.network);
@@ -125,6 +127,16 @@ async function blockBefore(client: PublicClient, at: Date, head: bigint): Promis
 
 async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerdict> {
   const rpc = createSolanaRpc(n.rpcUrl);
+  // A status says only that a transaction by that signature landed: it counts once its token balances show the
+  // payment's USDC arriving at payTo, and it must be this payment's own transaction (a remote facilitator names it).
+  const expected = { payTo: s.payTo ?? n.payTo, amount: s.amountUsdc, identity: s.identity };
+  const byTransfer = async (transaction: string): Promise<ChainVerdict> => {
+    const landing = await solanaTransferLanded(n, transaction, expected);
+    if (landing.outcome === "landed") return { landed: true, transaction };
+    // Confirmed, yet not served by the node (another node behind a load balancer, say): asked again later.
+    if (landing.outcome === "unknown" || !landing.found) return { landed: false, final: false };
+    return { landed: false, final: true, why: `transaction ${transaction} did not pay the shop: ${landing.why}` };
+  };
   if (s.transaction) {
     const [status] = (await rpc.getSignatureStatuses([s.transaction as Signature], { searchTransactionHistory: true }).send()).value;
     if (status?.err)
@@ -133,7 +145,7 @@ async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerd
         final: true,
         why: `the transaction failed: ${JSON.stringify(status.err, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
       };
-    if (status && status.confirmationStatus !== "processed") return { landed: true, transaction: s.transaction };
+    if (status && status.confirmationStatus !== "processed") return byTransfer(s.transaction);
     if (status) return { landed: false, final: false };
   }
   const blockhash = s.details?.blockhash;
@@ -142,7 +154,7 @@ async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerd
     // Checked after the status: a transaction not seen while its blockhash is no longer valid can never land.
     if (!valid && s.transaction) {
       const [again] = (await rpc.getSignatureStatuses([s.transaction as Signature], { searchTransactionHistory: true }).send()).value;
-      if (again && !again.err) return { landed: true, transaction: s.transaction };
+      if (again && !again.err) return byTransfer(s.transaction);
     }
     if (!valid) return { landed: false, final: true, why: "the transaction's blockhash expired before it landed" };
     return { landed: false, final: false };

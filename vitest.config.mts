@@ -5,9 +5,16 @@ import { defineConfig } from "vitest/config";
 // an in-memory PGlite, and again on a real PostgreSQL server when TEST_DATABASE_URL names one (CI starts one; see
 // .ci/run). The other tests run without the wiring, which would load most of the shop for each file.
 const postgresUrl = process.env.TEST_DATABASE_URL;
-// Database tests whose subject is not the database (an upstream shop over HTTP, the gift card guess limits): on
-// PGlite only, to keep CI within its time. Their SQL is the same as the PostgreSQL runs of the tests beside them.
-const pgliteOnly = ["lib/supply/**", "lib/gift-cards/guesses.db.test.ts"];
+// Database tests whose subject is not the database (an upstream shop over HTTP, the gift card guess limits, a chain or
+// a node that misbehaves): on PGlite only, to keep CI within its time. Their SQL is the same as the PostgreSQL runs of
+// the tests beside them.
+const pgliteOnly = [
+  "lib/supply/**",
+  "lib/gift-cards/guesses.db.test.ts",
+  "lib/fulfilment/refund-lagging-node.db.test.ts",
+  "lib/payments/nonce-gap.db.test.ts",
+  "lib/http/x402/solana-truth.db.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },

@@ -213,33 +213,11 @@ async function settleOnce(
 
   // A replacement (the same transfer sent again at a higher fee) was mined: the settlement names that transaction.
   if (broadcast.landed) result = { ...result, transaction: broadcast.landed };
-  // An EVM payment counts once its transfer is in a block at the network's depth. The in-process facilitator has seen
-  // the transfer in its own transaction's receipt (enough at depth 1); a remote facilitator's word is checked on chain.
-  const network = evmNetworkOf(payments, requirement.network);
-  if (result.success && network && identity.authorization && (!payments.inProcess || (network.confirmations ?? 1) > 1)) {
-    const transfer = { ...identity.authorization, to: requirement.payTo as `0x${string}`, value: BigInt(requirement.amount) };
-    const confirmed =
-      payments.inProcess && broadcast.mined
-        ? await confirmMined(network, broadcast.mined, CONFIRM_TIMEOUT_MS)
-        : await confirmTransfer(network, transfer, result.transaction as `0x${string}`, CONFIRM_TIMEOUT_MS);
-    if (confirmed !== "landed") {
-      const why = payments.inProcess
-        ? "the payment's transaction is not yet at the network's confirmation depth"
-        : `the facilitator answered success with transaction ${result.transaction}, which the chain does not show carrying the transfer`;
-      const pending = await finishSettlement(db, settlement.id, { status: "pending", error: why, transaction: result.transaction }, effects);
-      return { kind: "pending", settle: { ...result, success: false, errorReason: why }, settlement: pending };
-    }
-  }
-  // A remote facilitator's Solana success counts once the chain shows that transaction paying the shop. The in-process
-  // one sent the payer's own transaction, verified beforehand, and saw it confirmed: its word needs no check.
-  const solana = payments.inProcess ? undefined : solanaNetworkOf(payments, requirement.network);
-  if (result.success && solana) {
-    const expected = { payTo: requirement.payTo, amount: BigInt(requirement.amount), identity: identity.identity };
-    if ((await confirmSolanaTransfer(solana, result.transaction, expected, SOLANA_CONFIRM_TIMEOUT_MS)) !== "landed") {
-      const why = `the facilitator answered success with transaction ${result.transaction}, which the chain does not show paying the shop`;
-      const pending = await finishSettlement(db, settlement.id, { status: "pending", error: why, transaction: result.transaction }, effects);
-      return { kind: "pending", settle: { ...result, success: false, errorReason: why }, settlement: pending };
-    }
+  // A success counts once the chain agrees; until then the payment is pending, for the reconciler to decide.
+  const doubt = result.success ? await chainDoubt(payments, identity, requirement, result.transaction, broadcast) : undefined;
+  if (doubt) {
+    const pending = await finishSettlement(db, settlement.id, { status: "pending", error: doubt, transaction: result.transaction }, effects);
+    return { kind: "pending", settle: { ...result, success: false, errorReason: doubt }, settlement: pending };
   }
   if (result.success) {
     const done = await finishSettlement(db, settlement.id, { status: "settled", transaction: result.transaction, payer: result.payer }, effects);
@@ -259,6 +237,42 @@ async function settleOnce(
   }
   const pending = await finishSettlement(db, settlement.id, { status: "pending", error: reason, transaction }, effects);
   return { kind: "pending", settle: { ...result, transaction: transaction ?? "" }, settlement: pending };
+}
+
+/**
+ * Why a settlement reported successful does not count yet, or undefined when it does:
+ * - EVM: its transfer must be in a block at the network's depth. The in-process facilitator saw the transfer in its
+ *   own transaction's receipt (enough at depth 1; deeper, that block must reach the depth and stay the chain's); a
+ *   remote facilitator's word is checked on chain (the transaction must carry the transfer to payTo).
+ * - Solana: a remote facilitator's success counts once the chain shows that transaction paying the shop. The
+ *   in-process one sent the payer's own transaction, verified beforehand, and saw it confirmed: its word needs no check.
+ */
+async function chainDoubt(
+  payments: Payments,
+  identity: PaymentIdentity,
+  requirement: PaymentRequirements,
+  transaction: string,
+  broadcast: Broadcasts,
+): Promise<string | undefined> {
+  const evm = evmNetworkOf(payments, requirement.network);
+  if (evm && identity.authorization && (!payments.inProcess || (evm.confirmations ?? 1) > 1)) {
+    const transfer = { ...identity.authorization, to: requirement.payTo as `0x${string}`, value: BigInt(requirement.amount) };
+    const confirmed =
+      payments.inProcess && broadcast.mined
+        ? await confirmMined(evm, broadcast.mined, CONFIRM_TIMEOUT_MS)
+        : await confirmTransfer(evm, transfer, transaction as `0x${string}`, CONFIRM_TIMEOUT_MS);
+    if (confirmed === "landed") return undefined;
+    return payments.inProcess
+      ? "the payment's transaction did not reach the network's confirmation depth in time, or its block was reorganized away"
+      : `the facilitator answered success with transaction ${transaction}, which the chain does not show carrying the transfer`;
+  }
+  const solana = payments.inProcess ? undefined : solanaNetworkOf(payments, requirement.network);
+  if (solana) {
+    const expected = { payTo: requirement.payTo, amount: BigInt(requirement.amount), identity: identity.identity };
+    if ((await confirmSolanaTransfer(solana, transaction, expected, SOLANA_CONFIRM_TIMEOUT_MS)) === "landed") return undefined;
+    return `the facilitator answered success with transaction ${transaction}, which the chain does not show paying the shop`;
+  }
+  return undefined;
 }
 
 /** The Solana network of a requirement, if it is one. */

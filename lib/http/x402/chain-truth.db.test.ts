@@ -167,7 +167,7 @@ describe(`chain truth on ${testDriver}`, () => {
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
   });
 
-  it("refuses payloads that do not verify, with nothing recorded and the invoice not claimed", async () => {
+  it("refuses payloads that do not verify, with nothing recorded, the invoice not claimed and no top-up credited", async () => {
     const n = evm();
     const inv = await newInvoice();
     const buyer = await payer(n);
@@ -212,6 +212,22 @@ describe(`chain truth on ${testDriver}`, () => {
       const [row] = await database.db.select({ claim: invoices.paymentClaim, status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
       expect(row, what).toEqual({ claim: null, status: "unpaid" });
     }
+    // The same refusals for a balance top-up (the one exchange of every paid route): nothing recorded, nothing credited.
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Junk top-up" });
+    for (const [what, payload] of junk) {
+      const result = await exchange({
+        db: database.db,
+        payments,
+        payload,
+        requirement: required.accepts[0]!,
+        purpose: "topup",
+        reference: merchantId,
+        details: { amountCents: "1000" },
+        effects: settlementEffects,
+      });
+      expect(result.kind, what).toBe("invalid");
+    }
+    expect(await balanceOf(database.db, merchantId)).toBe(0n);
     expect(await settlementsOf(buyer.account.address)).toEqual([]);
     expect(await settlementsOf(stranger.address)).toEqual([]);
     // A payment that verifies, while another payment holds the invoice: refused before it is sent, nothing recorded.

@@ -4,6 +4,7 @@ import {
   concat,
   createPublicClient,
   encodeFunctionData,
+  hashTypedData,
   http,
   HttpRequestError,
   keccak256,
@@ -38,6 +39,8 @@ const NONCE_FRESH_MS = 15_000;
 const CODE_FRESH_MS = 5_000;
 /** At most this many transactions of one wallet are sent under one hold of its lock (one JSON-RPC batch). */
 const GROUP_MAX = 50;
+/** A signature found valid is taken as valid again for this long (the settlement's own check right after verification). */
+const VERIFIED_FRESH_MS = 60_000;
 /** Fees are asked of the chain at most this often per network. */
 const FEES_FRESH_MS = 2_000;
 
@@ -189,6 +192,31 @@ export function managedEvmSigner(
     const value = client.getCode({ address });
     codes.set(key, { at: now, value });
     value.catch(() => codes.delete(key));
+    return value;
+  };
+
+  // A payment is verified before it is recorded, and settlement verifies it again: the second check of the same
+  // signature over the same typed data (one hash) by the same address reuses the first one's answer for a moment,
+  // instead of recovering the key again (about 1.4 ms of CPU each). Only valid answers are kept.
+  const verifications = new Map<string, { at: number; value: Promise<boolean> }>();
+  const verified = (args: Parameters<typeof client.verifyTypedData>[0]): Promise<boolean> => {
+    const now = Date.now();
+    let key: string;
+    try {
+      if (typeof args.signature !== "string") throw new TypeError("a signature in bytes or parts is checked as it is");
+      key = `${args.address.toLowerCase()} ${hashTypedData(args as Parameters<typeof hashTypedData>[0])} ${args.signature.toLowerCase()}`;
+    } catch {
+      return counted(() => client.verifyTypedData(args));
+    }
+    const known = verifications.get(key);
+    if (known && now - known.at < VERIFIED_FRESH_MS) return known.value;
+    if (verifications.size > 10_000) for (const [k, v] of verifications) if (now - v.at >= VERIFIED_FRESH_MS) verifications.delete(k);
+    const value = counted(() => client.verifyTypedData(args));
+    verifications.set(key, { at: now, value });
+    value.then(
+      (ok) => (ok ? undefined : verifications.delete(key)),
+      () => verifications.delete(key),
+    );
     return value;
   };
 
@@ -526,7 +554,7 @@ export function managedEvmSigner(
     wasDropped: (hash) => dropped.has(hash as Hex),
     getAddresses: () => accounts.map((a) => a.address),
     readContract: (args) => counted(() => client.readContract(args as Parameters<typeof client.readContract>[0])),
-    verifyTypedData: (args) => counted(() => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0])),
+    verifyTypedData: (args) => verified(args as Parameters<typeof client.verifyTypedData>[0]),
     writeContract: (args) =>
       send({
         to: args.address,

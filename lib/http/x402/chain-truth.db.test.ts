@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { x402Client } from "@x402/core/client";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -14,7 +14,7 @@ import { invoices, settlements } from "@/lib/db/schema";
 import { testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Devnet } from "@/lib/devnet";
 import { processTestDevnet } from "@/lib/devnet/testing";
-import { claimForPayment, createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
+import { claimForPayment, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { balanceOf, createMerchant } from "@/lib/merchants";
 import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
@@ -24,9 +24,10 @@ import { beginSettlement, finishSettlement, reconcileSettlements } from "@/lib/p
 import { chainVerdict } from "@/lib/payments/verdict";
 import { chainControl } from "@/lib/testing/adversarial/chain-control";
 import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/lib/testing/adversarial/rpc-proxy";
-import { signAuthorization, signedNonceSpend, spendNonceFirst } from "@/lib/testing/adversarial/front-run";
+import { frontRun, signAuthorization, signedNonceSpend } from "@/lib/testing/adversarial/front-run";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
+import { newTestInvoice, payRequest, requiredFor } from "./testing";
 
 // A payment counts only when the chain shows its transfer arriving at the shop, at the network's depth: against a payer
 // who spends its authorization's nonce first, a reorganized block, a facilitator that claims a transfer that never
@@ -43,25 +44,7 @@ beforeAll(async () => {
 const evm = () => devnet.networks.find((n): n is EvmNetwork => n.kind === "evm")!;
 const token = (n: EvmNetwork) => ({ address: n.usdc.address, name: n.usdc.name, version: n.usdc.version });
 
-async function newInvoice(): Promise<{ id: string; priceUsdc: bigint }> {
-  const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;
-  const inv = await createInvoice({ items, payer: { chainId: "eip155:1", address: privateKeyToAccount(generatePrivateKey()).address } }, database.db);
-  return { id: inv.id, priceUsdc: (await getInvoice(database.db, inv.id))!.priceUsdc };
-}
-
-const payRequest = (invoiceId: string, payment?: string) =>
-  new Request("http://127.0.0.1/x402/invoice/pay", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(payment ? { "PAYMENT-SIGNATURE": payment } : {}) },
-    body: JSON.stringify({ invoice_id: invoiceId }),
-  });
-
-async function requiredFor(invoiceId: string, network: string): Promise<PaymentRequired> {
-  const res = await payInvoice(payRequest(invoiceId));
-  expect(res.status).toBe(402);
-  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
-  return { ...required, accepts: required.accepts.filter((a) => a.network === network) };
-}
+const newInvoice = () => newTestInvoice(database.db);
 
 /** A funded payer on an EVM network, signing with the official x402 client. */
 async function payer(n: EvmNetwork, funds = 50_000_000n) {
@@ -102,20 +85,9 @@ describe(`chain truth on ${testDriver}`, () => {
     const { nonce } = authorizationOf(payload);
     const before = { payer: await devnet.balance(n.network, buyer.account.address), shop: await devnet.balance(n.network, n.payTo) };
 
-    await chainControl(n.rpcUrl).pauseMining();
-    let answer: Response;
-    try {
-      const paying = payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
-      // The shop's transfer waits in the pool; the payer's own authorization on the same nonce goes ahead of it.
-      await chainControl(n.rpcUrl).waitForPool(1);
-      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce });
-      await chainControl(n.rpcUrl).waitForPool(2);
-      await chainControl(n.rpcUrl).mine();
-      await chainControl(n.rpcUrl).resumeMining();
-      answer = await paying;
-    } finally {
-      await chainControl(n.rpcUrl).resumeMining();
-    }
+    // The shop's transfer waits in the pool; the payer's own authorization on the same nonce goes ahead of it.
+    const spend = { rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce };
+    const answer = await frontRun(spend, () => payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload))));
     expect(answer.status).not.toBe(200);
 
     const decided = await decide(buyer.account.address);
@@ -140,10 +112,9 @@ describe(`chain truth on ${testDriver}`, () => {
     } as PaymentRequired);
     expect(findMatchingRequirement(payments, [requirement], payload)).toBeDefined();
 
-    await chainControl(n.rpcUrl).pauseMining();
-    let result: Awaited<ReturnType<typeof exchange>>;
-    try {
-      const paying = exchange({
+    const spend = { rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce };
+    const result = await frontRun(spend, () =>
+      exchange({
         db: database.db,
         payments,
         payload,
@@ -152,16 +123,8 @@ describe(`chain truth on ${testDriver}`, () => {
         reference: merchantId,
         details: { amountCents: "2500" },
         effects: settlementEffects,
-      });
-      await chainControl(n.rpcUrl).waitForPool(1);
-      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce });
-      await chainControl(n.rpcUrl).waitForPool(2);
-      await chainControl(n.rpcUrl).mine();
-      await chainControl(n.rpcUrl).resumeMining();
-      result = await paying;
-    } finally {
-      await chainControl(n.rpcUrl).resumeMining();
-    }
+      }),
+    );
     expect(result.kind).not.toBe("settled");
     expect(await decide(buyer.account.address)).toMatchObject({ status: "failed" });
     expect(await balanceOf(database.db, merchantId)).toBe(0n);
@@ -316,12 +279,10 @@ describe(`chain truth on ${testDriver}`, () => {
       resource: { url: "http://127.0.0.1/x402/gift-cards/search" },
       accepts: [requirement],
     } as PaymentRequired);
-    const chain = chainControl(n.rpcUrl);
     let served = 0;
-    await chain.pauseMining();
-    let result: Awaited<ReturnType<typeof exchange>>;
-    try {
-      const paying = exchange({
+    const spend = { rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce };
+    const result = await frontRun(spend, () =>
+      exchange({
         db: database.db,
         payments,
         payload,
@@ -330,16 +291,8 @@ describe(`chain truth on ${testDriver}`, () => {
         reference: "giftCardSearch",
         effects: settlementEffects,
         beforeSettle: async () => (served++, true),
-      });
-      await chain.waitForPool(1);
-      await spendNonceFirst({ rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce });
-      await chain.waitForPool(2);
-      await chain.mine();
-      await chain.resumeMining();
-      result = await paying;
-    } finally {
-      await chain.resumeMining();
-    }
+      }),
+    );
     expect(served).toBe(1);
     expect(result.kind).not.toBe("settled");
     expect(await decide(buyer.account.address)).toMatchObject({ status: "failed", lastError: expect.stringMatching(/another transfer/) });

@@ -1,5 +1,5 @@
 import { x402Client } from "@x402/core/client";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
@@ -12,7 +12,7 @@ import { testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { processTestDevnet } from "@/lib/devnet/testing";
-import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
+import { getInvoice, invoiceClaim } from "@/lib/invoices";
 import type { SolanaNetwork } from "@/lib/networks";
 import { exchange } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
@@ -21,6 +21,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
+import { newTestInvoice, payRequest, requiredFor as requiredForNetwork } from "./testing";
 
 // A Solana payment counts only when the chain shows its transaction confirmed and its token balances show the USDC
 // arriving at the shop: not on a facilitator's word, nor on the bare status of a transaction it names. On the devnet's
@@ -32,25 +33,8 @@ processTestDevnet("solana-truth", (ctx) => ({ database, devnet } = ctx), withTes
 
 const solana = () => devnet.networks.find((n): n is SolanaNetwork => n.kind === "solana")!;
 
-async function newInvoice(): Promise<{ id: string; priceUsdc: bigint }> {
-  const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;
-  const inv = await createInvoice({ items, payer: { chainId: "eip155:1", address: privateKeyToAccount(generatePrivateKey()).address } }, database.db);
-  return { id: inv.id, priceUsdc: (await getInvoice(database.db, inv.id))!.priceUsdc };
-}
-
-const payRequest = (invoiceId: string, payment?: string) =>
-  new Request("http://127.0.0.1/x402/invoice/pay", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(payment ? { "PAYMENT-SIGNATURE": payment } : {}) },
-    body: JSON.stringify({ invoice_id: invoiceId }),
-  });
-
-async function requiredFor(invoiceId: string): Promise<PaymentRequired> {
-  const res = await payInvoice(payRequest(invoiceId));
-  expect(res.status).toBe(402);
-  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
-  return { ...required, accepts: required.accepts.filter((a) => a.network === solana().network) };
-}
+const newInvoice = () => newTestInvoice(database.db);
+const requiredFor = (invoiceId: string) => requiredForNetwork(invoiceId, solana().network);
 
 /** A funded Solana payer, signing with the official x402 client. */
 async function payer(funds = 50_000_000n) {

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPairSigner } from "@solana/kit";
 import { x402Client } from "@x402/core/client";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
@@ -18,7 +18,7 @@ import { testDriver, withTestCatalog } from "@/lib/db/testing";
 import type { Devnet } from "@/lib/devnet";
 import { processTestDevnet } from "@/lib/devnet/testing";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
-import { createInvoice, createInvoiceBody, getInvoice, invoiceClaim } from "@/lib/invoices";
+import { getInvoice, invoiceClaim } from "@/lib/invoices";
 import { exchange, NODE_UNANSWERED, paymentsSending, type ExchangeInput } from "@/lib/payments/exchange";
 import { inProcessFacilitator, remoteFacilitator } from "@/lib/payments/facilitator";
 import { standInFacilitator } from "@/lib/payments/testing-facilitator";
@@ -29,6 +29,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
+import { newTestInvoice, payRequest, requiredFor } from "./testing";
 
 // One payment, one use, at any concurrency, whatever the chain answers: the x402 exchange of the invoice route on the
 // devnet's real chains (anvil and the Solana devnet), with the official x402 clients signing.
@@ -44,26 +45,7 @@ beforeAll(async () => {
 const evmNetwork = () => devnet.networks.find((n) => n.kind === "evm")!;
 const solanaNetwork = () => devnet.networks.find((n) => n.kind === "solana")!;
 
-/** An invoice for one $10 test gift card, of a wallet of its own. */
-async function newInvoice(): Promise<{ id: string; priceUsdc: bigint }> {
-  const items = createInvoiceBody.parse({ items: [{ product_id: "test-gift-card-code", package_value: "10" }] }).items;
-  const inv = await createInvoice({ items, payer: { chainId: "eip155:1", address: privateKeyToAccount(generatePrivateKey()).address } }, database.db);
-  return { id: inv.id, priceUsdc: (await getInvoice(database.db, inv.id))!.priceUsdc };
-}
-
-const payRequest = (invoiceId: string, payment?: string) =>
-  new Request("http://127.0.0.1/x402/invoice/pay", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(payment ? { "PAYMENT-SIGNATURE": payment } : {}) },
-    body: JSON.stringify({ invoice_id: invoiceId }),
-  });
-
-async function requiredFor(invoiceId: string, network: string): Promise<PaymentRequired> {
-  const res = await payInvoice(payRequest(invoiceId));
-  expect(res.status).toBe(402);
-  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
-  return { ...required, accepts: required.accepts.filter((a) => a.network === network) };
-}
+const newInvoice = () => newTestInvoice(database.db);
 
 /** A funded payer on a network and the header of its payment for `required`. */
 async function payer(n: PaymentNetwork, funds = 50_000_000n) {

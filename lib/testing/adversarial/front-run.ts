@@ -1,6 +1,7 @@
 import { encodeFunctionData, parseAbi, parseGwei, type Address, type Hash, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
+import { chainControl } from "./chain-control";
 
 /**
  * A payer racing the shop with its own authorization (test support). EIP-3009 nonces are unique per payer, not per
@@ -41,7 +42,7 @@ export async function signAuthorization(
   return { validAfter, validBefore, signature };
 }
 
-type Spend = { rpcUrl: string; chainId: number; token: Token; payer: LocalAccount; nonce: Hex; to?: Address; value?: bigint; tipGwei?: string };
+export type Spend = { rpcUrl: string; chainId: number; token: Token; payer: LocalAccount; nonce: Hex; to?: Address; value?: bigint; tipGwei?: string };
 
 /**
  * The signed transaction that spends `nonce` of `payer` with another authorization (to `to`, the payer itself by
@@ -75,4 +76,26 @@ export async function signedNonceSpend(opts: Spend): Promise<`0x${string}`> {
 /** Sends `signedNonceSpend`'s transaction: it waits in the pool like any other, ahead of the shop's. Returns its hash. */
 export async function spendNonceFirst(opts: Spend): Promise<Hash> {
   return anvilRpc<Hash>(opts.rpcUrl, "eth_sendRawTransaction", [await signedNonceSpend(opts)]);
+}
+
+/**
+ * Races a payment with the payer's own spend of its nonce: mining paused, `pay` starts the payment, and once the shop's
+ * transfer waits in the pool, the payer's other authorization on the same nonce joins it at a higher tip; one block
+ * then holds both, the payer's first (the shop's reverts). Mining resumes (a block a second) however it ends. Returns
+ * what `pay` answered.
+ */
+export async function frontRun<T>(spend: Spend, pay: () => Promise<T>): Promise<T> {
+  const chain = chainControl(spend.rpcUrl);
+  await chain.pauseMining();
+  try {
+    const paying = pay();
+    await chain.waitForPool(1);
+    await spendNonceFirst(spend);
+    await chain.waitForPool(2);
+    await chain.mine();
+    await chain.resumeMining();
+    return await paying;
+  } finally {
+    await chain.resumeMining();
+  }
 }

@@ -14,6 +14,7 @@ const pgliteOnly = [
   "lib/fulfilment/refund-lagging-node.db.test.ts",
   "lib/payments/nonce-gap.db.test.ts",
   "lib/http/x402/solana-truth.db.test.ts",
+  "lib/http/x402/chain-truth.db.test.ts",
 ];
 
 export default defineConfig({

@@ -10,6 +10,7 @@ import {
   FAILED_RETENTION_MS,
   finishSettlement,
   nextCheck,
+  openSettlements,
   RECHECK_MAX_MS,
   RECHECK_MS,
   SETTLED_RETENTION_MS,
@@ -56,6 +57,29 @@ describe(`settlements kept and shown, on ${testDriver}`, () => {
     expect(nextCheck(now, 0).getTime()).toBe(RECHECK_MS);
     expect(nextCheck(now, 1).getTime()).toBe(2 * RECHECK_MS);
     expect(nextCheck(now, 50).getTime()).toBe(RECHECK_MAX_MS);
+  });
+
+  it("takes open settlements that are due, longest waiting first, and leaves those backing off for later", async () => {
+    const now = new Date();
+    const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
+    const later = new Date(now.getTime() + HOUR);
+    const old = await settlement("pending", later, minutesAgo(30));
+    const newer = await settlement("pending", later, minutesAgo(10));
+    const backingOff = await settlement("pending", later, minutesAgo(60));
+    const dueAgain = await settlement("pending", later, minutesAgo(5));
+    const held = await settlement("settling", later, now);
+    await database.db
+      .update(settlements)
+      .set({ nextCheckAt: new Date(now.getTime() + 60_000), checks: 3 })
+      .where(eq(settlements.id, backingOff));
+    await database.db
+      .update(settlements)
+      .set({ nextCheckAt: minutesAgo(40), checks: 1 })
+      .where(eq(settlements.id, dueAgain));
+    const open = (await openSettlements(database.db, now)).map((s) => s.id);
+    expect(open).toEqual([dueAgain, old, newer]);
+    expect(open).not.toContain(held);
+    await database.db.delete(settlements);
   });
 
   it("deletes failed settlements after a day and settled ones a month past their validity, never open ones", async () => {

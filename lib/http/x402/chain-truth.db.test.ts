@@ -57,6 +57,13 @@ async function payer(n: EvmNetwork, funds = 50_000_000n) {
 type Authorization = { from: Address; to: Address; value: string; validAfter: string; validBefore: string; nonce: Hex };
 const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: Authorization }).authorization;
 
+/** What a paid route other than the invoice's offers for `amount` on the EVM network, and the buyer's payment of it. */
+async function offer(buyer: Awaited<ReturnType<typeof payer>>, amount: bigint, url: string) {
+  const requirement = (await payments.requirements(amount)).find((r) => r.network === evm().network)!;
+  const payload = await buyer.payload({ x402Version: 2, resource: { url }, accepts: [requirement] } as PaymentRequired);
+  return { requirement, payload };
+}
+
 const settlementsOf = (from: string) =>
   database.db
     .select()
@@ -104,12 +111,7 @@ describe(`chain truth on ${testDriver}`, () => {
     const n = evm();
     const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Front-run top-up" });
     const buyer = await payer(n);
-    const requirement = (await payments.requirements(25_000_000n)).find((r) => r.network === n.network)!;
-    const payload = await buyer.payload({
-      x402Version: 2,
-      resource: { url: "http://127.0.0.1/dashboard/balance/topup" },
-      accepts: [requirement],
-    } as PaymentRequired);
+    const { requirement, payload } = await offer(buyer, 25_000_000n, "http://127.0.0.1/dashboard/balance/topup");
     expect(findMatchingRequirement(payments, [requirement], payload)).toBeDefined();
 
     const spend = { rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce };
@@ -273,12 +275,7 @@ describe(`chain truth on ${testDriver}`, () => {
   it("never counts a fee whose payer spent the authorization's nonce first", async () => {
     const n = evm();
     const buyer = await payer(n);
-    const requirement = (await payments.requirements(2_000n)).find((r) => r.network === n.network)!;
-    const payload = await buyer.payload({
-      x402Version: 2,
-      resource: { url: "http://127.0.0.1/x402/gift-cards/search" },
-      accepts: [requirement],
-    } as PaymentRequired);
+    const { requirement, payload } = await offer(buyer, 2_000n, "http://127.0.0.1/x402/gift-cards/search");
     let served = 0;
     const spend = { rpcUrl: n.rpcUrl, chainId: n.chainId, token: token(n), payer: buyer.account, nonce: authorizationOf(payload).nonce };
     const result = await frontRun(spend, () =>
@@ -305,12 +302,7 @@ describe(`chain truth on ${testDriver}`, () => {
   async function landedElsewhere(merchantId: string) {
     const n = evm();
     const buyer = await payer(n);
-    const requirement = (await payments.requirements(10_000_000n)).find((r) => r.network === n.network)!;
-    const payload = await buyer.payload({
-      x402Version: 2,
-      resource: { url: "http://127.0.0.1/dashboard/balance/topup" },
-      accepts: [requirement],
-    } as PaymentRequired);
+    const { payload } = await offer(buyer, 10_000_000n, "http://127.0.0.1/dashboard/balance/topup");
     const auth = authorizationOf(payload);
     const sentBlock = BigInt(await chainControl(n.rpcUrl).blockNumber());
     const begun = await beginSettlement(database.db, {

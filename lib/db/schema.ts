@@ -465,6 +465,8 @@ export const webhookDeliveries = pgTable(
     manualAttempts: integer("manual_attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The claim's holder on PostgreSQL (as `orders.locked_by`): a gone holder's claim is freed at once. */
+    lockedBy: integer("locked_by"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
@@ -586,6 +588,8 @@ export const settlements = pgTable(
     validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
     /** A server settling the payment holds it until then (and extends it while it works); then the reconciler may. */
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /** The lease's holder on PostgreSQL (as `orders.locked_by`): a gone holder's lease is freed at once. */
+    leaseHolder: integer("lease_holder"),
     lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

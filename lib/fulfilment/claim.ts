@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, not, sql } from "drizzle-orm";
-import { claimableIds } from "@/lib/db/claim";
-import { queryRows } from "@/lib/db/client";
-import { claimHolder, holderAlive } from "@/lib/db/presence";
+import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
+import { claimHolder } from "@/lib/db/presence";
 import type { Db } from "@/lib/db";
 import { invoices, orders, productPackages, products } from "@/lib/db/schema";
 import type { OrderToFulfil } from "./providers/types";
@@ -81,23 +80,29 @@ export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: num
 }
 
 /**
- * Frees the live claims of unfinished orders, and answers their ids. Only for a process that holds its database
- * alone (the embedded one: lib/db/lock.ts lets one process open it): a claim it finds when it starts was made by a
- * process that has ended (killed in a delivery), and would hold its order until it lapses (DEFAULT_LOCK_MS). Freed,
- * the order is delivered again at once, as it would be then: a provider asked again gives the same outcome (the
- * upstream's Idempotency-Key, the code reserved for the order). Never on a database that other servers share.
+ * An order held by a claim that a release may free: an unfinished order's delivery, or a failed order's refund whose
+ * transfer is stored (signed, maybe sent: whoever takes it next asks the chain and sends the same bytes again, so it is
+ * paid once). A failed order whose refund waits after an error is not held but backed off, and left to its time.
  */
-export async function releaseClaims(db: Db, now = new Date()): Promise<string[]> {
+const heldWork = (now: Date) =>
+  and(gt(orders.lockedUntil, now), or(inArray(orders.status, ["created", "processing"]), and(eq(orders.status, "failed"), isNotNull(orders.refundRaw))));
+
+/**
+ * Frees the claims of `scope` (lib/db/claim.ts ClaimScope) on orders (deliveries and refunds in progress), and answers
+ * their ids: `all` only for a process that holds its database alone (the embedded one: lib/db/lock.ts lets one
+ * process open it; a claim it finds at start was made by a process that ended), `{ holder }` for this server's own
+ * claims at its stop. Freed, an order is delivered or its refund followed at once rather than when its claim lapses
+ * (DEFAULT_LOCK_MS, REFUND_LOCK_MS): a provider asked again gives the same outcome (the upstream's Idempotency-Key, the
+ * code reserved for the order), a stored refund transfer is sent again as the same bytes.
+ */
+export async function releaseClaims(db: Db, now = new Date(), scope: Exclude<ClaimScope, "dead"> = "all"): Promise<string[]> {
   const freed = await db
     .update(orders)
     .set({ lockedUntil: null, lockedBy: null })
-    .where(and(inArray(orders.status, ["created", "processing"]), gt(orders.lockedUntil, now)))
+    .where(and(heldWork(now), heldBy(orders.lockedBy, scope)))
     .returning({ id: orders.id });
   return freed.map((o) => o.id);
 }
-
-/** The database server started this recently: every presence lost its session with it and may be opening it again. */
-const RESTART_GRACE_MS = 30_000;
 
 export type ReleaseDeadOptions = {
   now?: Date;
@@ -110,51 +115,26 @@ export type ReleaseDeadOptions = {
   restartGraceMs?: number;
 };
 
-/** Claims seen with a gone holder, per database: `order id:holder` -> first seen (ms). */
-const seenGone = new WeakMap<Db, Map<string, number>>();
-
 /**
- * Frees the live claims of unfinished orders whose holder has ended, and answers their ids: on PostgreSQL, which
- * several servers may share, a claim names its server's presence (lib/db/presence.ts), an advisory lock that
- * PostgreSQL drops with the server's session when the server ends. A claim whose holder's lock no session holds was made
- * by a process that ended (killed in a delivery); freed, its order is delivered again at once rather than when the
- * claim lapses (DEFAULT_LOCK_MS), as `releaseClaims` does on the embedded database. A live server's claims, and
+ * Frees the claims on orders (deliveries and refunds in progress) whose holder has ended, and answers their ids: on
+ * PostgreSQL, which several servers may share, a claim names its server's presence (lib/db/presence.ts), an advisory
+ * lock that PostgreSQL drops with the server's session when the server ends. A claim whose holder's lock no session
+ * holds was made by a process that ended (killed in a delivery or a refund); freed, its order is taken again at once
+ * rather than when the claim lapses, as `releaseClaims` does on the embedded database. A live server's claims, and
  * claims that name no holder (PGlite, Vercel's rounds), are left to their lease. A live server can look gone for a
  * moment (its session cut, the database server restarted): `graceMs` and `restartGraceMs` wait that out.
  */
 export async function releaseDeadClaims(db: Db, opts: ReleaseDeadOptions = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
-  const restartGraceMs = opts.restartGraceMs ?? RESTART_GRACE_MS;
-  if (restartGraceMs > 0) {
-    const [row] = await queryRows<{ up_ms: number }>(db, sql`SELECT (extract(epoch from now() - pg_postmaster_start_time()) * 1000)::float8 AS up_ms`);
-    if (row && Number(row.up_ms) < restartGraceMs) return [];
-  }
-  const dead = and(
-    inArray(orders.status, ["created", "processing"]),
-    gt(orders.lockedUntil, now),
-    isNotNull(orders.lockedBy),
-    not(holderAlive(orders.lockedBy)),
-  );
-  const graceMs = opts.graceMs ?? 0;
-  let ids: string[] | undefined;
-  if (graceMs > 0) {
-    const gone = await db.select({ id: orders.id, lockedBy: orders.lockedBy }).from(orders).where(dead);
-    const seen = seenGone.get(db) ?? new Map<string, number>();
-    seenGone.set(db, seen);
-    const current = new Map(gone.map((o) => [`${o.id}:${o.lockedBy}`, o.id]));
-    for (const key of seen.keys()) if (!current.has(key)) seen.delete(key);
-    ids = [];
-    for (const [key, id] of current) {
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, now.getTime());
-      else if (now.getTime() - first >= graceMs) ids.push(id);
-    }
-    if (ids.length === 0) return [];
-  }
+  if (await databaseJustStarted(db, opts.restartGraceMs ?? RESTART_GRACE_MS)) return [];
+  const dead = and(heldWork(now), heldBy(orders.lockedBy, "dead"));
+  const found = await db.select({ id: orders.id, holder: orders.lockedBy }).from(orders).where(dead);
+  const ids = goneLongEnough(db, "orders", found, now, opts.graceMs ?? 0);
+  if (ids.length === 0) return [];
   const freed = await db
     .update(orders)
     .set({ lockedUntil: null, lockedBy: null })
-    .where(ids ? and(dead, inArray(orders.id, ids)) : dead)
+    .where(and(dead, inArray(orders.id, ids)))
     .returning({ id: orders.id });
   return freed.map((o) => o.id);
 }

@@ -2,6 +2,8 @@ import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { logFor } from "@/lib/log";
 import type { Db } from "@/lib/db";
 import { notHeld } from "@/lib/db/claim";
+import { claimHolder } from "@/lib/db/presence";
+import { isShuttingDown } from "@/lib/runtime/shutdown";
 import { invoices, orders } from "@/lib/db/schema";
 
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
@@ -82,7 +84,7 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
   // A stored transfer first: it may have landed, or be on its way.
   const held = await db
     .update(orders)
-    .set({ lockedUntil: until })
+    .set({ lockedUntil: until, lockedBy: claimHolder() })
     .where(and(eq(orders.invoiceId, invoiceId), inFlight(now)))
     .returning({
       id: orders.id,
@@ -132,7 +134,7 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
       .transaction(async (tx) => {
         const claimed = await tx
           .update(orders)
-          .set({ lockedUntil: until, refundTx: p.transaction, refundRaw: p.raw, refundExpiry: p.expiry, updatedAt: now })
+          .set({ lockedUntil: until, lockedBy: claimHolder(), refundTx: p.transaction, refundRaw: p.raw, refundExpiry: p.expiry, updatedAt: now })
           .where(and(inArray(orders.id, ids), refundable(now)))
           .returning({ id: orders.id });
         // Another worker took some of them meanwhile: keep nothing (this transfer is never sent).
@@ -184,7 +186,7 @@ async function watch(
   const later = (lastError: string | null) =>
     db
       .update(orders)
-      .set({ lockedUntil: new Date(Date.now() + REFUND_RETRY_MS), ...(lastError ? { lastError: lastError.slice(0, 500) } : {}) })
+      .set({ lockedUntil: new Date(Date.now() + REFUND_RETRY_MS), lockedBy: claimHolder(), ...(lastError ? { lastError: lastError.slice(0, 500) } : {}) })
       .where(mine());
   // What the chain says of the transfer, all its versions together (they share a nonce): the one that landed or
   // failed, dead once no version can land, else pending. A question that fails is no answer.
@@ -211,7 +213,9 @@ async function watch(
   }
   const deadline = Date.now() + (payout.confirmTimeoutMs ?? 5 * 60_000);
   let sentAt = Date.now();
-  while (status === "pending" && Date.now() < deadline) {
+  // A server that stops watches no longer: the transfer stays stored, and the claim is handed back at the stop
+  // (lib/server/hand-back.ts) for the next start or another server to follow at once.
+  while (status === "pending" && Date.now() < deadline && !isShuttingDown()) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     status = await ask();
     if (status !== "pending" || !payout.replace || earlier.length >= MAX_REFUND_REPLACEMENTS) continue;
@@ -231,6 +235,7 @@ async function watch(
             refundRaw: dearer.raw,
             refundSuperseded: sql`array_append(coalesce(${orders.refundSuperseded}, '{}'::text[]), ${stored.transaction})`,
             lockedUntil: new Date(Date.now() + REFUND_LOCK_MS),
+            lockedBy: claimHolder(),
           })
           .where(current)
           .returning({ id: orders.id });
@@ -327,6 +332,8 @@ export async function refundDue(db: Db, payout: Payout, opts: { now?: Date; limi
   const refunds: Refund[] = [];
   const errors: unknown[] = [];
   for (const { invoiceId } of due) {
+    // A stopping server starts no new refund (the next start or another server takes it at once).
+    if (isShuttingDown()) break;
     try {
       const refund = await refundFailedOrders(db, invoiceId, payout, { now: opts.now });
       if (refund) refunds.push(refund);

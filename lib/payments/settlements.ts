@@ -1,6 +1,8 @@
-import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/db";
+import { databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
+import { claimHolder } from "@/lib/db/presence";
 import { settlements } from "@/lib/db/schema";
 import type { PaymentIdentity } from "./identity";
 import { runAfterCommit } from "@/lib/events";
@@ -81,6 +83,7 @@ export async function beginSettlement(
         checks: 0,
         validUntil: p.validUntil,
         leaseUntil: new Date(now.getTime() + LEASE_MS),
+        leaseHolder: claimHolder(),
         lastError: null,
         createdAt: now,
         updatedAt: now,
@@ -113,8 +116,33 @@ export async function beginSettlement(
 export async function extendLease(db: Db, id: string, now = new Date()): Promise<void> {
   await db
     .update(settlements)
-    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS) })
+    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS), leaseHolder: claimHolder() })
     .where(and(eq(settlements.id, id), eq(settlements.status, "settling")));
+}
+
+/**
+ * Hands back the leases of `scope` (lib/db/claim.ts ClaimScope) on settlements still being settled, and answers their
+ * ids: the reconciler (this server's next start, or another server) asks the chain about them at once rather than
+ * when the lease lapses (LEASE_MS). Safe while their server still works on one: the chain decides, and only one
+ * caller records the outcome (finishSettlement). `dead` frees those whose holder's presence is gone, once seen gone
+ * for `graceMs` and not within `restartGraceMs` of the database server's start.
+ */
+export async function releaseLeases(db: Db, scope: ClaimScope, opts: { now?: Date; graceMs?: number; restartGraceMs?: number } = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const held = and(eq(settlements.status, "settling"), gt(settlements.leaseUntil, now), heldBy(settlements.leaseHolder, scope));
+  let ids: string[] | undefined;
+  if (scope === "dead") {
+    if (await databaseJustStarted(db, opts.restartGraceMs ?? RESTART_GRACE_MS)) return [];
+    const found = await db.select({ id: settlements.id, holder: settlements.leaseHolder }).from(settlements).where(held);
+    ids = goneLongEnough(db, "settlements", found, now, opts.graceMs ?? 0);
+    if (ids.length === 0) return [];
+  }
+  const freed = await db
+    .update(settlements)
+    .set({ leaseUntil: now, leaseHolder: null, nextCheckAt: null })
+    .where(ids ? and(held, inArray(settlements.id, ids)) : held)
+    .returning({ id: settlements.id });
+  return freed.map((s) => s.id);
 }
 
 export type Outcome =

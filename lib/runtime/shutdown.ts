@@ -7,12 +7,15 @@ type Cleanup = () => Promise<void>;
  * The order a server stops in, on SIGINT/SIGTERM:
  * - `intake`: stop taking new work (new payments are answered 503) and let the settlements in flight reach a recorded
  *   outcome (settled, failed, or pending for the reconciler);
- * - `work`: stop the background workers (the round in flight finishes: a payout, a delivery);
+ * - `work`: stop the background workers (the round in flight finishes: a delivery; a refund's transfer is stored
+ *   and sent, and no longer watched);
+ * - `handback`: hand back every claim this server holds (orders, refunds, settlements, webhooks), so that the next
+ *   start or another server takes them at once rather than when they lapse;
  * - `close`: stop the local chains and close the database, once nothing uses them.
  * Next's own signal handlers are off (`NEXT_MANUAL_SIG_HANDLE`, set by the npm scripts), so this is the one handler.
  */
-export type ShutdownPhase = "intake" | "work" | "close";
-const PHASES: ShutdownPhase[] = ["intake", "work", "close"];
+export type ShutdownPhase = "intake" | "work" | "handback" | "close";
+const PHASES: ShutdownPhase[] = ["intake", "work", "handback", "close"];
 /** The whole shutdown's bound: a platform sends SIGKILL after its own grace period (Docker: 10 s, Kubernetes: 30 s). */
 export const SHUTDOWN_LIMIT_MS = 25_000;
 
@@ -22,7 +25,7 @@ const globalForShutdown = globalThis as typeof globalThis & { __storefrontShutdo
 /** Registers work to do before the process ends, in its phase (by default `close`). */
 export function onShutdown(cleanup: Cleanup, phase: ShutdownPhase = "close"): void {
   if (!globalForShutdown.__storefrontShutdown) {
-    const state: State = { cleanups: { intake: [], work: [], close: [] }, stopping: false };
+    const state: State = { cleanups: { intake: [], work: [], handback: [], close: [] }, stopping: false };
     globalForShutdown.__storefrontShutdown = state;
     // The handler stays until the stop is done: a signal sent again meanwhile (a supervisor that signals the process
     // group and the process, a second docker stop) is ignored rather than kill the process halfway through its stop.

@@ -1,8 +1,9 @@
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
-import { releaseDeadClaims, startWorker } from "@/lib/fulfilment";
+import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
+import { handBack } from "./hand-back";
 import { syncUpstreamIfDue } from "@/lib/supply";
 import { processPayout, upkeep as runUpkeep } from "./round";
 import { startPollLoop } from "@/lib/runtime/poll-loop";
@@ -63,14 +64,12 @@ export async function startBackgroundWork(): Promise<void> {
         // Payments whose settlement was sent but not confirmed, or whose server died settling them.
         const { settlements } = await runUpkeep();
         if (settlements.settled > 0) worker.kick();
-        // On PostgreSQL, the orders claimed by a server that ended since (lib/fulfilment/claim.ts).
+        // On PostgreSQL, the claims of a server that ended since (lib/server/hand-back.ts).
         const database = await getDatabase();
         if (database.driver === "postgres") {
-          const freed = await releaseDeadClaims(database.db, { graceMs: DEAD_HOLDER_GRACE_MS });
-          if (freed.length > 0) {
-            log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a server that ended are delivered again");
-            worker.kick();
-          }
+          const freed = await handBack(database.db, "dead", { graceMs: DEAD_HOLDER_GRACE_MS, why: "claims of a server that ended are taken again" });
+          if (freed.orders.length > 0) worker.kick();
+          if (freed.webhooks.length > 0) webhooks.kick();
         }
       } catch (err) {
         log.error({ err, job: "upkeep" }, "payment upkeep failed");

@@ -1,7 +1,7 @@
 import { config, ConfigError, serverRequirements } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
-import { startPresence } from "@/lib/db/presence";
-import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
+import { claimHolder, startPresence } from "@/lib/db/presence";
+import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
@@ -20,19 +20,24 @@ export async function startServer(): Promise<void> {
     const started = Date.now();
     const database = await getDatabase();
     onShutdown(() => database.close());
-    // The embedded database is this process's alone: an order claimed in it was claimed by a process that ended in the
-    // delivery (killed). It is delivered again now rather than once that claim lapses, two minutes on.
+    // The embedded database is this process's alone: a claim found in it (an order in delivery, a refund followed, a
+    // settlement, a webhook) was made by a process that ended (killed); it is taken again now rather than when it lapses.
+    // At a stop, after the workers' last round, every claim is handed back the same way.
     if (database.driver === "pglite") {
-      const freed = await releaseClaims(database.db);
-      if (freed.length > 0) log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a process that ended are delivered again");
+      await handBack(database.db, "all", { why: "claims of a process that ended are taken again" });
+      onShutdown(async () => void (await handBack(database.db, "all", { why: "claims handed back at the stop" })), "handback");
     } else if (!c.vercel) {
       // PostgreSQL, which other servers may share: this process's claims name its presence, a session that holds an
       // advisory lock while the process lives; the claims of a process that ended (this server before a crash, or
       // another) are freed now, and then by the upkeep loop, rather than when they lapse. (Vercel's rounds name none.)
+      // At a stop, the claims naming this server's presence are handed back before its session ends.
       const presence = await startPresence(c.databaseUrlUnpooled ?? c.databaseUrl!);
       onShutdown(() => presence.stop());
-      const freed = await releaseDeadClaims(database.db);
-      if (freed.length > 0) log.warn({ orders: freed.slice(0, 20), count: freed.length }, "orders claimed by a process that ended are delivered again");
+      await handBack(database.db, "dead", { why: "claims of a server that ended are taken again" });
+      onShutdown(async () => {
+        const holder = claimHolder();
+        if (holder !== null) await handBack(database.db, { holder }, { why: "claims handed back at the stop" });
+      }, "handback");
     }
     const payments = await getPayments();
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron

@@ -35,6 +35,7 @@ const settlementRow = (merchantId: string, amountCents: bigint, transaction: str
   checks: 0,
   validUntil: new Date(),
   leaseUntil: null,
+  leaseHolder: null,
   lastError: null,
   createdAt: new Date(),
   updatedAt: new Date(),

@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNotNull, lte, notExists, sql } from "drizzle-orm";
-import { claimableIds } from "@/lib/db/claim";
+import { and, eq, gt, inArray, isNotNull, lte, notExists, sql } from "drizzle-orm";
+import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
+import { claimHolder } from "@/lib/db/presence";
 import type { Db } from "@/lib/db";
 import { merchants, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { signingSecrets } from "./secrets";
@@ -63,7 +64,7 @@ export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?:
 
     const claimed = await tx
       .update(webhookDeliveries)
-      .set({ lockedUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
+      .set({ lockedUntil, lockedBy: claimHolder(), attempts: sql`${webhookDeliveries.attempts} + 1` })
       .where(inArray(webhookDeliveries.id, ids))
       .returning({
         id: webhookDeliveries.id,
@@ -88,4 +89,32 @@ export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?:
     // A delivery's merchant cannot be missing (the foreign key cascades), so every claim has its secrets.
     return claimed.map((c) => ({ ...c, lockedUntil, secrets: byMerchant.get(c.merchantId) ?? [] }));
   });
+}
+
+/**
+ * Hands back the claims of `scope` (lib/db/claim.ts ClaimScope) on messages not yet delivered, and answers their ids:
+ * they are sent at once by whichever worker runs next rather than when the claim lapses (DEFAULT_LOCK_MS). A worker
+ * still sending one can no longer record its attempt (its claim is gone), so the message may go out twice: webhooks
+ * are delivered at least once, and carry their id for the merchant to tell. `dead` as in releaseLeases.
+ */
+export async function releaseDeliveryClaims(
+  db: Db,
+  scope: ClaimScope,
+  opts: { now?: Date; graceMs?: number; restartGraceMs?: number } = {},
+): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const held = and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.lockedUntil, now), heldBy(webhookDeliveries.lockedBy, scope));
+  let ids: string[] | undefined;
+  if (scope === "dead") {
+    if (await databaseJustStarted(db, opts.restartGraceMs ?? RESTART_GRACE_MS)) return [];
+    const found = await db.select({ id: webhookDeliveries.id, holder: webhookDeliveries.lockedBy }).from(webhookDeliveries).where(held);
+    ids = goneLongEnough(db, "webhook_deliveries", found, now, opts.graceMs ?? 0);
+    if (ids.length === 0) return [];
+  }
+  const freed = await db
+    .update(webhookDeliveries)
+    .set({ lockedUntil: null, lockedBy: null })
+    .where(ids ? and(held, inArray(webhookDeliveries.id, ids)) : held)
+    .returning({ id: webhookDeliveries.id });
+  return freed.map((d) => d.id);
 }

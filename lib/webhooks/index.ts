@@ -2,7 +2,7 @@ export { INVOICE_EVENT_TYPES, invoiceEventType, type FinalInvoiceStatus, type In
 export { enqueueWebhook, type DbOrTx, type WebhookEvent } from "./enqueue";
 export { startWebhookWorker, kickWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./worker";
 export { drainWebhooks, deliverClaimed, type DeliveryOutcome, type DrainWebhooksOptions, type DrainWebhooksResult } from "./drain";
-export { claimDueDeliveries, DEFAULT_LOCK_MS, type ClaimedDelivery } from "./claim";
+export { claimDueDeliveries, DEFAULT_LOCK_MS, releaseDeliveryClaims, type ClaimedDelivery } from "./claim";
 export { checkWebhookUrl, parseWebhookUrl, resolveWebhookTarget, MAX_WEBHOOK_URL_LENGTH, type Resolver } from "./url-guard";
 export { addressRange, checkAddress, type NetworkMode } from "./address";
 export { postWebhook, WEBHOOK_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES, WEBHOOK_USER_AGENT, type SendResult } from "./send";

@@ -1,0 +1,34 @@
+import type { ClaimScope } from "@/lib/db/claim";
+import type { Db } from "@/lib/db";
+import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
+import { releaseLeases } from "@/lib/payments/settlements";
+import { releaseDeliveryClaims } from "@/lib/webhooks";
+import { log } from "@/lib/log";
+
+/** What a release freed, by kind of claim (ids). */
+export type HandedBack = { orders: string[]; settlements: string[]; webhooks: string[] };
+
+/**
+ * Frees the claims of `scope` on every kind of work a server holds (lib/db/claim.ts ClaimScope): orders being
+ * delivered or refunded, settlements being settled, webhook messages being sent. Used
+ * - at a stop (SIGTERM), after the workers finished their round: this server's claims (`all` on the embedded
+ *   database, `{ holder }` on PostgreSQL), so that the next start or another server takes them at once;
+ * - at start: `all` on the embedded database (a claim found there is a killed process's), `dead` on PostgreSQL;
+ * - by the upkeep loop on PostgreSQL: `dead`, once a holder has looked gone for `graceMs`.
+ * Taken again, each is safe to redo: a delivery gives the provider's same outcome, a refund sends its stored transfer
+ * again, a settlement is decided from the chain once, a webhook is delivered at least once.
+ */
+export async function handBack(db: Db, scope: ClaimScope, opts: { graceMs?: number; why: string }): Promise<HandedBack> {
+  const now = new Date();
+  const [orders, settlements, webhooks] = await Promise.all([
+    scope === "dead" ? releaseDeadClaims(db, { now, graceMs: opts.graceMs }) : releaseClaims(db, now, scope),
+    releaseLeases(db, scope, { now, graceMs: opts.graceMs }),
+    releaseDeliveryClaims(db, scope, { now, graceMs: opts.graceMs }),
+  ]);
+  const freed = { orders, settlements, webhooks };
+  const count = orders.length + settlements.length + webhooks.length;
+  if (count > 0) log.warn({ ...sample(freed), count }, opts.why);
+  return freed;
+}
+
+const sample = (f: HandedBack) => ({ orders: f.orders.slice(0, 20), settlements: f.settlements.slice(0, 20), webhooks: f.webhooks.slice(0, 20) });

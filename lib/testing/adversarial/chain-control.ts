@@ -27,6 +27,14 @@ export function chainControl(rpcUrl: string) {
     },
     /** Mines a block every `seconds` again (the devnet's chains mine one a second). */
     resumeMining: (seconds = 1) => rpc("evm_setIntervalMining", [seconds]),
+    /**
+     * Mines a block every `ms` from here, by hand (anvil's interval takes whole seconds only: a devnet at 0.5 s blocks
+     * paused and resumed); returns the way to stop it.
+     */
+    mineEvery: (ms: number): (() => void) => {
+      const timer = setInterval(() => void rpc("evm_mine").catch(() => undefined), ms);
+      return () => clearInterval(timer);
+    },
     /** Mines one block now (the pool's transactions ordered by tip, highest first). */
     mine: () => rpc("evm_mine"),
     /** The node loses a pending transaction (evicted from its pool, or the node restarted without it). */

@@ -70,3 +70,30 @@ export class DomainError extends Error {
     return new DomainError(this.code, this.message, { path, details: { ...this.details } });
   }
 }
+
+// A URL (not a file's: stack traces name those): its scheme, then up to what ends a URL in prose or in JSON text (a
+// space, a double quote, the backslash of an escape). A single quote does not end it: a password may hold one.
+const URL_IN_TEXT = /\b(?!file:)([a-z][a-z0-9+.-]*):\/\/[^\s"`<>\\]*/gi;
+
+/**
+ * Text with every URL cut to its scheme and host name: no credentials, port, path or query. RPC providers put their
+ * keys in the path (`https://host/v2/<key>`), a DATABASE_URL its password, a webhook URL its token; error texts (viem's
+ * "URL: …"), log lines and reports carry them otherwise.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(URL_IN_TEXT, (url: string, scheme: string) => {
+    // Credentials end at the last "@" (a password may hold "/" or "?" where it should not), the host at "/", "?" or "#".
+    const rest = url.slice(scheme.length + 3);
+    const host = (rest.slice(rest.lastIndexOf("@") + 1).split(/[/?#]/)[0] ?? "").replace(/:\d*$/, "");
+    return `${scheme}://${host}`;
+  });
+}
+
+/**
+ * An error as text for an answer, a stored reason, a report or a log: its message with its URLs redacted, and
+ * without the request body viem adds ("Request body: {…}": what was asked, not what went wrong).
+ */
+export function errorText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return redactUrls(message.replace(/^\s*Request body: .*$\n?/gm, ""));
+}

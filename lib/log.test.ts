@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { HttpRequestError } from "viem";
 import { describe, expect, it } from "vitest";
 import { addLogContext, createLog, logContext, withLogContext, withoutLogContext } from "./log";
 
@@ -37,6 +38,20 @@ describe("the log", () => {
     const text = JSON.stringify(lines[0]);
     for (const secret of ["Basic abc", "s3cret", "GIFT-CODE-1234", "9876"]) expect(text).not.toContain(secret);
     expect(lines[0]).toMatchObject({ order: { id: "ord_1", code: "[redacted]" } });
+  });
+
+  it("writes URLs without credentials, path or query, and no request body, wherever they are in a line", () => {
+    const { lines, log } = capture();
+    const rpc = new HttpRequestError({ url: "https://rpc.example.com/v2/SECRETKEY", status: 429, body: { method: "eth_chainId" }, details: "slow down" });
+    log.error({ err: new Error("the round failed", { cause: rpc }), feed: "https://fx.example/rates?key=SECRETKEY" }, "failed");
+    log.error(rpc);
+    log.warn(`cannot reach postgres://shop:SECRETKEY@db.internal:5432/shop`);
+    const text = lines.map((l) => JSON.stringify(l)).join("\n");
+    expect(text).not.toContain("SECRETKEY");
+    expect(text).not.toContain("Request body");
+    expect(lines[0]).toMatchObject({ feed: "https://fx.example", err: { message: expect.stringContaining("URL: https://rpc.example.com") } });
+    expect(lines[1]!.msg).toContain("Status: 429");
+    expect(lines[2]!.msg).toBe("cannot reach postgres://db.internal");
   });
 
   it("writes errors with their message and stack", () => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
+import { redactUrls } from "./errors";
 
 type Ids = Record<string, string | number | undefined>;
 type Bindings = Record<string, string | number>;
@@ -30,11 +31,15 @@ export function logContext(): Readonly<Bindings> {
   return { ...context.getStore() };
 }
 
+// viem's "Request body: {…}" in a JSON line: up to the end of its line (an escaped newline) or of its string.
+const REQUEST_BODY_IN_JSON = /Request body: (?:[^"\\]|\\[^n])*(?:\\n)?/g;
+
 /**
  * The shop's log: one JSON object a line on stdout (level, time, msg, and the ids of what it is about: `request_id`,
  * `invoice_id`, `order_id`, `merchant_id`), what log collectors (Vercel, Docker, Loki, Datadog) read as they are.
  * `LOG_LEVEL` (trace … fatal, default info). Secrets and codes never go in: fields of these names are redacted
- * wherever they appear, and callers pass ids, never request bodies or headers.
+ * wherever they appear, URLs are written without credentials, path or query (RPC keys), and callers pass ids, never
+ * request bodies or headers.
  */
 export function createLog(destination?: pino.DestinationStream): pino.Logger {
   return pino(
@@ -70,6 +75,9 @@ export function createLog(destination?: pino.DestinationStream): pino.Logger {
         censor: "[redacted]",
       },
       serializers: { err: pino.stdSerializers.err },
+      // Last, on the line as written: every URL cut to its host, wherever it is (a message, an error, its causes, a
+      // field), and viem's request bodies left out.
+      hooks: { streamWrite: (line) => redactUrls(line.replace(REQUEST_BODY_IN_JSON, "")) },
       // The context's ids, except those that a child log (`logFor`) already names.
       mixin: (_line, _level, logger) => {
         const store = context.getStore();

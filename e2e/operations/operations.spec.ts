@@ -10,15 +10,22 @@ import { runAdmin } from "../../scripts/testing";
 import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
 import { merchantCredentials } from "./run";
 
-test("GET /api/health answers liveness without credentials, and readiness once the database, chains and loops are up", async ({ request }) => {
+test("GET /api/health answers liveness without credentials, and readiness once the database, chains and loops are up (its detail with the admin token)", async ({
+  request,
+}) => {
   const live = await request.get("/api/health");
   expect(live.status()).toBe(200);
   expect(await live.json()).toMatchObject({ status: "ok", mode: "devnet" });
   expect(live.headers()["cache-control"]).toBe("no-store");
 
-  // The loops pass within seconds of the start; readiness names what it checked.
+  // The loops pass within seconds of the start; readiness names what it checked, to anyone by name only.
   await expect.poll(async () => (await request.get("/api/health?ready=1")).status(), { timeout: 30_000 }).toBe(200);
-  const ready = (await (await request.get("/api/health?ready=1")).json()) as {
+  const anyone = (await (await request.get("/api/health?ready=1")).json()) as { checks: Record<string, object>; problems: string[] };
+  expect(anyone.problems).toEqual([]);
+  expect(anyone.checks.database).toEqual({ ok: true });
+  expect(anyone).not.toHaveProperty("gas_wallets");
+  // The operator's detail: with the admin token.
+  const ready = (await (await request.get("/api/health?ready=1", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } })).json()) as {
     status: string;
     problems: string[];
     warnings: string[];

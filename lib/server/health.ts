@@ -2,6 +2,7 @@ import { address, createSolanaRpc } from "@solana/kit";
 import { sql } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
 import { config } from "@/lib/config";
+import { errorText, redactUrls } from "@/lib/errors";
 import { getDb } from "@/lib/db";
 import { migrationStatus, queryRows } from "@/lib/db/client";
 import { getPayments } from "@/lib/payments/payments";
@@ -48,7 +49,7 @@ async function timed(work: () => Promise<string>): Promise<Check> {
     ]);
     return { ok: true, detail, ms: Date.now() - started };
   } catch (err) {
-    return { ok: false, detail: err instanceof Error ? err.message : String(err), ms: Date.now() - started };
+    return { ok: false, detail: errorText(err), ms: Date.now() - started };
   } finally {
     clearTimeout(timer);
   }
@@ -86,9 +87,42 @@ function networkBalances(n: PaymentNetwork, reader: ReturnType<typeof chainReade
   return owners.map((wallet) =>
     reader.balance(wallet).then(
       (amount) => ({ network: n.network, wallet, balance: amount.toString(), unit, low: amount < LOW_GAS[unit] }),
-      (err: unknown) => ({ network: n.network, wallet, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => ({ network: n.network, wallet, error: errorText(err) }),
     ),
   );
+}
+
+/** How long a readiness answer is reused: anyone may ask, and each asking reads every chain's RPC and the database. */
+export const READINESS_TTL_MS = 5_000;
+
+let latest: { at: number; answer: Promise<Readiness> } | undefined;
+
+/**
+ * Readiness as of at most READINESS_TTL_MS ago: one pass at a time, shared by every caller meanwhile, so that a flood
+ * of health checks makes one round of RPC reads every few seconds, not one per call.
+ */
+export function recentReadiness(now = Date.now()): Promise<Readiness> {
+  if (latest && now - latest.at < READINESS_TTL_MS) return latest.answer;
+  const answer = readiness();
+  const pass = { at: now, answer };
+  latest = pass;
+  // A pass that threw is not kept: the next caller tries again.
+  answer.catch(() => {
+    if (latest === pass) latest = undefined;
+  });
+  return answer;
+}
+
+/**
+ * What anyone may read of readiness: each check by name, passed or not, and the names of those that failed. No detail:
+ * errors, balances, wallets and the upstream are the operator's.
+ */
+export function publicReadiness(r: Readiness): { checks: Record<string, { ok: boolean }>; problems: string[] } {
+  const checks = Object.fromEntries(Object.entries(r.checks).map(([name, c]) => [name, { ok: c.ok }]));
+  const problems = Object.entries(r.checks)
+    .filter(([, c]) => !c.ok)
+    .map(([name]) => name);
+  return { checks, problems };
 }
 
 /**
@@ -110,7 +144,7 @@ export async function readiness(): Promise<Readiness> {
     return "reachable, migrations applied";
   });
   const payments = await getPayments().catch((err: unknown) => err as Error);
-  if (payments instanceof Error) checks.payments = { ok: false, detail: payments.message, ms: 0 };
+  if (payments instanceof Error) checks.payments = { ok: false, detail: errorText(payments), ms: 0 };
   else {
     const { networks, evmGasWallets, solanaFeePayer } = payments;
     const readers = networks.map(chainReader);
@@ -142,7 +176,7 @@ export async function readiness(): Promise<Readiness> {
   const upstream = await getDb()
     .then(upstreamHealth)
     .catch((err: unknown) => {
-      warnings.push(`upstream supplier: status unknown (${err instanceof Error ? err.message : String(err)})`);
+      warnings.push(`upstream supplier: status unknown (${errorText(err)})`);
       return undefined;
     });
   if (upstream) {
@@ -162,7 +196,7 @@ export async function readiness(): Promise<Readiness> {
     const o = undecided.oldest;
     warnings.push(
       `${undecided.count} payment(s) undecided long after their authorization expired; the oldest: ${o.id} (${o.purpose} ${o.reference}) on ${o.network}` +
-        `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${o.lastError}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
+        `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${redactUrls(o.lastError)}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
     );
   }
   const problems = Object.entries(checks)

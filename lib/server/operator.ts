@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { listRefundsDue, type RefundDue } from "@/lib/fulfilment/refunds-due";
 import { upstreamHeldOrders, type HeldPurchase } from "@/lib/supply";
-import { readiness, type Readiness } from "./health";
+import { recentReadiness, type Readiness } from "./health";
 
 /**
  * What the operator's page shows (/operator): the readiness checks with the gas wallets and the upstream supplier's
@@ -11,6 +11,6 @@ export type OperatorOverview = { readiness: Readiness; held: HeldPurchase[]; ref
 
 export async function operatorOverview(): Promise<OperatorOverview> {
   const db = await getDb();
-  const [ready, held, refundsDue] = await Promise.all([readiness(), upstreamHeldOrders(db), listRefundsDue(db)]);
+  const [ready, held, refundsDue] = await Promise.all([recentReadiness(), upstreamHeldOrders(db), listRefundsDue(db)]);
   return { readiness: ready, held, refundsDue };
 }

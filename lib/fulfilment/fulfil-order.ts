@@ -8,6 +8,7 @@ import type { Delivery, FulfilmentProvider } from "./providers/types";
 import { emit } from "@/lib/events";
 import { rollUpInvoice } from "./roll-up-invoice";
 import { logFor } from "@/lib/log";
+import { errorText } from "@/lib/errors";
 
 /** How long a provider may take before the attempt counts as a transient failure; well inside the claim's lock. */
 export const PROVIDER_TIMEOUT_MS = 30_000;
@@ -32,7 +33,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   try {
     result = await withTimeout(provider.deliver(order), opts.timeoutMs ?? PROVIDER_TIMEOUT_MS);
   } catch (err) {
-    result = { error: err instanceof Error ? err.message : String(err) };
+    result = { error: errorText(err) };
   }
   const now = opts.now ?? new Date();
   const maxAttempts = opts.maxAttempts ?? MAX_ATTEMPTS;

@@ -5,6 +5,7 @@ import { notHeld } from "@/lib/db/claim";
 import { claimHolder } from "@/lib/db/presence";
 import { isShuttingDown } from "@/lib/runtime/shutdown";
 import { invoices, orders } from "@/lib/db/schema";
+import { errorText } from "@/lib/errors";
 
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
 export type SignedPayout = { transaction: string; raw: string; expiry: string };
@@ -149,7 +150,7 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
   try {
     stored = await payout.sign({ network, payer }, amountUsdc, store);
   } catch (err) {
-    await setError(`refund: ${err instanceof Error ? err.message : String(err)}`, REFUND_RETRY_MS);
+    await setError(`refund: ${errorText(err)}`, REFUND_RETRY_MS);
     throw err;
   }
   if (!stored) return null;
@@ -206,7 +207,7 @@ async function watch(
       // The node refused it now (funds, fees); it stays stored and is sent again later, unless the chain says it is dead.
       status = await ask();
       if (status === "pending") {
-        await later(`refund: ${stored.transaction} could not be sent yet: ${err instanceof Error ? err.message : String(err)}`);
+        await later(`refund: ${stored.transaction} could not be sent yet: ${errorText(err)}`);
         throw err;
       }
     }

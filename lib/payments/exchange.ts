@@ -1,4 +1,5 @@
 import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
+import { errorText, redactUrls } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Db } from "@/lib/db";
@@ -320,7 +321,7 @@ export async function verifyPayment(
         .verifyPayment(payload, requirement)
         .catch(
           (err: unknown): VerifyResponse =>
-            ({ isValid: false, invalidReason: err instanceof Error ? err.message : "verification failed", payer: undefined }) as VerifyResponse,
+            ({ isValid: false, invalidReason: err instanceof Error ? errorText(err) : "verification failed", payer: undefined }) as VerifyResponse,
         ),
     );
     if (verdict.isValid || calls.count === 0) return verdict;
@@ -336,7 +337,7 @@ async function settlePayment(payments: Payments, payload: PaymentPayload, requir
     const e = err as { errorReason?: string; message?: string; transaction?: string; payer?: string };
     return {
       success: false,
-      errorReason: e.errorReason ?? e.message ?? "settlement failed",
+      errorReason: redactUrls(e.errorReason ?? e.message ?? "settlement failed"),
       transaction: e.transaction ?? "",
       network: requirement.network,
       payer: e.payer,

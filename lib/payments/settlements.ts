@@ -7,6 +7,7 @@ import { settlements } from "@/lib/db/schema";
 import type { PaymentIdentity } from "./identity";
 import { runAfterCommit } from "@/lib/events";
 import { log } from "@/lib/log";
+import { redactUrls } from "@/lib/errors";
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementPurpose = "invoice" | "fee" | "topup";
@@ -166,7 +167,7 @@ export async function finishSettlement(db: Db, id: string, outcome: Outcome, eff
       ...(outcome.transaction ? { transaction: outcome.transaction } : {}),
       ...(outcome.status === "settled"
         ? { settledAt: now, lastError: null, ...(outcome.payer ? { payer: outcome.payer } : {}) }
-        : { lastError: outcome.error.slice(0, 500) }),
+        : { lastError: redactUrls(outcome.error).slice(0, 500) }),
     };
     const [row] = await tx
       .update(settlements)

@@ -20,6 +20,7 @@ import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
 import { syncUpstreamIfDue, type SyncReport } from "@/lib/supply";
 import { log } from "@/lib/log";
+import { errorText } from "@/lib/errors";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
 export type RoundReport = {
@@ -90,7 +91,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
     try {
       await work();
     } catch (err) {
-      report.errors[name] = err instanceof Error ? err.message : String(err);
+      report.errors[name] = errorText(err);
       log.error({ err, job: name }, "a job of the round failed");
     }
   };

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { upstreamPurchases } from "@/lib/db/schema";
 import type { UpstreamClient } from "./client";
 import { readState } from "./sync";
+import { errorText } from "@/lib/errors";
 
 /** The upstream supplier as the operator watches it (GET /api/health?ready=1). */
 export type UpstreamStatus = {
@@ -49,7 +50,7 @@ function balanceOf(client: UpstreamClient, timeoutMs: number): Promise<{ cents: 
   const answer = Promise.race([
     client.balance().then((b) => ({ cents: b.balance })),
     new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: `no answer in ${timeoutMs / 1000} s` }), timeoutMs).unref()),
-  ]).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+  ]).catch((err: unknown) => ({ error: errorText(err) }));
   balances.set(client, { at: Date.now(), answer });
   return answer;
 }

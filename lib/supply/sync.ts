@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db";
 import { products, settings } from "@/lib/db/schema";
 import { log } from "@/lib/log";
 import { UpstreamRateLimited, UpstreamUnavailable, type UpstreamClient, type UpstreamProduct } from "./client";
+import { errorText } from "@/lib/errors";
 
 const STATE_KEY = "upstream.sync";
 const LEASE_KEY = "upstream.sync.lease";
@@ -94,7 +95,7 @@ export async function syncUpstreamCatalog(
       } catch (err) {
         if (!(err instanceof UpstreamRateLimited || err instanceof UpstreamUnavailable)) throw err;
         state.resumeAt = new Date(err instanceof UpstreamRateLimited ? err.retryAt : now().getTime() + FAILURE_PAUSE_MS).toISOString();
-        state.lastError = err.message;
+        state.lastError = errorText(err);
         report.status = "paused";
         break;
       }

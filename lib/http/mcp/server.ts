@@ -5,6 +5,7 @@ import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog";
+import { config, type Config } from "@/lib/config";
 import { createInvoiceBody } from "@/lib/invoices";
 import { publicOrigin } from "@/lib/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
@@ -196,13 +197,57 @@ function buildServer(mcpRequest: Request): McpServer {
   return server;
 }
 
+const LOCAL_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The host name a Host header or an Origin names ("[::1]" for IPv6), or undefined when it names none. */
+function hostnameOf(value: string | null, asOrigin: boolean): string | undefined {
+  if (!value) return undefined;
+  try {
+    return new URL(asOrigin ? value : `http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who may reach /mcp (DNS rebinding protection, the MCP SDK's own: a foreign Host or Origin is answered 403): the
+ * Host and Origin of PUBLIC_ORIGIN, and on the devnet (or a shop without PUBLIC_ORIGIN, which then has no public
+ * name) the local names (localhost, 127.0.0.1, [::1]) at any port. The SDK compares whole values, port included, so
+ * a local name is allowed as this request gives it.
+ */
+export function mcpAllowed(req: Request, c: Pick<Config, "publicOrigin" | "networkMode"> = config()): { allowedHosts: string[]; allowedOrigins: string[] } {
+  const allowedHosts: string[] = [];
+  const allowedOrigins: string[] = [];
+  if (c.publicOrigin) {
+    const shop = new URL(c.publicOrigin);
+    allowedHosts.push(shop.host, `${shop.hostname}:${shop.port || (shop.protocol === "https:" ? "443" : "80")}`);
+    allowedOrigins.push(shop.origin);
+  }
+  if (c.networkMode === "devnet" || !c.publicOrigin) {
+    // Never an empty list: the SDK checks nothing then.
+    allowedHosts.push(...LOCAL_NAMES);
+    allowedOrigins.push(...LOCAL_NAMES.map((name) => `http://${name}`));
+    const host = req.headers.get("host");
+    const origin = req.headers.get("origin");
+    if (host && LOCAL_NAMES.includes(hostnameOf(host, false) ?? "")) allowedHosts.push(host);
+    if (origin && LOCAL_NAMES.includes(hostnameOf(origin, true) ?? "")) allowedOrigins.push(origin);
+  }
+  return { allowedHosts, allowedOrigins };
+}
+
 /**
  * POST /mcp: one JSON-RPC message (or batch) of the Streamable HTTP transport, answered as JSON. Stateless: a server
- * and a transport per request (the transport cannot be reused), nothing kept between calls.
+ * and a transport per request (the transport cannot be reused), nothing kept between calls. A foreign Host or Origin
+ * is refused first (mcpAllowed).
  */
 export async function handleMcp(req: Request): Promise<Response> {
   const server = buildServer(req);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    enableDnsRebindingProtection: true,
+    ...mcpAllowed(req),
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);

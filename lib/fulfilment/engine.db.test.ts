@@ -1,4 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
+import { HttpRequestError } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { invoices, orders } from "@/lib/db/schema";
@@ -244,5 +245,19 @@ describe(`fulfilment engine on ${testDriver}`, () => {
     expect(rows.map((o) => [o.status, o.attempts])).toEqual(rows.map(() => ["delivered", 1]));
     expect([...calls.values()]).toEqual(rows.map(() => 1));
     for (const id of ids) expect(await invoiceRow(id)).toMatchObject({ status: "complete", deliveryStatus: "all_delivered" });
+  });
+
+  it("keeps a supplier's or node's error without its URL's key", async () => {
+    const now = new Date();
+    const id = await paidInvoice([item("test-gift-card-code", "10")], now);
+    const [claimed] = await claimDueOrders(database.db, { limit: 10, now });
+    expect(claimed?.invoiceId).toBe(id);
+    const refused: FulfilmentProvider = {
+      deliver: () => Promise.reject(new HttpRequestError({ url: "https://rpc.example/v2/SECRETKEY", status: 429, body: { method: "eth_call" } })),
+    };
+    expect(await fulfilOrder(database.db, claimed!, refused, { now })).toBe("retry");
+    const [o] = await orderRows(id);
+    expect(o!.lastError).toContain("URL: https://rpc.example");
+    expect(o!.lastError).not.toContain("SECRETKEY");
   });
 });

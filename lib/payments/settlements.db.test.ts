@@ -116,4 +116,13 @@ describe(`settlements kept and shown, on ${testDriver}`, () => {
     expect(shown.count).toBe(2);
     expect(shown.oldest?.id).toBe(oldest);
   });
+
+  it("keeps a settlement's error without the URLs in it (an RPC key, a facilitator's credentials)", async () => {
+    const now = new Date();
+    const id = await settlement("settling", new Date(now.getTime() + HOUR), now);
+    const error = "HTTP request failed.\n\nURL: https://rpc.example/v2/SECRETKEY\nfrom https://user:SECRETKEY@facilitator.example/settle";
+    await finishSettlement(database.db, id, { status: "pending", error }, {}, now);
+    const [row] = await database.db.select().from(settlements).where(eq(settlements.id, id));
+    expect(row!.lastError).toBe("HTTP request failed.\n\nURL: https://rpc.example\nfrom https://facilitator.example");
+  });
 });

@@ -82,8 +82,9 @@ export const envSchema = z.object({
   ),
   /**
    * How many proxies in front of the shop append to X-Forwarded-For: the client's address is then that many entries
-   * from the right, and whatever a client wrote into the header itself is ignored. Unset: the proxy (Vercel, most
-   * platforms) replaces the header, so X-Real-IP or its first entry is the client.
+   * from the right, and whatever a client wrote into the header itself is ignored; a request with fewer entries came
+   * past the proxies and is counted by its socket's address. Unset: the socket's address (on Vercel, the platform's
+   * X-Real-IP).
    */
   TRUSTED_PROXY_HOPS: z.preprocess(
     emptyAsUndefined,

@@ -32,8 +32,13 @@ describe("the /x402 limits", () => {
     expect(clientIp(req({ "x-forwarded-for": "6.6.6.6, 198.51.100.1" }), { hops: 1 })).toBe("198.51.100.1");
     expect(clientIp(req({ "x-forwarded-for": "6.6.6.6, 198.51.100.1, 10.0.0.2" }), { hops: 2 })).toBe("198.51.100.1");
     expect(clientIp(req({ "x-real-ip": "6.6.6.6", "x-forwarded-for": "198.51.100.1" }), { hops: 1 })).toBe("198.51.100.1");
-    // Fewer entries than proxies: the request did not come through them all, so no address is trusted.
-    expect(clientIp(req({ "x-forwarded-for": "198.51.100.1" }), { hops: 2 })).toBeUndefined();
+    // Fewer entries than proxies, or none: the request did not come through them all (it reached the shop directly),
+    // so the socket is the client, whatever the header says.
+    expect(clientIp(req({ [PEER_HEADER]: "203.0.113.8", "x-forwarded-for": "198.51.100.1" }), { hops: 2 })).toBe("203.0.113.8");
+    expect(clientIp(req({ [PEER_HEADER]: "203.0.113.8" }), { hops: 1 })).toBe("203.0.113.8");
+    expect(clientIp(req({ [PEER_HEADER]: "203.0.113.8", "x-forwarded-for": "" }), { hops: 1 })).toBe("203.0.113.8");
+    // A proxy on this machine that sent no header is not a client to count either.
+    expect(clientIp(req({ [PEER_HEADER]: "127.0.0.1" }), { hops: 1 })).toBeUndefined();
   });
 
   it("takes the socket's address, not a header the client wrote, on a real server", async () => {

@@ -19,7 +19,9 @@ export class RateLimitedError extends ApiError {
 /**
  * The client's address, or undefined when it is this machine. Where it comes from:
  * - `TRUSTED_PROXY_HOPS=n`: n proxies append to `X-Forwarded-For`; the address n entries from the right is the one
- *   the outermost proxy saw, and anything a client wrote before it is ignored;
+ *   the outermost proxy saw, and anything a client wrote before it is ignored. A header of fewer entries did not come
+ *   through them all (a client that reached the shop directly): the socket's address is the client's, as without
+ *   proxies, so that leaving the header out does not leave the address uncounted;
  * - on Vercel (`VERCEL=1`): the platform replaces `X-Real-IP` and `X-Forwarded-For` with the client's address;
  * - otherwise the socket's address, written by the server itself (lib/http/peer-address.ts): headers a client sends
  *   are not believed, so `X-Real-IP: 127.0.0.1` is just a header.
@@ -38,10 +40,13 @@ export function clientIp(
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
+  const peer = () => (peerAddressInstalled() ? (headers.get(PEER_HEADER) ?? undefined) : undefined);
   let ip: string | undefined;
-  if (hops !== undefined) ip = forwarded().at(-hops);
-  else if (vercel) ip = headers.get("x-real-ip")?.trim() || forwarded()[0];
-  else if (peerAddressInstalled()) ip = headers.get(PEER_HEADER) ?? undefined;
+  if (hops !== undefined) {
+    const chain = forwarded();
+    ip = chain.length >= hops ? chain.at(-hops) : peer();
+  } else if (vercel) ip = headers.get("x-real-ip")?.trim() || forwarded()[0];
+  else ip = peer();
   if (!ip || /^(127\.|::1$|::ffff:127\.)/.test(ip)) return undefined;
   return ip;
 }

@@ -1,6 +1,7 @@
 import { createHash, hkdfSync, timingSafeEqual } from "node:crypto";
 import { signToken, verifyToken, type TokenKind } from "@/lib/identity/jwt";
 import { sessionKey } from "@/lib/identity/session-key";
+import type { RateLimiter } from "@/lib/ratelimit";
 
 /**
  * The operator's browser session (the /operator page): signed in with the admin token, kept in a cookie of its own.
@@ -26,6 +27,24 @@ export function isAdminToken(given: string, adminToken: string | undefined): boo
   const a = Buffer.from(digest(given));
   const b = Buffer.from(digest(adminToken));
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Checks a sign-in to the operator page. Wrong tokens count against the dashboard's sign-in limit of the client's
+ * address only: counted under one subject for all, ten of anyone's would lock the operator out too. A client without
+ * an address (this machine) is counted under the operator's own subject. The admin API and `npm run admin` are not
+ * affected by them.
+ */
+export async function checkOperatorSignIn(
+  given: unknown,
+  { adminToken, limiter, ip }: { adminToken: string; limiter: RateLimiter; ip: string | undefined },
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const subject = ip ? { ip } : { credential: "operator" };
+  const decision = await limiter.consumeSignIn(subject);
+  if (!decision.allowed) return { ok: false, error: `Too many attempts: try again in ${Math.ceil((decision.retryAfterSec ?? 60) / 60)} minute(s).` };
+  if (typeof given !== "string" || !isAdminToken(given.trim(), adminToken)) return { ok: false, error: "That is not the admin token." };
+  await limiter.forgiveSignIn(subject);
+  return { ok: true };
 }
 
 type Options = { secret?: string | Uint8Array; now?: Date };

@@ -155,6 +155,45 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT: must be between 1 and 65535/);
   });
 
+  it("refuses a facilitator, an upstream or a rate feed over plain http in mainnet mode, but on loopback", () => {
+    const plain = {
+      FACILITATOR_URL: "http://facilitator.example/x402",
+      UPSTREAM_API_URL: "http://supplier.example/api/v2",
+      FX_RATES_URL: "http://rates.example/daily.xml",
+    };
+    const upstream = { UPSTREAM_API_TOKEN: "token-1" };
+    const err = configError({ NETWORK_MODE: "mainnet", ...plain, ...upstream });
+    expect(err.issues.map((i) => i.variable)).toEqual(["FACILITATOR_URL", "UPSTREAM_API_URL", "FX_RATES_URL"]);
+    expect(err.message).toMatch(/FX_RATES_URL: must be an https URL in mainnet mode .*got http:\/\/rates\.example/);
+    // One is enough to refuse the start.
+    expect(configError({ NETWORK_MODE: "mainnet", FX_RATES_URL: plain.FX_RATES_URL }).issues.map((i) => i.variable)).toEqual(["FX_RATES_URL"]);
+    // https, loopback http, and plain http outside mainnet are accepted.
+    for (const host of ["localhost:4020", "127.0.0.1:4020", "127.8.9.10", "[::1]:4020"]) {
+      const c = parseConfig({
+        NETWORK_MODE: "mainnet",
+        FACILITATOR_URL: `http://${host}/x402`,
+        UPSTREAM_API_URL: `http://${host}/api/v2`,
+        FX_RATES_URL: `http://${host}/fx`,
+        ...upstream,
+      });
+      expect([c.facilitatorUrl, c.upstream?.url, c.fxRatesUrl]).toEqual([`http://${host}/x402`, `http://${host}/api/v2`, `http://${host}/fx`]);
+    }
+    expect(
+      parseConfig({
+        NETWORK_MODE: "mainnet",
+        ...plain,
+        ...upstream,
+        FACILITATOR_URL: "https://facilitator.example/x402",
+        UPSTREAM_API_URL: "https://supplier.example/api/v2",
+        FX_RATES_URL: "https://rates.example/daily.xml",
+      }).fxRatesUrl,
+    ).toBe("https://rates.example/daily.xml");
+    expect(parseConfig({ NETWORK_MODE: "testnet", ...plain, ...upstream }).fxRatesUrl).toBe(plain.FX_RATES_URL);
+    // A name that merely starts like a loopback one is not one.
+    expect(configError({ NETWORK_MODE: "mainnet", FX_RATES_URL: "http://localhost.example/fx" }).issues.map((i) => i.variable)).toEqual(["FX_RATES_URL"]);
+    expect(configError({ NETWORK_MODE: "mainnet", FX_RATES_URL: "http://127.0.0.1.nip.io/fx" }).issues.map((i) => i.variable)).toEqual(["FX_RATES_URL"]);
+  });
+
   it("reads the webhook retry base, a whole number of seconds from 1 to 3600", () => {
     expect(parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: "30" }).webhookRetryBaseSeconds).toBe(30);
     expect(parseConfig({ WEBHOOK_RETRY_BASE_SECONDS: "" }).webhookRetryBaseSeconds).toBe(10);

@@ -1,4 +1,6 @@
+import { isIP } from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const port = z.coerce
@@ -104,7 +106,7 @@ export const envSchema = z.object({
   GIFT_CARD_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   /** Bearer token of the operator admin API (`/api/admin`); in devnet mode, generated under DATA_DIR when unset. */
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(24, "must be at least 24 characters").optional()),
-  /** A remote x402 facilitator; the in-process one is used when unset (CDP's when CDP_API_KEY_ID is set). */
+  /** A remote x402 facilitator; the in-process one is used when unset (CDP's when CDP_API_KEY_ID is set). https on mainnet (but loopback). */
   FACILITATOR_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
   /** One header line sent with every call to FACILITATOR_URL: a hosted facilitator's credentials ("Authorization: Bearer KEY"). */
   FACILITATOR_AUTH_HEADER: z.preprocess(
@@ -182,7 +184,7 @@ export const envSchema = z.object({
   /**
    * Live exchange rates: a URL serving the ECB's daily XML (eurofxref-daily.xml) or JSON `{base, date, rates}`, read on
    * the scheduler and stored in the database (every server prices with the same rates). Unset: the table shipped
-   * with the catalog (lib/catalog/fx-rates.json).
+   * with the catalog (lib/catalog/fx-rates.json). https on mainnet (but loopback).
    */
   FX_RATES_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
   /**
@@ -194,7 +196,8 @@ export const envSchema = z.object({
   /**
    * An upstream supplier speaking the merchant API v2 (another shop like this one): its base URL (`…/api/v2`) and
    * its credentials, a business key (UPSTREAM_API_ID + UPSTREAM_API_SECRET, Basic) or a personal token
-   * (UPSTREAM_API_TOKEN, Bearer). Its catalog is synced and its products are bought on demand (lib/supply).
+   * (UPSTREAM_API_TOKEN, Bearer). Its catalog is synced and its products are bought on demand (lib/supply). https on
+   * mainnet (but loopback).
    */
   UPSTREAM_API_URL: z.preprocess(
     emptyAsUndefined,
@@ -340,6 +343,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     );
   }
   const e = parsed.data;
+  const plain = mainnetPlainHttp(e);
+  if (plain.length > 0) throw new ConfigError(plain);
   return {
     port: e.PORT,
     // On Vercel only /tmp is writable.
@@ -376,6 +381,34 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA },
     upstream: upstreamSettings(e),
   };
+}
+
+/** The services a mainnet shop trusts with money and prices: reached over TLS, or on this machine. */
+const MAINNET_HTTPS = ["FACILITATOR_URL", "UPSTREAM_API_URL", "FX_RATES_URL"] as const;
+
+/**
+ * On mainnet, a facilitator (it settles the payments), an upstream supplier (its credentials, what it delivers) and a
+ * rate feed (every foreign-currency price) over plain http could be read and answered by anyone on the path: https
+ * is required, but for a loopback address (a sidecar on this machine, which no path crosses).
+ */
+function mainnetPlainHttp(e: z.infer<typeof envSchema>): { variable: string; message: string }[] {
+  if (e.NETWORK_MODE !== "mainnet") return [];
+  return MAINNET_HTTPS.flatMap((variable) => {
+    const value = e[variable];
+    if (value === undefined) return [];
+    const url = new URL(value);
+    if (url.protocol === "https:" || loopbackHost(url.hostname)) return [];
+    return [
+      { variable, message: `must be an https URL in mainnet mode (plain http only to localhost or a loopback address); got ${url.protocol}//${url.host}` },
+    ];
+  });
+}
+
+/** localhost, 127.0.0.0/8 or ::1 (a URL writes IPv6 hosts in brackets). */
+function loopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost") return true;
+  return isIP(host) !== 0 && ipaddr.process(host).range() === "loopback";
 }
 
 const upstreamConfigured = (e: z.infer<typeof envSchema>) =>

@@ -28,14 +28,17 @@ export function tableFxSource(asOf: string, usdPerUnit: Record<string, string>):
 /** The dated table shipped with the catalog (`fx-rates.json`). */
 export const shippedFxSource: FxSource = tableFxSource(table.asOf, table.usdPerUnit);
 
-let current: FxSource = shippedFxSource;
+// On globalThis, not in this module: a server runs several bundles (pages, route handlers, instrumentation), each with
+// its own copy of this module. The rates one of them installed are every bundle's at once; a module variable left the
+// others on the shipped table until their own next look at the stored rates, a minute after a start.
+const held = globalThis as typeof globalThis & { __storefrontFxSource?: FxSource };
 
 /** The rates prices are computed with: the shipped table unless a live source was installed. */
 export function fxSource(): FxSource {
-  return current;
+  return held.__storefrontFxSource ?? shippedFxSource;
 }
 
 /** Replaces the rates source for this process (a live feed, or a fixed table in tests). */
 export function setFxSource(source: FxSource): void {
-  current = source;
+  held.__storefrontFxSource = source;
 }

@@ -33,6 +33,7 @@ describe(`migrations on ${testDriver}`, () => {
       expect(tables.map((r) => r.table_name)).toEqual([
         "affiliates",
         "balance_topups",
+        "fx_held_rates",
         "fx_rates",
         "gift_card_batches",
         "gift_card_holds",

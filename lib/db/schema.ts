@@ -90,6 +90,23 @@ export const fxRates = pgTable("fx_rates", {
   fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Rates a feed served that moved some currency further from the stored (applied) rates than FX_MAX_MOVE_PERCENT: held
+ * here, out of pricing, until the operator confirms them (they are then stored in fx_rates) or the feed comes back
+ * within bounds. One row per day of the feed.
+ */
+export const fxHeldRates = pgTable("fx_held_rates", {
+  asOf: text("as_of").primaryKey(),
+  base: text("base").notNull(),
+  usdPerUnit: jsonb("usd_per_unit").$type<Record<string, string>>().notNull(),
+  source: text("source").notNull(),
+  /** The day of the applied rates they were compared with. */
+  against: text("against").notNull(),
+  /** Each currency that moved too far: its applied and its fetched rate (US dollars per unit) and the move in percent. */
+  moves: jsonb("moves").$type<{ currency: string; from: string; to: string; percent: string }[]>().notNull(),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const productPackages = pgTable(
   "product_packages",
   {

@@ -1,0 +1,9 @@
+CREATE TABLE "fx_held_rates" (
+	"as_of" text PRIMARY KEY NOT NULL,
+	"base" text NOT NULL,
+	"usd_per_unit" jsonb NOT NULL,
+	"source" text NOT NULL,
+	"against" text NOT NULL,
+	"moves" jsonb NOT NULL,
+	"fetched_at" timestamp with time zone DEFAULT now() NOT NULL
+);

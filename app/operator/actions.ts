@@ -3,10 +3,13 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { OperatorSignInState } from "@/components/operator/sign-in-form";
+import { confirmFxRates } from "@/lib/catalog/fx-store";
+import { getDb } from "@/lib/db";
+import { fxConfirmRequest } from "@/lib/http/admin/wire";
 import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/http/dashboard/auth";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { getRateLimiter } from "@/lib/ratelimit";
-import { checkOperatorSignIn, issueOperatorSession, OPERATOR_COOKIE, OPERATOR_PATH, operatorCookieOptions } from "@/lib/server/operator-session";
+import { checkOperatorSignIn, isOperatorSession, issueOperatorSession, OPERATOR_COOKIE, OPERATOR_PATH, operatorCookieOptions } from "@/lib/server/operator-session";
 
 /** Signs the operator in with the admin token (wrong tokens are limited per client address: checkOperatorSignIn). */
 export async function operatorSignInAction(_previous: OperatorSignInState, form: FormData): Promise<OperatorSignInState> {
@@ -23,5 +26,14 @@ export async function operatorSignInAction(_previous: OperatorSignInState, form:
 export async function operatorSignOutAction(): Promise<void> {
   await assertSameOrigin();
   (await cookies()).set(OPERATOR_COOKIE, "", operatorCookieOptions(await requestOrigin(), new Date(0)));
+  redirect(OPERATOR_PATH);
+}
+
+/** Applies the exchange rates held for the day the form names (the operator saw the move and confirms it). */
+export async function confirmFxRatesAction(form: FormData): Promise<void> {
+  await assertSameOrigin();
+  if (!(await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, processAdminToken()))) redirect(OPERATOR_PATH);
+  const input = fxConfirmRequest.safeParse({ as_of: form.get("as_of") });
+  if (input.success) await confirmFxRates(await getDb(), input.data.as_of);
   redirect(OPERATOR_PATH);
 }

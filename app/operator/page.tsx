@@ -8,7 +8,7 @@ import { usdcToDecimal } from "@/lib/catalog";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { operatorOverview } from "@/lib/server/operator";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/lib/server/operator-session";
-import { operatorSignInAction, operatorSignOutAction } from "./actions";
+import { confirmFxRatesAction, operatorSignInAction, operatorSignOutAction } from "./actions";
 
 export const metadata: Metadata = { title: "Operator", robots: { index: false, follow: false } };
 
@@ -39,7 +39,7 @@ export default async function OperatorPage() {
     );
   }
 
-  const { readiness, held, refundsDue } = await operatorOverview();
+  const { readiness, held, refundsDue, heldRates } = await operatorOverview();
   const upstream = readiness.upstream;
   return (
     <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8">
@@ -76,6 +76,43 @@ export default async function OperatorPage() {
           <p className="text-sm text-slate-700">No warnings.</p>
         )}
       </section>
+
+      {heldRates.length > 0 && (
+        <section aria-labelledby="fx-heading" className={sectionClass}>
+          <h2 id="fx-heading" className="text-lg font-semibold text-slate-900">
+            Exchange rates held
+          </h2>
+          <p className="text-sm text-slate-700">
+            The rate feed moved these currencies more than FX_MAX_MOVE_PERCENT allows: prices keep the rates applied before. Confirm the new rates if the move
+            is real.
+          </p>
+          {heldRates.map((h) => (
+            <div key={h.asOf} className="flex flex-col gap-2">
+              <DataTable
+                caption={`Rates of ${h.asOf} (fetched ${time(h.fetchedAt)}) against those of ${h.against}, in USD per unit`}
+                showCaption
+                rows={h.moves}
+                rowKey={(m) => m.currency}
+                columns={[
+                  { header: "Currency", rowHeader: true, cell: (m) => m.currency },
+                  { header: "Applied", cell: (m) => m.from },
+                  { header: "Fetched", cell: (m) => m.to },
+                  { header: "Move", cell: (m) => `${m.percent} %` },
+                ]}
+              />
+              <form action={confirmFxRatesAction}>
+                <input type="hidden" name="as_of" value={h.asOf} />
+                <button
+                  type="submit"
+                  className="rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+                >
+                  Confirm the rates of {h.asOf}
+                </button>
+              </form>
+            </div>
+          ))}
+        </section>
+      )}
 
       <section aria-labelledby="upstream-heading" className={sectionClass}>
         <h2 id="upstream-heading" className="text-lg font-semibold text-slate-900">

@@ -11,6 +11,7 @@ describe("parseConfig", () => {
       redisUrl: undefined,
       fxRatesUrl: undefined,
       fxMaxAgeHours: 96,
+      fxMaxMovePercent: 10,
       publicOrigin: undefined,
       networkMode: "devnet",
       priceMarginBps: 0,
@@ -192,6 +193,12 @@ describe("parseConfig", () => {
     // A name that merely starts like a loopback one is not one.
     expect(configError({ NETWORK_MODE: "mainnet", FX_RATES_URL: "http://localhost.example/fx" }).issues.map((i) => i.variable)).toEqual(["FX_RATES_URL"]);
     expect(configError({ NETWORK_MODE: "mainnet", FX_RATES_URL: "http://127.0.0.1.nip.io/fx" }).issues.map((i) => i.variable)).toEqual(["FX_RATES_URL"]);
+  });
+
+  it("reads how far a fetched exchange rate may move a price, 1 to 100 percent, 10 by default", () => {
+    expect(parseConfig({ FX_MAX_MOVE_PERCENT: "25" }).fxMaxMovePercent).toBe(25);
+    expect(parseConfig({ FX_MAX_MOVE_PERCENT: "" }).fxMaxMovePercent).toBe(10);
+    for (const bad of ["0", "101", "2.5", "much"]) expect(() => parseConfig({ FX_MAX_MOVE_PERCENT: bad })).toThrow(/FX_MAX_MOVE_PERCENT: must be/);
   });
 
   it("reads the webhook retry base, a whole number of seconds from 1 to 3600", () => {

@@ -192,6 +192,13 @@ export const envSchema = z.object({
    * are unavailable rather than mispriced: 96 hours by default, a long weekend of the ECB (it publishes on working days).
    */
   FX_MAX_AGE_HOURS: wholeNumber("hours", 24, 720, 96),
+  /**
+   * How far (in percent of the stored rate) a fetched rate may move a currency and still be applied at once: a feed
+   * that moves any currency further is held, with a warning, until the operator confirms it (/operator, or POST
+   * /api/admin/fx/confirm); the stored rates keep pricing meanwhile. 10 % by default: more than a day's move of any
+   * currency the ECB lists, short of a feed's error (a rate inverted, a decimal point lost).
+   */
+  FX_MAX_MOVE_PERCENT: wholeNumber("percent", 1, 100, 10),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /**
    * An upstream supplier speaking the merchant API v2 (another shop like this one): its base URL (`…/api/v2`) and
@@ -263,6 +270,8 @@ export type Config = {
   /** Live exchange rates (FX_RATES_URL), and how old they may be before foreign-currency products are unavailable. */
   fxRatesUrl: string | undefined;
   fxMaxAgeHours: number;
+  /** A fetched rate that moves a currency further than this (percent) is held for the operator to confirm. */
+  fxMaxMovePercent: number;
   publicOrigin: string | undefined;
   /** Proxies in front that append to X-Forwarded-For (see TRUSTED_PROXY_HOPS); undefined: the header is replaced by the platform. */
   trustedProxyHops: number | undefined;
@@ -354,6 +363,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     redisUrl: e.REDIS_URL,
     fxRatesUrl: e.FX_RATES_URL,
     fxMaxAgeHours: e.FX_MAX_AGE_HOURS,
+    fxMaxMovePercent: e.FX_MAX_MOVE_PERCENT,
     publicOrigin: e.PUBLIC_ORIGIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     networkMode: e.NETWORK_MODE,

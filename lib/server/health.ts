@@ -1,6 +1,7 @@
 import { address, createSolanaRpc } from "@solana/kit";
 import { sql } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
+import { heldFxRates, heldFxWarning } from "@/lib/catalog/fx-store";
 import { config } from "@/lib/config";
 import { errorText, redactUrls } from "@/lib/errors";
 import { getDb } from "@/lib/db";
@@ -199,6 +200,11 @@ export async function readiness(): Promise<Readiness> {
         `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${redactUrls(o.lastError)}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
     );
   }
+  // Exchange rates held for moving a currency too far: the operator's to confirm (prices keep the applied ones).
+  const heldRates = await getDb()
+    .then(heldFxRates)
+    .catch(() => []);
+  for (const h of heldRates) warnings.push(heldFxWarning(h));
   const problems = Object.entries(checks)
     .filter(([, check]) => !check.ok)
     .map(([name, check]) => `${name}: ${check.detail}`);

@@ -1,3 +1,4 @@
+import { heldFxRates, type HeldFxRates } from "@/lib/catalog/fx-store";
 import { getDb } from "@/lib/db";
 import { listRefundsDue, type RefundDue } from "@/lib/fulfilment/refunds-due";
 import { upstreamHeldOrders, type HeldPurchase } from "@/lib/supply";
@@ -5,12 +6,13 @@ import { recentReadiness, type Readiness } from "./health";
 
 /**
  * What the operator's page shows (/operator): the readiness checks with the gas wallets and the upstream supplier's
- * balance and sync, the orders held for the upstream balance, and the refunds due.
+ * balance and sync, the orders held for the upstream balance, the refunds due, and exchange rates held for moving a
+ * currency too far (FX_MAX_MOVE_PERCENT), to confirm.
  */
-export type OperatorOverview = { readiness: Readiness; held: HeldPurchase[]; refundsDue: RefundDue[] };
+export type OperatorOverview = { readiness: Readiness; held: HeldPurchase[]; refundsDue: RefundDue[]; heldRates: HeldFxRates[] };
 
 export async function operatorOverview(): Promise<OperatorOverview> {
   const db = await getDb();
-  const [ready, held, refundsDue] = await Promise.all([recentReadiness(), upstreamHeldOrders(db), listRefundsDue(db)]);
-  return { readiness: ready, held, refundsDue };
+  const [ready, held, refundsDue, heldRates] = await Promise.all([recentReadiness(), upstreamHeldOrders(db), listRefundsDue(db), heldFxRates(db)]);
+  return { readiness: ready, held, refundsDue, heldRates };
 }

@@ -134,3 +134,6 @@ export const supplySyncWire = z.object({
   resume_at: z.string().nullable(),
   error: z.string().nullable(),
 });
+
+// POST /api/admin/fx/confirm
+export const fxConfirmRequest = z.strictObject({ as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be the day of the held rates, YYYY-MM-DD") });

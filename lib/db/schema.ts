@@ -443,7 +443,12 @@ export const idempotencyKeys = pgTable(
 export const paidAnswers = pgTable(
   "paid_answers",
   {
-    paymentId: text("payment_id").primaryKey(),
+    paymentId: text("payment_id").notNull(),
+    /**
+     * Whose id it is: the payer the payment verified as (`eip155:0x…`, `solana:…`). An id is its payer's own: the same
+     * id from another payer is another answer, never a conflict.
+     */
+    payer: text("payer").notNull(),
     /** SHA-256 of the route and the signed payment (its accepted requirement and payload). */
     requestHash: text("request_hash").notNull(),
     status: integer("status").notNull(),
@@ -453,7 +458,8 @@ export const paidAnswers = pgTable(
     paymentResponse: text("payment_response"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("paid_answers_created_idx").on(t.createdAt)],
+  // The id first: a retry is looked up by its id and payment alone, before its payer is verified.
+  (t) => [primaryKey({ columns: [t.paymentId, t.payer] }), index("paid_answers_created_idx").on(t.createdAt)],
 );
 
 export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);

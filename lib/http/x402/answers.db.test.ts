@@ -359,8 +359,18 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     let n = 0;
     for (const [route, c] of [...FEE_CALLS, ["invoicePay", { body: payBody(id) }] as [X402RouteId, Call]]) {
       const paymentId = `answers-conflict-${route}-${n++}`;
-      await database.db.insert(paidAnswers).values({ paymentId, requestHash: "another payment", status: 200, body: "{}", contentType: "application/json" });
-      const header = b64({ x402Version: 2, accepted: {}, payload: {}, extensions: { [PAYMENT_IDENTIFIER]: { info: { id: paymentId } } } });
+      // The id is its payer's own: the payer used it before, with another payment.
+      const from = privateKeyToAccount(generatePrivateKey()).address;
+      const payer = `eip155:${from}`;
+      await database.db
+        .insert(paidAnswers)
+        .values({ paymentId, payer, requestHash: "another payment", status: 200, body: "{}", contentType: "application/json" });
+      const header = b64({
+        x402Version: 2,
+        accepted: { network: evm.network },
+        payload: { authorization: { from } },
+        extensions: { [PAYMENT_IDENTIFIER]: { info: { id: paymentId } } },
+      });
       await expectAnswer(route, "409 PAYMENT_IDENTIFIER_CONFLICT", { ...c, headers: { "PAYMENT-SIGNATURE": header } });
     }
   });

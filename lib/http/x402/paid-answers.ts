@@ -1,18 +1,25 @@
 import { createHash } from "node:crypto";
+import { getBase64Encoder, getTransactionDecoder } from "@solana/kit";
 import { extractPaymentIdentifier, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { getTokenPayerFromTransaction } from "@x402/svm";
 import type { PaymentPayload } from "@x402/core/types";
-import { eq, lt } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
 import { paidAnswers } from "@/lib/db/schema";
+import { walletOwnerKey } from "@/lib/identity";
 import { ApiError } from "@/lib/http/api-error";
 import { paymentHeader } from "./payment-header";
 
 // Idempotent paid retries (x402 `payment-identifier`): a payment that carries an id keeps the answer it bought, so
 // that an agent that lost it sends the same payment with the same id again and gets the same answer, never a second
-// charge. The same id with another payment, or on another route, is refused with 409.
+// charge. An id is its payer's own: the same id with another payment of that payer, or on another route, is refused
+// with 409; the same id from another payer is another payment, answered on its own.
 
-/** A paid call's identifier and what it was for (the route and the signed payment). */
-export type PaidAnswerKey = { id: string; hash: string };
+/**
+ * A paid call's identifier, what it was for (the route and the signed payment), and whose payment it says it is
+ * (read as the verification reads it: the signer of an EIP-3009 authorization, the owner of a Solana transfer).
+ */
+export type PaidAnswerKey = { id: string; hash: string; payer: string | null };
 
 /**
  * The key of the call's payment, when its PAYMENT-SIGNATURE carries a payment identifier; undefined otherwise (no
@@ -37,24 +44,64 @@ export function paidAnswerKey(req: Request, route: string): PaidAnswerKey | unde
   const hash = createHash("sha256")
     .update(JSON.stringify({ route, accepted: payload.accepted ?? null, payload: payload.payload ?? null }))
     .digest("hex");
-  return { id, hash };
+  return { id, hash, payer: claimedPayer(payload) };
 }
 
-/** The answer kept for this key, to send again; a 409 for the id with another payment or route; undefined for a new id. */
+/** Whose payment it says it is, as its owner key; null when the payload names none (it will not verify either). */
+function claimedPayer(payload: PaymentPayload): string | null {
+  const network = typeof payload.accepted?.network === "string" ? payload.accepted.network : "";
+  const inner = payload.payload as { authorization?: { from?: unknown }; transaction?: unknown } | undefined;
+  let address: unknown;
+  if (network.startsWith("eip155:")) address = inner?.authorization?.from;
+  else if (network.startsWith("solana:") && typeof inner?.transaction === "string") {
+    try {
+      address = getTokenPayerFromTransaction(getTransactionDecoder().decode(getBase64Encoder().encode(inner.transaction)));
+    } catch {
+      return null;
+    }
+  }
+  return typeof address === "string" && address !== "" ? answerPayer(network, address) : null;
+}
+
+/** The owner key an answer is kept under: one spelling of a payer's address on every network of its kind. */
+export function answerPayer(network: string, address: string | undefined): string | null {
+  return address ? walletOwnerKey({ chainId: network, address }) : null;
+}
+
+/**
+ * The answer kept for this payment and id, to send again; a 409 for an id its payer used with another payment or
+ * route; undefined for an id new to its payer.
+ */
 export async function earlierAnswer(key: PaidAnswerKey, headers: (extra: Record<string, string>) => Headers): Promise<Response | undefined> {
-  const [row] = await (await getDb()).select().from(paidAnswers).where(eq(paidAnswers.paymentId, key.id));
-  if (!row) return undefined;
-  if (row.requestHash !== key.hash) {
+  const db = await getDb();
+  // The same signed payment is the same payer's: it is found by its id and hash alone.
+  const [row] = await db
+    .select()
+    .from(paidAnswers)
+    .where(and(eq(paidAnswers.paymentId, key.id), eq(paidAnswers.requestHash, key.hash)))
+    .limit(1);
+  if (row) {
+    const extra: Record<string, string> = { "Content-Type": row.contentType };
+    if (row.paymentResponse) extra["PAYMENT-RESPONSE"] = row.paymentResponse;
+    return new Response(row.body, { status: row.status, headers: headers(extra) });
+  }
+  if (!key.payer) return undefined;
+  const [used] = await db
+    .select({ id: paidAnswers.paymentId })
+    .from(paidAnswers)
+    .where(and(eq(paidAnswers.paymentId, key.id), eq(paidAnswers.payer, key.payer)));
+  if (used) {
     throw new ApiError(409, "PAYMENT_IDENTIFIER_CONFLICT", "This payment identifier was used for another payment or route: use a new id for a new payment.");
   }
-  const extra: Record<string, string> = { "Content-Type": row.contentType };
-  if (row.paymentResponse) extra["PAYMENT-RESPONSE"] = row.paymentResponse;
-  return new Response(row.body, { status: row.status, headers: headers(extra) });
+  return undefined;
 }
 
-/** Keeps a paid call's answer under its key (the first answer kept wins) and returns the answer. */
-export async function keepAnswer(key: PaidAnswerKey | undefined, res: Response): Promise<Response> {
-  if (!key) return res;
+/**
+ * Keeps a paid call's answer under its key and the payer its payment verified as (the first answer kept wins), and
+ * returns the answer. Without a verified payer there is no one to keep it for.
+ */
+export async function keepAnswer(key: PaidAnswerKey | undefined, payer: string | null, res: Response): Promise<Response> {
+  if (!key || !payer) return res;
   const body = await res.clone().text();
   await (
     await getDb()
@@ -62,6 +109,7 @@ export async function keepAnswer(key: PaidAnswerKey | undefined, res: Response):
     .insert(paidAnswers)
     .values({
       paymentId: key.id,
+      payer,
       requestHash: key.hash,
       status: res.status,
       body,

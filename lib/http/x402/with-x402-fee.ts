@@ -15,7 +15,7 @@ import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { settlementEffects } from "./settlement-effects";
 import { unavailable } from "@/lib/http/unavailable";
-import { earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
+import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "./discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/log";
@@ -145,6 +145,8 @@ export function withX402Fee(
       }
       if (!match) return await refuse("No matching payment requirements: pay one of the offered networks with the exact amount");
       let res: Response | undefined;
+      // The payer the payment verified as: its answer is kept under it.
+      let payer: string | null = null;
       const result = await exchange({
         db: await getDb(),
         payments,
@@ -155,8 +157,9 @@ export function withX402Fee(
         effects: settlementEffects,
         // The handler runs once the payment is recorded (a copy of it sent at the same time is refused, not served),
         // and the fee is settled only when it answered below 400.
-        beforeSettle: async (payer) => {
-          res = await handler(req, { wallet: payerWallet(match.network, payer), via: "payment", signedIn, origin });
+        beforeSettle: async (verified) => {
+          payer = answerPayer(match.network, verified);
+          res = await handler(req, { wallet: payerWallet(match.network, verified), via: "payment", signedIn, origin });
           return res.status < 400;
         },
       });
@@ -177,9 +180,9 @@ export function withX402Fee(
           return await refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
         case "pending":
           // Sent and waiting for the chain: the answer is served (the reconciler records the fee when it lands).
-          return keepAnswer(answerKey, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
+          return keepAnswer(answerKey, payer, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
         case "settled":
-          return keepAnswer(answerKey, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
+          return keepAnswer(answerKey, payer, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));
       }
     } catch (err) {
       return errorResponse(err);

@@ -1,5 +1,5 @@
 import { discoveryExtensions } from "./discovery";
-import { earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
+import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/catalog";
 import { getDb } from "@/lib/db";
@@ -141,7 +141,8 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       },
       { headers: x402Headers({ "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) }) },
     );
-    return await keepAnswer(answerKey, paid);
+    // Kept under the payer the payment was recorded as (the one it verified as).
+    return await keepAnswer(answerKey, answerPayer(settled.network, result.settlement.payer ?? settled.payer), paid);
   } catch (err) {
     return errorResponse(err);
   }

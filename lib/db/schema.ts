@@ -193,9 +193,18 @@ export const invoices = pgTable(
     webhookUrl: text("webhook_url"),
     /** What gift cards pay of the price, in USD cents (their holds: gift_card_holds); the rest is paid as usual. */
     giftCardCents: bigint("gift_card_cents", { mode: "bigint" }),
+    /**
+     * A wallet's invoice that reserves stocked codes: the client address that created it (its rate-limit key, an IPv4
+     * address or an IPv6 /64). Wallets are free, addresses are not: unpaid invoices hold a bounded number of codes per
+     * address as well as per wallet.
+     */
+    clientAddress: text("client_address"),
   },
   (t) => [
     index("invoices_payer_idx").on(t.payer, t.createdAt),
+    index("invoices_client_address_idx")
+      .on(t.clientAddress)
+      .where(sql`${t.clientAddress} IS NOT NULL AND ${t.status} = 'unpaid'`),
     index("invoices_status_expiry_idx").on(t.status, t.expiresAt),
     index("invoices_merchant_idx")
       .on(t.merchantId, t.createdAt, t.id)

@@ -1,0 +1,2 @@
+ALTER TABLE "invoices" ADD COLUMN "client_address" text;--> statement-breakpoint
+CREATE INDEX "invoices_client_address_idx" ON "invoices" USING btree ("client_address") WHERE "invoices"."client_address" IS NOT NULL AND "invoices"."status" = 'unpaid';

@@ -28,6 +28,7 @@ const invoice = (over: Partial<typeof invoices.$inferSelect>): typeof invoices.$
   priceCents: 1030n,
   webhookUrl: null,
   giftCardCents: null,
+  clientAddress: null,
   ...over,
 });
 const base: PaymentNetwork = {

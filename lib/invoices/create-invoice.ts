@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { addLogContext, log } from "@/lib/log";
 import { getProduct, type Product } from "@/lib/catalog";
 import { config } from "@/lib/config";
@@ -8,6 +8,7 @@ import { affiliates, inventoryCodes, invoices, orders } from "@/lib/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { isIccid } from "@/lib/fulfilment/providers/luhn";
 import { reserveCode } from "@/lib/inventory";
+import { ipSubject } from "@/lib/ratelimit";
 import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
 import { newId } from "@/lib/ids";
 import { DomainError } from "@/lib/errors";
@@ -65,7 +66,7 @@ function esimToTopUp(product: Product, input: string | undefined, path: (string 
  */
 export async function createInvoice(
   input:
-    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; giftCardCode?: string; now?: Date }
+    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; giftCardCode?: string; now?: Date; clientIp?: string }
     | { items: CartItem[]; merchant: MerchantTerms; giftCardCode?: string; now?: Date; onCreated?: (tx: Db, invoiceId: string) => Promise<void> },
   db?: Db,
 ): Promise<CreatedInvoice> {
@@ -147,6 +148,9 @@ export async function createInvoice(
     priceCents: merchant ? merchant.priceCents(l.product, l.pkg.priceUsdc) : null,
   }));
   const priceCents = merchant ? orderRows.reduce((sum, o) => sum + (o.priceCents ?? 0n), 0n) : null;
+  // Kept only where it is needed: on a wallet's invoice that reserves stocked codes.
+  const clientIp = "clientIp" in input ? input.clientIp : undefined;
+  const clientAddress = clientIp && orderRows.some((o) => o.supplier === "inventory") ? ipSubject(clientIp) : null;
 
   let giftCardCents: bigint | null = null;
   let paidByCard = false;
@@ -159,13 +163,15 @@ export async function createInvoice(
       expiresAt,
       createdAt: now,
       updatedAt: now,
+      clientAddress,
       ...(merchant
         ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents }
         : {}),
     });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
-    // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free).
-    if (!merchant) await checkReservationLimits(tx as unknown as Db, payer, orderRows, now);
+    // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free), and
+    // so do those of one client address (wallets are free too).
+    if (!merchant) await checkReservationLimits(tx as unknown as Db, { payer, clientAddress }, orderRows, now);
     // Each inventory item holds its own code until the invoice is paid or expires; a cart that cannot be
     // served in full is refused whole (the transaction rolls back every reservation).
     for (const [i, o] of orderRows.entries()) {
@@ -212,21 +218,54 @@ export async function createInvoice(
 /** Stocked codes that one wallet's unpaid invoices may hold at once: in all, and of one package. */
 export const MAX_OPEN_RESERVATIONS = 10;
 export const MAX_OPEN_RESERVATIONS_PER_PACKAGE = 5;
+/** The same for all the wallets of one client address: a few wallets' worth, for an address that several buyers share. */
+export const MAX_OPEN_RESERVATIONS_PER_ADDRESS = 30;
+export const MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE = 15;
+
+type Reserved = { supplier: string; productId: string; packageValue: string };
 
 /**
- * Refuses a cart that would make the wallet hold more stocked codes in unpaid invoices than the limits allow, so that
- * nobody can hold a product sold out with invoices they never pay. Counted under a lock per wallet, in the creating
- * transaction, so concurrent carts of one wallet cannot pass together.
+ * Refuses a cart that would make the wallet, or its client address, hold more stocked codes in unpaid invoices than
+ * the limits allow, so that nobody can hold a product sold out with invoices they never pay. Counted under a lock per
+ * wallet and per address (always taken in that order), in the creating transaction, so that concurrent carts cannot
+ * pass together.
  */
-async function checkReservationLimits(tx: Db, payer: string, rows: { supplier: string; productId: string; packageValue: string }[], now: Date): Promise<void> {
+async function checkReservationLimits(
+  tx: Db,
+  { payer, clientAddress }: { payer: string; clientAddress: string | null },
+  rows: Reserved[],
+  now: Date,
+): Promise<void> {
   const wanted = rows.filter((o) => o.supplier === "inventory");
   if (wanted.length === 0) return;
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reservations:${payer}`}, 402))`);
+  await checkHolder(tx, `reservations:${payer}`, sql`i.payer = ${payer}`, wanted, now, {
+    who: "one wallet",
+    limit: MAX_OPEN_RESERVATIONS,
+    packageLimit: MAX_OPEN_RESERVATIONS_PER_PACKAGE,
+  });
+  if (!clientAddress) return;
+  await checkHolder(tx, `reservations-address:${clientAddress}`, sql`i.client_address = ${clientAddress}`, wanted, now, {
+    who: "one client address",
+    limit: MAX_OPEN_RESERVATIONS_PER_ADDRESS,
+    packageLimit: MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE,
+  });
+}
+
+/** One holder's check: the codes its unpaid invoices hold (`holder`, on invoices `i`) and the cart's, within its limits. */
+async function checkHolder(
+  tx: Db,
+  lock: string,
+  holder: SQL,
+  wanted: Reserved[],
+  now: Date,
+  { who, limit, packageLimit }: { who: string; limit: number; packageLimit: number },
+): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lock}, 402))`);
   const held = await queryRows<{ product_id: string; package_value: string; n: number }>(
     tx,
     sql`SELECT o.product_id, o.package_value, count(*)::int AS n
         FROM ${inventoryCodes} ic JOIN ${orders} o ON o.id = ic.order_id JOIN ${invoices} i ON i.id = o.invoice_id
-        WHERE i.payer = ${payer} AND i.status = 'unpaid' AND i.expires_at > ${now} AND ic.sold_at IS NULL
+        WHERE ${holder} AND i.status = 'unpaid' AND i.expires_at > ${now} AND ic.sold_at IS NULL
         GROUP BY o.product_id, o.package_value`,
   );
   const perPackage = new Map(held.map((h) => [`${h.product_id}\u0000${h.package_value}`, h.n]));
@@ -236,11 +275,11 @@ async function checkReservationLimits(tx: Db, payer: string, rows: { supplier: s
     const n = (perPackage.get(key) ?? 0) + 1;
     perPackage.set(key, n);
     total++;
-    if (n > MAX_OPEN_RESERVATIONS_PER_PACKAGE || total > MAX_OPEN_RESERVATIONS) {
+    if (n > packageLimit || total > limit) {
       throw new DomainError(
         "reservation_limit",
-        `Unpaid invoices of one wallet hold at most ${MAX_OPEN_RESERVATIONS} stocked codes, ${MAX_OPEN_RESERVATIONS_PER_PACKAGE} of one package: pay or let expire the invoices you have (${o.productId} ${o.packageValue}).`,
-        { details: { limit: MAX_OPEN_RESERVATIONS, package_limit: MAX_OPEN_RESERVATIONS_PER_PACKAGE } },
+        `Unpaid invoices of ${who} hold at most ${limit} stocked codes, ${packageLimit} of one package: pay or let expire the invoices you have (${o.productId} ${o.packageValue}).`,
+        { details: { limit, package_limit: packageLimit } },
       );
     }
   }

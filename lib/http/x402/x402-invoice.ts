@@ -29,12 +29,14 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
   const body = await readCreateBody(req);
   if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
   // A refusal is a DomainError: the wrapper answers it from the /x402 table (./errors.ts).
-  const create = () => createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id"), giftCardCode: body.gift_card_code });
+  const ip = clientIp(req);
+  const create = () =>
+    createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id"), giftCardCode: body.gift_card_code, clientIp: ip });
   // A gift card code is a try of the address and the wallet: wrong ones are limited (RATE_LIMITED, 429).
   const invoice =
     body.gift_card_code === undefined
       ? await create()
-      : await countedGuess({ ip: clientIp(req), holder: payer.address }, create, (decision) => new RateLimitedError(decision));
+      : await countedGuess({ ip, holder: payer.address }, create, (decision) => new RateLimitedError(decision));
   const { networks } = await getPayments();
   const card = invoice.giftCardCents ?? 0n;
   return {

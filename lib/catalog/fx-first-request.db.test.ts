@@ -126,7 +126,8 @@ async function readEverywhere(card: Card): Promise<Record<string, string>> {
     const res = await POST(
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        // The Host a client sends (the route refuses a foreign one, lib/http/mcp/server.ts mcpAllowed).
+        headers: { Host: "localhost", "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
         body: JSON.stringify(call),
       }),
     );

@@ -9,7 +9,14 @@ import { fxConfirmRequest } from "@/lib/http/admin/wire";
 import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/http/dashboard/auth";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { getRateLimiter } from "@/lib/ratelimit";
-import { checkOperatorSignIn, isOperatorSession, issueOperatorSession, OPERATOR_COOKIE, OPERATOR_PATH, operatorCookieOptions } from "@/lib/server/operator-session";
+import {
+  checkOperatorSignIn,
+  isOperatorSession,
+  issueOperatorSession,
+  OPERATOR_COOKIE,
+  OPERATOR_PATH,
+  operatorCookieOptions,
+} from "@/lib/server/operator-session";
 
 /** Signs the operator in with the admin token (wrong tokens are limited per client address: checkOperatorSignIn). */
 export async function operatorSignInAction(_previous: OperatorSignInState, form: FormData): Promise<OperatorSignInState> {

@@ -107,22 +107,14 @@ export const ErrorDetails = {
     .optional()
     .meta({ description: "The networks (CAIP-2) this shop takes payments on.", example: ["eip155:8453"] }),
   retry_after: z.number().int().optional().meta({ description: "Seconds to wait before trying again.", example: 12 }),
-  limit: z
-    .number()
-    .int()
-    .optional()
-    .meta({
-      description: "RESERVATION_LIMIT: the stocked codes the unpaid invoices of one wallet (or of one client address, as the message says) may hold in all.",
-      example: 10,
-    }),
-  package_limit: z
-    .number()
-    .int()
-    .optional()
-    .meta({
-      description: "RESERVATION_LIMIT: the stocked codes of one package the unpaid invoices of one wallet (or of one client address) may hold.",
-      example: 5,
-    }),
+  limit: z.number().int().optional().meta({
+    description: "RESERVATION_LIMIT: the stocked codes the unpaid invoices of one wallet (or of one client address, as the message says) may hold in all.",
+    example: 10,
+  }),
+  package_limit: z.number().int().optional().meta({
+    description: "RESERVATION_LIMIT: the stocked codes of one package the unpaid invoices of one wallet (or of one client address) may hold.",
+    example: 5,
+  }),
   transaction: z.string().nullable().optional().meta({ description: "The transaction that carries a payment still waiting for the chain, when known." }),
   network: z.string().optional().meta({ description: "The network (CAIP-2) of that payment.", example: "eip155:8453" }),
 };

@@ -335,8 +335,14 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
   },
 ];
 
-/** Answers every operation can give: bad or missing credentials, no access, a rate limit, our own failure. */
-const COMMON_ERRORS = { 401: ["unauthorized"], 403: ["forbidden"], 429: ["too_many_requests"], 500: ["internal_error"] } as const;
+/** Answers every operation can give: bad or missing credentials, no access, a rate limit, our own failure, the database briefly away. */
+const COMMON_ERRORS = {
+  401: ["unauthorized"],
+  403: ["forbidden"],
+  429: ["too_many_requests"],
+  500: ["internal_error"],
+  503: ["service_unavailable"],
+} as const;
 
 const ERROR_TEXT: Record<number, string> = {
   400: "The request is not valid: `error_code` says how.",
@@ -349,6 +355,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: "The Idempotency-Key was used for another request.",
   429: "Rate limit reached: wait `Retry-After` seconds.",
   500: "Something failed on our side.",
+  503: "The shop's database is briefly unreachable (a restart, a failover): wait `Retry-After` seconds and try again. A creation sent with an Idempotency-Key is answered on the retry as it ended.",
 };
 
 /**
@@ -394,7 +401,7 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
   for (const [status, codes] of errorCodes(op)) {
     // Every answer carries the limit's fields: the route's per account, or (401, 403) the per-address one.
     const headers =
-      status === 429
+      status === 429 || status === 503
         ? z.object({ ...rateHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) })
         : status === 401
           ? z.object({ ...rateHeaders, "WWW-Authenticate": z.string() })

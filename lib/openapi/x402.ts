@@ -80,8 +80,9 @@ const COMMON = {
   429: { description: "Too many requests from this address or wallet.", body: s.RateLimited, headers: retryHeaders },
   500: { description: "Unexpected error on the shop's side.", body: s.InternalError },
   503: {
-    description: "The server is shutting down and takes no new payments; nothing was charged. Try again after Retry-After.",
-    body: s.ShuttingDown,
+    description:
+      "The server is shutting down and takes no new payments (`SHUTTING_DOWN`; nothing was charged), or its database is briefly unreachable (`SERVICE_UNAVAILABLE`). Try again after Retry-After.",
+    body: s.Unavailable,
     headers: retryHeaders,
   },
 } satisfies Record<number, ApiResponse>;

@@ -1,6 +1,7 @@
 import { jsonResponse } from "@/lib/http/api-error";
 import { renderMetrics } from "@/lib/metrics";
 import { isAdmin } from "@/lib/merchants/admin-token";
+import { withRequestLog } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
  * and failures, and the process's own. Protected like the admin API: `Authorization: Bearer <ADMIN_TOKEN>`
  * (a Prometheus scrape job's `authorization: { credentials: … }`).
  */
-export async function GET(req: Request) {
+export const GET = withRequestLog(async (req: Request) => {
   if (!isAdmin(req.headers.get("authorization"))) {
     return jsonResponse(
       { error_code: "unauthorized", message: "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>)." },
@@ -18,4 +19,4 @@ export async function GET(req: Request) {
   }
   const { body, contentType } = await renderMetrics();
   return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
-}
+});

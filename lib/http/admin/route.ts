@@ -7,6 +7,8 @@ import { withRequestLog } from "@/lib/http/request-log";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { log } from "@/lib/log";
 import { DomainError } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { databaseUnavailableResponse } from "@/lib/http/unavailable";
 import { adminErrorOf } from "./errors";
 
 /** A USD amount as the operator types it (`100`, `12.5`), to integer cents; at most 1,000,000 USD at once. */
@@ -41,6 +43,7 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
       if (err instanceof BodyError) return adminError(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message);
       const refusal = err instanceof DomainError ? adminErrorOf(err) : undefined;
       if (refusal) return adminError(refusal.status, refusal.code, refusal.message);
+      if (isDatabaseUnavailable(err)) return databaseUnavailableResponse();
       log.error({ err, path: new URL(req.url).pathname }, "admin request failed");
       return adminError(500, "internal_error", "Something went wrong.");
     }

@@ -13,7 +13,8 @@ import { isSameOriginPost, publicOrigin } from "@/lib/http/origin";
 import { decodePaymentHeader, paymentHeader } from "@/lib/http/x402/payment-header";
 import { checkX402Limits } from "@/lib/http/x402/x402-limits";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
-import { unavailable } from "@/lib/http/unavailable";
+import { databaseUnavailable, unavailable } from "@/lib/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { addLogContext, log } from "@/lib/log";
 import { withRequestLog } from "@/lib/http/request-log";
 
@@ -135,6 +136,7 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
     );
   } catch (err) {
     if (err instanceof ApiError) return err.toResponse(noStore());
+    if (isDatabaseUnavailable(err)) return databaseUnavailable().toResponse(noStore());
     log.error({ err }, "dashboard top-up failed");
     return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(noStore());
   }

@@ -6,6 +6,8 @@ import { withRequestLog } from "@/lib/http/request-log";
 import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
 import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
 import { DomainError } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { DATABASE_UNAVAILABLE_MESSAGE, retryAfter } from "@/lib/http/unavailable";
 import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
@@ -32,7 +34,8 @@ export const API_PREFIX = "/api/v2";
 
 /**
  * A merchant API route: authenticates the credential (401/403), runs the handler, and turns every failure into the
- * API's error envelope. An unexpected error is logged and answered 500 without details.
+ * API's error envelope. The database unreachable is a 503 `service_unavailable` with Retry-After; an unexpected error
+ * is logged and answered 500 without details.
  */
 export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
   return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
@@ -68,10 +71,13 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
 
 /** Counts a request that no credential counts against its client's address; undefined if the store failed. */
 async function anonymousDecision(req: Request) {
-  return (await getRateLimiter()).consumeAnonymous(clientIp(req)).catch((err: unknown) => {
+  // (The limiter's start may fail too: on PostgreSQL it opens the database.)
+  try {
+    return await (await getRateLimiter()).consumeAnonymous(clientIp(req));
+  } catch (err) {
     log.error({ err }, "rate limit store failed");
     return undefined;
-  });
+  }
 }
 
 /**
@@ -144,6 +150,11 @@ export function errorResponse(err: unknown, endpoint: string, routeId: string): 
     const issue = err.issues[0];
     const field = issue?.path.map(String).join(".") || "request";
     return new V2Error(400, "invalid_param", `Invalid parameter ${field}: ${issue?.message ?? "invalid"}`).toResponse(endpoint);
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Not `create_invoice_failed` "nothing was charged": the commit of a creation may be what went unanswered.
+    log.warn({ err, route: routeId }, "merchant API request met the database unavailable");
+    return new V2Error(503, "service_unavailable", DATABASE_UNAVAILABLE_MESSAGE).toResponse(endpoint, retryAfter());
   }
   log.error({ err, route: routeId }, "merchant API request failed");
   // The spec's code for an unexpected failure of invoice creation; nothing was charged or held (its transaction undid it).

@@ -14,7 +14,8 @@ import { refusedAtTheEdge } from "@/lib/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { settlementEffects } from "./settlement-effects";
-import { unavailable } from "@/lib/http/unavailable";
+import { databaseUnavailable, unavailable } from "@/lib/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "./discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
@@ -194,6 +195,10 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return err.toResponse(x402Headers());
   const refusal = err instanceof DomainError ? x402ErrorOf(err) : undefined;
   if (refusal) return refusal.toResponse(x402Headers());
+  if (isDatabaseUnavailable(err)) {
+    log.warn({ err }, "x402 request met the database unavailable");
+    return databaseUnavailable().toResponse(x402Headers());
+  }
   log.error({ err }, "x402 request failed");
   return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(x402Headers());
 }

@@ -135,10 +135,11 @@ export const RateLimited = errorBody(["RATE_LIMITED"], { retry_after: z.number()
   example: { code: "RATE_LIMITED", message: "Too many requests: try again in 12 seconds.", retry_after: 12 },
 });
 
-export const ShuttingDown = errorBody(["SHUTTING_DOWN"]).meta({
-  id: "ShuttingDown",
-  description: "The server is restarting and takes no new payments; nothing was charged. Try again after Retry-After.",
-  example: { code: "SHUTTING_DOWN", message: "This server is restarting and takes no new payments: nothing was charged. Try again in a few seconds." },
+export const Unavailable = errorBody(["SHUTTING_DOWN", "SERVICE_UNAVAILABLE"]).meta({
+  id: "Unavailable",
+  description:
+    "For now the shop cannot serve the call: `SHUTTING_DOWN`, the server is restarting and takes no new payments (nothing was charged); `SERVICE_UNAVAILABLE`, its database is briefly unreachable. Try again after Retry-After.",
+  example: { code: "SERVICE_UNAVAILABLE", message: "The shop is briefly unavailable: its database is not answering. Try again in a few seconds." },
 });
 
 export const InternalError = errorBody(["INTERNAL_ERROR"]).meta({

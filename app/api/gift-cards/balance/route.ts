@@ -5,6 +5,8 @@ import { ApiError, invalidParams, jsonResponse } from "@/lib/http/api-error";
 import { x402Json } from "@/lib/http/body";
 import { countedGuess, isWrongCode } from "@/lib/http/gift-card-guess";
 import { withRequestLog } from "@/lib/http/request-log";
+import { databaseUnavailable } from "@/lib/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { clientIp, RateLimitedError } from "@/lib/http/x402/x402-limits";
 import { log } from "@/lib/log";
 
@@ -33,6 +35,7 @@ export const POST = withRequestLog(async (req: Request): Promise<Response> => {
   } catch (err) {
     if (isWrongCode(err)) return new ApiError(404, "INVALID_GIFT_CARD", "No gift card has this code.").toResponse(headers);
     if (err instanceof ApiError) return err.toResponse(headers);
+    if (isDatabaseUnavailable(err)) return databaseUnavailable().toResponse(headers);
     log.error({ err }, "gift card balance failed");
     return new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side. Try again.").toResponse(headers);
   }

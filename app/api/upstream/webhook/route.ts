@@ -2,6 +2,7 @@ import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { jsonResponse } from "@/lib/http/api-error";
 import { BodyError, readText } from "@/lib/http/body";
+import { withRequestLog } from "@/lib/http/request-log";
 import { receiveUpstreamWebhook } from "@/lib/supply/webhook";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
  * taken; 503 (the upstream retries) when it names an invoice this shop has not recorded yet while a purchase waits for
  * its answer; 401 when its signature does not verify; 404 when no upstream webhook is configured.
  */
-export async function POST(req: Request) {
+export const POST = withRequestLog(async (req: Request) => {
   const hook = config().upstream?.webhook;
   if (!hook) return jsonResponse({ error_code: "not_found", message: "No upstream webhook is configured." }, { status: 404 });
   let body: string;
@@ -30,4 +31,4 @@ export async function POST(req: Request) {
     );
   }
   return new Response(null, { status: 204 });
-}
+});

@@ -1,8 +1,9 @@
 import { productImage } from "@/lib/catalog/get-product-image";
+import { withRequestLog } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, { params }: { params: Promise<{ file: string }> }) {
+export const GET = withRequestLog(async (_req: Request, { params }: { params: Promise<{ file: string }> }) => {
   const { file } = await params;
   const slug = file.replace(/\.svg$/, "");
   const svg = /^[a-z0-9-]{1,80}$/.test(slug) ? await productImage(slug) : null;
@@ -14,4 +15,4 @@ export async function GET(_req: Request, { params }: { params: Promise<{ file: s
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
     },
   });
-}
+});

@@ -180,7 +180,6 @@ export async function createInvoice(
         throw new DomainError("out_of_stock", `${o.productName} ${o.packageValue} is sold out`, { path: ["items", i, "package_value"] });
       }
     }
-    if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
     // A gift card pays what it can (its value set aside until the invoice is paid or ends); one that pays it all pays it now.
     if (input.giftCardCode !== undefined) {
       const due = merchant ? priceCents! : priceUsdc / USDC_PER_CENT;
@@ -193,6 +192,9 @@ export async function createInvoice(
         paidByCard = true;
       }
     }
+    // Last, with the invoice as it stands (a gift card's share set aside): what the caller does in the same
+    // transaction, such as paying the rest from the balance, so that the invoice exists only as it leaves it.
+    if ("onCreated" in input) await input.onCreated?.(tx as unknown as Db, id);
   });
   addLogContext({ invoice_id: id });
   log.info({ invoice_id: id, merchant_id: merchant?.merchantId, orders: orderRows.length, amount_usdc_atomic: priceUsdc.toString() }, "invoice created");

@@ -196,10 +196,12 @@ export async function paymentFailed(tx: Db, id: string, claim: string, reason: s
  * Refuses an unpaid invoice before payment: it ends `denied` with the reason (`status_reason`, e.g. `balance_too_low`
  * for an `auto_pay` the balance could not cover), its orders end `failed` with the reason's text, the stock they
  * reserved is freed, and, a final status reached, its webhook is written in the same transaction. Returns whether it
- * was refused (false: no longer unpaid).
+ * was refused (false: no longer unpaid). Inside a caller's transaction, `after` takes the work to run once that one
+ * commits (the webhook worker's kick), which the caller runs (runAfterCommit).
  */
-export async function denyUnpaid(db: Db, id: string, reason: { code: string; message: string }, now = new Date()): Promise<boolean> {
-  const after: (() => void)[] = [];
+export async function denyUnpaid(db: Db, id: string, reason: { code: string; message: string }, now = new Date(), after?: (() => void)[]): Promise<boolean> {
+  const own = after === undefined;
+  after ??= [];
   const denied = await db.transaction(async (tx) => {
     const rows = await tx
       .update(invoices)
@@ -216,6 +218,6 @@ export async function denyUnpaid(db: Db, id: string, reason: { code: string; mes
     after.push(...(await emit(tx, "invoice.final", { invoiceId: id, now })));
     return true;
   });
-  runAfterCommit(after);
+  if (own) runAfterCommit(after);
   return denied;
 }

@@ -10,16 +10,9 @@ import { BALANCE_METHODS } from "./payment-methods";
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance
  * debited (never below zero, whatever runs at the same time), the invoice marked paid and its orders made due for
  * fulfilment (markPaid, as every payment). Refusals: 404 `not_found`, 409 `invoice_not_payable` (expired, already paid, or another method), 402
- * `balance_too_low` naming both amounts.
+ * `balance_too_low` naming both amounts. Inside a caller's transaction (an `auto_pay` creation) it is a savepoint of it.
  */
-export async function payFromBalance(
-  db: Db,
-  merchantId: string,
-  invoiceId: string,
-  now = new Date(),
-  /** Runs last in the paying transaction (the Idempotency-Key's answer is stored with the debit). */
-  onPaid?: (tx: Db) => Promise<void>,
-): Promise<void> {
+export async function payFromBalance(db: Db, merchantId: string, invoiceId: string, now = new Date()): Promise<void> {
   await db.transaction(async (tx) => {
     const [inv] = await tx
       .select()
@@ -44,7 +37,6 @@ export async function payFromBalance(
       if (!(await markPaid(tx as unknown as Db, invoiceId, null, { network: "balance", transaction: `ledger:${entry.id}`, payer: undefined }, now))) {
         throw new Error(`Invoice ${invoiceId} changed while its row was locked`);
       }
-      await onPaid?.(tx as unknown as Db);
     } catch (err) {
       if (err instanceof BalanceTooLow) {
         throw new DomainError("balance_too_low", err.message, {

@@ -20,7 +20,8 @@ import { jsonResponse } from "@/lib/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/ids";
 import { denyUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
-import { idempotent, type IdempotencyKey } from "@/lib/http/merchant/idempotency";
+import { idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/http/merchant/idempotency";
+import { runAfterCommit } from "@/lib/events";
 import { payFromBalance } from "@/lib/merchants/pay-invoice";
 import {
   getMerchantEsim,
@@ -47,38 +48,37 @@ type OrderRow = typeof orders.$inferSelect;
 export function createInvoiceHandler(only?: "esim") {
   return async (req: Request, ctx: MerchantContext): Promise<Response> => {
     const text = await readText(req);
-    const answerFor = async (db: Db, invoiceId: string) => {
+    const answerFor = async (db: Db, invoiceId: string): Promise<StoredAnswer> => {
       const found = await getMerchantInvoice(db, ctx.merchant.id, invoiceId);
       return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
     };
-    // Pays the invoice when the request asked for auto_pay from the balance (only while it is unpaid: a retry that
-    // resumes an invoice, or one a gift card paid in full), storing the answer with the debit, and answers it.
-    const complete = async (invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>, key: IdempotencyKey) => {
+    // In the transaction that makes the invoice (or, for a retry that resumes one, a transaction of its own): pays it
+    // when the request asked for auto_pay from the balance (only while it is unpaid: a gift card may have paid it all),
+    // and stores the answer with the debit. An outage or a crash at any point leaves the invoice made and paid with its
+    // answer stored, or nothing at all: never an unpaid auto_pay invoice behind an error.
+    const complete = async (tx: Db, invoiceId: string, request: ReturnType<typeof parseInvoiceRequest>, key: IdempotencyKey, after: (() => void)[]) => {
+      let answer: StoredAnswer | undefined;
       if (request.autoPay && BALANCE_METHODS.includes(request.paymentMethod)) {
-        // (A gift card that paid it all paid it already.)
-        if ((await getMerchantInvoice(ctx.db, ctx.merchant.id, invoiceId))?.invoice.status === "unpaid") {
+        if ((await getMerchantInvoice(tx, ctx.merchant.id, invoiceId))?.invoice.status === "unpaid") {
           try {
-            let paid: Awaited<ReturnType<typeof answerFor>> | undefined;
-            await payFromBalance(ctx.db, ctx.merchant.id, invoiceId, new Date(), async (tx) => {
-              paid = await answerFor(tx, invoiceId);
-              await key.storeAnswer(tx, paid);
-            });
-            kickWorker();
-            return paid!;
+            await payFromBalance(tx, ctx.merchant.id, invoiceId);
+            after.push(kickWorker);
           } catch (caught) {
             // auto_pay is part of the creation: refused, the invoice ends denied with the reason (its webhook goes
             // out), its orders failed, and it holds no stock.
             const err = caught instanceof DomainError ? v2ErrorOf(caught) : undefined;
             if (!err) throw caught;
-            await denyUnpaid(ctx.db, invoiceId, { code: err.code, message: err.message });
-            return {
+            await denyUnpaid(tx, invoiceId, { code: err.code, message: err.message }, new Date(), after);
+            answer = {
               status: err.status,
               body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, error_code: err.code, message: err.message, ...err.details, invoice_id: invoiceId },
             };
           }
         }
       }
-      return answerFor(ctx.db, invoiceId);
+      answer ??= await answerFor(tx, invoiceId);
+      await key.storeAnswer(tx, answer);
+      return answer;
     };
     // A gift card code is a try of the account and the address: counted before anything (a 429 is no answer an
     // Idempotency-Key keeps), and given back unless the code named no card.
@@ -110,15 +110,27 @@ export function createInvoiceHandler(only?: "esim") {
           const other = products.find((p) => p.kind !== "esim");
           if (other) throw new V2Error(400, "invalid_param", `Invalid parameter products: ${other.slug} is not an eSIM; buy it with POST /invoices.`);
         }
-        // The key is bound to the invoice in the transaction that makes it, before any money moves for it.
-        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, key.bindInvoice).catch((err: unknown) => {
+        // The key is bound to the invoice, the invoice paid and the answer stored in the transaction that makes it.
+        let answer: StoredAnswer | undefined;
+        const after: (() => void)[] = [];
+        const created = await createMerchantInvoice(ctx.db, ctx.merchant.id, request, async (tx, invoiceId) => {
+          await key.bindInvoice(tx, invoiceId);
+          answer = await complete(tx, invoiceId, request, key, after);
+        }).catch((err: unknown) => {
           wrongCode = isWrongCode(err);
           throw err;
         });
-        if (created.paidByCard) kickWorker();
-        return complete(created.id, request, key);
+        if (created.paidByCard) after.push(kickWorker);
+        runAfterCommit(after);
+        return answer!;
       },
-      (invoiceId, key) => complete(invoiceId, parseInvoiceRequest(text), key),
+      // A key bound to an invoice whose answer was never stored (made before auto_pay joined the creation's transaction).
+      async (invoiceId, key) => {
+        const after: (() => void)[] = [];
+        const answer = await ctx.db.transaction((tx) => complete(tx as unknown as Db, invoiceId, parseInvoiceRequest(text), key, after));
+        runAfterCommit(after);
+        return answer;
+      },
     ).finally(async () => {
       if (tried && !wrongCode) await (await getRateLimiter()).forgiveGiftCardGuess(guess);
     });

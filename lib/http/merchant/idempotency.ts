@@ -16,7 +16,10 @@ const ABANDONED_MS = 5 * 60_000;
 export type IdempotencyKey = {
   /** Binds the key to the invoice the request made, in the transaction that makes it (see createMerchantInvoice). */
   bindInvoice(tx: Db, invoiceId: string): Promise<void>;
-  /** Stores the request's answer in the transaction that moves its money (an auto_pay debit): replayed from then on. */
+  /**
+   * Stores the request's answer in the transaction that makes its invoice and moves its money (an auto_pay debit):
+   * replayed from then on, and not written again once that transaction committed.
+   */
   storeAnswer(tx: Db, answer: StoredAnswer): Promise<void>;
 };
 
@@ -25,11 +28,12 @@ export type IdempotencyKey = {
  * for the same key and the same request; the same key with another method, path or body is refused with 422
  * `idempotency_key_reused`, and while the first request still runs with 409 `idempotency_key_in_use`.
  *
- * The key is bound to the invoice in the transaction that makes it (`bindInvoice`), and the answer is stored in the
- * transaction that moves the money (`storeAnswer`, with the `auto_pay` debit). A failure on our side (5xx, or a thrown
- * error) before the invoice exists keeps nothing, so the request can be retried with the same key; a failure after the
- * debit finds the answer stored (a retry replays it); a failure in between keeps the binding, and the retry `resume`s
- * that invoice (an invoice is paid at most once) and answers it: a retry never makes or pays a second one.
+ * The key is bound to the invoice, and the answer stored, in the transaction that makes it and moves the money
+ * (`bindInvoice`, `storeAnswer`, with the `auto_pay` debit): nothing is written after the debit, so no failure after
+ * it can be answered as if nothing was charged. A failure on our side (5xx, or a thrown error) before that commit keeps
+ * nothing, so the request can be retried with the same key; after it, a retry replays the stored answer. A key bound
+ * without an answer (a transaction of its own did the payment) is `resume`d by the retry, which answers that invoice
+ * (an invoice is paid at most once): a retry never makes or pays a second one.
  */
 export async function idempotent(
   db: Db,
@@ -84,12 +88,15 @@ export async function idempotent(
       .update(idempotencyKeys)
       .set({ responseStatus: answer.status, responseBody: answer.body as object })
       .where(thisKey);
+  // Set when the answer went into the run's transaction: once the run returns, that one committed.
+  let stored = false;
   const ownKey: IdempotencyKey = {
     bindInvoice: async (tx, invoiceId) => {
       await tx.update(idempotencyKeys).set({ invoiceId }).where(thisKey);
     },
     storeAnswer: async (tx, answer) => {
       await store(tx, answer);
+      stored = true;
     },
   };
   let answer: StoredAnswer;
@@ -108,7 +115,7 @@ export async function idempotent(
     await release();
     return { ...answer, replayed: false };
   }
-  await store(db, answer);
+  if (!stored) await store(db, answer);
   return { ...answer, replayed: false };
 
   /** After a failure: a key bound to an invoice is left for the next retry to resume at once; an unbound one is forgotten. */

@@ -324,16 +324,17 @@ describe(`merchant invoices on ${testDriver}`, () => {
       "after-debit-2",
       { method: "POST", endpoint: "/invoices", body: text },
       async (key) => {
-        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), key.bindInvoice);
-        made = created.id;
-        // As the handler does: the answer is written in the transaction that debits the balance.
-        await payFromBalance(database.db, m.merchant_id, created.id, new Date(), async (tx) => {
-          const found = (await getMerchantInvoice(tx, m.merchant_id, created.id))!;
+        // As the handler does: the key bound, the balance debited and the answer written in the transaction that makes the invoice.
+        const created = await createMerchantInvoice(database.db, m.merchant_id, parseInvoiceRequest(text), async (tx, id) => {
+          await key.bindInvoice(tx, id);
+          await payFromBalance(tx, m.merchant_id, id);
+          const found = (await getMerchantInvoice(tx, m.merchant_id, id))!;
           await key.storeAnswer(tx, {
             status: 200,
-            body: { meta: { _endpoint: "/invoices", id: created.id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") },
+            body: { meta: { _endpoint: "/invoices", id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") },
           });
         });
+        made = created.id;
         throw new Error("the process died before answering");
       },
       async () => {

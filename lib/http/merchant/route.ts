@@ -58,7 +58,9 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
       const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
       return withHeaders(await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params }), limits);
     } catch (err) {
-      if (!limits) {
+      // (A database outage judged no credential: it is not counted against the client's address, whose budget would
+      // otherwise turn the outage's 503s into 429s for every account behind that address.)
+      if (!limits && !isDatabaseUnavailable(err)) {
         // No credential counted this request (it had none that passed): its client's address does.
         const anonymous = await anonymousDecision(req);
         if (anonymous && !anonymous.allowed) return rateLimitedResponse(endpoint, anonymous);

@@ -4,7 +4,9 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import pg from "pg";
 import { createEmbeddedCluster, openDatabase, pgliteFolder, queryRows } from "./client";
+import { createDatabase, dropDatabase } from "./create-database";
 import { DataDirLockedError, lockDataDir } from "./lock";
 import { settings } from "./schema";
 import { openTestDatabase, testDriver } from "./testing";
@@ -108,5 +110,30 @@ describe.skipIf(testDriver === "postgres")("embedded database on disk", () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, "db.lock"), "utf8")).pid).toBe(process.pid);
     release();
     expect(fs.existsSync(path.join(dir, "db.lock"))).toBe(false);
+  });
+});
+
+describe.skipIf(testDriver !== "postgres")("the PostgreSQL pool", () => {
+  it("takes back a checked-out connection that the server ended: a transaction whose BEGIN met it does not hold it for good", async () => {
+    const server = process.env.TEST_DATABASE_URL!;
+    const url = await createDatabase(server, "storefront_pool");
+    const database = await openDatabase({ driver: "postgres", url, migrate: false, max: 1 });
+    try {
+      // The pool's one connection, checked out as a transaction's is, and ended by the server (a restart, a failover)
+      // before its BEGIN: drizzle then never releases it.
+      const client = await database.pool!.connect();
+      const [{ pid }] = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows as [{ pid: number }];
+      const admin = new pg.Client({ connectionString: server });
+      await admin.connect();
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      await admin.end();
+      // The pool serves again (it waited 5 s for a connection and failed, for good, before).
+      expect(await queryRows(database.db, sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+      // A release after all is no second release.
+      client.release();
+    } finally {
+      await database.close();
+      await dropDatabase(server, url);
+    }
   });
 });

@@ -130,8 +130,10 @@ const MIGRATION_LOCK_KEY = 402_2026;
 export async function openDatabase(options: OpenOptions, prepare?: (db: Db) => Promise<void>): Promise<Database> {
   if (options.driver === "postgres") {
     // Unnamed statements only (node-postgres's default) and no session state outside a transaction: the pool works
-    // through a PgBouncer in transaction mode as well as on a direct connection.
-    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
+    // through a PgBouncer in transaction mode as well as on a direct connection. A connection that cannot be had in
+    // 5 s (a server failing over, every connection busy) fails the request (503, lib/db/unavailable.ts) rather than
+    // holding it for good, which is node-postgres's default.
+    const pool = new Pool({ connectionString: options.url, max: options.max ?? 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
     const end = poolCloser(pool);
     const client = await pool.connect().catch(async (err: Error) => {
       await end();
@@ -223,13 +225,17 @@ export async function queryRows<T extends Record<string, unknown>>(db: Db, query
 
 /**
  * Ends a pool once: resolves when every connection is closed (`pool.end()` alone resolves while sockets are still
- * closing). An idle connection that the server ends (restart, failover, admin) is logged rather than crashing the
- * process; the pool replaces it on the next query.
+ * closing). A connection that the server ends (restart, failover, admin) is logged rather than crashing the process;
+ * the pool replaces it on the next query.
  */
 function poolCloser(pool: pg.Pool): () => Promise<void> {
   const open = new Set<pg.PoolClient>();
   pool.on("connect", (client) => {
     open.add(client);
+    // The pool hears an idle connection's end (below); one checked out, between a transaction's queries, emits here,
+    // where unheard it would be thrown as an uncaught exception. Its next query fails (a 503: lib/db/unavailable.ts),
+    // and the pool drops it when it comes back.
+    client.on("error", () => undefined);
     client.once("end", () => open.delete(client));
   });
   pool.on("error", (err) => log.error({ err: err.message }, "PostgreSQL connection lost"));
@@ -242,6 +248,35 @@ function poolCloser(pool: pg.Pool): () => Promise<void> {
     })();
     return ending;
   };
+}
+
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * node-postgres's pool, with a connection checked out by `connect()` (a transaction's) handed back as soon as the server
+ * ends it, and its later release a no-op. drizzle releases a transaction's connection only once its BEGIN succeeded:
+ * one whose BEGIN met a server going down was held for good, and after `max` of them (a restart under load) the pool
+ * had none left to give until the process restarted. (`pool.query` releases its own connections.)
+ */
+export class Pool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    if (callback) return super.connect(callback);
+    return super.connect().then((client) => {
+      const release = client.release;
+      let released = false;
+      const ended = () => client.release(new Error("The connection ended while checked out"));
+      client.release = (err) => {
+        if (released) return;
+        released = true;
+        client.removeListener("end", ended);
+        release(err);
+      };
+      client.once("end", ended);
+      return client;
+    });
+  }
 }
 
 let journal: { entries: { when: number }[] } | undefined;

@@ -16,3 +16,15 @@ export async function register() {
   const { startServer } = await import("./lib/server/start");
   await startServer();
 }
+
+/**
+ * A request that failed because the database is unreachable (a page's render, most often: the APIs answer it themselves)
+ * holds the pages back for a moment, answered 503 by the proxy (lib/db/outage.ts) rather than each failing in turn.
+ */
+export async function onRequestError(err: unknown) {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { isDatabaseUnavailable } = await import("./lib/db/unavailable");
+  if (!isDatabaseUnavailable(err)) return;
+  const { noteDatabaseOutage } = await import("./lib/db/outage");
+  noteDatabaseOutage();
+}

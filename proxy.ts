@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { edgeError, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/http/edge-guard";
 import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "@/lib/http/merchant/methods";
+import { outagePage } from "@/lib/http/outage-page";
 
 const MERCHANT_API = "/api/v2";
 
@@ -10,6 +11,9 @@ const MERCHANT_API = "/api/v2";
  * than MAX_BODY_BYTES with a 413 before it is read (a body sent without a length is cut at the same size by the
  * readers in lib/http/body.ts). Every request gets an id (X-Request-Id, the caller's when it sent a sane one): the
  * handlers' logs carry it, and so does the answer.
+ *
+ * While the database was found unreachable a moment ago, a page is answered 503 with a page that says the shop is
+ * briefly unavailable (lib/http/outage-page.ts), rather than rendered to fail.
  *
  * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, the fallback of
  * lib/http/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every
@@ -30,6 +34,8 @@ export function proxy(request: NextRequest): Response {
   };
   const problem = requestProblem(request);
   if (problem && !merchant) return stamped(edgeError(url.pathname, problem.status, problem.message));
+  const outage = outagePage(request.method, url.pathname);
+  if (outage) return stamped(outage);
   if (problem) {
     headers.set(EDGE_REFUSAL_HEADER, `${problem.status} ${url.pathname}`);
     headers.set(EDGE_REFUSAL_MESSAGE_HEADER, encodeURIComponent(problem.message));

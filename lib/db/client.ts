@@ -11,6 +11,8 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { lockDataDir } from "./lock";
+import { noteDatabaseBack, noteDatabaseOutage } from "./outage";
+import { isDatabaseUnavailable } from "./unavailable";
 import * as schema from "./schema";
 import { log } from "@/lib/log";
 
@@ -238,7 +240,12 @@ function poolCloser(pool: pg.Pool): () => Promise<void> {
     client.on("error", () => undefined);
     client.once("end", () => open.delete(client));
   });
-  pool.on("error", (err) => log.error({ err: err.message }, "PostgreSQL connection lost"));
+  pool.on("error", (err) => {
+    log.error({ err: err.message }, "PostgreSQL connection lost");
+    // Most often the server restarting or failing over: the pages wait (proxy.ts) until a new connection is made.
+    if (isDatabaseUnavailable(err)) noteDatabaseOutage();
+  });
+  pool.on("connect", () => noteDatabaseBack());
   let ending: Promise<void> | undefined;
   return () => {
     ending ??= (async () => {

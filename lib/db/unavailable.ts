@@ -1,4 +1,5 @@
 import { DataDirLockedError } from "./lock";
+import { OUTAGE_HOLD_S } from "./outage";
 
 /**
  * SQLSTATEs that say the server cannot serve this session now, not that the query is wrong: class 08 (the connection
@@ -42,4 +43,4 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /** How long a client is asked to wait (Retry-After, seconds) while the database is unreachable: a restart's time. */
-export const DATABASE_RETRY_AFTER_S = 5;
+export const DATABASE_RETRY_AFTER_S = OUTAGE_HOLD_S;

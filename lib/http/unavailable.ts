@@ -1,3 +1,4 @@
+import { noteDatabaseOutage } from "@/lib/db/outage";
 import { DATABASE_RETRY_AFTER_S } from "@/lib/db/unavailable";
 import { ApiError, jsonResponse } from "./api-error";
 
@@ -18,7 +19,11 @@ export function unavailable(): ApiError {
  * (a creation with an Idempotency-Key answers it on the retry).
  */
 export const DATABASE_UNAVAILABLE_MESSAGE = "The shop is briefly unavailable: its database is not answering. Try again in a few seconds.";
-export const retryAfter = () => ({ "Retry-After": String(DATABASE_RETRY_AFTER_S) });
+/** The headers of every such answer; the outage is noted for the pages meanwhile (lib/db/outage.ts, proxy.ts). */
+export function retryAfter(): Record<string, string> {
+  noteDatabaseOutage();
+  return { "Retry-After": String(DATABASE_RETRY_AFTER_S) };
+}
 
 /** The x402 API's answer (its error shape) while the database is unreachable. */
 export function databaseUnavailable(): ApiError {

@@ -13,6 +13,7 @@ import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
 import { testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
 import { startWorker, type Worker } from "@/lib/fulfilment";
 import { balanceOf, createMerchant } from "@/lib/merchants";
+import { outagePage } from "@/lib/http/outage-page";
 import { bearerAuth, callRoute } from "./testing";
 
 const SCRIPT = "scripts/postgres-test-server.sh";
@@ -51,7 +52,7 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!canRun)("merchant purchases while PostgreSQL restarts", () => {
-  it("answers 503 with Retry-After while it is down, never 500; every auto_pay invoice is paid and every balance exact", async () => {
+  it("answers 503 with Retry-After while it is down (pages too), never 500; every auto_pay invoice is paid and every balance exact", async () => {
     const db = database!.db;
     // The fulfilment loop runs through the outage, as a server's does.
     let loopErrors = 0;
@@ -76,8 +77,11 @@ describe.skipIf(!canRun)("merchant purchases while PostgreSQL restarts", () => {
     };
     const buyers = merchants.map((m) => buyer(m.api_token));
     await sleep(1_000);
-    // Down for 4 s (sessions cut by the fast stop, then connections refused), then up again.
-    await promisify(execFile)(SCRIPT, ["stop-for", dir, "4"]);
+    // Down for 4 s (sessions cut by the fast stop, then connections refused), then up again; the pages meanwhile.
+    const down = promisify(execFile)(SCRIPT, ["stop-for", dir, "4"]);
+    await sleep(2_500);
+    const pageWhileDown = outagePage("GET", "/products/test-gift-card-code");
+    await down;
     const upAt = statuses.get(200) ?? 0;
     await sleep(2_000);
     running = false;
@@ -88,6 +92,8 @@ describe.skipIf(!canRun)("merchant purchases while PostgreSQL restarts", () => {
     expect(withoutRetryAfter).toEqual([]);
     // The shop served again once the database was back, without a restart of its own.
     expect(statuses.get(200)!).toBeGreaterThan(upAt);
+    expect([pageWhileDown?.status, pageWhileDown?.headers.get("retry-after")]).toEqual([503, "5"]);
+    expect(outagePage("GET", "/products/test-gift-card-code")).toBeUndefined();
 
     const ids = merchants.map((m) => m.merchant_id);
     const made = await db.select().from(invoices).where(inArray(invoices.merchantId, ids));

@@ -45,8 +45,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   restore?.();
-  await database?.close();
+  // The server first, whatever else fails to end: no test leaves one running.
   if (dir) execFileSync(SCRIPT, ["stop", dir]);
+  await database?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

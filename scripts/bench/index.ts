@@ -3,14 +3,17 @@
 // travels). The shop runs on the devnet with BENCHMARK_LIMITS=1 (every rate limit raised a thousandfold, still
 // counted; refused outside the devnet), so that no figure is cut off by a 429.
 //
-//   npm run bench                     all of them (build first: `npm run bench` does it)
-//   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages
+//   npm run bench                     all of them (build first: `npm run bench` does it), then docs/performance.md
+//                                     rewritten with this run's figures
+//   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages (printed only)
 //
 // BENCH_SECONDS (default 5) is how long each throughput load runs, BENCH_SOAK_SECONDS (default 60) the mixed load
-// after which the server's memory is read (300 for the README's five minutes), BENCH_NODE_OPTIONS the shop's
+// after which the server's memory is read (300 for five minutes), BENCH_NODE_OPTIONS the shop's
 // NODE_OPTIONS, SHOP_LOG a file for the shop's output. The PostgreSQL figures need BENCH_DATABASE_URL (a server to
 // create a database on) or, as root with Debian's postgresql, start their own server.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { chromium } from "@playwright/test";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -25,6 +28,7 @@ import { createDatabase } from "../../lib/db/create-database";
 import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
 import { startDevnetProcess } from "../devnet-process";
 import { cpuMs, residentMb, startBareRoute, startPostgres } from "./processes";
+import { performanceMarkdown, type Figure, type Value } from "./figures";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -44,14 +48,21 @@ type Section = (typeof SECTIONS)[number];
 
 type Bare = { url: string; pid: number | undefined; figures(): Promise<Figures> };
 
+// What the run measured, for docs/performance.md (written at the end of a full run).
+const PERFORMANCE_DOC = path.join(import.meta.dirname, "..", "..", "docs", "performance.md");
+const measured: Figure[] = [];
+const note = (table: string, column: string, row: string, value: Value) => measured.push({ table, column, row, value });
+const PGLITE = "PGlite (embedded)";
+const CHECKOUT = "Paid calls and checkout on the devnet (a block a second)";
+
 async function main() {
   const asked = process.argv.slice(2).filter((a) => a !== "--");
   for (const a of asked) if (!(SECTIONS as readonly string[]).includes(a)) throw new Error(`Unknown benchmark ${a}: choose from ${SECTIONS.join(", ")}`);
   const run = (s: Section) => asked.length === 0 || asked.includes(s);
 
-  console.log(
-    `x402 Storefront benchmarks, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
-  );
+  const date = new Date().toISOString().slice(0, 10);
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  console.log(`x402 Storefront benchmarks, ${date}, ${machine}`);
   console.log(`${CLIENTS} clients, ${SECONDS} s per load; the bare route is a Next.js route handler answering 50 products as JSON, about the shop's size.\n`);
   const bareServer = await startBareRoute();
   const bare: Bare = { url: bareServer.url, pid: bareServer.pid, figures: () => load(() => fetch(bareServer.url), { clients: CLIENTS, seconds: SECONDS }) };
@@ -64,14 +75,14 @@ async function main() {
   };
   try {
     if (run("catalog")) {
-      await withShop({}, (shop) => catalog("PGlite (embedded)", shop, bare));
+      await withShop({}, (shop) => catalog(PGLITE, shop, bare));
       const url = await postgresDatabase("storefront_bench");
       if (url) await withShop({ DATABASE_URL: url }, (shop) => catalog("PostgreSQL", shop, bare));
     }
     if (run("x402")) await withShop({}, (shop) => x402(shop));
-    if (run("checkout")) await withShop({}, (shop) => checkout(shop));
+    if (run("checkout")) await withShop({}, (shop) => checkout(shop, bare));
     if (run("settlement")) {
-      await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement("PGlite (embedded)", [shop], bare));
+      await withShop({ DEVNET_BLOCK_TIME: "0" }, (shop) => settlement(PGLITE, [shop], bare));
       // The same on PostgreSQL (its server on the same two cores as the shop, the chain and the payers).
       const url = await postgresDatabase("storefront_bench_settlement");
       if (url) await withShop({ DEVNET_BLOCK_TIME: "0", DATABASE_URL: url }, (shop) => settlement("PostgreSQL", [shop], bare));
@@ -83,6 +94,17 @@ async function main() {
         );
     }
     if (run("pages")) await withShop({}, (shop) => pages(shop));
+    // A full run replaces the figures of the last; some benchmarks alone would leave the others out.
+    if (asked.length === 0) {
+      const settings = [
+        `${CLIENTS} clients unless said`,
+        `BENCH_SECONDS=${SECONDS}`,
+        `BENCH_SOAK_SECONDS=${SOAK_SECONDS}`,
+        ...(process.env.BENCH_NODE_OPTIONS ? [`BENCH_NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS}`] : []),
+      ].join(", ");
+      fs.writeFileSync(PERFORMANCE_DOC, performanceMarkdown({ date, machine, settings, figures: measured }));
+      console.log(`Figures written to ${path.relative(process.cwd(), PERFORMANCE_DOC)}.`);
+    }
   } finally {
     await bareServer.stop();
     await postgres?.stop();
@@ -130,26 +152,38 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   const tokenSearch = (i: number) => fetch(`${base}/x402/gift-cards/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, { headers: agent });
 
   const kb = async (res: Promise<Response>) => `${((await (await res).text()).length / 1024).toFixed(0)} KB`;
-  console.log(`Catalog on ${label} (50 products: ${await kb(productList(0))} from the shop, ${await kb(fetch(bare.url))} from the bare route):`);
+  const [listKb, bareKb] = [await kb(productList(0)), await kb(fetch(bare.url))];
+  console.log(`Catalog on ${label} (50 products: ${listKb} from the shop, ${bareKb} from the bare route):`);
+  const table = "Catalog under load";
+  note(table, label, "50 products' answer", { text: `${listKb} (bare route: ${bareKb})` });
   // Each figure beside the bare route's, the loads taken in turns a second at a time (see `interleaved`).
   const bareCall = () => fetch(bare.url);
   const [baseline, list, search] = await interleaved([bareCall, productList, tokenSearch], { clients: CLIENTS, seconds: SECONDS });
   console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline!));
   console.log(throughputLine("GET /api/v2/products?limit=50", list!, baseline));
   console.log(throughputLine("token-authenticated /x402/gift-cards/search", search!, baseline));
+  note(table, label, "bare route handler, 50 products", { load: baseline! });
+  note(table, label, "`GET /api/v2/products?limit=50`", { load: list!, bare: baseline });
+  note(table, label, "token-authenticated `/x402/gift-cards/search`", { load: search!, bare: baseline });
   // Latency without queueing: one client at a time (with 8 clients on 2 cores, every request waits for the others).
   const [bareAlone, listAlone, searchAlone] = await interleaved([bareCall, productList, tokenSearch], { clients: 1, seconds: SECONDS });
   console.log(throughputLine("one client: bare route handler", bareAlone!));
   console.log(throughputLine("one client: GET /api/v2/products?limit=50", listAlone!, bareAlone));
   console.log(throughputLine("one client: token-authenticated search", searchAlone!, bareAlone));
+  note(table, label, "one client: bare route handler", { load: bareAlone! });
+  note(table, label, "one client: `GET /api/v2/products?limit=50`", { load: listAlone!, bare: bareAlone });
+  note(table, label, "one client: token search", { load: searchAlone!, bare: bareAlone });
   for (const page of ["/products/amazon-us", "/search?q=steam"]) {
     const t = await timeToFirstByte(base + page, 40);
     console.log(`  time to first byte ${page.padEnd(25)} p50 ${t.p50.toFixed(1)} ms   p95 ${t.p95.toFixed(1)} ms`);
+    note(table, label, `time to first byte, \`${page}\``, { times: t, unit: "ms" });
   }
   // Memory after a longer mixed load: both routes at once, half the clients each.
   await load((i) => (i % 2 === 0 ? productList(i) : tokenSearch(i)), { clients: CLIENTS, seconds: SOAK_SECONDS });
   const mb = (n: number | undefined) => (n === undefined ? "unknown" : `${n.toFixed(0)} MB resident`);
-  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${mb(residentMb(shop.pid))} (the bare route's server: ${mb(residentMb(bare.pid))})`);
+  const soaked = `${mb(residentMb(shop.pid))} (the bare route's server: ${mb(residentMb(bare.pid))})`;
+  console.log(`  server memory after ${SOAK_SECONDS} s of both loads: ${soaked}`);
+  note(table, label, `server memory after ${SOAK_SECONDS} s of both loads`, { text: soaked });
   // The largest body the shop takes, under the product list's load: the heap's ceiling must leave room for it.
   const body = bulkCatalog(IMPORT_BODY_LIMIT);
   const started = performance.now();
@@ -163,9 +197,10 @@ async function catalog(label: string, shop: RunningShop, bare: Bare) {
   ]);
   if (!imported.ok) throw new Error(`the catalog import answered ${imported.status}: ${(await imported.text()).slice(0, 300)}`);
   const report = (await imported.json()) as { imported: number };
-  console.log(
-    `  catalog import of ${(body.length / 2 ** 20).toFixed(1)} MB (${report.imported} products) beside the load: ${((performance.now() - started) / 1000).toFixed(1)} s, then ${mb(residentMb(shop.pid))}\n`,
-  );
+  const importRow = `a ${(body.length / 2 ** 20).toFixed(1)} MB catalog import (${report.imported} products) beside the product list's load`;
+  const importTook = `${((performance.now() - started) / 1000).toFixed(1)} s, then ${mb(residentMb(shop.pid))}`;
+  console.log(`  ${importRow}: ${importTook}\n`);
+  note(table, label, importRow, { text: importTook });
 }
 
 /** A catalog import body of gift cards just under `limit` bytes. */
@@ -207,11 +242,13 @@ async function x402(shop: RunningShop) {
   }
   times.sort((a, b) => a - b);
   console.log(`x402 paid micro-fee call (402 + paid retry + settlement on ${buyer.network}, a block a second), 40 calls:`);
-  console.log(`  p50 ${percentile(times, 50).toFixed(1)} ms   p95 ${percentile(times, 95).toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms\n`);
+  const t = { p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1)! };
+  console.log(`  p50 ${t.p50.toFixed(1)} ms   p95 ${t.p95.toFixed(1)} ms   max ${t.max.toFixed(1)} ms\n`);
+  note(CHECKOUT, PGLITE, "a paid micro-fee call (402, paid retry, settlement), 40 calls", { times: t, unit: "ms" });
 }
 
-/** From payment to codes, and how many invoices a session token creates per second. */
-async function checkout(shop: RunningShop) {
+/** From payment to codes, and how many invoices a session token creates per second (beside the bare route). */
+async function checkout(shop: RunningShop, bare: Bare) {
   const base = shop.baseURL;
   const json = { "Content-Type": "application/json" };
   const buyer = await devnetBuyer(base, "1000");
@@ -234,11 +271,14 @@ async function checkout(shop: RunningShop) {
   }
   toCodes.sort((a, b) => a - b);
   console.log("Checkout:");
-  console.log(
-    `  payment to codes (pay with settlement, then status until codes), 20 purchases: p50 ${percentile(toCodes, 50).toFixed(0)} ms   p95 ${percentile(toCodes, 95).toFixed(0)} ms`,
-  );
-  const create = await load(() => fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart }), { clients: CLIENTS, seconds: SECONDS });
-  console.log(throughputLine("POST /x402/invoice/create (session token)", create));
+  const t = { p50: percentile(toCodes, 50), p95: percentile(toCodes, 95) };
+  console.log(`  payment to codes (pay with settlement, then status until codes), 20 purchases: p50 ${t.p50.toFixed(0)} ms   p95 ${t.p95.toFixed(0)} ms`);
+  note(CHECKOUT, PGLITE, "payment to codes (pay, then status until codes), 20 purchases", { times: t, unit: "ms" });
+  const createInvoice = () => fetch(`${base}/x402/invoice/create`, { method: "POST", headers: auth, body: cart });
+  const [baseline, create] = await interleaved([() => fetch(bare.url), createInvoice], { clients: CLIENTS, seconds: SECONDS });
+  console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline!));
+  console.log(throughputLine("POST /x402/invoice/create (session token)", create!, baseline));
+  note(CHECKOUT, PGLITE, "`POST /x402/invoice/create` with a session token", { load: create!, bare: baseline });
   console.log();
 }
 
@@ -295,6 +335,8 @@ async function settlement(label: string, shops: RunningShop[], bare: Bare) {
   await rpc("evm_setAutomine", [false]);
   console.log(`x402 settlements on ${evm.network}, a block every second (1 block = 1 s), the shop on ${label}:`);
   console.log(throughputLine("bare route handler (GET /products, 50 items)", baseline));
+  const table = "Settlements, a block a second";
+  note(table, label, "bare route handler, 50 products (alone, before the rounds)", { load: baseline });
   for (const { n, payers } of rounds) {
     const started = performance.now();
     const times = await Promise.all(
@@ -309,10 +351,13 @@ async function settlement(label: string, shops: RunningShop[], bare: Bare) {
     const elapsed = (performance.now() - started) / 1000;
     const all = times.map((t) => t.all / 1000).sort((a, b) => a - b);
     const fromPayment = times.map((t) => t.fromPayment / 1000).sort((a, b) => a - b);
+    const t = { p50: percentile(fromPayment, 50), p95: percentile(fromPayment, 95), max: fromPayment.at(-1)! };
     console.log(
       `  ${String(n).padStart(3)} payer(s) at once: ${(n / elapsed).toFixed(1).padStart(6)} settlements/s, all settled in ${elapsed.toFixed(1)} blocks (p50 ${percentile(all, 50).toFixed(1)});` +
-        ` from payment to settled answer p50 ${percentile(fromPayment, 50).toFixed(1)}, p95 ${percentile(fromPayment, 95).toFixed(1)}, max ${fromPayment.at(-1)!.toFixed(1)} blocks`,
+        ` from payment to settled answer p50 ${t.p50.toFixed(1)}, p95 ${t.p95.toFixed(1)}, max ${t.max.toFixed(1)} blocks`,
     );
+    note(table, label, `${n} ${n === 1 ? "payer" : "payers"} at once: from payment to settled answer`, { times: t, unit: "blocks" });
+    if (n === 100) note(table, label, "100 payers at once: settlements a second", { text: (n / elapsed).toFixed(1) });
   }
   // 100 payments that arrive at the same moment: each signed beforehand (after its own 402), then all sent at once,
   // so that the time to each settled answer is the shop's and the chain's alone (above, the 100 payers' own signing in
@@ -364,6 +409,10 @@ async function settlement(label: string, shops: RunningShop[], bare: Bare) {
     `  server CPU for those 100 payments: ${(shopCpu / 1000).toFixed(2)} s on ${shops.length} server(s), ${(shopCpu / 100).toFixed(1)} ms a payment;` +
       ` the bare route's for 100 requests at once: ${(bareCpu / 1000).toFixed(2)} s, ${(bareCpu / 100).toFixed(1)} ms a request`,
   );
+  const presigned = { p50: percentile(settled, 50), p95: percentile(settled, 95), max: settled.at(-1)! };
+  note(table, label, "100 payments arriving at once (signed beforehand): each settled answer", { times: presigned, unit: "blocks" });
+  note(table, label, "their transactions, block by block after their arrival", { text: perBlock.join(", ") });
+  note(table, label, "server CPU a payment (bare route: a request)", { cpuMs: shopCpu / 100, bareCpuMs: bareCpu / 100 });
   console.log();
 }
 
@@ -379,6 +428,9 @@ async function pages(shop: RunningShop) {
       const page = await context.newPage();
       const m = await measurePageJs(page, shop.baseURL + url);
       console.log(`  ${url.padEnd(28)} ${String(m.files).padStart(3)} files ${m.gzipKb.toFixed(1).padStart(7)} KB`);
+      note("JavaScript per page (gzip)", "JavaScript", `\`${url}\`${url === "/cart" ? ", one item, before a wallet family is chosen" : ""}`, {
+        text: `${m.gzipKb.toFixed(0)} KB in ${m.files} files`,
+      });
       await context.close();
     }
     console.log();

@@ -19,15 +19,16 @@ export type Run = { date: string; machine: string; settings: string; figures: Fi
 export const INTRO = `\`npm run bench\` builds the shop, runs each benchmark against that production build (\`next start\`) on the
 devnet, and measures a bare Next.js route handler in the same run on the same machine: a tiny app
 (\`scripts/bench/bare-route\`) that the benchmark builds and starts itself, answering 50 products of the merchant API's
-shape and size. These machines are noisy: the share of the bare route's figure ("% of bare") is the figure that
-travels, and to keep it the same machine's, the bare route's load and the shop's are taken in turns, a second of each
-at a time. The shop runs with \`BENCHMARK_LIMITS=1\` (every rate limit a thousandfold, still counted; refused outside
-the devnet), so that no load is cut off by a 429.
+shape and size. These machines are noisy (the bare route alone has measured from 203 to 471 req/s in runs of one
+day): the share of the bare route's figure ("% of bare") is the figure that travels, and to keep it the same
+machine's, the bare route's load and the shop's are taken in turns, a second of each at a time. The shop runs with
+\`BENCHMARK_LIMITS=1\` (every rate limit a thousandfold, still counted; refused outside the devnet), so that no load
+is cut off by a 429.
 
 How to read the tables: with several clients on two cores every request waits for the others, so the one-client rows
 are the figure of a request's own time. Settlements are timed in blocks of the devnet's chain, which mines one a
-second. A column left out was not measured (PostgreSQL needs \`BENCH_DATABASE_URL\`, or root and Debian's
-\`postgresql\`, for a server the benchmark starts).
+second. The PostgreSQL server works on the same cores as the shop and the load. A column left out was not measured
+(PostgreSQL needs \`BENCH_DATABASE_URL\`, or root and Debian's \`postgresql\`, for a server the benchmark starts).
 
 \`npm run bench\` rewrites this file at the end of a full run; \`npm run bench -- catalog pages\` runs some of the
 benchmarks (\`catalog\`, \`x402\`, \`checkout\`, \`settlement\`, \`pages\`) and only prints them. \`BENCH_SECONDS\` sets

@@ -33,13 +33,13 @@ ENV NODE_ENV=production \
     # Idle keep-alive connections outlive a load balancer's (60 s on most), so the server never closes one that the
     # balancer is about to reuse.
     KEEP_ALIVE_TIMEOUT=65000 \
-    # The heap's ceiling and young generation, as npm start sets them (README, "Memory"): without a ceiling Node.js
+    # The heap's ceiling and young generation, as npm start sets them (ARCHITECTURE.md, "Memory"): without a ceiling Node.js
     # lets the heap grow with the machine's memory long before it collects; 512 MB leaves room for two 20 MB imports
     # beside the load, and a 4 MB semi-space keeps short-lived objects from holding 48 MB.
     NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=4" \
     # glibc's malloc threshold held at 1 MB: left to itself glibc raises it, and its trim threshold with it, after a
     # burst of requests and keeps 40 to 60 MB of freed memory resident for good; the trim threshold at 4 MB, so that
-    # a request's freed buffers are not given back to the kernel and taken again by the next (README, "Memory").
+    # a request's freed buffers are not given back to the kernel and taken again by the next (ARCHITECTURE.md, "Memory").
     MALLOC_MMAP_THRESHOLD_=1048576 \
     MALLOC_TRIM_THRESHOLD_=4194304 \
     DATA_DIR=/data

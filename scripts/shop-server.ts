@@ -24,7 +24,7 @@ export async function freePort(): Promise<number> {
 export const SHOP_HEAP_MB = 512;
 /**
  * The young generation's semi-space, in MB: Node.js's 16 MB default keeps up to 48 MB of short-lived objects (a
- * request's JSON) resident; at 4 MB they are collected sooner, at no measurable cost to throughput (README, "Memory").
+ * request's JSON) resident; at 4 MB they are collected sooner, at no measurable cost to throughput (ARCHITECTURE.md, "Memory").
  */
 export const SHOP_SEMI_SPACE_MB = 4;
 /** The Node.js flags of the shop's process, as `npm start`, the Docker image and the benchmarks give them. */
@@ -34,15 +34,15 @@ export const SHOP_NODE_OPTIONS = `--max-old-space-size=${SHOP_HEAP_MB} --max-sem
  * freed). Left to itself, glibc raises it, and with it the size of free memory an arena keeps instead of giving it
  * back, each time a large block is freed, up to 32 MB and 64 MB: after a burst of requests (response bodies,
  * compression buffers, PGlite's results) 40 to 60 MB stays resident in the arenas for good. Set, it stays put, and so
- * does the trim threshold (128 KB). At 1 MB, requests' blocks still come from the arenas, as fast as before (README,
- * "Memory"). `npm start` and the Docker image set the same.
+ * does the trim threshold (128 KB). At 1 MB, requests' blocks still come from the arenas, as fast as before
+ * (ARCHITECTURE.md, "Memory"). `npm start` and the Docker image set the same.
  */
 export const SHOP_MALLOC_MMAP_THRESHOLD = 1_048_576;
 /**
  * How much free memory at the top of an arena glibc keeps before giving it back: the 128 KB that comes with a set mmap
  * threshold gave back, and took again, a response's worth of memory on nearly every request (a compression stream's
  * buffers freed at its end, then the next body's): 15-20 % of the product list's throughput on PostgreSQL went to
- * those system calls and page faults. At 4 MB the arenas keep that much at most (README, "Memory").
+ * those system calls and page faults. At 4 MB the arenas keep that much at most (ARCHITECTURE.md, "Memory").
  */
 export const SHOP_MALLOC_TRIM_THRESHOLD = 4_194_304;
 

@@ -33,7 +33,7 @@ test("/.well-known/x402 lists every paid route, and each GET one answers a 402 t
     if (method !== "GET") continue;
     const paid = await documentedFetch(entry!);
     expect(paid.status, entry).toBe(402);
-    // The README tells operators to let proxies buffer response headers of 16 KB; the 402's stays well under it.
+    // docs/deploy.md tells operators to let proxies buffer response headers of 16 KB; the 402's stays well under it.
     expect(paid.headers.get("payment-required")!.length, entry).toBeLessThan(8192);
     const bazaar = decodeRequired(paid).extensions?.bazaar as DiscoveryExtension;
     expect(validateDiscoveryExtension(bazaar), path).toEqual({ valid: true });

@@ -1,6 +1,6 @@
 // What a Next.js proxy costs a route by its mere presence: the bare route beside the same route behind a proxy that
-// passes every request on untouched, both built and started here, loaded in turns in one run (README, "Performance").
-// The shop's two APIs skip its proxy for their plain paths for this reason (proxy.ts).
+// passes every request on untouched, both built and started here, loaded in turns in one run. The shop's two APIs skip
+// its proxy for their plain paths for this reason (proxy.ts; ARCHITECTURE.md, "Where a request's time goes").
 //
 //   npx tsx scripts/bench/proxy-cost.ts        (BENCH_SECONDS per load, default 10)
 import { interleaved, throughputLine } from "./load";

@@ -317,6 +317,25 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     expect(logged.lines.filter((l) => l.msg === "merchant API request failed")).toHaveLength(V2_OPERATIONS.length);
   });
 
+  it("answers 503 service_unavailable with Retry-After on every route while the database is unreachable, never 500", async () => {
+    const m = await merchant(0);
+    const limiter = await getRateLimiter();
+    installPeerAddress();
+    const client = { [PEER_HEADER]: "198.51.100.78" };
+    try {
+      for (const op of V2_OPERATIONS) {
+        const route = `${op.method.toUpperCase()} ${op.path}`;
+        const id = op.path.includes("{id}") ? "x" : undefined;
+        const body = op.method === "post" && !id ? gift() : undefined;
+        // What the PostgreSQL driver throws when the server ends the session (a restart, a failover).
+        vi.spyOn(limiter, "consume").mockRejectedValueOnce(new Error("Connection terminated unexpectedly"));
+        await hit(m, route, "503 service_unavailable", { id, body, headers: client });
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it("answers a body over 64 KB with 413 payload_too_large on every route that reads one", async () => {
     const m = await merchant(0);
     const bodied = V2_OPERATIONS.filter((op) => op.body);

@@ -408,6 +408,18 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     expect(logged.lines.filter((l) => l.msg === "x402 request failed")).toHaveLength(FEE_CALLS.length + WALLET_CALLS.length + 1);
   });
 
+  it("answers 503 SERVICE_UNAVAILABLE with Retry-After on every route while the database is unreachable, never 500", async () => {
+    const limiter = await getRateLimiter();
+    const { id } = await newInvoice();
+    for (const [route, c] of [...FEE_CALLS, ...WALLET_CALLS, ["invoicePay", { body: payBody(id) }] as [X402RouteId, Call]]) {
+      // What the PostgreSQL driver throws when the server ends the session (a restart, a failover).
+      vi.spyOn(limiter, "consumeX402").mockRejectedValueOnce(new Error("Connection terminated unexpectedly"));
+      const answer = await expectAnswer(route, "503 SERVICE_UNAVAILABLE", { ...c, headers: { [PEER_HEADER]: "192.0.2.201" } });
+      expect(answer.headers.get("retry-after"), route).toBe("5");
+    }
+    vi.restoreAllMocks();
+  });
+
   it("answers 503 SHUTTING_DOWN with Retry-After to a payment on every route that settles one, once the server stops taking them", async () => {
     const { id } = await newInvoice();
     const paid: [X402RouteId, Call][] = [...FEE_CALLS, ["invoicePay", { body: payBody(id) }]];
@@ -452,8 +464,8 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     // one sent that waits for the chain (lib/http/merchant/payment-error.db.test.ts).
     // A payment is verified before an invoice held by another is refused: lib/http/x402/chain-truth.db.test.ts.
     const onChain = ["POST /x402/invoice/pay 200", "POST /x402/invoice/pay 409 PAYMENT_PENDING", "POST /x402/invoice/pay 409 PAYMENT_IN_PROGRESS"];
-    // Documented with the API's common answers, but these routes settle no payment: nothing answers them 503.
-    const never = ["POST /x402/connect", "GET /x402/my/orders", "GET /x402/my/esims"].flatMap((r) => [`${r} 503`, `${r} 503 SHUTTING_DOWN`]);
+    // Documented with the API's common answers, but these routes settle no payment: a stop never answers them 503.
+    const never = ["POST /x402/connect", "GET /x402/my/orders", "GET /x402/my/esims"].map((r) => `${r} 503 SHUTTING_DOWN`);
     const untried = documentedX402Answers().filter((a) => !seen.has(a) && !onChain.includes(a) && !never.includes(a));
     expect(untried).toEqual([]);
     for (const a of never) expect(seen.has(a), a).toBe(false);

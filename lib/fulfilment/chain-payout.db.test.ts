@@ -250,6 +250,25 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
     }
   });
 
+  it("takes a stored transfer sent again while it waits in the pool as sent, not refused (anvil: transaction already imported)", async () => {
+    // A server that starts again after a stop finds its refund transfer in the pool and sends the same bytes: a refusal
+    // there would hold the refund back a minute (REFUND_RETRY_MS).
+    await anvilRpc(base.rpcUrl, "evm_setAutomine", [false]);
+    try {
+      const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm });
+      const payer = privateKeyToAccount(generatePrivateKey()).address;
+      const signed = (await payout.sign({ network: base.network, payer }, 1_000_000n, async () => true))!;
+      await payout.send(base.network, signed);
+      await expect(payout.send(base.network, signed)).resolves.toBeUndefined();
+      await anvilRpc(base.rpcUrl, "evm_mine");
+      // Mined: sent again, its nonce is used ("nonce too low"), nothing more to send either.
+      await expect(payout.send(base.network, signed)).resolves.toBeUndefined();
+      expect(await devnet.balance(base.network, payer)).toBe(1_000_000n);
+    } finally {
+      await anvilRpc(base.rpcUrl, "evm_setAutomine", [true]);
+    }
+  });
+
   it("sends a refund transfer that a rising base fee keeps out of the blocks again at a higher fee, and records the one mined", async () => {
     const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, stuckAfterMs: 3_000 });
     const wallet = { chainId: base.network, address: privateKeyToAccount(generatePrivateKey()).address };

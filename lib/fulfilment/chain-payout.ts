@@ -174,8 +174,9 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
         await evmClient(n)
           .sendRawTransaction({ serializedTransaction: `0x${Buffer.from(p.raw, "base64").toString("hex")}` })
           .catch((err: unknown) => {
-            // Known already, or its nonce is used (by it, or by another: status tells): nothing more to send.
-            if (/already known|nonce too low|already been used|known transaction/i.test(errorText(err))) return;
+            // Known already (geth: "already known", anvil: "transaction already imported"), or its nonce is used (by it,
+            // or by another: status tells): nothing more to send.
+            if (/already known|already imported|nonce too low|already been used|known transaction/i.test(errorText(err))) return;
             throw err instanceof BaseError ? new Error(`The refund transfer on ${n.network} was refused: ${err.shortMessage}`, { cause: err }) : err;
           });
         return;

@@ -130,8 +130,9 @@ export default defineConfig({
       dependencies: secondPhase,
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
-    // A shop stopped (SIGTERM, SIGKILL) in the middle of its refunds and started again on the same data, on a devnet of
-    // its own at 0.5 s blocks: no browser. In the second phase for the phases' balance.
+    // A shop stopped (SIGTERM, SIGKILL) in the middle of its refunds and started again on the same data, and a shop
+    // whose PostgreSQL restarts under load, on a devnet of their own at 0.5 s blocks: no browser. In the second phase
+    // for the phases' balance.
     { name: "restart", testMatch: "restart/**/*.spec.ts", dependencies: secondPhase },
     // The merchant API over real HTTP, as its existing clients use it: no browser.
     // It pays the same payTo as the x402 API tests, which check its balance exactly: it runs after them.

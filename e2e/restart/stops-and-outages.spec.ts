@@ -1,3 +1,4 @@
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,8 @@ import { createDatabase, dropDatabase } from "../../lib/db/create-database";
 import { chainControl } from "../../lib/testing/adversarial/chain-control";
 import { freePort } from "../../scripts/shop-server";
 import { startNode, type Started } from "../resale/processes";
+import { promisify } from "node:util";
+import { newMerchant } from "../merchant-api/merchants";
 import { E2E_ADMIN_TOKEN } from "../server-env";
 import { createInvoice, devnetNetworks, evmBuyer, evmUsdcBalance, isEvm, signIn, type DevnetNetwork } from "../x402/devnet-client";
 
@@ -144,3 +147,99 @@ for (const kind of KINDS) {
     }
   });
 }
+
+// The database away for 4 s under load (PostgreSQL stopped as a restart does, then started), the shop left running:
+// pages and both APIs answer 503 with Retry-After meanwhile, never 500; every auto_pay invoice that exists is paid;
+// the shop serves again without a restart. A PostgreSQL server of the test's own (Debian's postgresql, as root: CI).
+const PG_SCRIPT = "scripts/postgres-test-server.sh";
+const canStopPostgres = fs.existsSync("/usr/lib/postgresql") && process.getuid?.() === 0;
+
+test("a database restart under load answers 503 with Retry-After on pages and both APIs, never 500", async () => {
+  test.skip(!canStopPostgres, "needs Debian's postgresql and root (CI)");
+  test.setTimeout(180_000);
+  const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-outage-pg-"));
+  const serverUrl = execFileSync(PG_SCRIPT, ["start", String(await freePort()), pgDir], { encoding: "utf8" }).trim();
+  cleanups.push(async () => void execFileSync(PG_SCRIPT, ["stop", pgDir]));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: await createDatabase(serverUrl, "storefront_e2e_outage"),
+    SESSION_SECRET: randomBytes(24).toString("hex"),
+    PORT: String(port),
+    NEXT_MANUAL_SIG_HANDLE: "true",
+    NETWORK_MODE: "devnet",
+    DEVNET_URL: devnetUrl,
+    ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+  };
+  delete env.PUBLIC_ORIGIN;
+  const shop = await startNode(
+    "the shop (outage)",
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    env,
+    `${origin}/api/health`,
+  );
+  cleanups.push(() => shop.stop());
+  const merchants = await Promise.all([1, 2, 3].map(() => newMerchant(origin, 1_000)));
+
+  // Each kind of caller, in a loop of its own until `running` ends: answers counted by kind and status.
+  const statuses = new Map<string, number>();
+  const missingRetryAfter: string[] = [];
+  let running = true;
+  const loop = async (kind: string, pauseMs: number, call: () => Promise<Response | { status: number; headers: Headers }>) => {
+    while (running) {
+      const res = await call();
+      const key = `${kind} ${res.status}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      if (res.status === 503 && !res.headers.get("retry-after")) missingRetryAfter.push(key);
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
+  };
+  const loops = [
+    loop("page", 300, () => fetch(`${origin}/`)),
+    loop("page", 300, () => fetch(`${origin}/products/test-gift-card-code`)),
+    // A sign-in challenge: its nonce is stored before the 402 is answered.
+    loop("x402", 300, () => fetch(`${origin}/x402/connect`, { method: "POST" })),
+    ...merchants.map((m) =>
+      loop("merchant", 500, () =>
+        m.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true } }),
+      ),
+    ),
+    ...merchants.map((m) => loop("merchant", 500, () => m.call("/products?limit=1"))),
+  ];
+  await new Promise((r) => setTimeout(r, 2_000));
+  await promisify(execFile)(PG_SCRIPT, ["stop-for", pgDir, "4"]);
+  const back = Date.now();
+  // Serving again without a restart: every kind answers as before the outage within 15 s.
+  await expect
+    .poll(
+      async () => {
+        const [home, challenge, balance] = await Promise.all([
+          fetch(`${origin}/`),
+          fetch(`${origin}/x402/connect`, { method: "POST" }),
+          merchants[0]!.call("/accounts/balance"),
+        ]);
+        return [home.status, challenge.status, balance.status];
+      },
+      { timeout: 15_000, intervals: [500] },
+    )
+    .toEqual([200, 402, 200]);
+  console.log(`[outage] serving again ${((Date.now() - back) / 1000).toFixed(1)} s after the database's return`);
+  running = false;
+  await Promise.all(loops);
+
+  const counts = Object.fromEntries([...statuses].sort());
+  console.log(`[outage] answers: ${JSON.stringify(counts)}`);
+  expect(
+    Object.keys(counts).filter((k) => k.endsWith(" 500")),
+    "no 500",
+  ).toEqual([]);
+  expect(missingRetryAfter, "every 503 carries Retry-After").toEqual([]);
+  for (const kind of ["page", "x402", "merchant"]) expect(counts[`${kind} 503`] ?? 0, `${kind} answered 503 while the database was away`).toBeGreaterThan(0);
+  // Every auto_pay invoice that exists was paid: none is left unpaid after its error.
+  for (const m of merchants) {
+    const list = await m.call("/invoices?limit=100");
+    const rows = (list.body.data ?? []) as { status: string }[];
+    expect(rows.filter((i) => i.status === "unpaid")).toEqual([]);
+  }
+});

@@ -166,6 +166,7 @@ export default defineConfig({
         "mainnet/**",
         "operations/**",
         "resale/**",
+        "restart/**",
         "budget.spec.ts",
         "docs.spec.ts",
         "dashboard/orders.spec.ts",

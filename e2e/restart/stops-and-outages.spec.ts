@@ -29,6 +29,11 @@ const BUYERS = 5;
 const REFUNDS_WITHIN_MS = 30_000;
 
 type Kind = "pglite" | "postgres";
+/**
+ * The stops each kind goes through: both on the embedded database; on PostgreSQL the crash only, whose claims are
+ * freed by the gone holder's presence (its SIGTERM hands back by holder, as lib/server/hand-back.db.test.ts shows there).
+ */
+const STOPS: Record<Kind, readonly ("SIGTERM" | "SIGKILL")[]> = { pglite: ["SIGTERM", "SIGKILL"], postgres: ["SIGKILL"] };
 const KINDS: Kind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 test.describe.configure({ mode: "default" });
@@ -56,7 +61,7 @@ test.afterAll(async () => {
 const log = (kind: Kind, step: string) => console.log(`[restart ${kind} ${new Date().toISOString().slice(11, 23)}] ${step}`);
 
 for (const kind of KINDS) {
-  test(`refunds due at a stop are paid once within a minute of the restart (${kind}: SIGTERM, then SIGKILL)`, async () => {
+  test(`refunds due at a stop are paid once within a minute of the restart (${kind}: ${STOPS[kind].join(", then ")})`, async () => {
     test.setTimeout(300_000);
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
@@ -88,7 +93,7 @@ for (const kind of KINDS) {
     let stopMining: (() => void) | undefined;
     cleanups.push(async () => stopMining?.());
 
-    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    for (const signal of STOPS[kind]) {
       log(kind, `${BUYERS} buyers pay for a failing product`);
       const buyers = await Promise.all(Array.from({ length: BUYERS }, () => evmBuyer(origin, base, "12")));
       const funded = await Promise.all(buyers.map((b) => evmUsdcBalance(base, b.account.address)));

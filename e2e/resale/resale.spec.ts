@@ -319,6 +319,7 @@ test("a buyer on B receives A's code exactly once, though B is killed between bu
 test("on PostgreSQL, the same crash: the order is taken up at start, and A's signed webhook brings its outcome", async () => {
   // Skipped only without a PostgreSQL server to create B's database on: .ci/run starts one and sets
   // TEST_DATABASE_URL, so CI always runs it; a developer's `npm test` without PostgreSQL runs the PGlite cases above.
+  // Skipped without TEST_DATABASE_URL: this case is the PostgreSQL reseller's (CI starts a server and sets it).
   test.skip(!resellers.has("postgres"), "needs TEST_DATABASE_URL (a PostgreSQL server)");
   test.setTimeout(240_000);
   const r = resellers.get("postgres")!;

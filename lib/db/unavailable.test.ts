@@ -5,6 +5,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { DataDirLockedError } from "./lock";
 import { isDatabaseUnavailable } from "./unavailable";
+// A port nothing listens on: a server that is down.
+import { freePort } from "@/scripts/shop-server";
 
 /** A loopback port that takes connections and never answers: a server that hangs (or a pool that has none to give). */
 const held = new Set<net.Socket>();
@@ -14,15 +16,6 @@ afterAll(async () => {
   for (const socket of held) socket.destroy();
   await new Promise<void>((resolve) => silent.close(() => resolve()));
 });
-
-/** A port nothing listens on: a server that is down. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** What a query through drizzle and a node-postgres pool throws with that pool. */
 async function queryError(pool: pg.Pool): Promise<unknown> {
@@ -42,7 +35,7 @@ const serverError = (code: string, message: string) => Object.assign(new Error(m
 
 describe("isDatabaseUnavailable", () => {
   it("holds for a query to a server that is down (drizzle's error around the driver's refused connection)", async () => {
-    const err = await queryError(new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres` }));
+    const err = await queryError(new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/postgres` }));
     expect(err).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(err)).toBe(true);
   });

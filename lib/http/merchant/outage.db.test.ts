@@ -1,6 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,6 +13,7 @@ import { testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/test
 import { startWorker, type Worker } from "@/lib/fulfilment";
 import { balanceOf, createMerchant } from "@/lib/merchants";
 import { outagePage } from "@/lib/http/outage-page";
+import { freePort } from "@/scripts/shop-server";
 import { bearerAuth, callRoute } from "./testing";
 
 const SCRIPT = "scripts/postgres-test-server.sh";
@@ -25,14 +25,6 @@ let dir = "";
 let database: Database | undefined;
 let restore: (() => void) | undefined;
 let worker: Worker | undefined;
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   if (!canRun) return;

@@ -1,22 +1,23 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The folders of lib/ in layers, lowest first: a folder imports only folders before it in this list, so the imports
-// between folders have no cycle and the order reads from the names. A lower layer never imports the layers that react
-// to it or serve it: it emits a domain event (lib/events.ts) that the upper layers listen to (lib/wiring.ts), or is
-// handed what it runs (the database's seeding, the round after a response). Tests, fixtures and test helpers may
-// reach up. See ARCHITECTURE.md.
-const LAYERS = [
-  // Foundations: settings, logs, errors, ids, the networks' definitions, the process's loops and shutdown, storage.
-  ["config", "log", "errors", "ids", "networks", "runtime", "db", "events", "metrics"],
-  // What the domain stands on: the catalog, wallet identities, the shop's gift cards, rate limits, stock, the local chains.
-  ["identity", "catalog", "gift-cards", "ratelimit", "inventory", "devnet"],
+// lib/ is the platform (lib/platform: settings, logs, errors, ids, networks, the process's loops, storage, events,
+// metrics, rate limits, the HTTP basics) and the shop's features on top of it, each in its own folder. Both are
+// ordered in layers, lowest first: a folder imports only the folders before it in its list, so the imports have no
+// cycle and the order reads from the names. A lower layer never imports the layers that react to it or serve it: it
+// emits a domain event (lib/platform/events.ts) that the upper layers listen to (lib/wiring.ts), or is handed what it
+// runs. Test helpers, fixtures and stand-ins live in test/, which no production file may import. See ARCHITECTURE.md.
+const PLATFORM = [["config", "log", "errors", "ids", "networks"], ["runtime", "db"], ["events", "metrics", "ratelimit"], ["http"]];
+const FEATURES = [
+  // What the domain stands on: wallet identities, the catalog (with its stock of codes), the shop's gift cards, the
+  // local chains.
+  ["identity", "catalog", "gift-cards", "devnet"],
   ["payments"],
-  // The domain: an order's delivery, an invoice's life, a merchant's account, its balance top-ups.
+  // The domain: an order's delivery, an invoice's life, a merchant's account (its balance and top-ups), webhooks.
   ["fulfilment"],
   ["invoices"],
   ["merchants"],
-  ["topups", "webhooks"],
+  ["webhooks"],
   // Read models for the dashboard, then the HTTP adapters (by caller), their API documents, the server, the wiring.
   ["dashboard"],
   ["http"],
@@ -26,31 +27,40 @@ const LAYERS = [
   ["openapi", "server"],
   ["wiring"],
 ];
-const layerRules = LAYERS.map((layer, i) => {
-  const above = LAYERS.slice(i + 1).flat();
-  // Folders of one layer do not import each other either, except along the layer's own order.
-  const sideways = layer.slice(1);
-  return layer.map((folder, j) => ({ folder, forbidden: [...above, ...sideways.slice(j)] }));
-})
-  .flat()
-  .filter(({ forbidden }) => forbidden.length > 0)
-  .map(({ folder, forbidden }) => ({
-    files: [`lib/${folder}/**/*.{ts,tsx}`, `lib/${folder}.ts`],
-    ignores: ["**/*.test.ts", "**/*.fixture.ts", "**/testing.ts", "lib/log-testing.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]),
-              message: `lib/${folder} imports only the layers below it (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/events.ts) or be handed the work instead.`,
-            },
-          ],
-        },
-      ],
-    },
-  }));
+/** For each folder of a ladder, the folders it may not import: those above it and those after it in its own layer. */
+const ladder = (layers) =>
+  layers.flatMap((layer, i) => {
+    const above = layers.slice(i + 1).flat();
+    return layer.map((folder, j) => ({ folder, forbidden: [...above, ...layer.slice(j + 1)] }));
+  });
+const restrict = (files, group, message, ignores = []) => ({
+  files,
+  ignores,
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] },
+});
+const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
+// Test support is for tests: no production file imports it.
+const TEST_SUPPORT = ["@/test", "@/test/*", "**/test/*"];
+const TEST_SUPPORT_MESSAGE = "test/ holds test helpers, fixtures and stand-ins: production code does not import it.";
+const layerRules = [
+  ...ladder(PLATFORM).map(({ folder, forbidden }) =>
+    restrict(
+      [`lib/platform/${folder}/**/*.{ts,tsx}`, `lib/platform/${folder}.ts`],
+      [...forbidden.flatMap((f) => [`@/lib/platform/${f}`, `@/lib/platform/${f}/*`]), "@/lib/*", "!@/lib/platform", ...TEST_SUPPORT],
+      `lib/platform/${folder} imports only the platform's layers below it and no feature, nor test/ (eslint.config.mjs, ARCHITECTURE.md).`,
+      TESTS,
+    ),
+  ),
+  ...ladder(FEATURES).map(({ folder, forbidden }) =>
+    restrict(
+      [`lib/${folder}/**/*.{ts,tsx}`, `lib/${folder}.ts`],
+      [...forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]), ...TEST_SUPPORT],
+      `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be handed the work instead.`,
+      TESTS,
+    ),
+  ),
+  restrict(["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "*.ts"], TEST_SUPPORT, TEST_SUPPORT_MESSAGE, [...TESTS, "vitest.*.ts"]),
+];
 
 const config = [
   ...nextVitals,

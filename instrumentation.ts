@@ -9,7 +9,7 @@ export async function register() {
     registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? "x402-storefront" });
   }
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { installPeerAddress } = await import("./lib/http/peer-address");
+  const { installPeerAddress } = await import("./lib/platform/http/peer-address");
   installPeerAddress();
   // The domain's listeners and what the lower layers are handed, before anything can emit or open the database.
   await import("./lib/wiring");
@@ -19,12 +19,12 @@ export async function register() {
 
 /**
  * A request that failed because the database is unreachable (a page's render, most often: the APIs answer it themselves)
- * holds the pages back for a moment, answered 503 by the proxy (lib/db/outage.ts) rather than each failing in turn.
+ * holds the pages back for a moment, answered 503 by the proxy (lib/platform/db/outage.ts) rather than each failing in turn.
  */
 export async function onRequestError(err: unknown) {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { isDatabaseUnavailable } = await import("./lib/db/unavailable");
+  const { isDatabaseUnavailable } = await import("./lib/platform/db/unavailable");
   if (!isDatabaseUnavailable(err)) return;
-  const { noteDatabaseOutage } = await import("./lib/db/outage");
+  const { noteDatabaseOutage } = await import("./lib/platform/db/outage");
   noteDatabaseOutage();
 }

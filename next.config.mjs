@@ -9,7 +9,7 @@ const nextConfig = {
   // request of their own. There is no Pages Router, whose data URLs the normalisation was for.
   skipProxyUrlNormalize: true,
   // proxy.ts buffers request bodies for the handlers: never more than one byte past the largest body the shop takes
-  // (lib/http/edge-guard.ts MAX_BODY_BYTES), so that a longer body sent without Content-Length is still seen as too long.
+  // (lib/platform/http/edge-guard.ts MAX_BODY_BYTES), so that a longer body sent without Content-Length is still seen as too long.
   experimental: {
     proxyClientMaxBodySize: 64 * 1024 + 1,
     // A CI build starts from a clean clone and nothing reads its cache afterwards: writing it is time lost (~40 s).
@@ -23,7 +23,7 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pg", "litesvm", "pino", "prom-client"],
   // Migrations are read from disk at start; make sure they ship with the traced server output.
   outputFileTracingIncludes: {
-    "/**": ["./lib/db/migrations/**/*"],
+    "/**": ["./lib/platform/db/migrations/**/*"],
   },
   // The merchant dashboard is never framed (no clickjacking of its buttons) and sends no full URL to other sites.
   async headers() {

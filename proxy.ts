@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { edgeError, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/http/edge-guard";
+import { edgeError, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/platform/http/edge-guard";
 import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "@/lib/http/merchant/methods";
-import { outagePage } from "@/lib/http/outage-page";
+import { outagePage } from "@/lib/platform/http/outage-page";
 
 const MERCHANT_API = "/api/v2";
 
@@ -9,11 +9,11 @@ const MERCHANT_API = "/api/v2";
  * The edge of the requests that pass here (see `config` below), before routing: a path or query that is not valid
  * UTF-8 or holds a NUL byte is refused with a 400 in the shape of the API it was meant for, and a body declared larger
  * than MAX_BODY_BYTES with a 413 before it is read (a body sent without a length is cut at the same size by the
- * readers in lib/http/body.ts). Every request gets an id (X-Request-Id, the caller's when it sent a sane one): the
+ * readers in lib/platform/http/body.ts). Every request gets an id (X-Request-Id, the caller's when it sent a sane one): the
  * handlers' logs carry it, and so does the answer.
  *
  * While the database was found unreachable a moment ago, a page is answered 503 with a page that says the shop is
- * briefly unavailable (lib/http/outage-page.ts), rather than rendered to fail.
+ * briefly unavailable (lib/platform/http/outage-page.ts), rather than rendered to fail.
  *
  * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, the fallback of
  * lib/http/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every

@@ -32,7 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["**/*.db.test.ts"],
           env: { TEST_DB: "pglite" },
           // The files of a worker share its modules, loaded once: they keep no state of their own between files (the

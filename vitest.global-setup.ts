@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
-import { openDatabase } from "@/lib/db/client";
+import { openDatabase } from "@/lib/platform/db/client";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -2,7 +2,7 @@
 
 /**
  * A page whose render failed. Most often the database was briefly unreachable (a restart, a failover): the next
- * requests are answered 503 by the proxy until it is back (lib/http/outage-page.ts), and a retry in a few seconds
+ * requests are answered 503 by the proxy until it is back (lib/platform/http/outage-page.ts), and a retry in a few seconds
  * renders the page.
  */
 export default function PageError() {

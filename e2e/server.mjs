@@ -12,7 +12,7 @@ import pg from "pg";
 
 const [port = "3107", mode = "pglite"] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
-// The shop stops in its own order on SIGTERM (lib/runtime/shutdown.ts), as `npm start` sets it up.
+// The shop stops in its own order on SIGTERM (lib/platform/runtime/shutdown.ts), as `npm start` sets it up.
 const env = { ...process.env, DATA_DIR: dataDir, PORT: port, NEXT_MANUAL_SIG_HANDLE: "true" };
 delete env.DATABASE_URL;
 
@@ -34,7 +34,7 @@ if (mode === "postgres" || mode === "postgres-shared") {
   };
   await admin(`CREATE DATABASE ${name}`).catch((err) => {
     // The other server made it first: it existed already (42P04), or both made it at once and the other's committed
-    // first (23505 on pg_database's name). Its migrations run under a lock (lib/db/client.ts).
+    // first (23505 on pg_database's name). Its migrations run under a lock (lib/platform/db/client.ts).
     if (!(shared && (err.code === "42P04" || err.code === "23505"))) throw err;
   });
   const url = new URL(serverUrl);

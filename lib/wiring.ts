@@ -1,6 +1,6 @@
-import { setDatabasePreparation, type Db } from "@/lib/db";
-import { on } from "@/lib/events";
-import { setBackgroundRound } from "@/lib/runtime/poll-loop";
+import { setDatabasePreparation, type Db } from "@/lib/platform/db";
+import { on } from "@/lib/platform/events";
+import { setBackgroundRound } from "@/lib/platform/runtime/poll-loop";
 import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
 
 /**

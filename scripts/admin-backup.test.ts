@@ -4,11 +4,11 @@ import path from "node:path";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as backupRoute } from "@/app/api/admin/backup/route";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { invoices, orders } from "@/lib/db/schema";
-import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
+import { openDatabase, type Database } from "@/lib/platform/db/client";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { item, partlyFailedInvoice, TEST_PAYER } from "@/lib/fulfilment/testing";
+import { item, partlyFailedInvoice, TEST_PAYER } from "@/test/fulfilment";
 import { createInvoice } from "@/lib/invoices";
 import { runAdmin, serveRoutes } from "./testing";
 

@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { config } from "@/lib/config";
-import { BackupError, backupDataDir, restoreDataDir } from "@/lib/db/backup";
-import { pgliteFolder } from "@/lib/db/client";
+import { config } from "@/lib/platform/config";
+import { BackupError, backupDataDir, restoreDataDir } from "@/lib/platform/db/backup";
+import { pgliteFolder } from "@/lib/platform/db/client";
 import { callShop, ShopError, shopHoldingData } from "./admin-shop";
 
 export const BACKUP_HELP = `  backup FILE [--force] [--url URL]

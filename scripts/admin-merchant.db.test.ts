@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as creditRoute } from "@/app/api/admin/merchants/[id]/credit/route";
 import { GET as showRoute, PATCH as changeRoute } from "@/app/api/admin/merchants/[id]/route";
 import { POST as createRoute } from "@/app/api/admin/merchants/route";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, useAsProcessDatabase } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, useAsProcessDatabase } from "@/test/db";
 import { authenticate, balanceOf } from "@/lib/merchants";
 import { merchantCommand } from "./admin-merchant";
 

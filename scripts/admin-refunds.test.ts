@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDataDir, withTestCatalog } from "@/lib/db/testing";
+import { openTestDataDir, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
+import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/test/fulfilment";
 import { runAdmin } from "./testing";
 
 let dir: string;

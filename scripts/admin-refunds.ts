@@ -1,11 +1,11 @@
 // `npm run admin -- refunds ...`: refunds of failed orders that are due, and refunds the operator paid by hand.
 import { parseArgs } from "node:util";
 import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/http/admin/wire";
-import { withDatabase } from "@/lib/db";
+import { withDatabase } from "@/lib/platform/db";
 import { listRefundsDue, markRefundPaid, type RefundDue } from "@/lib/fulfilment";
-import { USDC_DECIMALS } from "@/lib/networks";
+import { USDC_DECIMALS } from "@/lib/platform/networks";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 export const REFUNDS_HELP = `  refunds list [--json] [--url URL]
       Refunds due: paid invoices whose failed orders were not paid back yet, with the network, the address

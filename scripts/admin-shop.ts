@@ -3,8 +3,8 @@
 // (no server running, or PostgreSQL) it opens the database itself.
 import type { z } from "zod";
 import { adminErrorWire } from "@/lib/http/admin/wire";
-import { config } from "@/lib/config";
-import { dataDirHolder, type LockInfo } from "@/lib/db/lock";
+import { config } from "@/lib/platform/config";
+import { dataDirHolder, type LockInfo } from "@/lib/platform/db/lock";
 import { adminToken } from "@/lib/merchants/admin-token";
 
 /** The shop's base URL: --url, else http://127.0.0.1:$PORT. */

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/http/admin/wire";
-import { withDatabase } from "@/lib/db";
-import { importStock, parseStockFile, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/inventory";
+import { withDatabase } from "@/lib/platform/db";
+import { importStock, parseStockFile, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/catalog/stock";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 export const STOCK_HELP = `  stock import --product SLUG --package VALUE FILE.csv [--dry-run] [--url URL]
       Adds gift card codes to the stock of one package. The file is CSV with a header naming

@@ -1,8 +1,8 @@
 // `npm run admin -- supply sync`: the upstream supplier's catalog, synced now.
 import { parseArgs } from "node:util";
 import { supplySyncWire } from "@/lib/http/admin/wire";
-import { config } from "@/lib/config";
-import { withDatabase } from "@/lib/db";
+import { config } from "@/lib/platform/config";
+import { withDatabase } from "@/lib/platform/db";
 import { syncUpstreamNow, type SyncReport } from "@/lib/supply";
 import { shopHoldingData, shopJson } from "./admin-shop";
 

@@ -8,10 +8,10 @@ import { GET as refundsRoute } from "@/app/api/admin/refunds/route";
 import { POST as stockImportRoute } from "@/app/api/admin/stock/import/route";
 import { GET as stockLevelsRoute } from "@/app/api/admin/stock/levels/route";
 import { getProduct } from "@/lib/catalog/get-product";
-import type { Database } from "@/lib/db/client";
-import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db/client";
+import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/lib/fulfilment/testing";
+import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/test/fulfilment";
 import { IMPORT_PRODUCTS, closedPort, runAdmin, serveRoutes } from "./testing";
 
 // While a shop server holds the embedded database, catalog, stock and refunds commands go through its admin API and

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
-import { openDatabase } from "@/lib/db/client";
-import { openTestDataDir } from "@/lib/db/testing";
+import { openDatabase } from "@/lib/platform/db/client";
+import { openTestDataDir } from "@/test/db";
 import { IMPORT_PRODUCTS, closedPort, runAdmin } from "./testing";
 
 const dirs: string[] = [];

@@ -4,20 +4,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { importReportWire } from "@/lib/http/admin/wire";
-import { ConfigError } from "@/lib/config";
+import { ConfigError } from "@/lib/platform/config";
 import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
-import { BackupError } from "@/lib/db/backup";
-import { DatabaseExistsError } from "@/lib/db/client";
-import { DataDirLockedError } from "@/lib/db/lock";
-import { withDatabase } from "@/lib/db";
-import { StockFileError } from "@/lib/inventory";
+import { BackupError } from "@/lib/platform/db/backup";
+import { DatabaseExistsError } from "@/lib/platform/db/client";
+import { DataDirLockedError } from "@/lib/platform/db/lock";
+import { withDatabase } from "@/lib/platform/db";
+import { StockFileError } from "@/lib/catalog/stock";
 import { BACKUP_HELP, backupCommand, restoreCommand } from "./admin-backup";
 import { MERCHANT_HELP, merchantCommand } from "./admin-merchant";
 import { REFUNDS_HELP, refundsCommand } from "./admin-refunds";
 import { ShopError, shopHoldingData, shopJson } from "./admin-shop";
 import { STOCK_HELP, stockCommand } from "./admin-stock";
 import { SUPPLY_HELP, supplyCommand } from "./admin-supply";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 const HELP = `Usage: npm run admin -- <command>
 

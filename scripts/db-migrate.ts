@@ -1,13 +1,13 @@
-// `npm run db:migrate`: applies the committed migrations (lib/db/migrations) and seeds an empty database when the mode
+// `npm run db:migrate`: applies the committed migrations (lib/platform/db/migrations) and seeds an empty database when the mode
 // asks for it, then exits. The database is the server's: DATABASE_URL (through DATABASE_URL_UNPOOLED when set, for a
 // pooled URL) or the embedded one in DATA_DIR. Safe to run while servers run and from several places at once: one
 // migrates, the others wait for it and find nothing to do. A plain Node server also migrates at start; on Vercel
 // this runs in the build (vercel.json).
 import "@/lib/wiring";
-import { config, ConfigError } from "@/lib/config";
-import { defaultOpenOptions, prepareDatabase } from "@/lib/db";
-import { migrationStatus, openDatabase } from "@/lib/db/client";
-import { DataDirLockedError } from "@/lib/db/lock";
+import { config, ConfigError } from "@/lib/platform/config";
+import { defaultOpenOptions, prepareDatabase } from "@/lib/platform/db";
+import { migrationStatus, openDatabase } from "@/lib/platform/db/client";
+import { DataDirLockedError } from "@/lib/platform/db/lock";
 
 async function main(): Promise<number> {
   const c = config();

@@ -4,7 +4,7 @@
 //   npm run devnet [-- --port 4020] [--data-dir .data] [--block-time 1]
 // DATA_DIR and DEVNET_BLOCK_TIME work as for the shop. Ctrl-C stops the chains (their state is kept in the data folder).
 import { parseArgs } from "node:util";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { loadDevnetSecrets } from "@/lib/devnet/keys";
 import { loadStartDevnet } from "@/lib/devnet/load";
 import { serveDevnet } from "@/lib/devnet/shared";

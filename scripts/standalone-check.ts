@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SHUTDOWN_LIMIT_MS } from "@/lib/runtime/shutdown";
+import { SHUTDOWN_LIMIT_MS } from "@/lib/platform/runtime/shutdown";
 import { freePort } from "./shop-server";
 
 const STANDALONE = path.join(".next", "standalone");

@@ -1,4 +1,4 @@
-import { publicOrigin } from "@/lib/http/origin";
+import { publicOrigin } from "@/lib/platform/http/origin";
 import { MCP_TOOL_NAMES } from "@/lib/http/mcp/server";
 import { llmsTxt } from "@/lib/http/x402/discovery";
 import { getPayments } from "@/lib/payments/payments";

@@ -4,11 +4,11 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { OperatorSignInState } from "@/components/operator/sign-in-form";
 import { confirmFxRates } from "@/lib/catalog/fx-store";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { fxConfirmRequest } from "@/lib/http/admin/wire";
 import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/http/dashboard/auth";
 import { processAdminToken } from "@/lib/merchants/admin-token";
-import { getRateLimiter } from "@/lib/ratelimit";
+import { getRateLimiter } from "@/lib/platform/ratelimit";
 import {
   checkOperatorSignIn,
   isOperatorSession,

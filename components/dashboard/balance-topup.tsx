@@ -12,7 +12,7 @@ import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
-import { centsToDecimal, centsToUsdc, topupAmount } from "@/lib/topups/amount";
+import { centsToDecimal, centsToUsdc, topupAmount } from "@/lib/merchants/topups/amount";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 import { formatUsd } from "./format";
 

@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { currencyExponent } from "@/lib/catalog/currency";
 import { fxSource } from "@/lib/catalog/fx";
 import { formatFaceValue } from "@/lib/catalog/pricing";

@@ -1,4 +1,4 @@
-import { seededRandom } from "@/lib/testing/seeded-random";
+import { seededRandom } from "@/test/seeded-random";
 
 // Malformed requests for every route of the shop: broken paths, queries, bodies, credentials and payment headers.
 // Deterministic (a seeded generator), so a failure names a case that can be sent again.

@@ -1,6 +1,6 @@
 // Prints the ids of the invoices in the embedded database of DATA_DIR, as JSON (the backup test reads a restored copy).
-import { withDatabase } from "@/lib/db";
-import { invoices } from "@/lib/db/schema";
+import { withDatabase } from "@/lib/platform/db";
+import { invoices } from "@/lib/platform/db/schema";
 
 withDatabase("e2e read", (db) => db.select({ id: invoices.id }).from(invoices)).then(
   (rows) => {

@@ -1,7 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createDatabase, dropDatabase } from "../../lib/db/create-database";
+import { createDatabase, dropDatabase } from "../../lib/platform/db/create-database";
 import { closedPort } from "../../scripts/testing";
 import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
 import { createInvoice, devnetNetworks, evmBuyer, isEvm, signIn } from "../x402/devnet-client";

@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { answerProblems } from "../../lib/openapi/testing";
+import { answerProblems } from "../../test/openapi";
 import { x402Response } from "../../lib/openapi/x402";
 
 /**

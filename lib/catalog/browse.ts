@@ -1,4 +1,4 @@
-import { getDb, type Db } from "@/lib/db";
+import { getDb, type Db } from "@/lib/platform/db";
 import { countryName } from "./countries";
 import type { ProductKind } from "./product-input";
 import { search } from "./search";

@@ -1,13 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "@/lib/db";
-import { fxRates, productPackages, products } from "@/lib/db/schema";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
-import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
+import type { Database } from "@/lib/platform/db";
+import { fxRates, productPackages, products } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
+import { bearerAuth, callRoute } from "@/test/merchant-api";
 import { issueSessionToken } from "@/lib/identity";
 import { createMerchant } from "@/lib/merchants";
-import { installInProcessPayments, offlineSolanaNetwork } from "@/lib/payments/testing";
+import { installInProcessPayments, offlineSolanaNetwork } from "@/test/payments";
 
 // A server that starts on a database holding live rates prices with them from its first request, in every bundle of
 // the server (a page, each route handler: each has its own copy of the modules, and shares the process's globalThis),

@@ -3,18 +3,18 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as confirmRoute } from "@/app/api/admin/fx/confirm/route";
-import type { Database } from "@/lib/db";
-import { fxHeldRates, fxRates, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
-import { callRoute } from "@/lib/http/merchant/testing";
+import type { Database } from "@/lib/platform/db";
+import { fxHeldRates, fxRates, orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/test/db";
+import { callRoute } from "@/test/merchant-api";
 import { createInvoice } from "@/lib/invoices";
-import { captureLog } from "@/lib/log-testing";
+import { captureLog } from "@/test/log";
 import { fxSource, setFxSource, shippedFxSource, tableFxSource } from "./fx";
 import { fxMoves, fxRatesChanged, heldFxRates, heldFxWarning, latestFxRates, refreshFxRates, refreshFxRatesIfDue, syncFxSource } from "./fx-store";
 import { getProduct } from "./get-product";
 import { priceUsdc } from "./pricing";
 import { search } from "./search";
-import { ecbXml } from "./testing/ecb";
+import { ecbXml } from "../../test/catalog/ecb";
 
 const ADMIN = vi.hoisted(() => (process.env.ADMIN_TOKEN = "fx-store-test-admin-token-0123456789"));
 

@@ -1,8 +1,8 @@
 import { asc, desc, eq, lte, sql } from "drizzle-orm";
-import { config, type Config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { fxHeldRates, fxRates } from "@/lib/db/schema";
-import { log } from "@/lib/log";
+import { config, type Config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { fxHeldRates, fxRates } from "@/lib/platform/db/schema";
+import { log } from "@/lib/platform/log";
 import { parseRate, setFxSource, shippedFxSource, type FxSource, type Rate } from "./fx";
 import { parseFxFeed, usdRates } from "./fx-feed";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { getDb, type Db } from "@/lib/db";
-import { products } from "@/lib/db/schema";
+import { getDb, type Db } from "@/lib/platform/db";
+import { products } from "@/lib/platform/db/schema";
 import { fallbackColors, productCardSvg, type CardColors } from "./product-image";
 
 let colors: Promise<Record<string, CardColors>> | undefined;

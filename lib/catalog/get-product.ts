@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDb, type Db } from "@/lib/db";
-import { inventoryCodes, products } from "@/lib/db/schema";
+import { getDb, type Db } from "@/lib/platform/db";
+import { inventoryCodes, products } from "@/lib/platform/db/schema";
 import { countryName } from "./countries";
 import { currencyExponent, formatMinorUnits } from "./currency";
 import { packageId } from "./package-id";
@@ -8,7 +8,7 @@ import { demoSupply, upstreamSupply } from "./supply";
 import { atLeastCost, minMax, productPricer, rangePricer } from "./product-pricer";
 import { catalogSnapshot, priceable, type CatalogSnapshot, type PackageRow, type ProductRow } from "./snapshot";
 import { fxSource, type FxSource } from "./fx";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import type { Product, ProductSummary } from "./types";
 
 type SummaryRow = Pick<ProductRow, "id" | "name" | "kind" | "brand" | "country" | "coverage" | "region" | "currency" | "image" | "inStock">;

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/platform/db/client";
 import { productInputSchema, type ValidProductInput } from "./product-input";
 import { upsertProducts, type UpsertOptions } from "./store";
 

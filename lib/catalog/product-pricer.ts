@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { fxSource } from "./fx";
 import { aboveCost, priceUsdc, rangeCostCents } from "./pricing";
 import type { Product } from "./types";

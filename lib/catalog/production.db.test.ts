@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { providerFor } from "@/lib/fulfilment/providers/provider-for";
 import { storeGiftCardProvider } from "@/lib/fulfilment/providers/store-gift-card";
 import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
-import { importStock } from "@/lib/inventory";
-import { DomainError } from "@/lib/errors";
+import { importStock } from "@/lib/catalog/stock";
+import { DomainError } from "@/lib/platform/errors";
 import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import { getProduct, search } from ".";
 import { STORE_GIFT_CARD_SLUG } from "./store-products";

@@ -1,15 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { productPackages } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { productPackages } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { listCountries, listFeatured, listPopularBrands } from "./browse";
 import { getProduct, suggestSlugs } from "./get-product";
 import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { catalogChanged } from "./snapshot";
 import { upsertProducts } from "./store";
-import { fixtureProducts, importFixtures } from "./testing/fixtures";
+import { fixtureProducts, importFixtures } from "../../test/catalog/fixtures";
 
 let database: Database;
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "@/lib/db";
-import { products } from "@/lib/db/schema";
+import { getDb, type Db } from "@/lib/platform/db";
+import { products } from "@/lib/platform/db/schema";
 import { productsWithFreeCodes, suppliedNow, toSummary } from "./get-product";
 import { fxSource, type FxSource } from "./fx";
 import { catalogSnapshot, priceable, type CatalogSnapshot } from "./snapshot";

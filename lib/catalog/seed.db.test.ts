@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { listCountries } from "./browse";
 import { getProduct } from "./get-product";
 import { search } from "./search";

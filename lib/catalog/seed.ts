@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
-import { config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
-import { products, settings } from "@/lib/db/schema";
+import { config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db/client";
+import { products, settings } from "@/lib/platform/db/schema";
 import { demoCatalog, testFamily } from "./demo/generate";
 import { productInputSchema } from "./product-input";
 import { countProducts, upsertProducts } from "./store";

@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { products } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { products } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { fxSource, setFxSource, tableFxSource } from "./fx";
 import { getProduct } from "./get-product";
 import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { catalogSnapshot } from "./snapshot";
 import { deleteProduct, upsertProducts } from "./store";
-import { fixtureProducts, importFixtures } from "./testing/fixtures";
+import { fixtureProducts, importFixtures } from "../../test/catalog/fixtures";
 
 let database: Database;
 const fixture = (slug: string) => productInputSchema.parse(fixtureProducts.find((p) => p.slug === slug));

@@ -1,6 +1,6 @@
 import { asc, getTableColumns, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { productPackages, products } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { productPackages, products } from "@/lib/platform/db/schema";
 import { fxSource } from "./fx";
 import { syncFxSource } from "./fx-store";
 

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
-import { productPackages, products } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db/client";
+import { productPackages, products } from "@/lib/platform/db/schema";
 import { currencyExponent, parseMinorUnits } from "./currency";
 import { normalizeText } from "./normalize";
 import type { ValidProductInput } from "./product-input";

@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 
 /**
  * Whether the demo supplier and the test products (`test-*`, `*-fail`) exist: on the devnet only, and not when an

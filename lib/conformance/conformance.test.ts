@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
-import { orderStatus } from "@/lib/db/schema";
+import { orderStatus } from "@/lib/platform/db/schema";
 import { MAX_MERCHANT_ITEMS } from "@/lib/http/merchant/create";
 import { V2_ERRORS } from "@/lib/http/merchant/errors";
 import { RATE_LIMIT_ERROR_CODE } from "@/lib/http/merchant/rate-limited";
@@ -13,7 +13,7 @@ import { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MAX_RECIPIENT_LENGTH, MIN_
 import { FINAL_STATUSES } from "@/lib/merchants/invoice-view";
 import { documentedAnswers, V2_OPERATIONS, v2OpenApiDocument } from "@/lib/openapi/v2";
 import { documentedX402Answers, x402OpenApiDocument } from "@/lib/openapi/x402";
-import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS } from "@/lib/ratelimit/policies";
+import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS } from "@/lib/platform/ratelimit/policies";
 import { INVOICE_EVENT_TYPES } from "@/lib/webhooks/events";
 import { WEBHOOK_TIMEOUT_MS } from "@/lib/webhooks/send";
 import { signatureHeaders } from "@/lib/webhooks/sign";
@@ -70,7 +70,7 @@ const MERCHANT_FALLBACK_CODES = ["404 not_found", "405 method_not_allowed", "400
 const MERCHANT_FALLBACK_HEADERS = ["Allow"];
 
 /**
- * The /x402 API's answer to a body over the size limit (lib/http/body.ts x402Json; the proxy's, lib/http/edge-guard.ts):
+ * The /x402 API's answer to a body over the size limit (lib/platform/http/body.ts x402Json; the proxy's, lib/platform/http/edge-guard.ts):
  * written there as a literal, and not in the OpenAPI document.
  */
 const X402_BODY_CODES = ["413 PAYLOAD_TOO_LARGE"];

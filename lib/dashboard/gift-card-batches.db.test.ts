@@ -1,8 +1,8 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableFxSource } from "@/lib/catalog/fx";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { balanceOf, createMerchant } from "@/lib/merchants";
 import { BATCH_CSV_COLUMNS, BATCHES_PAGE_SIZE, batchCodesCsv, batchCsv, batchDetail, batchesPage, batchListQuery, buyBatch } from "./gift-card-batches";
 

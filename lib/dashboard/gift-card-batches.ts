@@ -3,11 +3,11 @@ import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { FxSource } from "@/lib/catalog/fx";
-import type { Db } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import type { Db } from "@/lib/platform/db";
+import { DomainError } from "@/lib/platform/errors";
 import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/merchants/gift-card-batches";
 import { formatCardValue } from "@/lib/gift-cards/money";
-import { idPattern } from "@/lib/ids";
+import { idPattern } from "@/lib/platform/ids";
 import { formatCents } from "@/lib/merchants";
 import { defuseFormula } from "./orders-csv";
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import { PAYMENT_FAILED } from "@/lib/invoices/effective-status";
 import { likeEscape, searchParamValues } from "./order-list";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { invoices } from "@/lib/db/schema";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { invoices } from "@/lib/platform/db/schema";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { describeInvoicePayment, paymentMethodLabel } from "./invoice-payment";
 
 const now = new Date("2026-03-01T12:00:00Z");

@@ -1,7 +1,7 @@
 import { formatUsdc } from "@/lib/catalog/pricing";
 import { amountDueUsdc } from "@/lib/invoices/amount-due";
-import type { invoices } from "@/lib/db/schema";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { invoices } from "@/lib/platform/db/schema";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { methodNetworkKey } from "@/lib/merchants/payment-methods";
 import { paymentStatus } from "@/lib/merchants/invoice-view";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
-import { DomainError } from "@/lib/errors";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, testDriver } from "@/test/db";
+import { DomainError } from "@/lib/platform/errors";
 import { authenticate, createMerchant, issueCredential } from "@/lib/merchants";
 import { createKey, listKeys, MAX_ACTIVE_KEYS, revokeKey } from "./keys";
 

@@ -1,7 +1,7 @@
 import { and, count, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
-import { merchantCredentials } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { merchantCredentials } from "@/lib/platform/db/schema";
 import { issueCredential, listCredentials, revokeCredential, type Credential, type IssuedCredential } from "@/lib/merchants";
 
 /** A merchant's active credentials at most: enough for every integration, and a bound on what one account can store. */

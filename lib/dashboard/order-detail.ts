@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 import { effectiveOrder } from "@/lib/invoices/effective-status";
 import { formatCents } from "@/lib/merchants";

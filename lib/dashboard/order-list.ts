@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
-import { invoices, orderStatus, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orderStatus, orders } from "@/lib/platform/db/schema";
 
 type OrderRow = typeof orders.$inferSelect;
 export type ListedOrder = OrderRow & { paymentMethod: string | null };

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { merchantCredentials, merchants } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { merchantCredentials, merchants } from "@/lib/platform/db/schema";
 import type { Credential, Merchant } from "@/lib/merchants";
 import { verifyDashboardSession, type DashboardSession } from "./session-token";
 

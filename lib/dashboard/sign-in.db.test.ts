@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { merchantCredentials } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { merchantCredentials } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { createMerchant, issueCredential, revokeCredential, setMerchantAccess } from "@/lib/merchants";
-import { createRateLimiter, DEFAULT_POLICIES, type RateLimiter } from "@/lib/ratelimit";
+import { createRateLimiter, DEFAULT_POLICIES, type RateLimiter } from "@/lib/platform/ratelimit";
 import { INVALID_CREDENTIALS, signIn } from "./sign-in";
 
 let database: Database;

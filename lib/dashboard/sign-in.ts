@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { parseAuthorization, recordCredentialUse, verifyCredential, type AccountHolder, type Credential, type Presented } from "@/lib/merchants";
-import { DomainError } from "@/lib/errors";
-import type { RateLimiter } from "@/lib/ratelimit";
+import { DomainError } from "@/lib/platform/errors";
+import type { RateLimiter } from "@/lib/platform/ratelimit";
 
 /** The one answer to wrong credentials, whatever was wrong: the id, the secret, the token, or the kind of credential. */
 export const INVALID_CREDENTIALS = "Those credentials are not valid.";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
-import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import type { Database } from "@/lib/db";
-import { invoices } from "@/lib/db/schema";
-import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
+import { bearerAuth, callRoute } from "@/test/merchant-api";
+import type { Database } from "@/lib/platform/db";
+import { invoices } from "@/lib/platform/db/schema";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/test/db";
 import { drainDue } from "@/lib/fulfilment";
 import { createMerchant } from "@/lib/merchants";
 import { drainWebhooks } from "@/lib/webhooks";

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders, webhookDeliveries } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders, webhookDeliveries } from "@/lib/platform/db/schema";
 
 const DAY_MS = 86_400_000;
 

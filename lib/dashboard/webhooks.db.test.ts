@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db";
-import { webhookDeliveries } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import type { Db } from "@/lib/platform/db";
+import { webhookDeliveries } from "@/lib/platform/db/schema";
+import { testDriver } from "@/test/db";
 import { drainWebhooks, listWebhookEndpoints, ROTATION_OVERLAP_MS, type WebhookEndpoint } from "@/lib/webhooks";
-import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed } from "@/lib/webhooks/testing";
+import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed } from "@/test/webhooks";
 import {
   defaultTestUrl,
   enableEndpointFromForm,

@@ -1,6 +1,6 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { searchParamValues } from "@/lib/dashboard/order-list";
 import {
   enableWebhookEndpoint,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { x402ErrorOf } from "@/lib/http/x402/errors";
 import { faucet } from "./faucet";
 import type { Devnet } from "./start-devnet";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { parseMinorUnits } from "@/lib/catalog/currency";
 import { USDC_DECIMALS } from "@/lib/catalog/pricing";
-import { DomainError } from "@/lib/errors";
-import type { PaymentNetwork } from "@/lib/networks";
+import { DomainError } from "@/lib/platform/errors";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { FAUCET_MAX_USDC } from "./chains";
 import type { Devnet } from "./start-devnet";
 

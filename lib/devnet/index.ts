@@ -1,5 +1,5 @@
-import { config } from "@/lib/config";
-import { onShutdown } from "@/lib/runtime/shutdown";
+import { config } from "@/lib/platform/config";
+import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { loadStartDevnet } from "./load";
 import { connectDevnet } from "./shared";
 import type { Devnet } from "./start-devnet";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, type KeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { dataDirSecret } from "@/lib/config/data-dir-secret";
+import { dataDirSecret } from "@/lib/platform/config/data-dir-secret";
 
 /**
  * The devnet's own wallets, generated once per install and kept under DATA_DIR: the shop's payTo wallets

@@ -3,7 +3,7 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/t
 import { address, createSolanaRpc } from "@solana/kit";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { usdcBalance as evmUsdcBalance } from "./evm";
 import { devnetKeysFromSecrets, type DevnetSecrets } from "./keys";
 import type { Devnet } from "./start-devnet";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "./chains";
 import { startEvmChain, mintUsdc as mintEvmUsdc, usdcBalance as evmUsdcBalance, type EvmDevChain } from "./evm";
 import { loadDevnetKeys, type DevnetKeys } from "./keys";

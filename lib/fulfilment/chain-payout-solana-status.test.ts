@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SolanaNetwork } from "@/lib/networks";
+import type { SolanaNetwork } from "@/lib/platform/networks";
 import type { SenderSync } from "@/lib/payments/evm-signer";
 import { chainPayout } from "./chain-payout";
 

@@ -41,7 +41,7 @@ import {
 } from "viem";
 import { viemChain } from "@/lib/payments/chain";
 import { errorText, nonceKey, replacementFees, type SenderSync } from "@/lib/payments/evm-signer";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import type { Payout, PayoutVerdict, SignedPayout } from "./refund";
 
 /** How long a sent transfer is watched before the refund is left for the next round. */

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
-import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
-import { claimHolder } from "@/lib/db/presence";
-import type { Db } from "@/lib/db";
-import { invoices, orders, productPackages, products } from "@/lib/db/schema";
+import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/platform/db/claim";
+import { claimHolder } from "@/lib/platform/db/presence";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders, productPackages, products } from "@/lib/platform/db/schema";
 import type { OrderToFulfil } from "./providers/types";
 
 /**
@@ -19,7 +19,7 @@ export const DEFAULT_LOCK_MS = 2 * 60_000;
  * Claims up to `limit` due orders: pending or processing, due (`run_at <= now`; null until the invoice is paid), and
  * not held by a live claim (`claimableIds`: concurrent workers take disjoint sets; a dead worker's claim lapses). The invoices of the claimed orders
  * move from `paid` to `fulfilling` in the same transaction. The claims name `holder` (by default this process's
- * presence on PostgreSQL, lib/db/presence.ts; none elsewhere): once it is gone, `releaseDeadClaims` frees them.
+ * presence on PostgreSQL, lib/platform/db/presence.ts; none elsewhere): once it is gone, `releaseDeadClaims` frees them.
  */
 export async function claimDueOrders(db: Db, opts: { limit: number; lockMs?: number; now?: Date; holder?: number | null }): Promise<ClaimedOrder[]> {
   const now = opts.now ?? new Date();
@@ -88,8 +88,8 @@ const heldWork = (now: Date) =>
   and(gt(orders.lockedUntil, now), or(inArray(orders.status, ["created", "processing"]), and(eq(orders.status, "failed"), isNotNull(orders.refundRaw))));
 
 /**
- * Frees the claims of `scope` (lib/db/claim.ts ClaimScope) on orders (deliveries and refunds in progress), and answers
- * their ids: `all` only for a process that holds its database alone (the embedded one: lib/db/lock.ts lets one
+ * Frees the claims of `scope` (lib/platform/db/claim.ts ClaimScope) on orders (deliveries and refunds in progress), and answers
+ * their ids: `all` only for a process that holds its database alone (the embedded one: lib/platform/db/lock.ts lets one
  * process open it; a claim it finds at start was made by a process that ended), `{ holder }` for this server's own
  * claims at its stop. Freed, an order is delivered or its refund followed at once rather than when its claim lapses
  * (DEFAULT_LOCK_MS, REFUND_LOCK_MS): a provider asked again gives the same outcome (the upstream's Idempotency-Key, the
@@ -117,7 +117,7 @@ export type ReleaseDeadOptions = {
 
 /**
  * Frees the claims on orders (deliveries and refunds in progress) whose holder has ended, and answers their ids: on
- * PostgreSQL, which several servers may share, a claim names its server's presence (lib/db/presence.ts), an advisory
+ * PostgreSQL, which several servers may share, a claim names its server's presence (lib/platform/db/presence.ts), an advisory
  * lock that PostgreSQL drops with the server's session when the server ends. A claim whose holder's lock no session
  * holds was made by a process that ended (killed in a delivery or a refund); freed, its order is taken again at once
  * rather than when the claim lapses, as `releaseClaims` does on the embedded database. A live server's claims, and

@@ -4,13 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { invoices, orders } from "@/lib/db/schema";
-import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
+import { openDatabase, type Database } from "@/lib/platform/db/client";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/test/db";
 import { createInvoice } from "@/lib/invoices";
 import { drainDue, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { payInvoice, TEST_PAYMENT } from "./testing";
+import { payInvoice, TEST_PAYMENT } from "../../test/fulfilment";
 
 let dataDir = "";
 const open = () => openDatabase({ driver: "pglite", dataDir, role: "crash-test" });
@@ -24,7 +24,7 @@ afterAll(async () => {
 /** Runs the crash worker until it is inside a delivery, then kills it with SIGKILL; returns the order it held. */
 async function killWorkerMidDelivery(): Promise<string> {
   // tsx as a loader of this very process (its CLI would run the script in a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "crash-worker.fixture.ts"), dataDir], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join("test", "fixtures", "crash-worker.fixture.ts"), dataDir], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise((r) => child.on("exit", r));

@@ -1,18 +1,18 @@
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { queryRows } from "@/lib/db/client";
-import { claimHolder, holderAlive, HOLDER_LOCK_CLASS, startPresence } from "@/lib/db/presence";
-import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { queryRows } from "@/lib/platform/db/client";
+import { claimHolder, holderAlive, HOLDER_LOCK_CLASS, startPresence } from "@/lib/platform/db/presence";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { createInvoice } from "@/lib/invoices";
 import { claimDueOrders, drainDue, fulfilOrder, releaseDeadClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { item, payInvoice, TEST_PAYER } from "./testing";
+import { item, payInvoice, TEST_PAYER } from "../../test/fulfilment";
 
 // On PostgreSQL, which several servers share, a claim names its server's presence: an advisory lock held by a session
-// of that server's own while it lives (lib/db/presence.ts). A claim whose holder's session has ended is freed at start
+// of that server's own while it lives (lib/platform/db/presence.ts). A claim whose holder's session has ended is freed at start
 // and by the upkeep loop (releaseDeadClaims, after a grace), where before it held its order until its lease lapsed.
 // PGlite is one process's alone: its start frees every claim (releaseClaims, crash-recovery.db.test.ts).
 
@@ -31,7 +31,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** A server's presence as lib/db/presence.ts holds it: a session of its own with the holder's advisory lock. */
+/** A server's presence as lib/platform/db/presence.ts holds it: a session of its own with the holder's advisory lock. */
 async function holderSession(key: number): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", () => undefined);

@@ -1,16 +1,16 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { HttpRequestError } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { claimDueOrders, drainDue, fulfilOrder, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { isLuhnValid } from "./providers/luhn";
+import { isLuhnValid } from "../catalog/iccid";
 import type { FulfilmentProvider, Redemption } from "./providers/types";
-import { payInvoice } from "./testing";
+import { payInvoice } from "../../test/fulfilment";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };

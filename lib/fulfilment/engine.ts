@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { claimDueOrders, DEFAULT_LOCK_MS } from "./claim";
 import { fulfilOrder, type FulfilOutcome } from "./fulfil-order";
 import { providerFor } from "./providers/provider-for";
@@ -17,7 +17,7 @@ export type DrainOptions = {
   /** A fixed clock for the whole drain (tests move time with it); the real time at each round otherwise. */
   now?: Date;
   lockMs?: number;
-  /** Who the claims name as their holder; by default this process's presence (lib/db/presence.ts), if any. */
+  /** Who the claims name as their holder; by default this process's presence (lib/platform/db/presence.ts), if any. */
   holder?: number | null;
   maxAttempts?: number;
   /** Aborted: the drain ends after the batch in flight (a cron round's time is up, or the server stops). */

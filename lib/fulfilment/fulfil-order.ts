@@ -1,14 +1,14 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { orders } from "@/lib/db/schema";
+import { orders } from "@/lib/platform/db/schema";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import type { ClaimedOrder } from "./claim";
 import type { Delivery, FulfilmentProvider } from "./providers/types";
-import { emit } from "@/lib/events";
+import { emit } from "@/lib/platform/events";
 import { rollUpInvoice } from "./roll-up-invoice";
-import { logFor } from "@/lib/log";
-import { errorText } from "@/lib/errors";
+import { logFor } from "@/lib/platform/log";
+import { errorText } from "@/lib/platform/errors";
 
 /** How long a provider may take before the attempt counts as a transient failure; well inside the claim's lock. */
 export const PROVIDER_TIMEOUT_MS = 30_000;

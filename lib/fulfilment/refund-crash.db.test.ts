@@ -5,9 +5,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { orders } from "@/lib/db/schema";
-import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
+import { openDatabase, type Database } from "@/lib/platform/db/client";
+import { orders } from "@/lib/platform/db/schema";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/test/db";
 import { connectDevnet } from "@/lib/devnet/shared";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { startDevnetProcess } from "@/scripts/devnet-process";
@@ -15,7 +15,7 @@ import { devnetPayout } from "./devnet-payout";
 import { createDemoProvider } from "./providers/demo";
 import { releaseClaims } from "./claim";
 import { refundDue } from "./refund";
-import { partlyFailedInvoice } from "./testing";
+import { partlyFailedInvoice } from "../../test/fulfilment";
 
 let dataDir = "";
 let database: Database | undefined;
@@ -31,7 +31,7 @@ afterAll(async () => {
 /** Runs the refund worker until its transfer is sent, then kills it with SIGKILL; returns the transfer. */
 async function killWorkerAfterSending(invoiceId: string): Promise<string> {
   // tsx as a loader of this very process (its CLI would run the script in a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "refund-crash.fixture.ts"), dataDir, devnetProcess!.url, invoiceId], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join("test", "fixtures", "refund-crash.fixture.ts"), dataDir, devnetProcess!.url, invoiceId], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise((r) => child.on("exit", r));

@@ -2,19 +2,19 @@ import { eq } from "drizzle-orm";
 import { createPublicClient, http, TransactionNotFoundError, type Hash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
 import { anvilRpc } from "@/lib/devnet/evm/rpc";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork } from "@/lib/platform/networks";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
-import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/lib/testing/adversarial/rpc-proxy";
+import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/test/adversarial/rpc-proxy";
 import { chainPayout } from "./chain-payout";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue, refundFailedOrders } from "./refund";
-import { partlyFailedInvoice } from "./testing";
+import { partlyFailedInvoice } from "../../test/fulfilment";
 
 /**
  * Refunds through a JSON-RPC endpoint that lies by omission, as a load-balanced provider does: receipts and look-ups

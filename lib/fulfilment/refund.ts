@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { logFor } from "@/lib/log";
-import type { Db } from "@/lib/db";
-import { notHeld } from "@/lib/db/claim";
-import { claimHolder } from "@/lib/db/presence";
-import { isShuttingDown } from "@/lib/runtime/shutdown";
-import { invoices, orders } from "@/lib/db/schema";
-import { errorText } from "@/lib/errors";
+import { logFor } from "@/lib/platform/log";
+import type { Db } from "@/lib/platform/db";
+import { notHeld } from "@/lib/platform/db/claim";
+import { claimHolder } from "@/lib/platform/db/presence";
+import { isShuttingDown } from "@/lib/platform/runtime/shutdown";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { errorText } from "@/lib/platform/errors";
 
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
 export type SignedPayout = { transaction: string; raw: string; expiry: string };

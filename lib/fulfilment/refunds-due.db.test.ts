@@ -1,15 +1,15 @@
 import { getBase58Decoder } from "@solana/kit";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice, type CartItem } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue } from "./refund";
 import { listRefundsDue, markRefundPaid } from "./refunds-due";
-import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "./testing";
+import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "../../test/fulfilment";
 
 let database: Database;
 const payer: Wallet = { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer };

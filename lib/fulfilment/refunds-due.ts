@@ -1,8 +1,8 @@
 import { isSignature } from "@solana/kit";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
-import { DomainError } from "@/lib/errors";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { DomainError } from "@/lib/platform/errors";
 import { usdcRefundDue } from "./refund";
 
 /** A paid invoice whose failed orders have not been paid back yet. */

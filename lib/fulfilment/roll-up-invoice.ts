@@ -1,7 +1,7 @@
 import { and, eq, inArray, notExists, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
-import { emit, runAfterCommit } from "@/lib/events";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { emit, runAfterCommit } from "@/lib/platform/events";
 import { rollUp, type RollUp } from "./roll-up";
 
 /**

@@ -1,4 +1,4 @@
-import type { invoices, orders } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/platform/db/schema";
 
 export type OrderStatus = (typeof orders.$inferSelect)["status"];
 export type DeliveryStatus = "pending" | "delivering" | "all_delivered" | "partially_delivered" | "failed";

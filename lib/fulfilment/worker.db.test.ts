@@ -1,12 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database, Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
 import { createInvoice } from "@/lib/invoices";
 import { createDemoProvider } from "./providers/demo";
-import { fakePayout, payInvoice, TEST_PAYMENT } from "./testing";
+import { fakePayout, payInvoice, TEST_PAYMENT } from "../../test/fulfilment";
 import { kickWorker, startWorker } from "./worker";
 
 let database: Database;

@@ -1,14 +1,14 @@
-import type { Db } from "@/lib/db";
-import { kickLoop, startPollLoop, type PassOutcome, type PollLoop } from "@/lib/runtime/poll-loop";
+import type { Db } from "@/lib/platform/db";
+import { kickLoop, startPollLoop, type PassOutcome, type PollLoop } from "@/lib/platform/runtime/poll-loop";
 import { drainDue } from "./engine";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 export type WorkerOptions = {
   /** Pause between passes. A pass starts at once when kicked. */
   intervalMs?: number;
-  /** The longest pause after passes that found nothing to do (lib/runtime/poll-loop); `intervalMs` by default. */
+  /** The longest pause after passes that found nothing to do (lib/platform/runtime/poll-loop); `intervalMs` by default. */
   idleMaxMs?: number;
   /** One provider for every order (tests); `providerFor(order)` otherwise. */
   provider?: FulfilmentProvider;
@@ -24,7 +24,7 @@ export type Worker = PollLoop;
 const LOOP = "fulfilment";
 
 /**
- * The in-process fulfilment loop (lib/runtime/poll-loop): each pass drains due orders, then refunds failed ones;
+ * The in-process fulfilment loop (lib/platform/runtime/poll-loop): each pass drains due orders, then refunds failed ones;
  * errors are logged and the next pass runs anyway. `kickWorker()` reaches the process's worker: the pay route calls
  * it once an invoice is paid.
  */

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { FxSource } from "@/lib/catalog/fx";
-import type { Db } from "@/lib/db";
-import { giftCardHolds, giftCards, invoices, orders } from "@/lib/db/schema";
-import { DomainError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import type { Db } from "@/lib/platform/db";
+import { giftCardHolds, giftCards, invoices, orders } from "@/lib/platform/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { codeHash, normalizeCode, type MintedCode } from "./codes";
 import { cardCurrency, centsPaidBy, formatCardValue, minorForCents } from "./money";
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { config, type Config } from "@/lib/config";
+import { config, type Config } from "@/lib/platform/config";
 import { sessionKeyFrom } from "@/lib/identity/session-key";
 
 /**

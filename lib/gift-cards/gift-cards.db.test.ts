@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableFxSource } from "@/lib/catalog/fx";
-import type { Database, Db } from "@/lib/db";
-import { openDatabase } from "@/lib/db/client";
-import { giftCardBatches, giftCards, invoices } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
-import { DomainError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import type { Database, Db } from "@/lib/platform/db";
+import { openDatabase } from "@/lib/platform/db/client";
+import { giftCardBatches, giftCards, invoices } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
+import { DomainError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { balanceOf, createMerchant, listLedger } from "@/lib/merchants";
 import { batchCards, createBatch, issueBatch, issueDueBatches, MAX_ISSUE_ATTEMPTS } from "@/lib/merchants/gift-card-batches";
 import { cardStatement, holdForInvoice, releaseHolds, spendHolds } from ".";

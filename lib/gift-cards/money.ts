@@ -1,7 +1,7 @@
 import { currencyExponent, formatMinorUnits, parseMinorUnits } from "@/lib/catalog/currency";
 import type { FxSource, Rate } from "@/lib/catalog/fx";
 import { centsAt } from "@/lib/catalog/pricing";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 /** A currency the shop issues gift cards in: an ISO 4217 code with a current exchange rate. */
 export type CardCurrency = { currency: string; exponent: number; rate: Rate };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { siwxNonces } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { siwxNonces } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { deleteStaleNonces } from "./nonce-cleanup";
 
 const HOUR = 60 * 60 * 1000;

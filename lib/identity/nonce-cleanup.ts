@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { siwxNonces } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { siwxNonces } from "@/lib/platform/db/schema";
 import { SIWX_CLOCK_SKEW_MS } from "./siwx-limits";
 
 // A nonce is needed until its message can no longer pass the time checks (its expiry plus the clock skew allowed):

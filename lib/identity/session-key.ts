@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { config, type Config } from "@/lib/config";
-import { dataDirSecret } from "@/lib/config/data-dir-secret";
+import { config, type Config } from "@/lib/platform/config";
+import { dataDirSecret } from "@/lib/platform/config/data-dir-secret";
 
 let cached: Uint8Array | undefined;
 

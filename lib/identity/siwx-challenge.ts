@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { SIGN_IN_WITH_X, declareSIWxExtension, type SIWxExtension, type SIWxExtensionInfo } from "@x402/extensions/sign-in-with-x";
-import { getDb, type Db } from "@/lib/db";
+import { getDb, type Db } from "@/lib/platform/db";
 import { storeNonce } from "./siwx-nonces";
 import { SIWX_CHALLENGE_TTL_MS } from "./siwx-limits";
 import { parseSiwxOrigin } from "./siwx-origin";

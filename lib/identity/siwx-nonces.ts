@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { siwxNonces } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { siwxNonces } from "@/lib/platform/db/schema";
 
 /** Why a nonce cannot be used. */
 export type NonceRefusal = { code: "unknown_nonce" | "expired" | "replayed"; message: string };

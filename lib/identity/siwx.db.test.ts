@@ -15,9 +15,9 @@ import { eq } from "drizzle-orm";
 import { getAddress, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { siwxNonces } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { siwxNonces } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { createSiwxChallenge, type SiwxChallengeOptions } from "./siwx-challenge";
 import { verifySiwxHeader, type VerifySiwxOptions } from "./verify-siwx";
 

@@ -8,7 +8,7 @@ import {
   type SIWxVerifyResult,
 } from "@x402/extensions/sign-in-with-x";
 import { getAddress, isAddress as isEvmAddress } from "viem";
-import { getDb, type Db } from "@/lib/db";
+import { getDb, type Db } from "@/lib/platform/db";
 import { SIWX_CHALLENGE_TTL_MS, SIWX_CLOCK_SKEW_MS } from "./siwx-limits";
 import { consumeNonce, nonceRefusal } from "./siwx-nonces";
 import { parseSiwxOrigin } from "./siwx-origin";

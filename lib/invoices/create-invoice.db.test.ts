@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
+import type { Database } from "@/lib/platform/db";
 import { getProduct } from "@/lib/catalog";
-import { affiliates, invoices, orders, products } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import { affiliates, invoices, orders, products } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
 import { createInvoiceBody } from "./cart";
 import { createInvoice } from "./create-invoice";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };

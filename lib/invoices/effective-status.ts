@@ -1,4 +1,4 @@
-import type { invoices, orders } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/platform/db/schema";
 import { openSealedCode, type SealedCode } from "@/lib/gift-cards/codes";
 
 type InvoiceRow = typeof invoices.$inferSelect;

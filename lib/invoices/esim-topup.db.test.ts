@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { orders } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { orders } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { drainDue } from "@/lib/fulfilment";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { luhnCheckDigit } from "@/lib/fulfilment/providers/luhn";
-import { payInvoice } from "@/lib/fulfilment/testing";
+import { luhnCheckDigit } from "@/lib/catalog/iccid";
+import { payInvoice } from "@/test/fulfilment";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { createInvoice } from "./create-invoice";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { listWalletEsims } from "./wallet-esims";
 
 let database: Database;

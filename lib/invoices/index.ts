@@ -1,6 +1,6 @@
 export { createInvoice, type CreatedInvoice } from "./create-invoice";
 export { createInvoiceBody, MAX_ITEMS, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "./cart";
-export { newId, isInvoiceId } from "@/lib/ids";
+export { newId, isInvoiceId } from "@/lib/platform/ids";
 export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expireInvoices, denyUnpaid, type InvoiceRow } from "./payment";
 export { getInvoiceWithOrders, type InvoiceWithOrders, type OrderRow } from "./status";
 export { effectiveStatus } from "./effective-status";

@@ -1,7 +1,7 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import type { SettlementEffect } from "@/lib/payments/settlements";
 import { claimForPayment, markPaid, paymentFailed, releaseClaim } from "./payment";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 /** Takes the invoice for a payment's settlement (see exchange's `claim`): null when taken, else why not. */
 export const invoiceClaim =

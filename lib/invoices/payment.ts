@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders, settlements } from "@/lib/db/schema";
-import { emit, runAfterCommit } from "@/lib/events";
-import { releaseCodes } from "@/lib/inventory";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders, settlements } from "@/lib/platform/db/schema";
+import { emit, runAfterCommit } from "@/lib/platform/events";
+import { releaseCodes } from "@/lib/catalog/stock";
 import { releaseHolds, spendHolds } from "@/lib/gift-cards/cards";
 import { effectiveStatus, PAYMENT_FAILED, paymentErrorText, UNPAID_ORDER_ERRORS } from "./effective-status";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog";
-import type { Database } from "@/lib/db";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
-import { importStock } from "@/lib/inventory";
-import { DomainError } from "@/lib/errors";
+import type { Database } from "@/lib/platform/db";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
+import { importStock } from "@/lib/catalog/stock";
+import { DomainError } from "@/lib/platform/errors";
 import { createInvoice, createInvoiceBody } from ".";
 import {
   MAX_OPEN_RESERVATIONS,

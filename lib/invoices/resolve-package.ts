@@ -1,7 +1,7 @@
 import { parsePackageId, type Product } from "@/lib/catalog";
 import { currencyExponent, parseMinorUnits, formatMinorUnits } from "@/lib/catalog/currency";
 import { rangePricer } from "@/lib/catalog/product-pricer";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc: bigint };
 

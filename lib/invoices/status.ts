@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import type { InvoiceRow } from "./payment";
 
 export type OrderRow = typeof orders.$inferSelect;

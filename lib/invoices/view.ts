@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
 import { effectiveOrder, effectiveStatus } from "./effective-status";
 import { getInvoiceWithOrders, type InvoiceWithOrders } from "./status";

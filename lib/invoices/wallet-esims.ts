@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 
 export type WalletEsimBundle = {

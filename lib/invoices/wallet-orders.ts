@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import { effectiveOrder } from "./effective-status";
 
 export type WalletOrder = {

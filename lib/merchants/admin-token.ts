@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { config, type Config } from "@/lib/config";
-import { dataDirSecret } from "@/lib/config/data-dir-secret";
+import { config, type Config } from "@/lib/platform/config";
+import { dataDirSecret } from "@/lib/platform/config/data-dir-secret";
 
 /**
  * The operator's admin token: ADMIN_TOKEN, else in devnet mode one generated once under DATA_DIR (printed at start),

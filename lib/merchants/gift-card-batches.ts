@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, lt, lte, sql } from "drizzle-orm";
 import type { FxSource } from "@/lib/catalog/fx";
-import type { Db } from "@/lib/db";
-import { giftCardBatches, giftCards } from "@/lib/db/schema";
-import { DomainError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { logFor } from "@/lib/log";
+import type { Db } from "@/lib/platform/db";
+import { giftCardBatches, giftCards } from "@/lib/platform/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { logFor } from "@/lib/platform/log";
 import { formatCode, mintCode, openCode } from "@/lib/gift-cards/codes";
 import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards/money";
 import { BalanceTooLow, formatCents, purchase } from "./ledger";

@@ -1,5 +1,5 @@
 import { usdcToDecimal } from "@/lib/catalog/pricing";
-import type { invoices, orders } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/platform/db/schema";
 import { amountDueUsdc } from "@/lib/invoices/amount-due";
 import { getPayments } from "@/lib/payments/payments";
 import { merchantInvoice, paymentStatus } from "./invoice-view";

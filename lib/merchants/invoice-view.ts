@@ -1,4 +1,4 @@
-import type { invoices, orders } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 import { effectiveOrder, effectiveStatus, type StatusFields } from "@/lib/invoices/effective-status";
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import { effectiveOrder } from "@/lib/invoices/effective-status";
 import { getInvoiceWithOrders, type InvoiceWithOrders } from "@/lib/invoices/status";
 import { listWalletEsims, type WalletEsim } from "@/lib/invoices/wallet-esims";

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { ledgerEntries, merchants } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { ledgerEntries, merchants } from "@/lib/platform/db/schema";
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 

@@ -1,9 +1,9 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { ledgerEntries, merchantCredentials, merchants } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import {
   authenticate,
   balanceOf,
@@ -198,8 +198,8 @@ describe(`the balance ledger on ${testDriver}`, () => {
 
 /** An invoice with one order for the merchant, for ledger entries to point at. */
 async function seedInvoice(merchantId: string): Promise<{ invoiceId: string; orderId: string }> {
-  const { invoices, orders } = await import("@/lib/db/schema");
-  const { newId } = await import("@/lib/ids");
+  const { invoices, orders } = await import("@/lib/platform/db/schema");
+  const { newId } = await import("@/lib/platform/ids");
   const invoiceId = newId("inv");
   const orderId = newId("ord");
   await database.db

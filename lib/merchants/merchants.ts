@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { newId } from "@/lib/ids";
-import type { Db } from "@/lib/db";
-import { ledgerEntries, merchantCredentials, merchants } from "@/lib/db/schema";
-import { DomainError } from "@/lib/errors";
+import { newId } from "@/lib/platform/ids";
+import type { Db } from "@/lib/platform/db";
+import { ledgerEntries, merchantCredentials, merchants } from "@/lib/platform/db/schema";
+import { DomainError } from "@/lib/platform/errors";
 import { hashSecret, newWebhookSecret, randomToken, secretMatches } from "./secrets";
 
 export type Merchant = typeof merchants.$inferSelect;

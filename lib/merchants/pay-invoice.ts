@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
-import { invoices } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { DomainError } from "@/lib/platform/errors";
+import { invoices } from "@/lib/platform/db/schema";
 import { markPaid, payability } from "@/lib/invoices/payment";
 import { BalanceTooLow, debit } from "./ledger";
 import { BALANCE_METHODS } from "./payment-methods";

@@ -1,4 +1,4 @@
-import type { NetworkKey } from "@/lib/networks";
+import type { NetworkKey } from "@/lib/platform/networks";
 
 /**
  * Payment methods this shop takes: the balance, a gift card of the shop (`gift_card`, with `gift_card_code`; what it
@@ -11,7 +11,7 @@ export const PAYMENT_METHODS = ["balance", "gift_card", "usdc_base", "usdc_arbit
 export const BALANCE_METHODS: readonly string[] = ["balance", "gift_card"];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-/** The network a USDC method pays on (by its key in lib/networks); undefined for the balance. */
+/** The network a USDC method pays on (by its key in lib/platform/networks); undefined for the balance. */
 export function methodNetworkKey(method: string | null): NetworkKey | undefined {
   const key = method?.startsWith("usdc_") ? method.slice("usdc_".length) : undefined;
   return key === "base" || key === "arbitrum" || key === "polygon" || key === "solana" ? key : undefined;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { refundOrderToCards } from "@/lib/gift-cards/cards";
-import type { Db } from "@/lib/db";
-import { invoices, orders } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { invoices, orders } from "@/lib/platform/db/schema";
 import { refund } from "./ledger";
 
 /**

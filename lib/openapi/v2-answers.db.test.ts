@@ -29,15 +29,15 @@ import { GET as getDelivery } from "@/app/api/v2/webhooks/deliveries/[id]/route"
 import { GET as listDeliveries } from "@/app/api/v2/webhooks/deliveries/route";
 import { GET as getBatch } from "@/app/api/v2/gift-card-batches/[id]/route";
 import { GET as listBatches, POST as createBatch } from "@/app/api/v2/gift-card-batches/route";
-import { basicAuth, bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { installPeerAddress, PEER_HEADER } from "@/lib/http/peer-address";
-import type { Database } from "@/lib/db";
-import { idempotencyKeys, products } from "@/lib/db/schema";
-import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
+import { basicAuth, bearerAuth, callRoute } from "@/test/merchant-api";
+import { installPeerAddress, PEER_HEADER } from "@/lib/platform/http/peer-address";
+import type { Database } from "@/lib/platform/db";
+import { idempotencyKeys, products } from "@/lib/platform/db/schema";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/test/db";
 import { drainDue } from "@/lib/fulfilment";
-import { captureLog } from "@/lib/log-testing";
+import { captureLog } from "@/test/log";
 import { createMerchant, setMerchantAccess, type NewMerchant } from "@/lib/merchants";
-import { getRateLimiter, MERCHANT_LIMITS, type MerchantRouteId } from "@/lib/ratelimit";
+import { getRateLimiter, MERCHANT_LIMITS, type MerchantRouteId } from "@/lib/platform/ratelimit";
 import { drainWebhooks } from "@/lib/webhooks";
 import { documentedAnswers, V2_OPERATIONS } from "./v2";
 

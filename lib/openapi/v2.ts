@@ -4,12 +4,12 @@
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
 import { v2ErrorCodes } from "@/lib/http/merchant/errors";
-import { INVOICE_REFUSALS } from "@/lib/errors";
+import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import * as s from "@/lib/http/merchant/schemas";
 import { DOCUMENT_OPTIONS } from "./common";
-import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/ratelimit/policies";
+import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/platform/ratelimit/policies";
 
 type Method = "get" | "post";
 type Codes = readonly [string, ...string[]];

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
-import { INVOICE_REFUSALS } from "@/lib/errors";
+import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { x402ErrorCodes } from "@/lib/http/x402/errors";
 import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
-import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
+import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
 import * as s from "@/lib/http/x402/x402-schemas";
 

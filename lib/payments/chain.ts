@@ -1,5 +1,5 @@
 import { defineChain } from "viem";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork } from "@/lib/platform/networks";
 
 /** The viem chain of one of the shop's EVM networks (its RPC from the configuration). */
 export function viemChain(n: EvmNetwork) {

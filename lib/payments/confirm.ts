@@ -1,5 +1,5 @@
 import type { Hash } from "viem";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork } from "@/lib/platform/networks";
 import type { ExpectedTransfer } from "./transfer-proof";
 import { paysShop, receiptOrNull, verdictClient } from "./verdict";
 

@@ -1,8 +1,8 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
-import type { EvmNetwork } from "@/lib/networks";
-import { startAdversarialRpc, type AdversarialRpc } from "@/lib/testing/adversarial/rpc-proxy";
+import type { EvmNetwork } from "@/lib/platform/networks";
+import { startAdversarialRpc, type AdversarialRpc } from "@/test/adversarial/rpc-proxy";
 import { managedEvmSigner, type SenderSync } from "./evm-signer";
 
 // The settlement's own check of a signature that the payment's verification found valid a moment before reuses that

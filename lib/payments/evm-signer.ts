@@ -18,9 +18,9 @@ import {
 import { viemChain } from "./chain";
 import { receiptWatcher, TransactionDroppedError } from "./receipts";
 import { rpcFetch } from "./rpc-fetch";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork } from "@/lib/platform/networks";
 
-/** Runs `work` holding the lock named `key`, in this process and across servers (see lib/db/key-lock.ts). */
+/** Runs `work` holding the lock named `key`, in this process and across servers (see lib/platform/db/key-lock.ts). */
 export type KeyLock = <T>(key: string, work: () => Promise<T>) => Promise<T>;
 
 /** The next nonce of each sending wallet as the shop last recorded it, read and written under the wallet's lock. */

@@ -1,9 +1,9 @@
 import { getBase58Decoder, getBase64Encoder, signBytes } from "@solana/kit";
-import { errorText, redactUrls } from "@/lib/errors";
-import { metrics } from "@/lib/metrics";
+import { errorText, redactUrls } from "@/lib/platform/errors";
+import { metrics } from "@/lib/platform/metrics";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from "@x402/core/types";
-import type { Db } from "@/lib/db";
-import type { EvmNetwork, SolanaNetwork } from "@/lib/networks";
+import type { Db } from "@/lib/platform/db";
+import type { EvmNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { blockBeforeSending, confirmMined, confirmTransfer } from "./confirm";
 import { broadcasts, unanswered, type Broadcasts, type Unanswered } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";

@@ -9,8 +9,8 @@ import { ExactSvmScheme as ExactSvmFacilitatorScheme } from "@x402/svm/exact/fac
 import { toFacilitatorSvmSigner } from "@x402/svm";
 import type { LocalAccount } from "viem";
 import { managedEvmSigner, noteUnanswered, type SenderSync } from "./evm-signer";
-import type { PaymentNetwork, SolanaNetwork } from "@/lib/networks";
-import type { FacilitatorAuth } from "@/lib/config";
+import type { PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
+import type { FacilitatorAuth } from "@/lib/platform/config";
 
 /**
  * How long one wait for an EVM receipt lasts. The x402 server settles a payment that answered "pending" once more at

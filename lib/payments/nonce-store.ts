@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { signerNonces } from "@/lib/db/schema";
-import type { Database } from "@/lib/db";
-import { withKeyLock } from "@/lib/db/key-lock";
+import type { Db } from "@/lib/platform/db";
+import { signerNonces } from "@/lib/platform/db/schema";
+import type { Database } from "@/lib/platform/db";
+import { withKeyLock } from "@/lib/platform/db/key-lock";
 import type { NonceStore, SenderSync } from "./evm-signer";
 
 /** The sending wallets' next nonces in the database, shared by every server (used only under the wallet's lock). */

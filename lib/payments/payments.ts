@@ -4,14 +4,14 @@ import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
 import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
 import type { KeyPairSigner } from "@solana/kit";
-import { config, ConfigError, type Config } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { config, ConfigError, type Config } from "@/lib/platform/config";
+import { getDatabase } from "@/lib/platform/db";
 import { getDevnet } from "@/lib/devnet";
 import { LocalnetExactSvmServerScheme } from "@/lib/devnet/solana/x402";
 import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
 import { databaseSenderSync } from "./nonce-store";
-import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "@/lib/networks";
+import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "@/lib/platform/networks";
 
 /** How long a client has to get its payment settled after the 402. */
 export const MAX_TIMEOUT_SECONDS = 300;

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { settlements } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { settlements } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver } from "@/test/db";
 import {
   beginSettlement,
   deleteStaleSettlements,

@@ -1,13 +1,13 @@
 import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
-import type { Db } from "@/lib/db";
-import { databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
-import { claimHolder } from "@/lib/db/presence";
-import { settlements } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/platform/db/claim";
+import { claimHolder } from "@/lib/platform/db/presence";
+import { settlements } from "@/lib/platform/db/schema";
 import type { PaymentIdentity } from "./identity";
-import { runAfterCommit } from "@/lib/events";
-import { log } from "@/lib/log";
-import { redactUrls } from "@/lib/errors";
+import { runAfterCommit } from "@/lib/platform/events";
+import { log } from "@/lib/platform/log";
+import { redactUrls } from "@/lib/platform/errors";
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementPurpose = "invoice" | "fee" | "topup";
@@ -122,7 +122,7 @@ export async function extendLease(db: Db, id: string, now = new Date()): Promise
 }
 
 /**
- * Hands back the leases of `scope` (lib/db/claim.ts ClaimScope) on settlements still being settled, and answers their
+ * Hands back the leases of `scope` (lib/platform/db/claim.ts ClaimScope) on settlements still being settled, and answers their
  * ids: the reconciler (this server's next start, or another server) asks the chain about them at once rather than
  * when the lease lapses (LEASE_MS). Safe while their server still works on one: the chain decides, and only one
  * caller records the outcome (finishSettlement). `dead` frees those whose holder's presence is gone, once seen gone

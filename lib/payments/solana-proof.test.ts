@@ -16,7 +16,7 @@ import {
 } from "@solana/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSolanaChain, type SolanaDevChain } from "@/lib/devnet/solana";
-import type { SolanaNetwork } from "@/lib/networks";
+import type { SolanaNetwork } from "@/lib/platform/networks";
 import { confirmSolanaTransfer, judgeTransaction, solanaTransferLanded, type ConfirmedTransaction } from "./solana-proof";
 
 const MINT = "USDCmint1111111111111111111111111111111111";

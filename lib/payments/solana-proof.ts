@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createSolanaRpc, getBase64Encoder, getTransactionDecoder, type Signature } from "@solana/kit";
-import type { SolanaNetwork } from "@/lib/networks";
+import type { SolanaNetwork } from "@/lib/platform/networks";
 
 /**
  * What proves that a Solana payment reached the shop: a successful transaction, at the `confirmed` commitment, whose

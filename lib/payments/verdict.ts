@@ -13,7 +13,7 @@ import {
 import { viemChain } from "./chain";
 import { solanaTransferLanded } from "./solana-proof";
 import { carriesTransfer, findAuthorizationEvent, type ExpectedTransfer } from "./transfer-proof";
-import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import type { ChainVerdict, Settlement } from "./settlements";
 
 const EIP3009 = parseAbi(["function authorizationState(address authorizer, bytes32 nonce) view returns (bool)"]);

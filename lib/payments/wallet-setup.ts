@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { getPayments } from "./payments";
 
 /**
@@ -17,7 +17,7 @@ export async function walletSetup(): Promise<WalletSetup> {
   const { networks } = await getPayments();
   const tx = (n: { explorerTx?: (h: string) => string }) => (n.explorerTx ? { explorerTx: n.explorerTx("{tx}") } : {});
   const solana = networks.find((n) => n.kind === "solana");
-  // Every network mode has Solana (see lib/networks/index.ts).
+  // Every network mode has Solana (see lib/platform/networks/index.ts).
   if (solana?.kind !== "solana") throw new Error("No Solana network is configured");
   const c = config();
   return {

@@ -1,21 +1,21 @@
-import { config } from "@/lib/config";
-import { getDatabase, getDb } from "@/lib/db";
+import { config } from "@/lib/platform/config";
+import { getDatabase, getDb } from "@/lib/platform/db";
 import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments/in-flight";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { handBack } from "./hand-back";
 import { syncUpstreamIfDue } from "@/lib/supply";
 import { processPayout, upkeep as runUpkeep } from "./round";
-import { startPollLoop } from "@/lib/runtime/poll-loop";
-import { onShutdown } from "@/lib/runtime/shutdown";
-import { log } from "@/lib/log";
+import { startPollLoop } from "@/lib/platform/runtime/poll-loop";
+import { onShutdown } from "@/lib/platform/runtime/shutdown";
+import { log } from "@/lib/platform/log";
 
 const MAINTENANCE_MS = 10_000;
 /** The longest pause of the fulfilment and webhook workers while they find nothing to do. */
 const IDLE_MAX_MS = 2_000;
 /**
  * A claim whose holder looks gone is freed by the upkeep once it has looked gone this long, i.e. at the next pass: a
- * live server whose session was cut has opened it again by then, under the same key (lib/db/presence.ts).
+ * live server whose session was cut has opened it again by then, under the same key (lib/platform/db/presence.ts).
  */
 const DEAD_HOLDER_GRACE_MS = 9_000;
 /** How often the upstream catalog sync looks whether a pass is due (or a paused one may resume). */

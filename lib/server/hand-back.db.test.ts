@@ -2,15 +2,15 @@ import { eq } from "drizzle-orm";
 import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { HOLDER_LOCK_CLASS } from "@/lib/db/presence";
-import { orders, settlements, webhookDeliveries } from "@/lib/db/schema";
-import { openTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { HOLDER_LOCK_CLASS } from "@/lib/platform/db/presence";
+import { orders, settlements, webhookDeliveries } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
-import { partlyFailedInvoice } from "@/lib/fulfilment/testing";
+import { partlyFailedInvoice } from "@/test/fulfilment";
 import { openSettlements } from "@/lib/payments/settlements";
 import { claimDueDeliveries } from "@/lib/webhooks";
-import { enqueueInvoiceMessage, insertTestMerchant } from "@/lib/webhooks/testing";
+import { enqueueInvoiceMessage, insertTestMerchant } from "@/test/webhooks";
 import { handBack } from "./hand-back";
 
 // Every kind of claim a server holds (a refund being followed, a settlement being settled, a webhook being sent) is
@@ -88,7 +88,7 @@ describe("handing claims back", () => {
     expect(await stillHeld(theirs)).toEqual({ order: false, settlement: false, webhook: false });
   });
 
-  // A claim holder is a session holding an advisory lock (lib/db/presence.ts): a key no session holds is a dead server's.
+  // A claim holder is a session holding an advisory lock (lib/platform/db/presence.ts): a key no session holds is a dead server's.
   it.skipIf(testDriver !== "postgres")("frees a dead holder's claims, never a live holder's", async () => {
     const url = (database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
     const live = new pg.Client({ connectionString: url });

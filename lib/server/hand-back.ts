@@ -1,15 +1,15 @@
-import type { ClaimScope } from "@/lib/db/claim";
-import type { Db } from "@/lib/db";
+import type { ClaimScope } from "@/lib/platform/db/claim";
+import type { Db } from "@/lib/platform/db";
 import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
 import { releaseLeases } from "@/lib/payments/settlements";
 import { releaseDeliveryClaims } from "@/lib/webhooks";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 /** What a release freed, by kind of claim (ids). */
 export type HandedBack = { orders: string[]; settlements: string[]; webhooks: string[] };
 
 /**
- * Frees the claims of `scope` on every kind of work a server holds (lib/db/claim.ts ClaimScope): orders being
+ * Frees the claims of `scope` on every kind of work a server holds (lib/platform/db/claim.ts ClaimScope): orders being
  * delivered or refunded, settlements being settled, webhook messages being sent. Used
  * - at a stop (SIGTERM), after the workers finished their round: this server's claims (`all` on the embedded
  *   database, `{ holder }` on PostgreSQL), so that the next start or another server takes them at once;

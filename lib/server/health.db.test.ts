@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as cronTick } from "@/app/api/cron/tick/route";
 import { GET as health } from "@/app/api/health/route";
-import { config } from "@/lib/config";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
-import { captureLog } from "@/lib/log-testing";
+import { config } from "@/lib/platform/config";
+import { processTestDatabase, testDriver } from "@/test/db";
+import { captureLog } from "@/test/log";
 import { READINESS_TTL_MS, recentReadiness } from "./health";
 
 // A testnet shop whose every RPC URL carries the operator's key in its path, as hosted RPC providers issue them, and

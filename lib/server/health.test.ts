@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
 import { startSolanaChain, type SolanaDevChain } from "@/lib/devnet/solana/start-solana-chain";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { gasBalances, LOW_GAS } from "./health";
 
 const funded = privateKeyToAccount(generatePrivateKey()).address;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter, DASHBOARD_SIGN_IN_LIMITS } from "@/lib/ratelimit";
+import { createRateLimiter, DASHBOARD_SIGN_IN_LIMITS } from "@/lib/platform/ratelimit";
 import { checkOperatorSignIn, isAdminToken, isOperatorSession, issueOperatorSession } from "./operator-session";
 
 const secret = "test session secret of the operator page, long enough";

@@ -1,7 +1,7 @@
 import { createHash, hkdfSync, timingSafeEqual } from "node:crypto";
 import { signToken, verifyToken, type TokenKind } from "@/lib/identity/jwt";
 import { sessionKey } from "@/lib/identity/session-key";
-import type { RateLimiter } from "@/lib/ratelimit";
+import type { RateLimiter } from "@/lib/platform/ratelimit";
 
 /**
  * The operator's browser session (the /operator page): signed in with the admin token, kept in a cookie of its own.

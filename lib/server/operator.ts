@@ -1,5 +1,5 @@
 import { heldFxRates, type HeldFxRates } from "@/lib/catalog/fx-store";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { listRefundsDue, type RefundDue } from "@/lib/fulfilment/refunds-due";
 import { upstreamHeldOrders, type HeldPurchase } from "@/lib/supply";
 import { recentReadiness, type Readiness } from "./health";

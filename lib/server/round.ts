@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
-import { config, ConfigError, type Config } from "@/lib/config";
-import { getDb } from "@/lib/db";
+import { config, ConfigError, type Config } from "@/lib/platform/config";
+import { getDb } from "@/lib/platform/db";
 import { getDevnet } from "@/lib/devnet";
 import { drainDue, refundDue, type Payout } from "@/lib/fulfilment";
 import { chainPayout } from "@/lib/fulfilment/chain-payout";
@@ -13,14 +13,14 @@ import { expireInvoices } from "@/lib/invoices";
 import { refreshFxRatesIfDue } from "@/lib/catalog/fx-store";
 import { issueDueBatches } from "@/lib/merchants/gift-card-batches";
 import { solanaSignerFromSecret } from "@/lib/payments/facilitator";
-import { publicNetworks } from "@/lib/networks";
+import { publicNetworks } from "@/lib/platform/networks";
 import { getPayments, senderSync } from "@/lib/payments/payments";
 import { deleteStaleSettlements, reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
 import { syncUpstreamIfDue, type SyncReport } from "@/lib/supply";
-import { log } from "@/lib/log";
-import { errorText } from "@/lib/errors";
+import { log } from "@/lib/platform/log";
+import { errorText } from "@/lib/platform/errors";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
 export type RoundReport = {

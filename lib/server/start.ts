@@ -1,12 +1,12 @@
-import { config, ConfigError, serverRequirements } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
-import { claimHolder, startPresence } from "@/lib/db/presence";
+import { config, ConfigError, serverRequirements } from "@/lib/platform/config";
+import { getDatabase } from "@/lib/platform/db";
+import { claimHolder, startPresence } from "@/lib/platform/db/presence";
 import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
-import { onShutdown } from "@/lib/runtime/shutdown";
-import { log } from "@/lib/log";
+import { onShutdown } from "@/lib/platform/runtime/shutdown";
+import { log } from "@/lib/platform/log";
 
 /**
  * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
@@ -41,7 +41,7 @@ export async function startServer(): Promise<void> {
     }
     const payments = await getPayments();
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
-    // (GET /api/cron/tick) and after each payment (lib/runtime/poll-loop.ts).
+    // (GET /api/cron/tick) and after each payment (lib/platform/runtime/poll-loop.ts).
     if (!c.vercel) await startBackgroundWork();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { UpstreamConfig } from "@/lib/config";
+import type { UpstreamConfig } from "@/lib/platform/config";
 import { balanceSchema, invoiceSchema, orderSchema, productSchema } from "@/lib/http/merchant/schemas";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 import { RatePacer, UpstreamRateLimited } from "./rate-pacer";
 import { tolerant } from "./tolerant";
 

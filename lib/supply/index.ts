@@ -1,6 +1,6 @@
-import { config, type UpstreamConfig } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { log } from "@/lib/log";
+import { config, type UpstreamConfig } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { log } from "@/lib/platform/log";
 import { UpstreamClient } from "./client";
 import { syncUpstreamCatalog, type SyncReport } from "./sync";
 

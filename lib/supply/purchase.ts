@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { productPackages, products, upstreamPurchases } from "@/lib/db/schema";
+import { config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { productPackages, products, upstreamPurchases } from "@/lib/platform/db/schema";
 import { currencyExponent, parseMinorUnits } from "@/lib/catalog/currency";
 import { rangeCostCents, usdcToDecimal } from "@/lib/catalog/pricing";
 import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "@/lib/fulfilment";
-import { logFor } from "@/lib/log";
+import { logFor } from "@/lib/platform/log";
 import { UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable, type UpstreamClient, type UpstreamInvoice, type UpstreamOrder } from "./client";
 import { upstreamClient } from "./index";
 

@@ -1,9 +1,9 @@
 import { asc, count, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { upstreamPurchases } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { upstreamPurchases } from "@/lib/platform/db/schema";
 import type { UpstreamClient } from "./client";
 import { readState } from "./sync";
-import { errorText } from "@/lib/errors";
+import { errorText } from "@/lib/platform/errors";
 
 /** The upstream supplier as the operator watches it (GET /api/health?ready=1). */
 export type UpstreamStatus = {

@@ -2,12 +2,12 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { importCatalog, type RejectedRow } from "@/lib/catalog/import";
 import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
 import { catalogChanged } from "@/lib/catalog/snapshot";
-import type { UpstreamConfig } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { products, settings } from "@/lib/db/schema";
-import { log } from "@/lib/log";
+import type { UpstreamConfig } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { products, settings } from "@/lib/platform/db/schema";
+import { log } from "@/lib/platform/log";
 import { UpstreamRateLimited, UpstreamUnavailable, type UpstreamClient, type UpstreamProduct } from "./client";
-import { errorText } from "@/lib/errors";
+import { errorText } from "@/lib/platform/errors";
 
 const STATE_KEY = "upstream.sync";
 const LEASE_KEY = "upstream.sync.lease";

@@ -1,9 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import type { Db } from "@/lib/db";
-import { orders, upstreamPurchases } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { orders, upstreamPurchases } from "@/lib/platform/db/schema";
 import { kickWorker } from "@/lib/fulfilment";
-import { log, logFor } from "@/lib/log";
+import { log, logFor } from "@/lib/platform/log";
 import { upstreamInvoice } from "./client";
 
 /**

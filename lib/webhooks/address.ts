@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/platform/config";
 
 export type NetworkMode = Config["networkMode"];
 

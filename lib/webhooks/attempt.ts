@@ -1,5 +1,5 @@
 import type { DbOrTx } from "./enqueue";
-import { webhookAttempts } from "@/lib/db/schema";
+import { webhookAttempts } from "@/lib/platform/db/schema";
 import { postWebhook, type SendOptions } from "./send";
 
 /** One attempt as the delivery log shows it. */

@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNotNull, lte, notExists, sql } from "drizzle-orm";
-import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/db/claim";
-import { claimHolder } from "@/lib/db/presence";
-import type { Db } from "@/lib/db";
-import { merchants, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { claimableIds, databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/platform/db/claim";
+import { claimHolder } from "@/lib/platform/db/presence";
+import type { Db } from "@/lib/platform/db";
+import { merchants, webhookDeliveries, webhookEndpoints } from "@/lib/platform/db/schema";
 import { signingSecrets } from "./secrets";
 
 /**
@@ -92,7 +92,7 @@ export async function claimDueDeliveries(db: Db, opts: { limit: number; lockMs?:
 }
 
 /**
- * Hands back the claims of `scope` (lib/db/claim.ts ClaimScope) on messages not yet delivered, and answers their ids:
+ * Hands back the claims of `scope` (lib/platform/db/claim.ts ClaimScope) on messages not yet delivered, and answers their ids:
  * they are sent at once by whichever worker runs next rather than when the claim lapses (DEFAULT_LOCK_MS). A worker
  * still sending one can no longer record its attempt (its claim is gone), so the message may go out twice: webhooks
  * are delivered at least once, and carry their id for the merchant to tell. `dead` as in releaseLeases.

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { webhookAttempts, webhookDeliveries } from "@/lib/platform/db/schema";
 import type { WebhookAttempt } from "./attempt";
 import { isMessageId } from "./ids";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 

@@ -1,15 +1,15 @@
 import { asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import type { Db } from "@/lib/platform/db";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/platform/db/schema";
+import { testDriver } from "@/test/db";
 import { maxAttempts, retrySchedule } from "./backoff";
 import { claimDueDeliveries } from "./claim";
 import { deliverClaimed, drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { enqueueWebhook } from "./enqueue";
 import { enableWebhookEndpoint, listWebhookEndpoints } from "./endpoints";
-import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "./testing";
+import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "../../test/webhooks";
 
 const bed = webhookTestBed();
 const receiver = bed.receiver;

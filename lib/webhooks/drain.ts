@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { logFor } from "@/lib/log";
-import { metrics } from "@/lib/metrics";
-import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { webhookDeliveries } from "@/lib/db/schema";
+import { logFor } from "@/lib/platform/log";
+import { metrics } from "@/lib/platform/metrics";
+import { config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { webhookDeliveries } from "@/lib/platform/db/schema";
 import type { NetworkMode } from "./address";
 import { failureText, insertAttempt, isSuccess, sendAttempt } from "./attempt";
 import { maxAttempts, nextRetryDelayMs } from "./backoff";

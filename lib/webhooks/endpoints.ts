@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/platform/db/schema";
 import type { DbOrTx } from "./enqueue";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 /** A URL the merchant's invoices send to, and whether it still gets messages. */
 export type WebhookEndpoint = {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "@/lib/db";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/platform/db";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/platform/db/schema";
 import type { WebhookEventType } from "./events";
 import { newMessageId } from "./ids";
 

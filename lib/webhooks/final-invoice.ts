@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { invoices } from "@/lib/db/schema";
+import { invoices } from "@/lib/platform/db/schema";
 import { invoiceOrders } from "@/lib/invoices/status";
-import type { DbOrTx } from "@/lib/db";
+import type { DbOrTx } from "@/lib/platform/db";
 import { enqueueWebhook } from "./enqueue";
 import { invoiceEventType, type FinalInvoiceStatus } from "./events";
 import { FINAL_STATUSES, merchantStatus } from "@/lib/merchants/invoice-view";

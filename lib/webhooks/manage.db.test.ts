@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db";
-import { webhookDeliveries } from "@/lib/db/schema";
-import { testDriver } from "@/lib/db/testing";
+import type { Db } from "@/lib/platform/db";
+import { webhookDeliveries } from "@/lib/platform/db/schema";
+import { testDriver } from "@/test/db";
 import { getWebhookDelivery, listWebhookDeliveries } from "./deliveries";
 import { retrySchedule } from "./backoff";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
@@ -11,7 +11,7 @@ import { listWebhookEndpoints } from "./endpoints";
 import { redeliverWebhook, sendTestWebhook } from "./manual-send";
 import { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS } from "./secrets";
 import { isWebhookSecret } from "@/lib/merchants/secrets";
-import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "./testing";
+import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "../../test/webhooks";
 import { kickWebhookWorker, startWebhookWorker } from "./worker";
 
 const bed = webhookTestBed();

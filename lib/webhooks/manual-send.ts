@@ -1,14 +1,14 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/platform/db/schema";
 import type { NetworkMode } from "./address";
 import { failureText, insertAttempt, isSuccess, sendAttempt, type WebhookAttempt } from "./attempt";
 import { getWebhookDelivery, type WebhookDeliveryWithAttempts } from "./deliveries";
 import { newMessageId } from "./ids";
 import { signingSecretsOf } from "./secrets";
 import { parseWebhookUrl, type Resolver } from "./url-guard";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 export type ManualSendOptions = {
   mode?: NetworkMode;

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { merchants } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { merchants } from "@/lib/platform/db/schema";
 import { newWebhookSecret } from "@/lib/merchants/secrets";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 
 /** How long the previous secret keeps signing after a rotation: a day to deploy the new one to the receiver. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;

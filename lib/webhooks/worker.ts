@@ -1,12 +1,12 @@
-import type { Db } from "@/lib/db";
-import { kickLoop, startPollLoop, type PassOutcome, type PollLoop } from "@/lib/runtime/poll-loop";
+import type { Db } from "@/lib/platform/db";
+import { kickLoop, startPollLoop, type PassOutcome, type PollLoop } from "@/lib/platform/runtime/poll-loop";
 import { drainWebhooks, type DrainWebhooksOptions } from "./drain";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 export type WebhookWorkerOptions = Omit<DrainWebhooksOptions, "now"> & {
   /** Pause between passes. A pass starts at once when kicked. */
   intervalMs?: number;
-  /** The longest pause after passes that found nothing due (lib/runtime/poll-loop); `intervalMs` by default. */
+  /** The longest pause after passes that found nothing due (lib/platform/runtime/poll-loop); `intervalMs` by default. */
   idleMaxMs?: number;
   onError?: (err: unknown) => void;
   /** Called after every pass, whatever its outcome. */
@@ -18,7 +18,7 @@ export type WebhookWorker = PollLoop;
 const LOOP = "webhooks";
 
 /**
- * The in-process webhook loop (lib/runtime/poll-loop): each pass drains due messages; errors are logged and the next
+ * The in-process webhook loop (lib/platform/runtime/poll-loop): each pass drains due messages; errors are logged and the next
  * pass runs anyway. Retries come due between passes: the pause (at most idleMaxMs) bounds how late.
  */
 export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorkerOptions = {}): WebhookWorker {

@@ -24,7 +24,7 @@ import { BROWSE_PAGES, CART_LINE, measurePageJs } from "../../e2e/js-budget";
 import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
 import { interleaved, load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
-import { createDatabase } from "../../lib/db/create-database";
+import { createDatabase } from "../../lib/platform/db/create-database";
 import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
 import { startDevnetProcess } from "../devnet-process";
 import { cpuMs, residentMb, startBareRoute, startPostgres } from "./processes";

@@ -1,5 +1,5 @@
-import { jsonResponse } from "@/lib/http/api-error";
-import { publicOrigin } from "@/lib/http/origin";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { publicOrigin } from "@/lib/platform/http/origin";
 import { wellKnownX402 } from "@/lib/http/x402/discovery";
 
 export const dynamic = "force-dynamic";

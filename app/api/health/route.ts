@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { jsonResponse } from "@/lib/http/api-error";
+import { config } from "@/lib/platform/config";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { publicReadiness, recentReadiness } from "@/lib/server/health";
 

@@ -1,7 +1,7 @@
-import { jsonResponse } from "@/lib/http/api-error";
-import { renderMetrics } from "@/lib/metrics";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { renderMetrics } from "@/lib/platform/metrics";
 import { isAdmin } from "@/lib/merchants/admin-token";
-import { withRequestLog } from "@/lib/http/request-log";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 
 export const dynamic = "force-dynamic";
 

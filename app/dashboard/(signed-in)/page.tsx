@@ -7,7 +7,7 @@ import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { SalesChart } from "@/components/dashboard/sales-chart";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import { merchantOverview, needsAttention, type Attention, type MerchantOverview, type SalesFigure } from "@/lib/dashboard/stats";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { createDemoProvider, demoProvider } from "./demo";
 import { parseBundle } from "./esim-bundle";
-import { isIccid, isLuhnValid, luhnCheckDigit } from "./luhn";
+import { isIccid, isLuhnValid, luhnCheckDigit } from "../../catalog/iccid";
 import { providerFor } from "./provider-for";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import type { Delivery, OrderToFulfil, Redemption } from "./types";
 
 const provider = createDemoProvider("test key");

@@ -1,5 +1,5 @@
-import type { Db } from "@/lib/db";
-import { sellCode } from "@/lib/inventory";
+import type { Db } from "@/lib/platform/db";
+import { sellCode } from "@/lib/catalog/stock";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./types";
 
 /**

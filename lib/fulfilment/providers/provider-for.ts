@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { demoSupply } from "@/lib/catalog/supply";
 import { demoProvider } from "./demo";
 import { createInventoryProvider } from "./inventory";

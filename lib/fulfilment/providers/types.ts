@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import type { ProductKind, RecipientType } from "@/lib/catalog";
 import type { SealedCode } from "@/lib/gift-cards/codes";
 

@@ -1,4 +1,4 @@
-import type { DomainError, DomainErrorCode } from "@/lib/errors";
+import type { DomainError, DomainErrorCode } from "@/lib/platform/errors";
 import { REFUND_REFUSED, STOCK_REFUSED } from "./wire";
 
 /**

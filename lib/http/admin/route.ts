@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { getDatabase, type Database, type Db } from "@/lib/db";
-import { jsonResponse } from "@/lib/http/api-error";
-import { BodyError, readJson } from "@/lib/http/body";
-import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
-import { withRequestLog } from "@/lib/http/request-log";
+import { getDatabase, type Database, type Db } from "@/lib/platform/db";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { BodyError, readJson } from "@/lib/platform/http/body";
+import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { isAdmin } from "@/lib/merchants/admin-token";
-import { log } from "@/lib/log";
-import { DomainError } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { databaseUnavailableResponse } from "@/lib/http/unavailable";
+import { log } from "@/lib/platform/log";
+import { DomainError } from "@/lib/platform/errors";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
+import { databaseUnavailableResponse } from "@/lib/platform/http/unavailable";
 import { adminErrorOf } from "./errors";
 
 /** A USD amount as the operator types it (`100`, `12.5`), to integer cents; at most 1,000,000 USD at once. */
@@ -50,7 +50,7 @@ export function adminRoute<P extends Record<string, string>>(handler: (req: Requ
   });
 }
 
-/** The JSON body of an operator request (`{}` when empty), read up to `limit` bytes with the shop's rules (lib/http/body.ts). */
+/** The JSON body of an operator request (`{}` when empty), read up to `limit` bytes with the shop's rules (lib/platform/http/body.ts). */
 export async function jsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   return (await readJson(req, limit)) ?? {};
 }

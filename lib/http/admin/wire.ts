@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ImportReport } from "@/lib/catalog/import";
 import type { RefundDue } from "@/lib/fulfilment";
-import { stockCodeSchema, type StockImportReport, type StockLevel } from "@/lib/inventory";
+import { stockCodeSchema, type StockImportReport, type StockLevel } from "@/lib/catalog/stock";
 
 /** Catalog and stock files can be long: their routes read up to this much (the other admin routes 64 KiB). */
 export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;

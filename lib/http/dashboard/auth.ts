@@ -9,9 +9,9 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { DASHBOARD_COOKIE, dashboardCookieOptions, issueDashboardSession, resolveDashboardSession, type SignedIn } from "@/lib/dashboard";
-import { getDb } from "@/lib/db";
-import { isSameOriginPost } from "@/lib/http/origin";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { getDb } from "@/lib/platform/db";
+import { isSameOriginPost } from "@/lib/platform/http/origin";
+import { requestOrigin } from "@/lib/platform/http/request-origin";
 import { clientIp } from "@/lib/http/x402/x402-limits";
 
 export const SIGN_IN_PATH = "/dashboard/sign-in";

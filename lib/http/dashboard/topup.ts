@@ -2,21 +2,21 @@ import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/
 import type { PaymentRequired } from "@x402/core/types";
 import { z } from "zod";
 import { DASHBOARD_COOKIE, resolveDashboardSession } from "@/lib/dashboard";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { balanceOf, formatCents } from "@/lib/merchants";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
-import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/topups";
-import { ApiError, invalidParams, jsonResponse } from "@/lib/http/api-error";
-import { x402Json } from "@/lib/http/body";
-import { isSameOriginPost, publicOrigin } from "@/lib/http/origin";
+import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/merchants/topups";
+import { ApiError, invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
+import { x402Json } from "@/lib/platform/http/body";
+import { isSameOriginPost, publicOrigin } from "@/lib/platform/http/origin";
 import { decodePaymentHeader, paymentHeader } from "@/lib/http/x402/payment-header";
 import { checkX402Limits } from "@/lib/http/x402/x402-limits";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
-import { databaseUnavailable, unavailable } from "@/lib/http/unavailable";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { addLogContext, log } from "@/lib/log";
-import { withRequestLog } from "@/lib/http/request-log";
+import { databaseUnavailable, unavailable } from "@/lib/platform/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
+import { addLogContext, log } from "@/lib/platform/log";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 

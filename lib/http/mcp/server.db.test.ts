@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/mcp/route";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/platform/config";
 import { mcpAllowed } from "./server";
 
 // DNS rebinding protection on /mcp, through its route handler: a page on a foreign name that resolves to the shop

@@ -5,11 +5,11 @@ import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog";
-import { config, type Config } from "@/lib/config";
+import { config, type Config } from "@/lib/platform/config";
 import { createInvoiceBody } from "@/lib/invoices";
-import { publicOrigin } from "@/lib/http/origin";
-import { REQUEST_ID_HEADER } from "@/lib/http/edge-guard";
-import { PEER_HEADER } from "@/lib/http/peer-address";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { REQUEST_ID_HEADER } from "@/lib/platform/http/edge-guard";
+import { PEER_HEADER } from "@/lib/platform/http/peer-address";
 import { X402_HANDLERS } from "@/lib/http/x402/handlers";
 import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
 import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";

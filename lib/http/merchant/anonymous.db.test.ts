@@ -3,10 +3,10 @@ import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
 import * as invoicesRoute from "@/app/api/v2/invoices/route";
 import * as payRoute from "@/app/api/v2/invoices/[id]/pay/route";
-import { testDriver, processTestDatabase } from "@/lib/db/testing";
-import { MERCHANT_ANONYMOUS_LIMIT } from "@/lib/ratelimit";
+import { testDriver, processTestDatabase } from "@/test/db";
+import { MERCHANT_ANONYMOUS_LIMIT } from "@/lib/platform/ratelimit";
 import { merchantFallback } from "./route";
-import { callRoute } from "./testing";
+import { callRoute } from "../../../test/merchant-api";
 
 // Answers that no credential counts (a file of their own: they use up this process's budget of loopback clients).
 processTestDatabase(() => undefined);

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
-import type { Database } from "@/lib/db";
-import { idempotencyKeys, invoices } from "@/lib/db/schema";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { idempotencyKeys, invoices } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { balanceOf, createMerchant } from "@/lib/merchants";
-import { bearerAuth, callRoute } from "./testing";
+import { bearerAuth, callRoute } from "../../../test/merchant-api";
 
 let database: Database;
 processTestDatabase((d) => (database = d), withTestCatalog);

@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { POST as createEsims } from "@/app/api/v2/esims/route";
 import { POST as createInvoices } from "@/app/api/v2/invoices/route";
-import type { Database } from "@/lib/db";
-import { invoices } from "@/lib/db/schema";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { invoices } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { createMerchant } from "@/lib/merchants";
-import { bearerAuth, callRoute } from "./testing";
+import { bearerAuth, callRoute } from "../../../test/merchant-api";
 
 // An unexpected failure inside invoice creation (here: the invoice code throws what no refusal table knows).
 vi.mock("@/lib/invoices/create-invoice", async (original) => ({

@@ -1,10 +1,10 @@
-import { BodyError, parseJsonText } from "@/lib/http/body";
+import { BodyError, parseJsonText } from "@/lib/platform/http/body";
 import { invoiceItem } from "@/lib/http/merchant/schemas";
 import { V2Error, invalidParam, missingParam } from "@/lib/http/merchant/envelope";
 import { merchantPriceCents } from "@/lib/http/merchant/products";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/invoices/create-invoice";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants/payment-methods";
 
 export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants/payment-methods";

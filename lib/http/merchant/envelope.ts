@@ -1,4 +1,4 @@
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 /**
  * The merchant API's envelope, as its existing clients read it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_ERROR_CODES, DomainError } from "@/lib/errors";
+import { DOMAIN_ERROR_CODES, DomainError } from "@/lib/platform/errors";
 import { inRequestTerms } from "./create";
 import { V2_ERRORS, v2ErrorCodes, v2ErrorOf } from "./errors";
 

@@ -1,4 +1,4 @@
-import { DomainError, type DomainErrorCode } from "@/lib/errors";
+import { DomainError, type DomainErrorCode } from "@/lib/platform/errors";
 import { V2Error } from "./envelope";
 
 type V2Answer = {
@@ -23,7 +23,7 @@ export const V2_ERRORS: Partial<Record<DomainErrorCode, V2Answer>> = {
   balance_too_low: { status: 402, code: "balance_too_low", details: true },
   idempotency_key_reused: { status: 422, code: "idempotency_key_reused" },
   idempotency_key_in_use: { status: 409, code: "idempotency_key_in_use" },
-  // Invoice refusals (INVOICE_REFUSALS in lib/errors.ts). A merchant's invoice always has its payer and no reservation cap: the
+  // Invoice refusals (INVOICE_REFUSALS in lib/platform/errors.ts). A merchant's invoice always has its payer and no reservation cap: the
   // first and the reservation limit would be our fault.
   missing_identity: { status: 500, code: "create_invoice_failed" },
   missing_field: { status: 400, code: "missing_param", message: (_, field) => `Missing required parameter: ${field}` },

@@ -1,11 +1,11 @@
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import { currencyExponent } from "@/lib/catalog/currency";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { batchCards, createBatch, getBatch, issueBatch, listBatches, type Batch } from "@/lib/merchants/gift-card-batches";
 import { formatCardValue } from "@/lib/gift-cards/money";
-import { idPattern } from "@/lib/ids";
-import { jsonResponse } from "@/lib/http/api-error";
-import { parseJsonText, readText } from "@/lib/http/body";
+import { idPattern } from "@/lib/platform/ids";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { parseJsonText, readText } from "@/lib/platform/http/body";
 import { notFound, ok, V2Error } from "./envelope";
 import { idempotent, type IdempotencyKey, type StoredAnswer } from "./idempotency";
 import { nextPage } from "./paging";

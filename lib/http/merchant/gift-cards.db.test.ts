@@ -9,13 +9,13 @@ import { GET as listBatches, POST as createBatch } from "@/app/api/v2/gift-card-
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as getInvoice } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createInvoice } from "@/app/api/v2/invoices/route";
-import type { Database } from "@/lib/db";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { drainDue } from "@/lib/fulfilment";
 import { cardStatement } from "@/lib/gift-cards";
 import { expireInvoices } from "@/lib/invoices";
 import { createMerchant } from "@/lib/merchants";
-import { basicAuth, callRoute } from "./testing";
+import { basicAuth, callRoute } from "../../../test/merchant-api";
 
 let database: Database;
 processTestDatabase((d) => (database = d), withTestCatalog);

@@ -1,27 +1,27 @@
 import { invalidParam, notFound, ok, V2Error } from "@/lib/http/merchant/envelope";
 import { v2ErrorOf } from "@/lib/http/merchant/errors";
-import { DomainError } from "@/lib/errors";
-import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
+import { DomainError } from "@/lib/platform/errors";
+import { config } from "@/lib/platform/config";
+import type { Db } from "@/lib/platform/db";
 import { parseWebhookUrl } from "@/lib/webhooks";
 import { nextOffsetPage, nextPage } from "@/lib/http/merchant/paging";
 import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/http/merchant/schemas";
 import { readQuery } from "@/lib/http/merchant/products";
 import type { MerchantContext } from "@/lib/http/merchant/route";
-import { readText } from "@/lib/http/body";
-import { isWrongCode } from "@/lib/http/gift-card-guess";
+import { readText } from "@/lib/platform/http/body";
+import { isWrongCode } from "@/lib/gift-cards/guess";
 import { clientIp } from "@/lib/http/x402/x402-limits";
-import { getRateLimiter } from "@/lib/ratelimit";
+import { getRateLimiter } from "@/lib/platform/ratelimit";
 import { rateLimitedResponse } from "./rate-limited";
 import { getProducts } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
-import { isIccid } from "@/lib/fulfilment/providers/luhn";
-import { jsonResponse } from "@/lib/http/api-error";
-import { isInvoiceId, isOrderId } from "@/lib/ids";
+import { isIccid } from "@/lib/catalog/iccid";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { isInvoiceId, isOrderId } from "@/lib/platform/ids";
 import { denyUnpaid } from "@/lib/invoices/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/http/merchant/idempotency";
-import { runAfterCommit } from "@/lib/events";
+import { runAfterCommit } from "@/lib/platform/events";
 import { payFromBalance } from "@/lib/merchants/pay-invoice";
 import {
   getMerchantEsim,
@@ -36,7 +36,7 @@ import { merchantOrder } from "@/lib/merchants/invoice-view";
 import { invoiceObject } from "@/lib/merchants/invoice-object";
 import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
-import type { invoices, orders } from "@/lib/db/schema";
+import type { invoices, orders } from "@/lib/platform/db/schema";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { idempotencyKeys } from "@/lib/db/schema";
-import { openTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { idempotencyKeys } from "@/lib/platform/db/schema";
+import { openTestDatabase, testDriver } from "@/test/db";
 import { createMerchant } from "@/lib/merchants";
 import { deleteStaleIdempotencyKeys, IDEMPOTENCY_KEY_TTL_MS } from "./idempotency";
 

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
 import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
-import type { Db } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
-import { idempotencyKeys } from "@/lib/db/schema";
+import type { Db } from "@/lib/platform/db";
+import { DomainError } from "@/lib/platform/errors";
+import { idempotencyKeys } from "@/lib/platform/db/schema";
 
 export type StoredAnswer = { status: number; body: unknown };
 

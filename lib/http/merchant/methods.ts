@@ -1,4 +1,4 @@
-import { MERCHANT_LIMITS } from "@/lib/ratelimit/policies";
+import { MERCHANT_LIMITS } from "@/lib/platform/ratelimit/policies";
 
 /** The methods a route file may export; each route file under app/api/v2 exports all of them, those its path does not take as merchantFallback. */
 export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

@@ -6,15 +6,15 @@ import { promisify } from "node:util";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { createDatabase } from "@/lib/db/create-database";
-import { invoices, ledgerEntries, orders } from "@/lib/db/schema";
-import { testDriver, useAsProcessDatabase, withTestCatalog } from "@/lib/db/testing";
+import { openDatabase, type Database } from "@/lib/platform/db/client";
+import { createDatabase } from "@/lib/platform/db/create-database";
+import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
+import { testDriver, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { startWorker, type Worker } from "@/lib/fulfilment";
 import { balanceOf, createMerchant } from "@/lib/merchants";
-import { outagePage } from "@/lib/http/outage-page";
+import { outagePage } from "@/lib/platform/http/outage-page";
 import { freePort } from "@/scripts/shop-server";
-import { bearerAuth, callRoute } from "./testing";
+import { bearerAuth, callRoute } from "../../../test/merchant-api";
 
 const SCRIPT = "scripts/postgres-test-server.sh";
 // A server of its own, stopped and started under load: the PostgreSQL run's (CI runs it as root with Debian's

@@ -1,7 +1,7 @@
 import { usdcToDecimal } from "@/lib/catalog";
-import { getDb } from "@/lib/db";
-import { jsonResponse } from "@/lib/http/api-error";
-import { withRequestLog } from "@/lib/http/request-log";
+import { getDb } from "@/lib/platform/db";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { getInvoice, isInvoiceId } from "@/lib/invoices";
 import { amountDueUsdc, USDC_PER_CENT } from "@/lib/invoices/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/merchants/invoice-view";

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { GET as getOrderRoute } from "@/app/api/v2/orders/[id]/route";
-import type { Database } from "@/lib/db";
-import { webhookDeliveries } from "@/lib/db/schema";
-import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { webhookDeliveries } from "@/lib/platform/db/schema";
+import { testDriver, withTestCatalog } from "@/test/db";
 import type { Devnet } from "@/lib/devnet";
-import { processTestDevnet } from "@/lib/devnet/testing";
-import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
+import { processTestDevnet } from "@/test/devnet";
+import { bearerAuth, callRoute } from "@/test/merchant-api";
 import { settlementEffects } from "@/lib/http/x402/settlement-effects";
 import { payInvoice } from "@/lib/http/x402/x402-pay";
 import { expireInvoices } from "@/lib/invoices";
@@ -23,8 +23,8 @@ import { getPayments, type Payments } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { drainWebhooks } from "@/lib/webhooks";
-import { startReceiver, type Receiver } from "@/lib/webhooks/testing";
-import { chainControl } from "@/lib/testing/adversarial/chain-control";
+import { startReceiver, type Receiver } from "@/test/webhooks";
+import { chainControl } from "@/test/adversarial/chain-control";
 
 // A USDC payment accepted for a merchant invoice (sent for settlement, answered PAYMENT_PENDING) that never lands, on
 // the devnet's chain: the settlement's send is made to report a transaction that the chain never mines, and the

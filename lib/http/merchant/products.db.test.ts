@@ -5,10 +5,10 @@ import { GET as esims } from "@/app/api/v2/products/esims/route";
 import { GET as productDetail } from "@/app/api/v2/products/[id]/route";
 import { GET as productList } from "@/app/api/v2/products/route";
 import { GET as productSearch } from "@/app/api/v2/products/search/route";
-import type { Database } from "@/lib/db";
-import { testDriver, processTestDatabase, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { testDriver, processTestDatabase, withTestCatalog } from "@/test/db";
 import { createMerchant } from "@/lib/merchants";
-import { bearerAuth, callRoute, TEST_ORIGIN } from "./testing";
+import { bearerAuth, callRoute, TEST_ORIGIN } from "../../../test/merchant-api";
 
 let database: Database;
 let auth: Record<string, string>;

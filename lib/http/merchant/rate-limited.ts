@@ -1,4 +1,4 @@
-import { rateLimitMessage, type RateLimitDecision } from "@/lib/ratelimit";
+import { rateLimitMessage, type RateLimitDecision } from "@/lib/platform/ratelimit";
 import { V2Error } from "./envelope";
 
 /**

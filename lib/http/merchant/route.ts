@@ -1,19 +1,19 @@
 import { ZodError } from "zod";
-import { getDb, type Db } from "@/lib/db";
-import { BodyError } from "@/lib/http/body";
-import { publicOrigin } from "@/lib/http/origin";
-import { withRequestLog } from "@/lib/http/request-log";
+import { getDb, type Db } from "@/lib/platform/db";
+import { BodyError } from "@/lib/platform/http/body";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
-import { getRateLimiter, type MerchantRouteId } from "@/lib/ratelimit";
-import { DomainError } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { DATABASE_UNAVAILABLE_MESSAGE, retryAfter } from "@/lib/http/unavailable";
+import { getRateLimiter, type MerchantRouteId } from "@/lib/platform/ratelimit";
+import { DomainError } from "@/lib/platform/errors";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
+import { DATABASE_UNAVAILABLE_MESSAGE, retryAfter } from "@/lib/platform/http/unavailable";
 import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
-import { addLogContext, log } from "@/lib/log";
+import { addLogContext, log } from "@/lib/platform/log";
 import { clientIp } from "@/lib/http/x402/x402-limits";
-import { edgeError, requestProblem, urlProblem, type RequestProblem } from "@/lib/http/edge-guard";
+import { edgeError, requestProblem, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
 import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "./methods";
 
 export type MerchantContext = {
@@ -128,7 +128,7 @@ function proxyRefusal(req: Request, url: URL): (RequestProblem & { pathname: str
   return { status: status === "413" ? 413 : 400, message, pathname };
 }
 
-/** The edge's refusal of a request for `pathname` (lib/http/edge-guard.ts), in the API's envelope, counted against the client's address. */
+/** The edge's refusal of a request for `pathname` (lib/platform/http/edge-guard.ts), in the API's envelope, counted against the client's address. */
 async function merchantEdgeRefusal(req: Request, pathname: string, problem: RequestProblem): Promise<Response> {
   // A broken path is not repeated back, not even in a 429's meta.
   const endpoint = urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/";

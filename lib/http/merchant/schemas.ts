@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { regionParam } from "@/lib/catalog/region-param";
-import { isInvoiceId } from "@/lib/ids";
+import { isInvoiceId } from "@/lib/platform/ids";
 import { DENIED_REASONS } from "@/lib/merchants/invoice-view";
 import { PAYMENT_METHODS } from "@/lib/merchants/payment-methods";
 import { limitParam, startParam } from "./paging";

@@ -11,23 +11,23 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createMerchantInvoice } from "@/app/api/v2/invoices/route";
 import { GET as openApiDocument } from "@/app/x402/openapi.json/route";
 import { catalogChanged, getProduct } from "@/lib/catalog";
-import type { Database } from "@/lib/db";
-import { affiliates, invoices, paidAnswers, products } from "@/lib/db/schema";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
-import { bearerAuth, callRoute } from "@/lib/http/merchant/testing";
-import { MAX_BODY_BYTES } from "@/lib/http/edge-guard";
-import { PEER_HEADER, installPeerAddress } from "@/lib/http/peer-address";
+import type { Database } from "@/lib/platform/db";
+import { affiliates, invoices, paidAnswers, products } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
+import { bearerAuth, callRoute } from "@/test/merchant-api";
+import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
+import { PEER_HEADER, installPeerAddress } from "@/lib/platform/http/peer-address";
 import { issueSessionToken, type Wallet } from "@/lib/identity";
-import { importStock } from "@/lib/inventory";
+import { importStock } from "@/lib/catalog/stock";
 import { MAX_ITEMS } from "@/lib/invoices/cart";
 import { createMerchant } from "@/lib/merchants";
-import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
-import { answerProblems } from "@/lib/openapi/testing";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/platform/networks";
+import { answerProblems } from "@/test/openapi";
 import { documentedX402Answers, x402Response } from "@/lib/openapi/x402";
 import { getPayments } from "@/lib/payments/payments";
-import { captureLog } from "@/lib/log-testing";
-import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/testing";
-import { getRateLimiter, X402_LIMITS } from "@/lib/ratelimit";
+import { captureLog } from "@/test/log";
+import { offlineSolanaNetwork, installInProcessPayments } from "@/test/payments";
+import { getRateLimiter, X402_LIMITS } from "@/lib/platform/ratelimit";
 import { X402_HANDLERS } from "./handlers";
 import { X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
@@ -46,7 +46,7 @@ const { settlements } = vi.hoisted(() => {
   return { settlements: { accepted: true } };
 });
 
-// The server stopping (lib/runtime/shutdown.ts) stops taking settlements: the 503 test switches this off and on again.
+// The server stopping (lib/platform/runtime/shutdown.ts) stops taking settlements: the 503 test switches this off and on again.
 vi.mock("@/lib/payments/in-flight", async (actual) => ({
   ...(await actual<typeof import("@/lib/payments/in-flight")>()),
   acceptingSettlements: () => settlements.accepted,

@@ -9,25 +9,25 @@ import { eq, inArray } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { invoices, settlements } from "@/lib/db/schema";
-import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { invoices, settlements } from "@/lib/platform/db/schema";
+import { testDriver, withTestCatalog } from "@/test/db";
 import type { Devnet } from "@/lib/devnet";
-import { processTestDevnet } from "@/lib/devnet/testing";
+import { processTestDevnet } from "@/test/devnet";
 import { claimForPayment, getInvoice, invoiceClaim } from "@/lib/invoices";
 import { balanceOf, createMerchant } from "@/lib/merchants";
-import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/platform/networks";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { getPayments, paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
 import { beginSettlement, finishSettlement, reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
-import { chainControl } from "@/lib/testing/adversarial/chain-control";
-import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/lib/testing/adversarial/rpc-proxy";
-import { frontRun, signAuthorization, signedNonceSpend } from "@/lib/testing/adversarial/front-run";
+import { chainControl } from "@/test/adversarial/chain-control";
+import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/test/adversarial/rpc-proxy";
+import { frontRun, signAuthorization, signedNonceSpend } from "@/test/adversarial/front-run";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
-import { newTestInvoice, payRequest, requiredFor } from "./testing";
+import { newTestInvoice, payRequest, requiredFor } from "../../../test/x402-api";
 
 // A payment counts only when the chain shows its transfer arriving at the shop, at the network's depth: against a payer
 // who spends its authorization's nonce first, a reorganized block, a facilitator that claims a transfer that never

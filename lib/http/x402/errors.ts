@@ -1,5 +1,5 @@
-import { DomainError, type DomainErrorCode } from "@/lib/errors";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError, type DomainErrorCode } from "@/lib/platform/errors";
+import { ApiError } from "@/lib/platform/http/api-error";
 
 /**
  * The wallet-paid API's answer to each domain refusal that can reach it (and the devnet helpers, which answer the
@@ -12,7 +12,7 @@ export const X402_ERRORS: Partial<Record<DomainErrorCode, { status: number; code
   unknown_network: { status: 400, code: "UNKNOWN_NETWORK" },
   invalid_address: { status: 400, code: "INVALID_ADDRESS" },
   invalid_amount: { status: 400, code: "INVALID_AMOUNT" },
-  // Invoice refusals (INVOICE_REFUSALS in lib/errors.ts): the details say more (`reason`, the `packages` offered, a `range`).
+  // Invoice refusals (INVOICE_REFUSALS in lib/platform/errors.ts): the details say more (`reason`, the `packages` offered, a `range`).
   missing_identity: { status: 400, code: "MISSING_IDENTITY" },
   missing_field: { status: 400, code: "MISSING_FIELD" },
   unknown_product: { status: 400, code: "UNKNOWN_PRODUCT" },

@@ -1,13 +1,13 @@
 // Every /x402 route's handler, one table: the app's route files serve them over HTTP, and the MCP server
 // (lib/http/mcp) calls the same ones for its tools, so that fees, limits, prices and wallet rules are one code path.
 import { usdcToDecimal } from "@/lib/catalog";
-import { config } from "@/lib/config";
-import { getDb } from "@/lib/db";
+import { config } from "@/lib/platform/config";
+import { getDb } from "@/lib/platform/db";
 import { kickWorker } from "@/lib/fulfilment";
 import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
 import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/invoices";
 import { getPayments } from "@/lib/payments/payments";
-import { invalidParams, jsonResponse } from "@/lib/http/api-error";
+import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
 import { withWallet } from "./with-wallet";
 import { withX402Fee } from "./with-x402-fee";

@@ -16,9 +16,9 @@ import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { paidAnswers } from "@/lib/db/schema";
-import { processTestDatabase, testDriver } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { paidAnswers } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver } from "@/test/db";
 import { deleteStalePaidAnswers, earlierAnswer, keepAnswer, PAID_ANSWER_TTL_MS, paidAnswerKey } from "./paid-answers";
 
 let database: Database;

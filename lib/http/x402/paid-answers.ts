@@ -4,10 +4,10 @@ import { extractPaymentIdentifier, PAYMENT_IDENTIFIER } from "@x402/extensions/p
 import { getTokenPayerFromTransaction } from "@x402/svm";
 import type { PaymentPayload } from "@x402/core/types";
 import { and, eq, lt } from "drizzle-orm";
-import { getDb, type Db } from "@/lib/db";
-import { paidAnswers } from "@/lib/db/schema";
+import { getDb, type Db } from "@/lib/platform/db";
+import { paidAnswers } from "@/lib/platform/db/schema";
 import { walletOwnerKey } from "@/lib/identity";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/platform/http/api-error";
 import { paymentHeader } from "./payment-header";
 
 // Idempotent paid retries (x402 `payment-identifier`): a payment that carries an id keeps the answer it bought, so

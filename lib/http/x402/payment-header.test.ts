@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "@x402/core/types";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/platform/http/api-error";
 import { decodePaymentHeader } from "./payment-header";
 
 const offered: PaymentRequirements[] = [

@@ -1,6 +1,6 @@
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { PaymentPayloadV1Schema, PaymentPayloadV2Schema } from "@x402/core/schemas";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/platform/http/api-error";
 
 /** x402 v1 network names, for v1 clients that name a network the v1 way. */
 const V1_NETWORK_NAMES: Record<string, string> = {

@@ -8,9 +8,9 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db/client";
-import { settlements } from "@/lib/db/schema";
-import { testDriver, openTestDataDir, withTestCatalog } from "@/lib/db/testing";
+import { openDatabase, type Database } from "@/lib/platform/db/client";
+import { settlements } from "@/lib/platform/db/schema";
+import { testDriver, openTestDataDir, withTestCatalog } from "@/test/db";
 import { connectDevnet } from "@/lib/devnet/shared";
 import { createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
@@ -35,9 +35,13 @@ afterAll(async () => {
 /** Runs the settling server until its transaction is sent, then kills it with SIGKILL. */
 async function killServerAfterBroadcast(invoiceId: string, payment: string): Promise<void> {
   // tsx as a loader of this very process (its CLI would run the script in a grandchild that SIGKILL would miss).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "settle-crash.fixture.ts"), dataDir, devnetProcess!.url, invoiceId, payment], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join("test", "fixtures", "settle-crash.fixture.ts"), dataDir, devnetProcess!.url, invoiceId, payment],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise((r) => child.on("exit", r));
   try {
     await new Promise<void>((resolve, reject) => {

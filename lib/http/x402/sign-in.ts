@@ -2,7 +2,7 @@ import { createPublicClient, http } from "viem";
 import { createSiwxChallenge, verifySiwxHeader, type SiwxChallengeExtensions, type Wallet } from "@/lib/identity";
 import { viemChain } from "@/lib/payments/chain";
 import { getPayments } from "@/lib/payments/payments";
-import type { EvmNetwork } from "@/lib/networks";
+import type { EvmNetwork } from "@/lib/platform/networks";
 
 // SIGN-IN-WITH-X on the /x402 API: the one challenge builder and the one check, for the wallet routes (with-wallet.ts)
 // and the paid routes that take a sign-in (with-x402-fee.ts). Every refusal, a malformed header included, is a reason

@@ -12,15 +12,15 @@ import * as createRoute from "@/app/x402/invoice/create/route";
 import * as statusRoute from "@/app/x402/invoice/status/route";
 import * as esimsRoute from "@/app/x402/my/esims/route";
 import * as ordersRoute from "@/app/x402/my/orders/route";
-import type { Database } from "@/lib/db";
-import { invoices, settlements, siwxNonces } from "@/lib/db/schema";
-import { processTestDatabase, testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { invoices, settlements, siwxNonces } from "@/lib/platform/db/schema";
+import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
 import { issueSessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
-import type { EvmNetwork, PaymentNetwork } from "@/lib/networks";
-import { answerProblems } from "@/lib/openapi/testing";
+import type { EvmNetwork, PaymentNetwork } from "@/lib/platform/networks";
+import { answerProblems } from "@/test/openapi";
 import { bodyCodes, x402Response } from "@/lib/openapi/x402";
-import { offlineSolanaNetwork, installInProcessPayments } from "@/lib/payments/testing";
+import { offlineSolanaNetwork, installInProcessPayments } from "@/test/payments";
 
 // SIGN-IN-WITH-X through the /x402 route handlers, on every route that takes it: a malformed or refused sign-in is a
 // 402 with a fresh challenge and the reason (never a 400 or a 401), with or without a session token beside it; the

@@ -6,14 +6,14 @@ import { generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { settlements } from "@/lib/db/schema";
-import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { settlements } from "@/lib/platform/db/schema";
+import { testDriver, withTestCatalog } from "@/test/db";
 import type { Devnet } from "@/lib/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
-import { processTestDevnet } from "@/lib/devnet/testing";
+import { processTestDevnet } from "@/test/devnet";
 import { getInvoice, invoiceClaim } from "@/lib/invoices";
-import type { SolanaNetwork } from "@/lib/networks";
+import type { SolanaNetwork } from "@/lib/platform/networks";
 import { exchange } from "@/lib/payments/exchange";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { paymentsWith, senderSync } from "@/lib/payments/payments";
@@ -21,7 +21,7 @@ import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
-import { newTestInvoice, payRequest, requiredFor as requiredForNetwork } from "./testing";
+import { newTestInvoice, payRequest, requiredFor as requiredForNetwork } from "../../../test/x402-api";
 
 // A Solana payment counts only when the chain shows its transaction confirmed and its token balances show the USDC
 // arriving at the shop: not on a facilitator's word, nor on the bare status of a transaction it names. On the devnet's

@@ -1,8 +1,8 @@
 import type { PaymentRequired } from "@x402/core/types";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
-import { publicOrigin } from "@/lib/http/origin";
-import { withRequestLog } from "@/lib/http/request-log";
-import { refusedAtTheEdge } from "@/lib/http/edge-guard";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";

@@ -1,25 +1,25 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { x402ErrorOf } from "./errors";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments, type Payments } from "@/lib/payments/payments";
-import { ApiError, jsonResponse } from "@/lib/http/api-error";
+import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
-import { publicOrigin } from "@/lib/http/origin";
-import { withRequestLog } from "@/lib/http/request-log";
-import { refusedAtTheEdge } from "@/lib/http/edge-guard";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { settlementEffects } from "./settlement-effects";
-import { databaseUnavailable, unavailable } from "@/lib/http/unavailable";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { databaseUnavailable, unavailable } from "@/lib/platform/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "./discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 export type FeeContext = {
   /** The wallet behind the call: the session token's, the SIGN-IN-WITH-X one when it waived the fee, or the payer of the fee. */

@@ -11,25 +11,25 @@ import type { JWK } from "jose";
 import { createPublicClient, http as rpcHttp } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
-import { withKeyLock } from "@/lib/db/key-lock";
-import { invoices, settlements } from "@/lib/db/schema";
-import { testDriver, withTestCatalog } from "@/lib/db/testing";
+import type { Database } from "@/lib/platform/db";
+import { withKeyLock } from "@/lib/platform/db/key-lock";
+import { invoices, settlements } from "@/lib/platform/db/schema";
+import { testDriver, withTestCatalog } from "@/test/db";
 import type { Devnet } from "@/lib/devnet";
-import { processTestDevnet } from "@/lib/devnet/testing";
+import { processTestDevnet } from "@/test/devnet";
 import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
 import { getInvoice, invoiceClaim } from "@/lib/invoices";
 import { exchange, NODE_UNANSWERED, paymentsSending, type ExchangeInput } from "@/lib/payments/exchange";
 import { inProcessFacilitator, remoteFacilitator } from "@/lib/payments/facilitator";
-import { standInFacilitator } from "@/lib/payments/testing-facilitator";
+import { standInFacilitator } from "@/test/facilitator";
 import { databaseNonceStore } from "@/lib/payments/nonce-store";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { getPayments, paymentsWith, type Payments } from "@/lib/payments/payments";
 import { reconcileSettlements } from "@/lib/payments/settlements";
 import { chainVerdict } from "@/lib/payments/verdict";
 import { settlementEffects } from "./settlement-effects";
 import { payInvoice } from "./x402-pay";
-import { newTestInvoice, payRequest, requiredFor } from "./testing";
+import { newTestInvoice, payRequest, requiredFor } from "../../../test/x402-api";
 
 // One payment, one use, at any concurrency, whatever the chain answers: the x402 exchange of the invoice route on the
 // devnet's real chains (anvil and the Solana devnet), with the official x402 clients signing.

@@ -1,5 +1,5 @@
 import { usdcToDecimal } from "@/lib/catalog";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { nextStep } from "@/lib/http/next-step";
 import { X402_OPENAPI_PATH, X402_ROUTES } from "./x402-routes";
 

@@ -1,13 +1,13 @@
 import { usdcToDecimal } from "@/lib/catalog";
 import { USDC_PER_CENT } from "@/lib/invoices/amount-due";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { createInvoice, createInvoiceBody } from "@/lib/invoices";
 import type { Wallet } from "@/lib/identity";
 import { getPayments } from "@/lib/payments/payments";
-import { ApiError, invalidParams } from "@/lib/http/api-error";
-import { x402Json } from "@/lib/http/body";
+import { ApiError, invalidParams } from "@/lib/platform/http/api-error";
+import { x402Json } from "@/lib/platform/http/body";
 import { nextStep } from "@/lib/http/next-step";
-import { countedGuess } from "@/lib/http/gift-card-guess";
+import { countedGuess } from "@/lib/gift-cards/guess";
 import { clientIp, RateLimitedError } from "./x402-limits";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */

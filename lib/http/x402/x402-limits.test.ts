@@ -1,16 +1,16 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { answerProblems } from "@/lib/openapi/testing";
+import { answerProblems } from "@/test/openapi";
 import { x402Response } from "@/lib/openapi/x402";
-import { X402_LIMITS } from "@/lib/ratelimit";
-import { PEER_HEADER, installPeerAddress } from "@/lib/http/peer-address";
+import { X402_LIMITS } from "@/lib/platform/ratelimit";
+import { PEER_HEADER, installPeerAddress } from "@/lib/platform/http/peer-address";
 import { checkX402Limits, clientIp, RateLimitedError } from "./x402-limits";
 
 const req = (headers: Record<string, string> = {}) => new Request("http://shop.test/x402/gift-cards/search?q=steam", { headers });
 
 describe("the /x402 limits", () => {
-  // The addresses below are the sockets' as the server writes them (lib/http/peer-address.ts).
+  // The addresses below are the sockets' as the server writes them (lib/platform/http/peer-address.ts).
   installPeerAddress();
 
   it("reads the client address from the socket, a trusted proxy chain, or Vercel's headers", () => {

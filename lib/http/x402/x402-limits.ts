@@ -1,7 +1,7 @@
-import { config } from "@/lib/config";
-import { getRateLimiter, rateLimitMessage, type RateLimitDecision } from "@/lib/ratelimit";
-import { ApiError } from "@/lib/http/api-error";
-import { PEER_HEADER, peerAddressInstalled } from "@/lib/http/peer-address";
+import { config } from "@/lib/platform/config";
+import { getRateLimiter, rateLimitMessage, type RateLimitDecision } from "@/lib/platform/ratelimit";
+import { ApiError } from "@/lib/platform/http/api-error";
+import { PEER_HEADER, peerAddressInstalled } from "@/lib/platform/http/peer-address";
 
 /** 429 with the limit's fields and Retry-After. */
 export class RateLimitedError extends ApiError {
@@ -23,7 +23,7 @@ export class RateLimitedError extends ApiError {
  *   through them all (a client that reached the shop directly): the socket's address is the client's, as without
  *   proxies, so that leaving the header out does not leave the address uncounted;
  * - on Vercel (`VERCEL=1`): the platform replaces `X-Real-IP` and `X-Forwarded-For` with the client's address;
- * - otherwise the socket's address, written by the server itself (lib/http/peer-address.ts): headers a client sends
+ * - otherwise the socket's address, written by the server itself (lib/platform/http/peer-address.ts): headers a client sends
  *   are not believed, so `X-Real-IP: 127.0.0.1` is just a header.
  * A loopback address is not a client to count: it is this machine (the operator, a local agent). Behind a proxy on
  * the same host, set TRUSTED_PROXY_HOPS, or every client is that proxy. Takes a Request, or the headers alone (server
@@ -52,7 +52,7 @@ export function clientIp(
 }
 
 /**
- * The /x402 API's generous limits: per client address and per signed-in wallet (lib/ratelimit). Throws a 429
+ * The /x402 API's generous limits: per client address and per signed-in wallet (lib/platform/ratelimit). Throws a 429
  * `RATE_LIMITED` ApiError with Retry-After when either is spent.
  */
 export async function checkX402Limits(req: Request, wallet?: string, { address = true }: { address?: boolean } = {}): Promise<void> {

@@ -1,6 +1,6 @@
 import { getProduct, suggestSlugs, usdcToDecimal, type Product } from "@/lib/catalog";
-import { isIccid } from "@/lib/fulfilment/providers/luhn";
-import { ApiError } from "@/lib/http/api-error";
+import { isIccid } from "@/lib/catalog/iccid";
+import { ApiError } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
 
 export function requireSlug(url: URL): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/platform/http/api-error";
 import { parseSearchQuery } from "./x402-search";
 
 describe("the search routes' query", () => {

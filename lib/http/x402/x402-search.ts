@@ -1,5 +1,5 @@
 import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
-import { invalidParams, jsonResponse } from "@/lib/http/api-error";
+import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
 import { withX402Fee } from "./with-x402-fee";
 import { nextStep } from "@/lib/http/next-step";
 import { x402SearchQuery } from "./x402-query";

@@ -1,7 +1,7 @@
 import { usdcToDecimal } from "@/lib/catalog";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/invoices";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/http/next-step";
 import { amountDueUsdc, USDC_PER_CENT } from "@/lib/invoices/amount-due";
 

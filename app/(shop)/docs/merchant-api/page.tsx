@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { OpenApiReference, type OpenApiDocument } from "@/components/docs/openapi-reference";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { requestOrigin } from "@/lib/platform/http/request-origin";
 import { v2OpenApiDocument } from "@/lib/openapi/v2";
 
 export const metadata: Metadata = {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { OpenApiReference, type OpenApiDocument } from "@/components/docs/openapi-reference";
-import { requestOrigin } from "@/lib/http/request-origin";
+import { requestOrigin } from "@/lib/platform/http/request-origin";
 import { x402OpenApiDocument } from "@/lib/openapi/x402";
 
 export const metadata: Metadata = { title: "x402 API reference", description: "The wallet-paid API: fees, sign-in with a wallet, invoices paid in USDC." };

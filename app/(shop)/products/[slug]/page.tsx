@@ -5,8 +5,8 @@ import { notFound } from "next/navigation";
 import { PackagePicker } from "@/components/shop/package-picker";
 import { PriceRange } from "@/components/shop/price-range";
 import { exchangeRate, pickerPackages, pickerRange } from "@/components/shop/picker-data";
-import { config } from "@/lib/config";
-import { isIccid } from "@/lib/fulfilment/providers/luhn";
+import { config } from "@/lib/platform/config";
+import { isIccid } from "@/lib/catalog/iccid";
 import { countryLabel, countryName, getProduct, KIND_LABELS } from "@/lib/catalog";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { adminRoute, jsonBody, usdAmount } from "@/lib/http/admin/route";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { createMerchant } from "@/lib/merchants";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { adminRoute } from "@/lib/http/admin/route";
 import { toRefundsWire } from "@/lib/http/admin/wire";
 import { listRefundsDue } from "@/lib/fulfilment";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { config } from "@/lib/config";
-import { jsonResponse } from "@/lib/http/api-error";
-import { withRequestLog } from "@/lib/http/request-log";
+import { config } from "@/lib/platform/config";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { runRound } from "@/lib/server/round";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { getDevnet } from "@/lib/devnet";
 import { describeDevnet } from "@/lib/devnet/shared";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { getDevnet } from "@/lib/devnet";
 import { faucet } from "@/lib/devnet/faucet";
-import { jsonResponse } from "@/lib/http/api-error";
-import { x402Json } from "@/lib/http/body";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { x402Json } from "@/lib/platform/http/body";
 import { errorResponse } from "@/lib/http/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { cardStatement } from "@/lib/gift-cards";
-import { ApiError, invalidParams, jsonResponse } from "@/lib/http/api-error";
-import { x402Json } from "@/lib/http/body";
-import { countedGuess, isWrongCode } from "@/lib/http/gift-card-guess";
-import { withRequestLog } from "@/lib/http/request-log";
-import { databaseUnavailable } from "@/lib/http/unavailable";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { ApiError, invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
+import { x402Json } from "@/lib/platform/http/body";
+import { countedGuess, isWrongCode } from "@/lib/gift-cards/guess";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { databaseUnavailable } from "@/lib/platform/http/unavailable";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { clientIp, RateLimitedError } from "@/lib/http/x402/x402-limits";
-import { log } from "@/lib/log";
+import { log } from "@/lib/platform/log";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { config } from "@/lib/config";
-import { getDb } from "@/lib/db";
-import { jsonResponse } from "@/lib/http/api-error";
-import { BodyError, readText } from "@/lib/http/body";
-import { withRequestLog } from "@/lib/http/request-log";
+import { config } from "@/lib/platform/config";
+import { getDb } from "@/lib/platform/db";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { BodyError, readText } from "@/lib/platform/http/body";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { receiveUpstreamWebhook } from "@/lib/supply/webhook";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { publicOrigin } from "@/lib/http/origin";
-import { withRequestLog } from "@/lib/http/request-log";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 import { v2OpenApiDocument } from "@/lib/openapi/v2";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { merchantRoute } from "@/lib/http/merchant/route";
 
 export const dynamic = "force-dynamic";

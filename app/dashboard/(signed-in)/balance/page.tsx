@@ -8,13 +8,13 @@ import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { WalletProviders } from "@/components/wallet/wallet-providers";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { balanceOf } from "@/lib/merchants";
-import type { PaymentNetwork } from "@/lib/networks";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { getPayments } from "@/lib/payments/payments";
 import { walletSetup } from "@/lib/payments/wallet-setup";
-import { ledgerPage, ledgerPageQuery, listTopups, type LedgerRow, type Topup } from "@/lib/topups";
+import { ledgerPage, ledgerPageQuery, listTopups, type LedgerRow, type Topup } from "@/lib/merchants/topups";
 
 export const metadata: Metadata = { title: "Balance" };
 

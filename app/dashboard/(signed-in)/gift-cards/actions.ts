@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import type { BuyBatchState } from "@/lib/dashboard/form-states";
 import { BATCH_REQUEST_KEY, buyBatch, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
-import { getDb } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { getDb } from "@/lib/platform/db";
+import { DomainError } from "@/lib/platform/errors";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import { idempotentBatchPurchase } from "@/lib/http/merchant/gift-card-batches";
 

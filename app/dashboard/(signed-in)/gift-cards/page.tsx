@@ -9,7 +9,7 @@ import { Pagination } from "@/components/dashboard/pagination";
 import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import { batchesPage, batchListQuery, batchValue, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { BATCH_MAX_QUANTITY, type Batch } from "@/lib/merchants/gift-card-batches";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { balanceOf } from "@/lib/merchants";

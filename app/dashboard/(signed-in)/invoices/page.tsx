@@ -9,7 +9,7 @@ import { inputClass } from "@/components/dashboard/form-field";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { InvoiceStatusBadge } from "@/components/dashboard/status-badges";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import {
   INVOICE_LIST_STATUSES,

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { createKey, revokeKey } from "@/lib/dashboard";
 import type { CreateKeyState, RevokeKeyState } from "@/lib/dashboard/form-states";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { assertSameOrigin, endDashboardSession, requireMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
 
 const KEYS_PATH = "/dashboard/keys";

@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/dashboard/empty-state";
 import { KeysTable } from "@/components/dashboard/keys-table";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { listKeys } from "@/lib/dashboard";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { createKeyAction, revokeKeyAction } from "./actions";
 

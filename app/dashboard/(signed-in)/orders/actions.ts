@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import type { RevealRedemptionState } from "@/lib/dashboard/form-states";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import { getMerchantRedemption } from "@/lib/dashboard/order-detail";
 

@@ -8,7 +8,7 @@ import { OrderFilters } from "@/components/dashboard/order-filters";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import {
   ORDERS_PAGE_SIZE,

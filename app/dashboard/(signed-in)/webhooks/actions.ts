@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { enableEndpointFromForm, redeliverFromForm, revealWebhookSecret, rotateWebhookSecretNow, sendTestFromForm } from "@/lib/dashboard/webhooks";
 import type { EnableEndpointState, RedeliverWebhookState, SendTestWebhookState, WebhookSecretState } from "@/lib/dashboard/form-states";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
 import { kickWebhookWorker } from "@/lib/webhooks";
 

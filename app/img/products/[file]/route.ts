@@ -1,5 +1,5 @@
 import { productImage } from "@/lib/catalog/get-product-image";
-import { withRequestLog } from "@/lib/http/request-log";
+import { withRequestLog } from "@/lib/platform/http/request-log";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { InvoiceView } from "@/components/checkout/invoice-view";
-import { isInvoiceId } from "@/lib/ids";
+import { isInvoiceId } from "@/lib/platform/ids";
 
 export const metadata: Metadata = { title: "Invoice", robots: { index: false } };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { MerchantPay } from "@/components/checkout/merchant-pay";
-import { isInvoiceId } from "@/lib/ids";
+import { isInvoiceId } from "@/lib/platform/ids";
 
 export const metadata: Metadata = { title: "Pay an invoice", robots: { index: false } };
 

@@ -1,7 +1,7 @@
 import { adminRoute, jsonBody } from "@/lib/http/admin/route";
 import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/http/admin/wire";
 import { importCatalog } from "@/lib/catalog/import";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { confirmFxRates } from "@/lib/catalog/fx-store";
 import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
 import { fxConfirmRequest } from "@/lib/http/admin/wire";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { adminRoute, jsonBody } from "@/lib/http/admin/route";
-import type { Db } from "@/lib/db";
-import { jsonResponse } from "@/lib/http/api-error";
+import type { Db } from "@/lib/platform/db";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { balanceOf, getMerchant, setMerchantAccess } from "@/lib/merchants";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { adminRoute, jsonBody } from "@/lib/http/admin/route";
 import { IMPORT_BODY_LIMIT, stockImportRequest, toStockImportWire } from "@/lib/http/admin/wire";
-import { jsonResponse } from "@/lib/http/api-error";
-import { importStock } from "@/lib/inventory";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { importStock } from "@/lib/catalog/stock";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { adminRoute } from "@/lib/http/admin/route";
 import { stockLevelsQuery, toStockLevelsWire } from "@/lib/http/admin/wire";
-import { jsonResponse } from "@/lib/http/api-error";
-import { stockLevels } from "@/lib/inventory";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { stockLevels } from "@/lib/catalog/stock";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { adminError, adminRoute } from "@/lib/http/admin/route";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { syncUpstreamNow } from "@/lib/supply";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { okJsonList } from "@/lib/http/merchant/envelope";
 import { listQuery, productPage, readQuery } from "@/lib/http/merchant/products";
 import { merchantRoute } from "@/lib/http/merchant/route";
-import { publicOrigin } from "@/lib/http/origin";
+import { publicOrigin } from "@/lib/platform/http/origin";
 
 export const dynamic = "force-dynamic";
 

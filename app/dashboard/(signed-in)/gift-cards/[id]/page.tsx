@@ -9,7 +9,7 @@ import { secondaryButtonClass } from "@/components/dashboard/form-field";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { batchDetail, batchValue } from "@/lib/dashboard/gift-card-batches";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import type { IssuedCard } from "@/lib/merchants/gift-card-batches";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 

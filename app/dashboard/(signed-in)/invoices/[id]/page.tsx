@@ -8,7 +8,7 @@ import { DetailList } from "@/components/dashboard/detail-list";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { describeInvoicePayment } from "@/lib/dashboard/invoice-payment";
 import { getMerchantInvoice } from "@/lib/merchants/invoices";

@@ -10,7 +10,7 @@ import { RevealRedemption } from "@/components/dashboard/reveal-redemption";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { Timeline } from "@/components/dashboard/timeline";
 import { formatUsdc } from "@/lib/catalog/pricing";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { getMerchantOrderDetail } from "@/lib/dashboard/order-detail";
 import { revealRedemptionAction } from "../actions";

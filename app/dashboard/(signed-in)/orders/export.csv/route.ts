@@ -1,9 +1,9 @@
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/dashboard/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/dashboard/orders-csv";
-import { withRequestLog } from "@/lib/http/request-log";
-import { addLogContext, log } from "@/lib/log";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { addLogContext, log } from "@/lib/platform/log";
 
 /**
  * The orders table as CSV, with the same filters and sort as the page that links here, every page of it. Streamed a

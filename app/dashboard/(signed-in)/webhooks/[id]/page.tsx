@@ -11,7 +11,7 @@ import { formatDateTimeSeconds } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { RedeliverWebhookButton } from "@/components/dashboard/redeliver-webhook-button";
 import { WebhookStatusBadge } from "@/components/dashboard/status-badges";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/http/dashboard/auth";
 import { getWebhookDelivery, listWebhookEndpoints, type WebhookAttempt } from "@/lib/webhooks";
 import { redeliverWebhookAction } from "../actions";

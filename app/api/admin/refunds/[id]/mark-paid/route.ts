@@ -1,7 +1,7 @@
 import { adminRoute, jsonBody } from "@/lib/http/admin/route";
 import { markPaidRequest } from "@/lib/http/admin/wire";
 import { markRefundPaid } from "@/lib/fulfilment";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { getProduct } from "@/lib/catalog";
 import { notFound, ok } from "@/lib/http/merchant/envelope";
 import { merchantProduct } from "@/lib/http/merchant/products";
 import { merchantRoute } from "@/lib/http/merchant/route";
-import { publicOrigin } from "@/lib/http/origin";
+import { publicOrigin } from "@/lib/platform/http/origin";
 
 export const dynamic = "force-dynamic";
 

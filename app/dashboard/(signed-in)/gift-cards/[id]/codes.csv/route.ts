@@ -1,8 +1,8 @@
 import { batchCodesCsv } from "@/lib/dashboard/gift-card-batches";
-import { getDb } from "@/lib/db";
+import { getDb } from "@/lib/platform/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
-import { withRequestLog } from "@/lib/http/request-log";
-import { addLogContext } from "@/lib/log";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { addLogContext } from "@/lib/platform/log";
 
 /**
  * A batch's codes as CSV (id, code, currency, value, balance), for the batch's merchant only: another merchant's batch,

@@ -1,0 +1,7 @@
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./lib/platform/db/schema.ts",
+  out: "./lib/platform/db/migrations",
+});

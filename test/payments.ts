@@ -1,0 +1,40 @@
+import { generateKeyPairSigner } from "@solana/kit";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
+import { inProcessFacilitator } from "../lib/payments/facilitator";
+import { paymentsWith, senderSync, type Payments } from "../lib/payments/payments";
+
+/**
+ * Makes a payment setup the process's (what `getPayments()` returns), so that route handlers can be called in tests over
+ * networks of the test's own (built with `paymentsWith`). Returns a function that puts the previous one back. For tests.
+ */
+export function useAsProcessPayments(payments: Payments): () => void {
+  const g = globalThis as typeof globalThis & { __storefrontPayments?: Promise<Payments> };
+  const previous = g.__storefrontPayments;
+  g.__storefrontPayments = Promise.resolve(payments);
+  return () => {
+    g.__storefrontPayments = previous;
+  };
+}
+
+/** A Solana network with no chain behind it (its RPC refuses connections): for sign-ins and offers, not payments. */
+export async function offlineSolanaNetwork(name: string): Promise<SolanaNetwork> {
+  return {
+    key: "solana",
+    kind: "solana",
+    network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+    name,
+    rpcUrl: "http://127.0.0.1:9",
+    payTo: (await generateKeyPairSigner()).address,
+    usdc: { mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", decimals: 6 },
+  };
+}
+
+/**
+ * The process's payments over `networks`, with the in-process facilitator and fresh gas wallets: route handlers then
+ * offer and settle on these networks. Returns what puts the previous payments back.
+ */
+export async function installInProcessPayments(networks: PaymentNetwork[]): Promise<() => void> {
+  const facilitator = inProcessFacilitator(networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() }, senderSync);
+  return paymentsWith({ networks, facilitator, devnet: false, inProcess: true }).then(useAsProcessPayments);
+}

@@ -13,15 +13,20 @@ const FEATURES = [
   // local chains.
   ["identity", "catalog", "gift-cards", "devnet"],
   ["payments"],
-  // The domain: an order's delivery, an invoice's life, a merchant's account (its balance and top-ups), webhooks.
+  // An order's delivery, a merchant's account (its keys, balance and top-ups), the webhook outbox.
   ["fulfilment"],
-  ["invoices"],
   ["merchants"],
   ["webhooks"],
-  // Read models for the dashboard, then the HTTP adapters (by caller), their API documents, the server, the wiring.
+  // What both APIs share: the route wrappers, envelopes, error codes, schemas and limits of /x402 and /api/v2, the
+  // admin API's wrapper.
+  ["api"],
+  // An invoice from creation to its final webhook, on both APIs, with its payment and the dashboard's invoice pages.
+  ["checkout"],
+  // The dashboard's read models and its routes' helpers, then the routes that join features (the x402 route table,
+  // MCP, discovery, the merchant API's webhooks and gift card batches).
   ["dashboard"],
   ["http"],
-  // The upstream supplier: a client of another shop's merchant API v2 (typed by lib/http/merchant's schemas), its
+  // The upstream supplier: a client of another shop's merchant API v2 (typed by lib/api/merchant's schemas), its
   // catalog sync and its purchases, which lib/wiring.ts hands to lib/fulfilment.
   ["supply"],
   ["openapi", "server"],
@@ -33,10 +38,13 @@ const ladder = (layers) =>
     const above = layers.slice(i + 1).flat();
     return layer.map((folder, j) => ({ folder, forbidden: [...above, ...layer.slice(j + 1)] }));
   });
+// In lib/ and test/ an import names its folder: "./name" beside the file, "@/lib/..." or "@/test/..." elsewhere, so that
+// the rules below see every import that leaves a folder.
+const PARENT = { regex: "^\\.\\./", message: 'Import from outside the folder with "@/lib/..." or "@/test/...", not "../".' };
 const restrict = (files, group, message, ignores = []) => ({
   files,
   ignores,
-  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] },
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }, PARENT] }] },
 });
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 // Test support is for tests: no production file imports it.
@@ -59,7 +67,13 @@ const layerRules = [
       TESTS,
     ),
   ),
-  restrict(["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "*.ts"], TEST_SUPPORT, TEST_SUPPORT_MESSAGE, [...TESTS, "vitest.*.ts"]),
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "*.ts"],
+    ignores: [...TESTS, "vitest.*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: TEST_SUPPORT, message: TEST_SUPPORT_MESSAGE }] }] },
+  },
+  // Tests in lib/ and test support may import what they test from anywhere, by its alias.
+  { files: [...TESTS.map((t) => `lib/${t}`), "test/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [PARENT] }] } },
 ];
 
 const config = [

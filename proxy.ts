@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { edgeError, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/platform/http/edge-guard";
-import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "@/lib/http/merchant/methods";
+import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "@/lib/api/merchant/methods";
 import { outagePage } from "@/lib/platform/http/outage-page";
 
 const MERCHANT_API = "/api/v2";
@@ -16,7 +16,7 @@ const MERCHANT_API = "/api/v2";
  * briefly unavailable (lib/platform/http/outage-page.ts), rather than rendered to fail.
  *
  * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, the fallback of
- * lib/http/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every
+ * lib/api/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every
  * answer of the merchant API.
  */
 export function proxy(request: NextRequest): Response {
@@ -49,7 +49,7 @@ export const config = {
   // token) are read by their routes, which cap them, and are not buffered here. The two APIs' paths of plain
   // characters (letters, digits, `_ . ~ -`) do not pass here either: running a proxy at all costs a request about a
   // sixth of a bare route's throughput, so their routes check what the proxy checks themselves (the query, the body's
-  // declared length) and give the request its id (lib/http/merchant/route.ts, lib/http/x402/, request-log.ts). A path
+  // declared length) and give the request its id (lib/api/merchant/route.ts, lib/http/x402/, request-log.ts). A path
   // with anything else (an escape, a space) passes here, where Next.js has not yet tried to decode it, as does the
   // merchant API's refusal route, whose headers only this proxy may set.
   matcher: [

@@ -18,7 +18,10 @@ import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
-    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([import("@/lib/webhooks/final-invoice"), import("@/lib/webhooks/worker")]);
+    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([
+      import("@/lib/checkout/final-invoice-webhook"),
+      import("@/lib/webhooks/worker"),
+    ]);
     return (await announceFinalInvoice(tx, e.invoiceId, e.now)) ? { afterCommit: kickWebhookWorker } : undefined;
   });
   on("order.failed", "balance refund", async (tx, e) => {

@@ -9,7 +9,7 @@ import { invoices, orders } from "@/lib/platform/db/schema";
 import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { item, partlyFailedInvoice, TEST_PAYER } from "@/test/fulfilment";
-import { createInvoice } from "@/lib/invoices";
+import { createInvoice } from "@/lib/checkout";
 import { runAdmin, serveRoutes } from "./testing";
 
 // A "shop server": this test process holds the embedded database in `live` (role server, as `npm start` does) and

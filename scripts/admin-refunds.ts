@@ -1,6 +1,6 @@
 // `npm run admin -- refunds ...`: refunds of failed orders that are due, and refunds the operator paid by hand.
 import { parseArgs } from "node:util";
-import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/http/admin/wire";
+import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/api/admin/wire";
 import { withDatabase } from "@/lib/platform/db";
 import { listRefundsDue, markRefundPaid, type RefundDue } from "@/lib/fulfilment";
 import { USDC_DECIMALS } from "@/lib/platform/networks";

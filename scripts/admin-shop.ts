@@ -2,7 +2,7 @@
 // embedded database, the command goes through that server's admin API (/api/admin, bearer ADMIN_TOKEN); otherwise
 // (no server running, or PostgreSQL) it opens the database itself.
 import type { z } from "zod";
-import { adminErrorWire } from "@/lib/http/admin/wire";
+import { adminErrorWire } from "@/lib/api/admin/wire";
 import { config } from "@/lib/platform/config";
 import { dataDirHolder, type LockInfo } from "@/lib/platform/db/lock";
 import { adminToken } from "@/lib/merchants/admin-token";

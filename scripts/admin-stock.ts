@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/http/admin/wire";
+import { STOCK_REFUSED, stockImportReportWire, stockLevelsWire } from "@/lib/api/admin/wire";
 import { withDatabase } from "@/lib/platform/db";
 import { importStock, parseStockFile, stockLevels, type StockCode, type StockImportReport, type StockLevel } from "@/lib/catalog/stock";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";

@@ -1,6 +1,6 @@
 // `npm run admin -- supply sync`: the upstream supplier's catalog, synced now.
 import { parseArgs } from "node:util";
-import { supplySyncWire } from "@/lib/http/admin/wire";
+import { supplySyncWire } from "@/lib/api/admin/wire";
 import { config } from "@/lib/platform/config";
 import { withDatabase } from "@/lib/platform/db";
 import { syncUpstreamNow, type SyncReport } from "@/lib/supply";

@@ -3,7 +3,7 @@ import "@/lib/wiring";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { importReportWire } from "@/lib/http/admin/wire";
+import { importReportWire } from "@/lib/api/admin/wire";
 import { ConfigError } from "@/lib/platform/config";
 import { ImportFormatError, importCatalog, parseCatalogFile, validateCatalogRows, type ImportReport } from "@/lib/catalog/import";
 import { BackupError } from "@/lib/platform/db/backup";

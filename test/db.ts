@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { openDatabase, type Database, type Db } from "../lib/platform/db/client";
-import { createDatabase } from "../lib/platform/db/create-database";
+import { openDatabase, type Database, type Db } from "@/lib/platform/db/client";
+import { createDatabase } from "@/lib/platform/db/create-database";
 import { seedCatalogOnce } from "@/lib/catalog/seed";
 
 /** What a test file's database is prepared with before its tests; a template's name when the run's template holds it. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "@/lib/platform/db";
 import { openTestDatabase, useAsProcessDatabase, type TestPrepare } from "@/test/db";
-import { getDevnet, type Devnet } from "../lib/devnet";
+import { getDevnet, type Devnet } from "@/lib/devnet";
 
 /**
  * For a test file that pays on the devnet's chains through route handlers: before its tests, a data folder of its own

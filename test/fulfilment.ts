@@ -1,9 +1,9 @@
-import { claimForPayment, createInvoice, markPaid, type CartItem } from "@/lib/invoices";
+import { claimForPayment, createInvoice, markPaid, type CartItem } from "@/lib/checkout";
 import type { Db } from "@/lib/platform/db";
 import type { Wallet } from "@/lib/identity";
-import { drainDue } from "../lib/fulfilment/engine";
-import type { Payout } from "../lib/fulfilment/refund";
-import type { FulfilmentProvider } from "../lib/fulfilment/providers/types";
+import { drainDue } from "@/lib/fulfilment/engine";
+import type { Payout } from "@/lib/fulfilment/refund";
+import type { FulfilmentProvider } from "@/lib/fulfilment/providers/types";
 
 /** A devnet-looking EVM payment: network id of the local Base chain, a fixed payer address. */
 export const TEST_PAYMENT = { network: "eip155:84530402", payer: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" } as const;

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { log } from "../lib/platform/log";
+import { log } from "@/lib/platform/log";
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
 

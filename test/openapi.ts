@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { oas31 } from "zod-openapi";
-import type { ApiResponse, OpenApiDocument } from "../lib/openapi/common";
+import type { ApiResponse, OpenApiDocument } from "@/lib/openapi/common";
 
 // For tests of API documents: is a document sound, is every route file documented, is a real answer the documented one.
 

@@ -1,8 +1,8 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
-import { inProcessFacilitator } from "../lib/payments/facilitator";
-import { paymentsWith, senderSync, type Payments } from "../lib/payments/payments";
+import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import { paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
 
 /**
  * Makes a payment setup the process's (what `getPayments()` returns), so that route handlers can be called in tests over

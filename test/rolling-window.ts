@@ -4,9 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, vi } from "vitest";
-import type { RateLimiter } from "../lib/platform/ratelimit/limiter";
+import type { RateLimiter } from "@/lib/platform/ratelimit/limiter";
 import { seededRandom } from "@/test/seeded-random";
-import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type RateLimitPolicies } from "../lib/platform/ratelimit/policies";
+import { DEFAULT_POLICIES, merchantPolicyName, type LimitRule, type MerchantRouteId, type RateLimitPolicies } from "@/lib/platform/ratelimit/policies";
 
 /** Small limits with different windows, two of them on one request (the product list and search share the quota). */
 export function scheduleRules(name: string): { policies: RateLimitPolicies; rules: Record<string, LimitRule> } {

@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../scripts/shop-server";
+import { freePort } from "@/scripts/shop-server";
 
 const ADMIN_TOKEN = "upstream-test-admin-token-0123456789";
 /** What the upstream shop prints once it answers. */

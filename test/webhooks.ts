@@ -7,8 +7,8 @@ import type { Database, Db } from "@/lib/platform/db";
 import { invoices, merchants, webhookDeliveries } from "@/lib/platform/db/schema";
 import { openTestDatabase } from "@/test/db";
 import { newId } from "@/lib/platform/ids";
-import { enqueueWebhook } from "../lib/webhooks/enqueue";
-import { invoiceEventType, type FinalInvoiceStatus } from "../lib/webhooks/events";
+import { enqueueWebhook } from "@/lib/webhooks/enqueue";
+import { invoiceEventType, type FinalInvoiceStatus } from "@/lib/webhooks/events";
 import { newWebhookSecret } from "@/lib/merchants/secrets";
 
 /** A merchant row for tests, with a fresh signing secret. */

@@ -3,8 +3,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import type { Db } from "@/lib/platform/db";
-import { createInvoice, createInvoiceBody, getInvoice } from "@/lib/invoices";
-import { payInvoice } from "../lib/http/x402/x402-pay";
+import { createInvoice, createInvoiceBody, getInvoice } from "@/lib/checkout";
+import { payInvoice } from "@/lib/checkout/x402/pay";
 
 /** Test support for the x402 invoice payment route: invoices to pay, its requests, its 402's offers. */
 

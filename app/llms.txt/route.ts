@@ -1,6 +1,6 @@
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { MCP_TOOL_NAMES } from "@/lib/http/mcp/server";
-import { llmsTxt } from "@/lib/http/x402/discovery";
+import { llmsTxt } from "@/lib/api/x402/discovery";
 import { getPayments } from "@/lib/payments/payments";
 
 export const dynamic = "force-dynamic";

@@ -5,8 +5,8 @@ import { redirect } from "next/navigation";
 import type { OperatorSignInState } from "@/components/operator/sign-in-form";
 import { confirmFxRates } from "@/lib/catalog/fx-store";
 import { getDb } from "@/lib/platform/db";
-import { fxConfirmRequest } from "@/lib/http/admin/wire";
-import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/http/dashboard/auth";
+import { fxConfirmRequest } from "@/lib/api/admin/wire";
+import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/dashboard/http/auth";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { getRateLimiter } from "@/lib/platform/ratelimit";
 import {

@@ -13,7 +13,7 @@ import type {
   Session as SessionSchema,
   WalletEsims,
   WalletOrders,
-} from "@/lib/http/x402/x402-schemas";
+} from "@/lib/api/x402/x402-schemas";
 
 /** A refusal from the shop's API, with its documented code. */
 export class ShopApiError extends Error {

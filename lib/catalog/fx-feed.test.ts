@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseFxFeed, usdRates } from "./fx-feed";
-import { ecbXml } from "../../test/catalog/ecb";
+import { ecbXml } from "@/test/catalog/ecb";
 
 describe("exchange-rate feeds", () => {
   it("reads the ECB's daily XML, single-quoted attributes and namespaces included", () => {

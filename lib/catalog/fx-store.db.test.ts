@@ -7,14 +7,14 @@ import type { Database } from "@/lib/platform/db";
 import { fxHeldRates, fxRates, orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { callRoute } from "@/test/merchant-api";
-import { createInvoice } from "@/lib/invoices";
+import { createInvoice } from "@/lib/checkout";
 import { captureLog } from "@/test/log";
 import { fxSource, setFxSource, shippedFxSource, tableFxSource } from "./fx";
 import { fxMoves, fxRatesChanged, heldFxRates, heldFxWarning, latestFxRates, refreshFxRates, refreshFxRatesIfDue, syncFxSource } from "./fx-store";
 import { getProduct } from "./get-product";
 import { priceUsdc } from "./pricing";
 import { search } from "./search";
-import { ecbXml } from "../../test/catalog/ecb";
+import { ecbXml } from "@/test/catalog/ecb";
 
 const ADMIN = vi.hoisted(() => (process.env.ADMIN_TOKEN = "fx-store-test-admin-token-0123456789"));
 

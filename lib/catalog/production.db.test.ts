@@ -6,7 +6,7 @@ import { storeGiftCardProvider } from "@/lib/fulfilment/providers/store-gift-car
 import type { OrderToFulfil } from "@/lib/fulfilment/providers/types";
 import { importStock } from "@/lib/catalog/stock";
 import { DomainError } from "@/lib/platform/errors";
-import { createInvoice, createInvoiceBody } from "@/lib/invoices";
+import { createInvoice, createInvoiceBody } from "@/lib/checkout";
 import { getProduct, search } from ".";
 import { STORE_GIFT_CARD_SLUG } from "./store-products";
 

@@ -9,7 +9,7 @@ import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { catalogChanged } from "./snapshot";
 import { upsertProducts } from "./store";
-import { fixtureProducts, importFixtures } from "../../test/catalog/fixtures";
+import { fixtureProducts, importFixtures } from "@/test/catalog/fixtures";
 
 let database: Database;
 

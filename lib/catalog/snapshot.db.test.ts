@@ -9,7 +9,7 @@ import { productInputSchema } from "./product-input";
 import { search } from "./search";
 import { catalogSnapshot } from "./snapshot";
 import { deleteProduct, upsertProducts } from "./store";
-import { fixtureProducts, importFixtures } from "../../test/catalog/fixtures";
+import { fixtureProducts, importFixtures } from "@/test/catalog/fixtures";
 
 let database: Database;
 const fixture = (slug: string) => productInputSchema.parse(fixtureProducts.find((p) => p.slug === slug));

@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
 import { orderStatus } from "@/lib/platform/db/schema";
-import { MAX_MERCHANT_ITEMS } from "@/lib/http/merchant/create";
-import { V2_ERRORS } from "@/lib/http/merchant/errors";
-import { RATE_LIMIT_ERROR_CODE } from "@/lib/http/merchant/rate-limited";
-import { myOrdersQuery } from "@/lib/http/x402/x402-query";
-import { X402_ROUTES } from "@/lib/http/x402/x402-routes";
-import { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MAX_RECIPIENT_LENGTH, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
-import { FINAL_STATUSES } from "@/lib/merchants/invoice-view";
+import { MAX_MERCHANT_ITEMS } from "@/lib/checkout/merchant-api/create";
+import { V2_ERRORS } from "@/lib/api/merchant/errors";
+import { RATE_LIMIT_ERROR_CODE } from "@/lib/api/merchant/rate-limited";
+import { myOrdersQuery } from "@/lib/api/x402/x402-query";
+import { X402_ROUTES } from "@/lib/api/x402/x402-routes";
+import { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MAX_RECIPIENT_LENGTH, MIN_INVOICE_USDC } from "@/lib/api/x402/cart";
+import { FINAL_STATUSES } from "@/lib/checkout/merchant-invoice-view";
 import { documentedAnswers, V2_OPERATIONS, v2OpenApiDocument } from "@/lib/openapi/v2";
 import { documentedX402Answers, x402OpenApiDocument } from "@/lib/openapi/x402";
 import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, X402_LIMITS } from "@/lib/platform/ratelimit/policies";
@@ -62,11 +62,11 @@ const SPEC_MERCHANT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-
 /** merchant-api.md, "States and transitions": the order statuses. */
 const SPEC_ORDER_STATUSES = ["delivered", "failed", "refunded"] as const;
 /**
- * The merchant API's answers where no route takes the request (lib/http/merchant/route.ts merchantFallback, and the
+ * The merchant API's answers where no route takes the request (lib/api/merchant/route.ts merchantFallback, and the
  * proxy's refusals it answers): written there as literals, in no table.
  */
 const MERCHANT_FALLBACK_CODES = ["404 not_found", "405 method_not_allowed", "400 invalid_param", "413 payload_too_large"];
-/** The merchant API's OPTIONS and 405 answers name the methods a path takes (lib/http/merchant/methods.ts allowHeader). */
+/** The merchant API's OPTIONS and 405 answers name the methods a path takes (lib/api/merchant/methods.ts allowHeader). */
 const MERCHANT_FALLBACK_HEADERS = ["Allow"];
 
 /**

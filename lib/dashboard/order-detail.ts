@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
-import { effectiveOrder } from "@/lib/invoices/effective-status";
+import { effectiveOrder } from "@/lib/checkout/effective-status";
 import { formatCents } from "@/lib/merchants";
-import { getMerchantOrder } from "@/lib/merchants/invoices";
-import { merchantStatus } from "@/lib/merchants/invoice-view";
+import { getMerchantOrder } from "@/lib/checkout/merchant-invoices";
+import { merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import { likeEscape } from "@/lib/platform/db/like";
+import { searchParamValues } from "@/lib/platform/http/search-params";
 import { z } from "zod";
 import type { Db } from "@/lib/platform/db";
 import { invoices, orderStatus, orders } from "@/lib/platform/db/schema";
@@ -54,19 +56,6 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   if (raw.q !== undefined && query.q === undefined) ignored.push("q");
   return { query, ignored };
 }
-
-/** A page's search params as one string each: a repeated parameter's first value; empty ones left out. */
-export function searchParamValues(params: Record<string, string | string[] | undefined>): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "") raw[key] = first;
-  }
-  return raw;
-}
-
-/** `%`, `_` and `\` in a search are literal characters, not LIKE patterns. */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function conditions(merchantId: string, q: Omit<OrderListQuery, "sort" | "dir" | "page">): SQL[] {
   const where: SQL[] = [eq(invoices.merchantId, merchantId)];

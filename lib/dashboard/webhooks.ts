@@ -1,7 +1,7 @@
 import { DomainError } from "@/lib/platform/errors";
 import { z } from "zod";
 import type { Db } from "@/lib/platform/db";
-import { searchParamValues } from "@/lib/dashboard/order-list";
+import { searchParamValues } from "@/lib/platform/http/search-params";
 import {
   enableWebhookEndpoint,
   getWebhookSecrets,

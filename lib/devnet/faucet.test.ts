@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "@/lib/platform/errors";
-import { x402ErrorOf } from "@/lib/http/x402/errors";
+import { x402ErrorOf } from "@/lib/api/x402/errors";
 import { faucet } from "./faucet";
 import type { Devnet } from "./start-devnet";
 

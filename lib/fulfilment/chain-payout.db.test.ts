@@ -33,7 +33,7 @@ import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { chainPayout, type ChainPayoutOptions } from "./chain-payout";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue, refundFailedOrders, type Payout } from "./refund";
-import { partlyFailedInvoice as partlyFailed } from "../../test/fulfilment";
+import { partlyFailedInvoice as partlyFailed } from "@/test/fulfilment";
 
 let database: Database;
 let devnet: Devnet;

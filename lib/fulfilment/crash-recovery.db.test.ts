@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/platform/db/client";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { testDriver, openTestDataDir, withTestCatalog } from "@/test/db";
-import { createInvoice } from "@/lib/invoices";
+import { createInvoice } from "@/lib/checkout";
 import { drainDue, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { payInvoice, TEST_PAYMENT } from "../../test/fulfilment";
+import { payInvoice, TEST_PAYMENT } from "@/test/fulfilment";
 
 let dataDir = "";
 const open = () => openDatabase({ driver: "pglite", dataDir, role: "crash-test" });

@@ -6,10 +6,10 @@ import { queryRows } from "@/lib/platform/db/client";
 import { claimHolder, holderAlive, HOLDER_LOCK_CLASS, startPresence } from "@/lib/platform/db/presence";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
-import { createInvoice } from "@/lib/invoices";
+import { createInvoice } from "@/lib/checkout";
 import { claimDueOrders, drainDue, fulfilOrder, releaseDeadClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { item, payInvoice, TEST_PAYER } from "../../test/fulfilment";
+import { item, payInvoice, TEST_PAYER } from "@/test/fulfilment";
 
 // On PostgreSQL, which several servers share, a claim names its server's presence: an advisory lock held by a session
 // of that server's own while it lives (lib/platform/db/presence.ts). A claim whose holder's session has ended is freed at start

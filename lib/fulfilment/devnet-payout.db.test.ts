@@ -14,7 +14,7 @@ import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { devnetPayout } from "./devnet-payout";
 import { createDemoProvider } from "./providers/demo";
 import { refundFailedOrders } from "./refund";
-import { partlyFailedInvoice as partlyFailed } from "../../test/fulfilment";
+import { partlyFailedInvoice as partlyFailed } from "@/test/fulfilment";
 
 let database: Database;
 let devnet: Devnet;

@@ -5,12 +5,12 @@ import type { Database } from "@/lib/platform/db";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice, type CartItem } from "@/lib/invoices";
+import { createInvoice, type CartItem } from "@/lib/checkout";
 import { claimDueOrders, drainDue, fulfilOrder, releaseClaims } from "./engine";
 import { createDemoProvider } from "./providers/demo";
-import { isLuhnValid } from "../catalog/iccid";
+import { isLuhnValid } from "@/lib/catalog/iccid";
 import type { FulfilmentProvider, Redemption } from "./providers/types";
-import { payInvoice } from "../../test/fulfilment";
+import { payInvoice } from "@/test/fulfilment";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF" };

@@ -15,7 +15,7 @@ import { devnetPayout } from "./devnet-payout";
 import { createDemoProvider } from "./providers/demo";
 import { releaseClaims } from "./claim";
 import { refundDue } from "./refund";
-import { partlyFailedInvoice } from "../../test/fulfilment";
+import { partlyFailedInvoice } from "@/test/fulfilment";
 
 let dataDir = "";
 let database: Database | undefined;

@@ -14,7 +14,7 @@ import { startAdversarialRpc, type AdversarialRpc, type RpcFaults } from "@/test
 import { chainPayout } from "./chain-payout";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue, refundFailedOrders } from "./refund";
-import { partlyFailedInvoice } from "../../test/fulfilment";
+import { partlyFailedInvoice } from "@/test/fulfilment";
 
 /**
  * Refunds through a JSON-RPC endpoint that lies by omission, as a load-balanced provider does: receipts and look-ups

@@ -4,10 +4,10 @@ import type { Database } from "@/lib/platform/db";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice, type CartItem } from "@/lib/invoices";
+import { createInvoice, type CartItem } from "@/lib/checkout";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue, refundFailedOrders, type Payout } from "./refund";
-import { fakePayout, fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "../../test/fulfilment";
+import { fakePayout, fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "@/test/fulfilment";
 
 let database: Database;
 const payer: Wallet = { chainId: "eip155:84530402", address: TEST_PAYMENT.payer };

@@ -5,11 +5,11 @@ import type { Database } from "@/lib/platform/db";
 import { orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice, type CartItem } from "@/lib/invoices";
+import { createInvoice, type CartItem } from "@/lib/checkout";
 import { createDemoProvider } from "./providers/demo";
 import { refundDue } from "./refund";
 import { listRefundsDue, markRefundPaid } from "./refunds-due";
-import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "../../test/fulfilment";
+import { fulfilledInvoice as fulfilledInvoiceIn, item, TEST_PAYMENT } from "@/test/fulfilment";
 
 let database: Database;
 const payer: Wallet = { chainId: TEST_PAYMENT.network, address: TEST_PAYMENT.payer };

@@ -4,9 +4,9 @@ import type { Database, Db } from "@/lib/platform/db";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import type { Wallet } from "@/lib/identity";
-import { createInvoice } from "@/lib/invoices";
+import { createInvoice } from "@/lib/checkout";
 import { createDemoProvider } from "./providers/demo";
-import { fakePayout, payInvoice, TEST_PAYMENT } from "../../test/fulfilment";
+import { fakePayout, payInvoice, TEST_PAYMENT } from "@/test/fulfilment";
 import { kickWorker, startWorker } from "./worker";
 
 let database: Database;

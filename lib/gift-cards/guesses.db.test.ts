@@ -12,7 +12,7 @@ import type { Database } from "@/lib/platform/db";
 import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { basicAuth, callRoute } from "@/test/merchant-api";
 import { installPeerAddress, PEER_HEADER } from "@/lib/platform/http/peer-address";
-import { createInvoiceResponse } from "@/lib/http/x402/x402-invoice";
+import { createInvoiceResponse } from "@/lib/checkout/x402/invoice";
 import { createMerchant } from "@/lib/merchants";
 import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 import { GIFT_CARD_GUESS_LIMITS } from "@/lib/platform/ratelimit/policies";

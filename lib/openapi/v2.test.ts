@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { allowedMethods, EDGE_REFUSAL_PATH } from "@/lib/http/merchant/methods";
+import { allowedMethods, EDGE_REFUSAL_PATH } from "@/lib/api/merchant/methods";
 import { MERCHANT_LIMITS } from "@/lib/platform/ratelimit/policies";
-import { documentProblems } from "../../test/openapi";
+import { documentProblems } from "@/test/openapi";
 import { assertDocumentedV2, findV2Operation, V2_OPERATIONS, v2OpenApiDocument } from "./v2";
 
 const API_DIR = path.join(process.cwd(), "app/api/v2");

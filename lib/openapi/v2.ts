@@ -1,13 +1,13 @@
 /**
  * The merchant API's OpenAPI 3.1 document, generated from one table of operations whose request and answer schemas are
- * the ones the routes parse with and the route tests check against (`lib/http/merchant/schemas.ts`). `v2ResponseSchema` gives
+ * the ones the routes parse with and the route tests check against (`lib/api/merchant/schemas.ts`). `v2ResponseSchema` gives
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
-import { v2ErrorCodes } from "@/lib/http/merchant/errors";
+import { v2ErrorCodes } from "@/lib/api/merchant/errors";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import * as s from "@/lib/http/merchant/schemas";
+import * as s from "@/lib/api/merchant/schemas";
 import { DOCUMENT_OPTIONS } from "./common";
 import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/platform/ratelimit/policies";
 
@@ -42,7 +42,7 @@ function mergeErrors(...lists: ErrorLists[]): ErrorLists {
   return merged;
 }
 
-/** The request's own refusals (lib/http/merchant/create.ts parseInvoiceRequest), before the domain sees it. */
+/** The request's own refusals (lib/checkout/merchant-api/create.ts parseInvoiceRequest), before the domain sees it. */
 const REQUEST_ERRORS: ErrorLists = {
   400: ["parse_error", "missing_param", "invalid_param", "invalid_quantity", "too_many_items", "unsupported_payment_method"],
 };
@@ -62,7 +62,7 @@ const ESIM_INVOICE_ERRORS = mergeErrors(
   ]),
 );
 
-/** Paying from the balance: the refusals of payFromBalance (lib/merchants/pay-invoice.ts), as the merchant API answers them. */
+/** Paying from the balance: the refusals of payFromBalance (lib/checkout/pay-from-balance.ts), as the merchant API answers them. */
 const PAY_ERRORS = v2ErrorCodes(["not_found", "invoice_not_payable", "balance_too_low"]);
 
 const invoiceOne = s.envelope(s.invoiceSchema, s.idMeta);

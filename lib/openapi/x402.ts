@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
 import { usdcToDecimal } from "@/lib/catalog/pricing";
-import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/invoices/cart";
+import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/api/x402/cart";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
-import { x402ErrorCodes } from "@/lib/http/x402/errors";
-import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
-import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
+import { x402ErrorCodes } from "@/lib/api/x402/errors";
+import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
+import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
-import * as s from "@/lib/http/x402/x402-schemas";
+import * as s from "@/lib/api/x402/x402-schemas";
 
 // The OpenAPI 3.1 document of the /x402 API, built from one table of operations (OPERATIONS below): fees, paths and
 // methods come from X402_ROUTES, query and body schemas are the ones the routes validate with, response bodies are
-// lib/http/x402/x402-schemas.ts. Tests check real answers against the same table (x402Response, x402ResponseSchema).
+// lib/api/x402/x402-schemas.ts. Tests check real answers against the same table (x402Response, x402ResponseSchema).
 
 const SECURITY_SCHEMES = {
   x402Payment: {

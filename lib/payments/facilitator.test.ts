@@ -4,7 +4,7 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { JWK } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { facilitatorAuthHeaders, remoteFacilitator } from "./facilitator";
-import { standInFacilitator, type Credentials, type StandIn } from "../../test/facilitator";
+import { standInFacilitator, type Credentials, type StandIn } from "@/test/facilitator";
 
 // What a hosted facilitator behind the stand-in answers; the devnet test (x402-exchange.db.test.ts) puts the real one there.
 const PAYER = "0x000000000000000000000000000000000000dEaD";

@@ -1,9 +1,9 @@
 /**
- * The domain's refusals: what went wrong, as a code each API maps to its own status and wire code (lib/http/merchant/errors.ts
+ * The domain's refusals: what went wrong, as a code each API maps to its own status and wire code (lib/api/merchant/errors.ts
  * for the merchant API), the field it is about as a path (`["products", 0, "value"]`, which each API writes its own
  * way), and details for the answer. Domain code throws these, never an HTTP error.
  */
-/** What creating an invoice can refuse (lib/invoices): the cart, its recipients, its amount, the stock it needs. */
+/** What creating an invoice can refuse (lib/checkout): the cart, its recipients, its amount, the stock it needs. */
 export const INVOICE_REFUSALS = [
   "missing_identity",
   "missing_field",

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { captureLog } from "@/test/log";
 import { UpstreamClient, UpstreamRateLimited, UpstreamRefusal, UpstreamUnavailable } from "./client";
-import { startStandIn, type FaultAnswer } from "../../test/supply";
+import { startStandIn, type FaultAnswer } from "@/test/supply";
 
 const SECRET = "very-secret-upstream-key";
 const product = {

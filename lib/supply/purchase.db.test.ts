@@ -20,7 +20,7 @@ import { createUpstreamProvider, type PurchaseOptions } from "./purchase";
 import { syncUpstreamCatalog } from "./sync";
 import { heldPurchases } from "./status";
 import { upstreamHealth } from ".";
-import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "../../test/supply";
+import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "@/test/supply";
 
 let upstream: UpstreamShop;
 let database: Database;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The same schema, tolerant of fields it does not know: every object in it (at any depth) drops unknown keys instead
- * of refusing them. The merchant API's answer schemas (lib/http/merchant/schemas.ts) are strict, so that this shop's
+ * of refusing them. The merchant API's answer schemas (lib/api/merchant/schemas.ts) are strict, so that this shop's
  * tests catch a field its document does not describe; an upstream may be a newer version, or another service with
  * the same interface, and adds fields freely. Values are still checked: a known field of the wrong type is refused.
  */

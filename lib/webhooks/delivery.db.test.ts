@@ -9,7 +9,7 @@ import { claimDueDeliveries } from "./claim";
 import { deliverClaimed, drainWebhooks, type DrainWebhooksOptions } from "./drain";
 import { enqueueWebhook } from "./enqueue";
 import { enableWebhookEndpoint, listWebhookEndpoints } from "./endpoints";
-import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "../../test/webhooks";
+import { enqueueInvoiceMessage, insertFinalInvoice, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "@/test/webhooks";
 
 const bed = webhookTestBed();
 const receiver = bed.receiver;

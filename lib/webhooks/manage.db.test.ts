@@ -11,7 +11,7 @@ import { listWebhookEndpoints } from "./endpoints";
 import { redeliverWebhook, sendTestWebhook } from "./manual-send";
 import { getWebhookSecrets, rotateWebhookSecret, ROTATION_OVERLAP_MS } from "./secrets";
 import { isWebhookSecret } from "@/lib/merchants/secrets";
-import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "../../test/webhooks";
+import { enqueueInvoiceMessage, insertTestMerchant, webhookTestBed, type ReceivedRequest } from "@/test/webhooks";
 import { kickWebhookWorker, startWebhookWorker } from "./worker";
 
 const bed = webhookTestBed();

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { postWebhook, RESPONSE_EXCERPT_BYTES, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT } from "./send";
 import { newWebhookSecret } from "@/lib/merchants/secrets";
-import { startReceiver, type Receiver } from "../../test/webhooks";
+import { startReceiver, type Receiver } from "@/test/webhooks";
 import type { Resolver } from "./url-guard";
 
 let receiver: Receiver | undefined;

@@ -25,7 +25,7 @@ import { startShop, type RunningShop } from "../shop-server";
 import { devnetBuyer } from "../x402-buyer";
 import { interleaved, load, percentile, throughputLine, timeToFirstByte, type Figures } from "./load";
 import { createDatabase } from "../../lib/platform/db/create-database";
-import { IMPORT_BODY_LIMIT } from "../../lib/http/admin/wire";
+import { IMPORT_BODY_LIMIT } from "../../lib/api/admin/wire";
 import { startDevnetProcess } from "../devnet-process";
 import { cpuMs, residentMb, startBareRoute, startPostgres } from "./processes";
 import { performanceMarkdown, type Figure, type Value } from "./figures";

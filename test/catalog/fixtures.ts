@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/platform/db";
-import { productInputSchema, type ProductInput } from "../../lib/catalog/product-input";
-import { upsertProducts } from "../../lib/catalog/store";
+import { productInputSchema, type ProductInput } from "@/lib/catalog/product-input";
+import { upsertProducts } from "@/lib/catalog/store";
 
 const giftCard = (slug: string, brand: string, name: string, country: string, currency: string, extra: Partial<ProductInput> = {}): ProductInput => ({
   slug,

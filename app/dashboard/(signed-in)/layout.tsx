@@ -1,5 +1,5 @@
 import { DashboardHeader } from "@/components/dashboard/dashboard-header";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { signOutAction } from "./actions";
 
 /** Every signed-in dashboard page: header with the merchant and the section tabs. Each page still calls requireMerchant itself. */

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { SalesChart } from "@/components/dashboard/sales-chart";
 import { getDb } from "@/lib/platform/db";
-import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { requestOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import { merchantOverview, needsAttention, type Attention, type MerchantOverview, type SalesFigure } from "@/lib/dashboard/stats";
 
 export const metadata: Metadata = { title: "Overview" };

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/lib/dashboard";
 import type { SignInState } from "@/lib/dashboard/form-states";
 import { getDb } from "@/lib/platform/db";
-import { assertSameOrigin, DASHBOARD_HOME, requestIp, startDashboardSession } from "@/lib/http/dashboard/auth";
+import { assertSameOrigin, DASHBOARD_HOME, requestIp, startDashboardSession } from "@/lib/dashboard/http/auth";
 import { getRateLimiter } from "@/lib/platform/ratelimit";
 
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/dashboard/sign-in-form";
-import { currentMerchant, DASHBOARD_HOME } from "@/lib/http/dashboard/auth";
+import { currentMerchant, DASHBOARD_HOME } from "@/lib/dashboard/http/auth";
 import { signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in" };

@@ -1,7 +1,7 @@
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { withRequestLog } from "@/lib/platform/http/request-log";
-import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { x402Preflight } from "@/lib/api/x402/with-x402-fee";
 import { x402OpenApiDocument } from "@/lib/openapi/x402";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import fx from "../fx-rates.json";
-import { productInputSchema, type ProductInput } from "../product-input";
+import fx from "@/lib/catalog/fx-rates.json";
+import { productInputSchema, type ProductInput } from "@/lib/catalog/product-input";
 import { brandColors, demoCatalog, localPrice, localRange, testFamily } from "./generate";
 
 const catalog = demoCatalog();

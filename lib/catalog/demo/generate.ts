@@ -2,11 +2,11 @@
  * Expands the tables in `data.ts` into the demo catalog: a gift card per brand and country, an eSIM per
  * destination and region, a top-up per operator. Deterministic: the same output on every call.
  */
-import fx from "../fx-rates.json";
-import { countryName } from "../countries";
-import { currencyExponent } from "../currency";
-import type { ProductInput } from "../product-input";
-import { STORE_BRAND, STORE_COLORS } from "../store-products";
+import fx from "@/lib/catalog/fx-rates.json";
+import { countryName } from "@/lib/catalog/countries";
+import { currencyExponent } from "@/lib/catalog/currency";
+import type { ProductInput } from "@/lib/catalog/product-input";
+import { STORE_BRAND, STORE_COLORS } from "@/lib/catalog/store-products";
 import {
   codes,
   COUNTRIES,

@@ -9,7 +9,7 @@ import { payInvoice } from "@/test/fulfilment";
 import { createInventoryProvider } from "@/lib/fulfilment/providers/inventory";
 import type { Wallet } from "@/lib/identity";
 import { DomainError } from "@/lib/platform/errors";
-import { createInvoice, expireInvoices } from "@/lib/invoices";
+import { createInvoice, expireInvoices } from "@/lib/checkout";
 import { importStock, stockLevels } from "./stock";
 
 // One product per test group, so that the groups do not share stock.

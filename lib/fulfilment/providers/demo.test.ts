@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createDemoProvider, demoProvider } from "./demo";
 import { parseBundle } from "./esim-bundle";
-import { isIccid, isLuhnValid, luhnCheckDigit } from "../../catalog/iccid";
+import { isIccid, isLuhnValid, luhnCheckDigit } from "@/lib/catalog/iccid";
 import { providerFor } from "./provider-for";
 import type { Db } from "@/lib/platform/db";
 import type { Delivery, OrderToFulfil, Redemption } from "./types";

@@ -4,7 +4,7 @@ import { sessionKey } from "@/lib/identity/session-key";
 import { orderRandom, type OrderRandom } from "./deterministic";
 import { parseBundle } from "./esim-bundle";
 import { giftCardCode } from "./gift-card-code";
-import { luhnCheckDigit } from "../../catalog/iccid";
+import { luhnCheckDigit } from "@/lib/catalog/iccid";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./types";
 
 /** Neutral hosts under the reserved `.example` TLD: nothing real answers there. */

@@ -36,7 +36,7 @@ export type Redemption = {
   topup?: { phone_number: string; operator: string; reference: string };
   /**
    * Stored only: the code of the shop's own gift card, sealed as the card's own copy is (lib/gift-cards/codes.ts), so
-   * that the database holds no card's code. Readers get it opened as `code` (effectiveOrder, lib/invoices).
+   * that the database holds no card's code. Readers get it opened as `code` (effectiveOrder, lib/checkout).
    */
   sealed_code?: SealedCode;
 };

@@ -6,13 +6,13 @@ import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/catalog";
 import { config, type Config } from "@/lib/platform/config";
-import { createInvoiceBody } from "@/lib/invoices";
+import { createInvoiceBody } from "@/lib/checkout";
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/platform/http/edge-guard";
 import { PEER_HEADER } from "@/lib/platform/http/peer-address";
 import { X402_HANDLERS } from "@/lib/http/x402/handlers";
-import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/http/x402/x402-query";
-import { X402_ROUTES, type X402RouteId } from "@/lib/http/x402/x402-routes";
+import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
+import { X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 
 // The shop's MCP server (Streamable HTTP at /mcp, stateless): tools that mirror the purchase path. Each tool call is
 // the /x402 route of the same name, called in-process with the MCP request's client address: the same fees, prices,

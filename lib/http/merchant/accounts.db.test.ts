@@ -4,7 +4,7 @@ import { POST as createMerchantRoute } from "@/app/api/admin/merchants/route";
 import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
 import { testDriver, processTestDatabase } from "@/test/db";
-import { basicAuth, bearerAuth, callRoute } from "../../../test/merchant-api";
+import { basicAuth, bearerAuth, callRoute } from "@/test/merchant-api";
 
 const ADMIN = "adm_test_token_for_the_admin_api_0123456789";
 beforeAll(() => {

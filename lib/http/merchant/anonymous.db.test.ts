@@ -5,8 +5,8 @@ import * as invoicesRoute from "@/app/api/v2/invoices/route";
 import * as payRoute from "@/app/api/v2/invoices/[id]/pay/route";
 import { testDriver, processTestDatabase } from "@/test/db";
 import { MERCHANT_ANONYMOUS_LIMIT } from "@/lib/platform/ratelimit";
-import { merchantFallback } from "./route";
-import { callRoute } from "../../../test/merchant-api";
+import { merchantFallback } from "@/lib/api/merchant/route";
+import { callRoute } from "@/test/merchant-api";
 
 // Answers that no credential counts (a file of their own: they use up this process's budget of loopback clients).
 processTestDatabase(() => undefined);

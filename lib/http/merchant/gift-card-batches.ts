@@ -6,12 +6,12 @@ import { formatCardValue } from "@/lib/gift-cards/money";
 import { idPattern } from "@/lib/platform/ids";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { parseJsonText, readText } from "@/lib/platform/http/body";
-import { notFound, ok, V2Error } from "./envelope";
-import { idempotent, type IdempotencyKey, type StoredAnswer } from "./idempotency";
-import { nextPage } from "./paging";
-import { readQuery } from "./products";
-import type { MerchantContext } from "./route";
-import { listGiftCardBatchesQuery } from "./schemas";
+import { notFound, ok, V2Error } from "@/lib/api/merchant/envelope";
+import { idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/api/merchant/idempotency";
+import { nextPage } from "@/lib/api/merchant/paging";
+import { readQuery } from "@/lib/api/merchant/products";
+import type { MerchantContext } from "@/lib/api/merchant/route";
+import { listGiftCardBatchesQuery } from "@/lib/api/merchant/schemas";
 
 const BATCH_ID = idPattern("gcb");
 /** The API endpoint a batch purchase is made at, as its idempotency keys record it. */

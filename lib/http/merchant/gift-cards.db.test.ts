@@ -13,9 +13,9 @@ import type { Database } from "@/lib/platform/db";
 import { processTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { drainDue } from "@/lib/fulfilment";
 import { cardStatement } from "@/lib/gift-cards";
-import { expireInvoices } from "@/lib/invoices";
+import { expireInvoices } from "@/lib/checkout";
 import { createMerchant } from "@/lib/merchants";
-import { basicAuth, callRoute } from "../../../test/merchant-api";
+import { basicAuth, callRoute } from "@/test/merchant-api";
 
 let database: Database;
 processTestDatabase((d) => (database = d), withTestCatalog);

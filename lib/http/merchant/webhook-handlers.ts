@@ -1,8 +1,8 @@
-import { notFound, ok } from "@/lib/http/merchant/envelope";
-import { nextPage } from "@/lib/http/merchant/paging";
-import { listDeliveriesQuery } from "@/lib/http/merchant/schemas";
-import { readQuery } from "@/lib/http/merchant/products";
-import type { MerchantContext } from "@/lib/http/merchant/route";
+import { notFound, ok } from "@/lib/api/merchant/envelope";
+import { nextPage } from "@/lib/api/merchant/paging";
+import { listDeliveriesQuery } from "@/lib/api/merchant/schemas";
+import { readQuery } from "@/lib/api/merchant/products";
+import type { MerchantContext } from "@/lib/api/merchant/route";
 import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -11,7 +11,7 @@ import type { Database } from "@/lib/platform/db";
 import { openTestDatabase, testDriver, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { invoices, orders, webhookDeliveries } from "@/lib/platform/db/schema";
 import { drainDue } from "@/lib/fulfilment";
-import { expireInvoices } from "@/lib/invoices";
+import { expireInvoices } from "@/lib/checkout";
 import { createMerchant } from "@/lib/merchants";
 import { drainWebhooks } from "@/lib/webhooks";
 import { startReceiver, type Receiver } from "@/test/webhooks";

@@ -19,7 +19,7 @@ import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { PEER_HEADER, installPeerAddress } from "@/lib/platform/http/peer-address";
 import { issueSessionToken, type Wallet } from "@/lib/identity";
 import { importStock } from "@/lib/catalog/stock";
-import { MAX_ITEMS } from "@/lib/invoices/cart";
+import { MAX_ITEMS } from "@/lib/api/x402/cart";
 import { createMerchant } from "@/lib/merchants";
 import type { EvmNetwork, PaymentNetwork } from "@/lib/platform/networks";
 import { answerProblems } from "@/test/openapi";
@@ -29,7 +29,7 @@ import { captureLog } from "@/test/log";
 import { offlineSolanaNetwork, installInProcessPayments } from "@/test/payments";
 import { getRateLimiter, X402_LIMITS } from "@/lib/platform/ratelimit";
 import { X402_HANDLERS } from "./handlers";
-import { X402_ROUTES, type X402RouteId } from "./x402-routes";
+import { X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 import { batchCards, createBatch, issueBatch } from "@/lib/merchants/gift-card-batches";
 import { syncFxSource } from "@/lib/catalog/fx-store";
 import { setFxSource, shippedFxSource, tableFxSource } from "@/lib/catalog/fx";
@@ -351,7 +351,7 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     await expectAnswer("invoicePay", "409 INVOICE_NOT_PAYABLE", { body: payBody((created.body.data as { id: string }).id) });
 
     // (Another payment of the invoice is being settled: 409 PAYMENT_IN_PROGRESS, once this one has verified, which
-    // takes a chain: lib/http/x402/chain-truth.db.test.ts.)
+    // takes a chain: lib/checkout/x402/chain-truth.db.test.ts.)
   });
 
   it("refuses a payment identifier used before with another payment (409 PAYMENT_IDENTIFIER_CONFLICT) on every paid route", async () => {
@@ -460,9 +460,9 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
   });
 
   it("has tried every answer the document lists, but those a chain gives and those no route gives", () => {
-    // Tried in their own tests, on a local chain: a settled invoice payment (lib/http/x402/x402-exchange.db.test.ts), and
-    // one sent that waits for the chain (lib/http/merchant/payment-error.db.test.ts).
-    // A payment is verified before an invoice held by another is refused: lib/http/x402/chain-truth.db.test.ts.
+    // Tried in their own tests, on a local chain: a settled invoice payment (lib/checkout/x402/x402-exchange.db.test.ts), and
+    // one sent that waits for the chain (lib/checkout/merchant-api/payment-error.db.test.ts).
+    // A payment is verified before an invoice held by another is refused: lib/checkout/x402/chain-truth.db.test.ts.
     const onChain = ["POST /x402/invoice/pay 200", "POST /x402/invoice/pay 409 PAYMENT_PENDING", "POST /x402/invoice/pay 409 PAYMENT_IN_PROGRESS"];
     // Documented with the API's common answers, but these routes settle no payment: a stop never answers them 503.
     const never = ["POST /x402/connect", "GET /x402/my/orders", "GET /x402/my/esims"].map((r) => `${r} 503 SHUTTING_DOWN`);

@@ -5,20 +5,20 @@ import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { kickWorker } from "@/lib/fulfilment";
 import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
-import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/invoices";
+import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/checkout";
 import { getPayments } from "@/lib/payments/payments";
 import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
-import { nextStep } from "@/lib/http/next-step";
-import { withWallet } from "./with-wallet";
-import { withX402Fee } from "./with-x402-fee";
+import { nextStep } from "@/lib/api/x402/next-step";
+import { withWallet } from "@/lib/api/x402/with-wallet";
+import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
 import { checkoutInfo as checkoutInfoBody } from "./x402-info";
-import { createInvoiceResponse, readCreateBody } from "./x402-invoice";
-import { payInvoice } from "./x402-pay";
+import { createInvoiceResponse, readCreateBody } from "@/lib/checkout/x402/invoice";
+import { payInvoice } from "@/lib/checkout/x402/pay";
 import { checkDetailQuery, productDetailResponse } from "./x402-product";
-import { myOrdersQuery } from "./x402-query";
-import type { X402RouteId } from "./x402-routes";
+import { myOrdersQuery } from "@/lib/api/x402/x402-query";
+import type { X402RouteId } from "@/lib/api/x402/x402-routes";
 import { x402SearchRoute } from "./x402-search";
-import { invoiceStatusResponse, requireInvoiceId } from "./x402-status";
+import { invoiceStatusResponse, requireInvoiceId } from "@/lib/checkout/x402/status";
 
 // GET /x402/checkout/info
 const checkoutInfo = withX402Fee("checkoutInfo", async (_req, { origin }) =>

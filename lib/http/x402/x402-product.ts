@@ -1,7 +1,7 @@
 import { getProduct, suggestSlugs, usdcToDecimal, type Product } from "@/lib/catalog";
 import { isIccid } from "@/lib/catalog/iccid";
 import { ApiError } from "@/lib/platform/http/api-error";
-import { nextStep } from "@/lib/http/next-step";
+import { nextStep } from "@/lib/api/x402/next-step";
 
 export function requireSlug(url: URL): string {
   const slug = url.searchParams.get("slug")?.trim();

@@ -1,8 +1,8 @@
 import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
 import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
-import { withX402Fee } from "./with-x402-fee";
-import { nextStep } from "@/lib/http/next-step";
-import { x402SearchQuery } from "./x402-query";
+import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
+import { nextStep } from "@/lib/api/x402/next-step";
+import { x402SearchQuery } from "@/lib/api/x402/x402-query";
 
 export function parseSearchQuery(url: URL) {
   const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "region", "page", "limit"].includes(k)));

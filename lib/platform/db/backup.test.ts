@@ -9,7 +9,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BackupError, backupDataDir, hasDatabase, restoreDataDir } from "./backup";
 import { DatabaseExistsError, MIGRATIONS_FOLDER, openDatabase, queryRows } from "./client";
-import { openTestDatabase } from "../../../test/db";
+import { openTestDatabase } from "@/test/db";
 
 // PGlite only: backups of the embedded database (PostgreSQL has pg_dump). Each test restores into data folders of its
 // own, a few seconds of CPU each: more time than the default on a busy machine.

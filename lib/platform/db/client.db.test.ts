@@ -9,7 +9,7 @@ import { createEmbeddedCluster, openDatabase, pgliteFolder, queryRows } from "./
 import { createDatabase, dropDatabase } from "./create-database";
 import { DataDirLockedError, lockDataDir } from "./lock";
 import { settings } from "./schema";
-import { openTestDatabase, testDriver } from "../../../test/db";
+import { openTestDatabase, testDriver } from "@/test/db";
 
 const dirs: string[] = [];
 const tempDir = () => {

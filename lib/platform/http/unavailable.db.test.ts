@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => restore?.());
 
-// The embedded database's own failure; the PostgreSQL outage has its test (lib/http/merchant/outage.db.test.ts).
+// The embedded database's own failure; the PostgreSQL outage has its test (lib/checkout/merchant-api/outage.db.test.ts).
 describe.skipIf(testDriver === "postgres")("every API while the database is unavailable", () => {
   it("the merchant API answers 503 service_unavailable in its envelope, with Retry-After", async () => {
     const res = await callRoute(ping, "/api/v2/ping", { headers: basicAuth("ak_AAAAAAAAAAAAAAAAAAAAAA", "secret") });

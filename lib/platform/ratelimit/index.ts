@@ -2,7 +2,7 @@
  * API rate limits. A route handler counts each request before doing its work:
  *
  *   const decision = await (await getRateLimiter()).consume("GET /products/{id}", merchant.id);
- *   if (!decision.allowed) return rateLimitedResponse("/products/apple-us", decision); // lib/http/merchant/rate-limited.ts
+ *   if (!decision.allowed) return rateLimitedResponse("/products/apple-us", decision); // lib/api/merchant/rate-limited.ts
  *   return Response.json(body, { headers: decision.headers }); // every response carries the rate-limit fields
  *
  * The /x402 routes call `consumeX402({ ip, wallet })` the same way and answer a refusal with their own error shape

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, ipSubject, walletSubject, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId, type RateLimitPolicies } from "./policies";
-import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "../../../test/rolling-window";
-import { rateLimitedResponse } from "@/lib/http/merchant/rate-limited";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "@/test/rolling-window";
+import { rateLimitedResponse } from "@/lib/api/merchant/rate-limited";
 
 // Only Date is faked: the limiter reads the time from Date.now(), so windows can roll on without waiting.
 beforeEach(() => {

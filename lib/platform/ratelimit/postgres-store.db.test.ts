@@ -5,7 +5,7 @@ import type { Database } from "@/lib/platform/db";
 import { openTestDatabase, testDriver } from "@/test/db";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, type RateLimitPolicies } from "./policies";
-import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "../../../test/rolling-window";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "@/test/rolling-window";
 import { createTable, RATE_LIMIT_TABLE, type PgQueryable } from "./store";
 
 /**

@@ -6,7 +6,7 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, type RateLimitPolicies } from "./policies";
-import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "../../../test/rolling-window";
+import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "@/test/rolling-window";
 import { connectRedis } from "./store";
 
 /** Debian's redis-server, when installed (`apt-get install redis-server`; CI installs it). Without it these tests are skipped. */

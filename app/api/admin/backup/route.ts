@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { adminError, adminRoute, jsonBody } from "@/lib/api/admin/route";
 
 export const dynamic = "force-dynamic";
 

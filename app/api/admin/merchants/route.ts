@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminRoute, jsonBody, usdAmount } from "@/lib/http/admin/route";
+import { adminRoute, jsonBody, usdAmount } from "@/lib/api/admin/route";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { createMerchant } from "@/lib/merchants";
 

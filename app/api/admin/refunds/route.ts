@@ -1,5 +1,5 @@
-import { adminRoute } from "@/lib/http/admin/route";
-import { toRefundsWire } from "@/lib/http/admin/wire";
+import { adminRoute } from "@/lib/api/admin/route";
+import { toRefundsWire } from "@/lib/api/admin/wire";
 import { listRefundsDue } from "@/lib/fulfilment";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 

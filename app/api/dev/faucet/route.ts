@@ -3,7 +3,7 @@ import { getDevnet } from "@/lib/devnet";
 import { faucet } from "@/lib/devnet/faucet";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
-import { errorResponse } from "@/lib/http/x402/with-x402-fee";
+import { errorResponse } from "@/lib/api/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";
 

@@ -7,7 +7,7 @@ import { countedGuess, isWrongCode } from "@/lib/gift-cards/guess";
 import { withRequestLog } from "@/lib/platform/http/request-log";
 import { databaseUnavailable } from "@/lib/platform/http/unavailable";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
-import { clientIp, RateLimitedError } from "@/lib/http/x402/x402-limits";
+import { clientIp, RateLimitedError } from "@/lib/api/x402/x402-limits";
 import { log } from "@/lib/platform/log";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { payPageInvoice } from "@/lib/http/merchant/pay-page";
+import { payPageInvoice } from "@/lib/checkout/merchant-api/pay-page";
 
 export const dynamic = "force-dynamic";
 

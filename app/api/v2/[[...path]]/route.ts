@@ -1,4 +1,4 @@
-import { merchantFallback } from "@/lib/http/merchant/route";
+import { merchantFallback } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";
 

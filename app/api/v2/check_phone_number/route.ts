@@ -1,6 +1,6 @@
-import { ok, V2Error } from "@/lib/http/merchant/envelope";
-import { e164, operatorsFor } from "@/lib/http/merchant/products";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { ok, V2Error } from "@/lib/api/merchant/envelope";
+import { e164, operatorsFor } from "@/lib/api/merchant/products";
+import { merchantRoute } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";
 
@@ -31,4 +31,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

@@ -1,5 +1,5 @@
 import { createBatchHandler, listBatchesHandler } from "@/lib/http/merchant/gift-card-batches";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { merchantRoute } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";
 
@@ -9,4 +9,4 @@ export const GET = merchantRoute("GET /gift-card-batches", listBatchesHandler);
 export const POST = merchantRoute("POST /gift-card-batches", createBatchHandler);
 
 // The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
-export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/http/merchant/route";
+export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/api/merchant/route";

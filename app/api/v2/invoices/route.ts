@@ -1,5 +1,5 @@
-import { merchantRoute } from "@/lib/http/merchant/route";
-import { createInvoiceHandler, listInvoicesHandler } from "@/lib/http/merchant/handlers";
+import { merchantRoute } from "@/lib/api/merchant/route";
+import { createInvoiceHandler, listInvoicesHandler } from "@/lib/checkout/merchant-api/handlers";
 
 export const dynamic = "force-dynamic";
 
@@ -7,4 +7,4 @@ export const GET = merchantRoute("GET /invoices", listInvoicesHandler());
 export const POST = merchantRoute("POST /invoices", createInvoiceHandler());
 
 // The methods this path does not take: a 405 with Allow (204 to OPTIONS) in the API's envelope, not Next.js's bare one.
-export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/http/merchant/route";
+export { merchantFallback as PUT, merchantFallback as PATCH, merchantFallback as DELETE, merchantFallback as OPTIONS } from "@/lib/api/merchant/route";

@@ -18,4 +18,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

@@ -1,5 +1,5 @@
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { merchantRoute } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";
 
@@ -15,4 +15,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

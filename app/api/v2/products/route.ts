@@ -1,6 +1,6 @@
-import { okJsonList } from "@/lib/http/merchant/envelope";
-import { listQuery, productPage, readQuery } from "@/lib/http/merchant/products";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { okJsonList } from "@/lib/api/merchant/envelope";
+import { listQuery, productPage, readQuery } from "@/lib/api/merchant/products";
+import { merchantRoute } from "@/lib/api/merchant/route";
 import { publicOrigin } from "@/lib/platform/http/origin";
 
 export const dynamic = "force-dynamic";
@@ -19,4 +19,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { WalletProviders } from "@/components/wallet/wallet-providers";
 import { getDb } from "@/lib/platform/db";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { balanceOf } from "@/lib/merchants";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { getPayments } from "@/lib/payments/payments";

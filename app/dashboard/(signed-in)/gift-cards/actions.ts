@@ -6,7 +6,7 @@ import type { BuyBatchState } from "@/lib/dashboard/form-states";
 import { BATCH_REQUEST_KEY, buyBatch, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/platform/db";
 import { DomainError } from "@/lib/platform/errors";
-import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { assertSameOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import { idempotentBatchPurchase } from "@/lib/http/merchant/gift-card-batches";
 
 const GIFT_CARDS_PATH = "/dashboard/gift-cards";

@@ -11,7 +11,7 @@ import { syncFxSource } from "@/lib/catalog/fx-store";
 import { batchesPage, batchListQuery, batchValue, newBatchRequestKey } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/platform/db";
 import { BATCH_MAX_QUANTITY, type Batch } from "@/lib/merchants/gift-card-batches";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { balanceOf } from "@/lib/merchants";
 import { buyBatchAction } from "./actions";
 

@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { InvoiceStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/platform/db";
-import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { requestOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import {
   INVOICE_LIST_STATUSES,
   INVOICES_PAGE_SIZE,
@@ -19,9 +19,9 @@ import {
   searchMerchantInvoices,
   type InvoiceListQuery,
   type ListedInvoice,
-} from "@/lib/dashboard/invoice-list";
-import { paymentMethodLabel } from "@/lib/dashboard/invoice-payment";
-import { merchantStatus } from "@/lib/merchants/invoice-view";
+} from "@/lib/checkout/dashboard-invoice-list";
+import { paymentMethodLabel } from "@/lib/checkout/dashboard-invoice-payment";
+import { merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 
 export const metadata: Metadata = { title: "Invoices" };
 

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { createKey, revokeKey } from "@/lib/dashboard";
 import type { CreateKeyState, RevokeKeyState } from "@/lib/dashboard/form-states";
 import { getDb } from "@/lib/platform/db";
-import { assertSameOrigin, endDashboardSession, requireMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
+import { assertSameOrigin, endDashboardSession, requireMerchant, SIGN_IN_PATH } from "@/lib/dashboard/http/auth";
 
 const KEYS_PATH = "/dashboard/keys";
 

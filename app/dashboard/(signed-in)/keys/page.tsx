@@ -5,7 +5,7 @@ import { KeysTable } from "@/components/dashboard/keys-table";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { listKeys } from "@/lib/dashboard";
 import { getDb } from "@/lib/platform/db";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { createKeyAction, revokeKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API keys" };

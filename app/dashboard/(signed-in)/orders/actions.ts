@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { RevealRedemptionState } from "@/lib/dashboard/form-states";
 import { getDb } from "@/lib/platform/db";
-import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { assertSameOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import { getMerchantRedemption } from "@/lib/dashboard/order-detail";
 
 const revealForm = z.object({ id: z.string().min(1).max(64) });

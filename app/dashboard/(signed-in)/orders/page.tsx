@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/platform/db";
-import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { requestOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import {
   ORDERS_PAGE_SIZE,
   orderListParams,

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { enableEndpointFromForm, redeliverFromForm, revealWebhookSecret, rotateWebhookSecretNow, sendTestFromForm } from "@/lib/dashboard/webhooks";
 import type { EnableEndpointState, RedeliverWebhookState, SendTestWebhookState, WebhookSecretState } from "@/lib/dashboard/form-states";
 import { getDb } from "@/lib/platform/db";
-import { assertSameOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { assertSameOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import { kickWebhookWorker } from "@/lib/webhooks";
 
 const WEBHOOKS_PATH = "/dashboard/webhooks";

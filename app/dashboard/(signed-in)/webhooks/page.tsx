@@ -15,7 +15,7 @@ import { WebhookFilters } from "@/components/dashboard/webhook-filters";
 import { WebhookSecretPanel } from "@/components/dashboard/webhook-secret-panel";
 import { defaultTestUrl, listWebhookLog, parseWebhookLogQuery, webhookLogParams, type WebhookLogQuery } from "@/lib/dashboard/webhooks";
 import { getDb } from "@/lib/platform/db";
-import { requestOrigin, requireMerchant } from "@/lib/http/dashboard/auth";
+import { requestOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
 import { getWebhookSecrets, listWebhookEndpoints, ROTATION_OVERLAP_MS, type WebhookDelivery, type WebhookEndpoint } from "@/lib/webhooks";
 import { enableEndpointAction, sendTestWebhookAction, webhookSecretAction } from "./actions";
 

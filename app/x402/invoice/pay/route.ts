@@ -1,5 +1,5 @@
 import { X402_HANDLERS } from "@/lib/http/x402/handlers";
-import { x402Preflight } from "@/lib/http/x402/with-x402-fee";
+import { x402Preflight } from "@/lib/api/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";
 

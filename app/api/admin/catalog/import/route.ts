@@ -1,5 +1,5 @@
-import { adminRoute, jsonBody } from "@/lib/http/admin/route";
-import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/http/admin/wire";
+import { adminRoute, jsonBody } from "@/lib/api/admin/route";
+import { catalogImportRequest, IMPORT_BODY_LIMIT } from "@/lib/api/admin/wire";
 import { importCatalog } from "@/lib/catalog/import";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 

@@ -1,6 +1,6 @@
 import { confirmFxRates } from "@/lib/catalog/fx-store";
-import { adminError, adminRoute, jsonBody } from "@/lib/http/admin/route";
-import { fxConfirmRequest } from "@/lib/http/admin/wire";
+import { adminError, adminRoute, jsonBody } from "@/lib/api/admin/route";
+import { fxConfirmRequest } from "@/lib/api/admin/wire";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminRoute, jsonBody } from "@/lib/http/admin/route";
+import { adminRoute, jsonBody } from "@/lib/api/admin/route";
 import type { Db } from "@/lib/platform/db";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { balanceOf, getMerchant, setMerchantAccess } from "@/lib/merchants";

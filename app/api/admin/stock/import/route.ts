@@ -1,5 +1,5 @@
-import { adminRoute, jsonBody } from "@/lib/http/admin/route";
-import { IMPORT_BODY_LIMIT, stockImportRequest, toStockImportWire } from "@/lib/http/admin/wire";
+import { adminRoute, jsonBody } from "@/lib/api/admin/route";
+import { IMPORT_BODY_LIMIT, stockImportRequest, toStockImportWire } from "@/lib/api/admin/wire";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { importStock } from "@/lib/catalog/stock";
 

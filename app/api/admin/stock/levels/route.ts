@@ -1,5 +1,5 @@
-import { adminRoute } from "@/lib/http/admin/route";
-import { stockLevelsQuery, toStockLevelsWire } from "@/lib/http/admin/wire";
+import { adminRoute } from "@/lib/api/admin/route";
+import { stockLevelsQuery, toStockLevelsWire } from "@/lib/api/admin/wire";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { stockLevels } from "@/lib/catalog/stock";
 

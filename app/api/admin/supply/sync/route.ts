@@ -1,4 +1,4 @@
-import { adminError, adminRoute } from "@/lib/http/admin/route";
+import { adminError, adminRoute } from "@/lib/api/admin/route";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { syncUpstreamNow } from "@/lib/supply";
 

@@ -1,5 +1,5 @@
-import { ok } from "@/lib/http/merchant/envelope";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { ok } from "@/lib/api/merchant/envelope";
+import { merchantRoute } from "@/lib/api/merchant/route";
 import { balanceOf } from "@/lib/merchants";
 
 export const dynamic = "force-dynamic";
@@ -16,4 +16,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

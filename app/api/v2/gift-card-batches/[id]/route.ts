@@ -1,5 +1,5 @@
 import { getBatchHandler } from "@/lib/http/merchant/gift-card-batches";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { merchantRoute } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";
 
@@ -13,4 +13,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

@@ -1,5 +1,5 @@
-import { merchantRoute } from "@/lib/http/merchant/route";
-import { getOrderHandler } from "@/lib/http/merchant/handlers";
+import { merchantRoute } from "@/lib/api/merchant/route";
+import { getOrderHandler } from "@/lib/checkout/merchant-api/handlers";
 
 export const dynamic = "force-dynamic";
 
@@ -12,4 +12,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

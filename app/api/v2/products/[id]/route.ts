@@ -1,7 +1,7 @@
 import { getProduct } from "@/lib/catalog";
-import { notFound, ok } from "@/lib/http/merchant/envelope";
-import { merchantProduct } from "@/lib/http/merchant/products";
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { notFound, ok } from "@/lib/api/merchant/envelope";
+import { merchantProduct } from "@/lib/api/merchant/products";
+import { merchantRoute } from "@/lib/api/merchant/route";
 import { publicOrigin } from "@/lib/platform/http/origin";
 
 export const dynamic = "force-dynamic";
@@ -20,4 +20,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

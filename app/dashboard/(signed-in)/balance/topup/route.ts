@@ -1,4 +1,4 @@
-import { topUpBalance } from "@/lib/http/dashboard/topup";
+import { topUpBalance } from "@/lib/dashboard/http/topup";
 
 export const dynamic = "force-dynamic";
 

@@ -11,7 +11,7 @@ import { BatchStatusBadge } from "@/components/dashboard/status-badges";
 import { batchDetail, batchValue } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/platform/db";
 import type { IssuedCard } from "@/lib/merchants/gift-card-batches";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 
 type Props = { params: Promise<{ id: string }> };
 

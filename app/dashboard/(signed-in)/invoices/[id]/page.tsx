@@ -9,10 +9,10 @@ import { formatDateTime, formatUsd } from "@/components/dashboard/format";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/platform/db";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
-import { describeInvoicePayment } from "@/lib/dashboard/invoice-payment";
-import { getMerchantInvoice } from "@/lib/merchants/invoices";
-import { merchantStatus } from "@/lib/merchants/invoice-view";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
+import { describeInvoicePayment } from "@/lib/checkout/dashboard-invoice-payment";
+import { getMerchantInvoice } from "@/lib/checkout/merchant-invoices";
+import { merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 import { getPayments } from "@/lib/payments/payments";
 import { listWebhookDeliveries, type WebhookDelivery } from "@/lib/webhooks";
 

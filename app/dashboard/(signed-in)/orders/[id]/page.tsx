@@ -11,7 +11,7 @@ import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { Timeline } from "@/components/dashboard/timeline";
 import { formatUsdc } from "@/lib/catalog/pricing";
 import { getDb } from "@/lib/platform/db";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { getMerchantOrderDetail } from "@/lib/dashboard/order-detail";
 import { revealRedemptionAction } from "../actions";
 

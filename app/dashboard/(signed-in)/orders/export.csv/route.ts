@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/platform/db";
-import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
+import { currentMerchant, SIGN_IN_PATH } from "@/lib/dashboard/http/auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/dashboard/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/dashboard/orders-csv";
 import { withRequestLog } from "@/lib/platform/http/request-log";

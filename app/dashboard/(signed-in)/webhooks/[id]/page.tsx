@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { RedeliverWebhookButton } from "@/components/dashboard/redeliver-webhook-button";
 import { WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/platform/db";
-import { requireMerchant } from "@/lib/http/dashboard/auth";
+import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { getWebhookDelivery, listWebhookEndpoints, type WebhookAttempt } from "@/lib/webhooks";
 import { redeliverWebhookAction } from "../actions";
 

@@ -1,5 +1,5 @@
-import { adminRoute, jsonBody } from "@/lib/http/admin/route";
-import { markPaidRequest } from "@/lib/http/admin/wire";
+import { adminRoute, jsonBody } from "@/lib/api/admin/route";
+import { markPaidRequest } from "@/lib/api/admin/wire";
 import { markRefundPaid } from "@/lib/fulfilment";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 

@@ -1,6 +1,6 @@
 import { batchCodesCsv } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/platform/db";
-import { currentMerchant, SIGN_IN_PATH } from "@/lib/http/dashboard/auth";
+import { currentMerchant, SIGN_IN_PATH } from "@/lib/dashboard/http/auth";
 import { withRequestLog } from "@/lib/platform/http/request-log";
 import { addLogContext } from "@/lib/platform/log";
 

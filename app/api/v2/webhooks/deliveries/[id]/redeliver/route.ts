@@ -1,4 +1,4 @@
-import { merchantRoute } from "@/lib/http/merchant/route";
+import { merchantRoute } from "@/lib/api/merchant/route";
 import { redeliverHandler } from "@/lib/http/merchant/webhook-handlers";
 
 export const dynamic = "force-dynamic";
@@ -12,4 +12,4 @@ export {
   merchantFallback as PATCH,
   merchantFallback as DELETE,
   merchantFallback as OPTIONS,
-} from "@/lib/http/merchant/route";
+} from "@/lib/api/merchant/route";

@@ -1,0 +1,170 @@
+import { ZodError } from "zod";
+import { getDb, type Db } from "@/lib/platform/db";
+import { BodyError } from "@/lib/platform/http/body";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
+import { getRateLimiter, type MerchantRouteId } from "@/lib/platform/ratelimit";
+import { DomainError } from "@/lib/platform/errors";
+import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
+import { DATABASE_UNAVAILABLE_MESSAGE, retryAfter } from "@/lib/platform/http/unavailable";
+import { V2Error } from "./envelope";
+import { v2ErrorOf } from "./errors";
+import { rateLimitedResponse } from "./rate-limited";
+import { addLogContext, log } from "@/lib/platform/log";
+import { clientIp } from "@/lib/api/x402/x402-limits";
+import { edgeError, requestProblem, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
+import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "./methods";
+
+export type MerchantContext = {
+  merchant: AccountHolder;
+  credential: Credential;
+  db: Db;
+  /** The path under /api/v2, as `meta._endpoint` reports it. */
+  endpoint: string;
+  /** Absolute base of the API (`https://shop.example/api/v2`), for `meta._next` and links. */
+  apiBase: string;
+  params: Record<string, string>;
+};
+
+type Handler = (req: Request, ctx: MerchantContext) => Promise<Response>;
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export const API_PREFIX = "/api/v2";
+
+/**
+ * A merchant API route: authenticates the credential (401/403), runs the handler, and turns every failure into the
+ * API's error envelope. The database unreachable is a 503 `service_unavailable` with Retry-After; an unexpected error
+ * is logged and answered 500 without details.
+ */
+export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
+  return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
+    // The proxy does not see the API's plain paths (proxy.ts): what it would refuse is refused here, as it would be.
+    const url = new URL(req.url);
+    const problem = requestProblem(req);
+    if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
+    const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
+    let limits: Headers | undefined;
+    try {
+      const db = await getDb();
+      const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
+      addLogContext({ merchant_id: merchant.id });
+      // Counted per account (all its keys share each budget) once it is known; every answer from here on carries the
+      // limit's fields.
+      const decision = await (await getRateLimiter()).consume(routeId, merchant.id);
+      if (!decision.allowed) return rateLimitedResponse(endpoint, decision);
+      limits = new Headers(decision.headers);
+      const raw = (await next.params) ?? {};
+      const params = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
+      return withHeaders(await handler(req, { merchant, credential, db, endpoint, apiBase: `${publicOrigin(req)}${API_PREFIX}`, params }), limits);
+    } catch (err) {
+      // (A database outage judged no credential: it is not counted against the client's address, whose budget would
+      // otherwise turn the outage's 503s into 429s for every account behind that address.)
+      if (!limits && !isDatabaseUnavailable(err)) {
+        // No credential counted this request (it had none that passed): its client's address does.
+        const anonymous = await anonymousDecision(req);
+        if (anonymous && !anonymous.allowed) return rateLimitedResponse(endpoint, anonymous);
+        limits = anonymous && new Headers(anonymous.headers);
+      }
+      return withHeaders(errorResponse(err, endpoint, routeId), limits);
+    }
+  });
+}
+
+/** Counts a request that no credential counts against its client's address; undefined if the store failed. */
+async function anonymousDecision(req: Request) {
+  // (The limiter's start may fail too: on PostgreSQL it opens the database.)
+  try {
+    return await (await getRateLimiter()).consumeAnonymous(clientIp(req));
+  } catch (err) {
+    log.error({ err }, "rate limit store failed");
+    return undefined;
+  }
+}
+
+/**
+ * What /api/v2 answers where no route does: a JSON 404 `not_found` for a path that is no route, a JSON 405 with
+ * `Allow` for a method that the path does not take (every route file sends the methods it does not take here), 204
+ * with `Allow` to OPTIONS, and the edge's refusals (a broken path or query: 400; a body declared too large: 413); all
+ * counted against the client's address and carrying the limit's fields like every answer of the API.
+ */
+export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
+  const url = new URL(req.url);
+  const fromProxy = proxyRefusal(req, url);
+  if (fromProxy) return merchantEdgeRefusal(req, fromProxy.pathname, fromProxy);
+  const problem = requestProblem(req);
+  if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
+  const endpoint = url.pathname.slice(API_PREFIX.length) || "/";
+  const decision = await anonymousDecision(req);
+  if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
+  const allowed = allowedMethods(endpoint);
+  const res =
+    allowed.length > 0 && req.method === "OPTIONS"
+      ? new Response(null, { status: 204, headers: { Allow: allowHeader(allowed) } })
+      : allowed.length > 0 && !allowed.includes(req.method)
+        ? new V2Error(405, "method_not_allowed", `${endpoint} takes ${allowed.join(", ")}, not ${req.method}.`).toResponse(endpoint, {
+            Allow: allowHeader(allowed),
+          })
+        : new V2Error(404, "not_found", `There is no endpoint ${req.method} ${API_PREFIX}${endpoint}: see ${API_PREFIX}/openapi.json.`).toResponse(endpoint);
+  return withHeaders(res, decision && new Headers(decision.headers));
+});
+
+/**
+ * A request the proxy refused before routing (proxy.ts) and sent to the refusal route: its status, path and message
+ * come in the proxy's headers, which only the proxy sets (it removes them from every request it passes, and the
+ * refusal route's path always passes it).
+ */
+function proxyRefusal(req: Request, url: URL): (RequestProblem & { pathname: string }) | undefined {
+  if (url.pathname !== API_PREFIX + EDGE_REFUSAL_PATH) return undefined;
+  const match = /^(400|413) (\/\S*)$/.exec(req.headers.get(EDGE_REFUSAL_HEADER) ?? "");
+  if (!match) return undefined;
+  const [, status, pathname = API_PREFIX] = match;
+  let message = "The request was refused.";
+  try {
+    message = decodeURIComponent(req.headers.get(EDGE_REFUSAL_MESSAGE_HEADER) ?? "") || message;
+  } catch {
+    // Set by the proxy, always encoded; a broken one keeps the general message.
+  }
+  return { status: status === "413" ? 413 : 400, message, pathname };
+}
+
+/** The edge's refusal of a request for `pathname` (lib/platform/http/edge-guard.ts), in the API's envelope, counted against the client's address. */
+async function merchantEdgeRefusal(req: Request, pathname: string, problem: RequestProblem): Promise<Response> {
+  // A broken path is not repeated back, not even in a 429's meta.
+  const endpoint = urlProblem(pathname) ? "/" : pathname.slice(API_PREFIX.length) || "/";
+  const decision = await anonymousDecision(req);
+  if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
+  return withHeaders(edgeError(pathname, problem.status, problem.message), decision && new Headers(decision.headers));
+}
+
+function withHeaders(res: Response, extra: Headers | undefined): Response {
+  if (!extra) return res;
+  for (const [k, v] of extra) if (!res.headers.has(k)) res.headers.set(k, v);
+  return res;
+}
+
+export function errorResponse(err: unknown, endpoint: string, routeId: string): Response {
+  if (err instanceof V2Error) return err.toResponse(endpoint);
+  const refusal = err instanceof DomainError ? v2ErrorOf(err) : undefined;
+  if (refusal) return refusal.toResponse(endpoint, refusal.status === 401 ? { "WWW-Authenticate": 'Basic realm="api", Bearer' } : undefined);
+  if (err instanceof BodyError) return new V2Error(err.status, err.status === 413 ? "payload_too_large" : "parse_error", err.message).toResponse(endpoint);
+  if (err instanceof ZodError) {
+    const issue = err.issues[0];
+    const field = issue?.path.map(String).join(".") || "request";
+    return new V2Error(400, "invalid_param", `Invalid parameter ${field}: ${issue?.message ?? "invalid"}`).toResponse(endpoint);
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Not `create_invoice_failed` "nothing was charged": the commit of a creation may be what went unanswered.
+    log.warn({ err, route: routeId }, "merchant API request met the database unavailable");
+    return new V2Error(503, "service_unavailable", DATABASE_UNAVAILABLE_MESSAGE).toResponse(endpoint, retryAfter());
+  }
+  log.error({ err, route: routeId }, "merchant API request failed");
+  // The spec's code for an unexpected failure of invoice creation; nothing was charged or held (its transaction undid it).
+  if (routeId === "POST /invoices" || routeId === "POST /esims") {
+    return new V2Error(500, "create_invoice_failed", "The invoice could not be created; nothing was charged. Try again.").toResponse(endpoint);
+  }
+  if (routeId === "POST /gift-card-batches") {
+    return new V2Error(500, "batch_creation_failed", "The batch could not be created; nothing was charged. Try again.").toResponse(endpoint);
+  }
+  return new V2Error(500, "internal_error", "Something went wrong on our side. Try again; if it persists, contact support.").toResponse(endpoint);
+}

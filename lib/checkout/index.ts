@@ -1,0 +1,10 @@
+export { createInvoice, type CreatedInvoice } from "./create-invoice";
+export { createInvoiceBody, MAX_ITEMS, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "@/lib/api/x402/cart";
+export { newId, isInvoiceId } from "@/lib/platform/ids";
+export { claimForPayment, releaseClaim, markPaid, getInvoice, payability, expireInvoices, denyUnpaid, type InvoiceRow } from "./payment";
+export { getInvoiceWithOrders, type InvoiceWithOrders, type OrderRow } from "./status";
+export { effectiveStatus } from "./effective-status";
+export { listWalletOrders, type WalletOrder } from "./wallet-orders";
+export { invoiceClaim, invoicePaymentEffect } from "./payment-effect";
+export { listWalletEsims, type WalletEsim, type WalletEsimBundle } from "./wallet-esims";
+export { canSeeCodes, getStatus, type InvoiceView, type Viewer } from "./view";

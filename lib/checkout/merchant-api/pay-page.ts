@@ -1,0 +1,36 @@
+import { usdcToDecimal } from "@/lib/catalog";
+import { getDb } from "@/lib/platform/db";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { getInvoice, isInvoiceId } from "@/lib/checkout";
+import { amountDueUsdc, USDC_PER_CENT } from "@/lib/checkout/amount-due";
+import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { getPayments } from "@/lib/payments/payments";
+
+/**
+ * `GET /api/pay/{id}`: what the payment page of a merchant's USDC invoice shows: amount (what a gift card did not pay),
+ * network, expiry and state.
+ * Whoever holds the (unguessable) invoice id may pay it; nothing here reveals the items' codes or the merchant.
+ */
+export const payPageInvoice = withRequestLog(async (_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
+  const { id } = await params;
+  const inv = isInvoiceId(id) ? await getInvoice(await getDb(), id) : undefined;
+  const key = inv?.merchantId ? methodNetworkKey(inv.paymentMethod) : undefined;
+  const network = key ? (await getPayments()).networks.find((n) => n.key === key) : undefined;
+  if (!inv || !network) return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC has this id." }, { status: 404 });
+  return jsonResponse({
+    invoice_id: inv.id,
+    status: merchantStatus(inv),
+    payment_status: paymentStatus(inv),
+    // What the wallet pays: the price less what a gift card paid (`gift_card_usdc`), as invoice/pay asks.
+    amount_usdc: usdcToDecimal(amountDueUsdc(inv)),
+    amount_usdc_atomic: amountDueUsdc(inv).toString(),
+    ...(inv.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(inv.giftCardCents * USDC_PER_CENT) } : {}),
+    network: network.network,
+    network_name: network.name,
+    expires_at: inv.expiresAt.toISOString(),
+    // (A card that paid it all made no transaction.)
+    transaction: inv.paymentNetwork === "gift_card" ? null : inv.paymentTx,
+  });
+});

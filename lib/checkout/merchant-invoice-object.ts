@@ -1,0 +1,39 @@
+import { usdcToDecimal } from "@/lib/catalog/pricing";
+import type { invoices, orders } from "@/lib/platform/db/schema";
+import { amountDueUsdc } from "@/lib/checkout/amount-due";
+import { getPayments } from "@/lib/payments/payments";
+import { merchantInvoice, paymentStatus } from "./merchant-invoice-view";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * The merchant API's invoice object, the one serializer of every answer that holds an invoice (creation, GET, lists,
+ * payment) and of the webhook: the invoice and its orders; for a USDC invoice its network, the address paid and the
+ * amount in USDC (what a gift card did not pay); and, while it can still be paid and for an answer to a request (`origin`), how to pay it: the x402
+ * payment URL (POST with the body shown; any x402 client answers its 402) and the human payment page. A webhook is
+ * sent for final invoices only, so for the same state it carries exactly what `GET /invoices/{id}` answers.
+ */
+export async function invoiceObject(inv: InvoiceRow, items: OrderRow[], opts: { origin?: string; now?: Date } = {}) {
+  const now = opts.now ?? new Date();
+  return merchantInvoice(inv, items, now, await usdcDetails(inv, now, opts.origin));
+}
+
+async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefined): Promise<Record<string, unknown>> {
+  const key = methodNetworkKey(inv.paymentMethod);
+  const n = key ? (await getPayments()).networks.find((x) => x.key === key) : undefined;
+  if (!n) return {};
+  return {
+    // (The network of a settled payment is the invoice's own; a gift card that paid it all settled none.)
+    ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
+    network_name: n.name,
+    address: n.payTo,
+    // What is paid in USDC: the price less what a gift card paid (`gift_card`); "0" when the card paid it all.
+    amount_usdc: usdcToDecimal(amountDueUsdc(inv)),
+    // (An unpaid invoice past its expiry is held by a payment being settled: it takes no other.)
+    ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now
+      ? { payment_url: `${origin}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${origin}/pay/${inv.id}` }
+      : {}),
+  };
+}

@@ -1,0 +1,12 @@
+import { invoicePaymentEffect } from "@/lib/checkout";
+import type { SettlementEffects } from "@/lib/payments/settlements";
+import { topupPaymentEffect } from "@/lib/merchants/topups";
+
+/**
+ * What each kind of x402 payment does once it lands (and undoes when it cannot): the one table the paid routes and
+ * the reconciler of pending settlements share. Fees do nothing more: their request was answered when they were paid.
+ */
+export const settlementEffects: SettlementEffects = {
+  invoice: invoicePaymentEffect,
+  topup: topupPaymentEffect,
+};

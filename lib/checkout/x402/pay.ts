@@ -1,0 +1,149 @@
+import { discoveryExtensions } from "@/lib/api/x402/discovery";
+import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "@/lib/api/x402/paid-answers";
+import { encodePaymentResponseHeader } from "@x402/core/http";
+import { usdcToDecimal } from "@/lib/catalog";
+import { getDb } from "@/lib/platform/db";
+import { getInvoice, invoiceClaim, isInvoiceId, payability } from "@/lib/checkout";
+import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
+import { getPayments } from "@/lib/payments/payments";
+import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
+import { x402Json } from "@/lib/platform/http/body";
+import { nextStep } from "@/lib/api/x402/next-step";
+import { publicOrigin } from "@/lib/platform/http/origin";
+import { withRequestLog } from "@/lib/platform/http/request-log";
+import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
+import { addLogContext } from "@/lib/platform/log";
+import { checkX402Limits } from "@/lib/api/x402/x402-limits";
+import { decodePaymentHeader, paymentHeader } from "@/lib/api/x402/payment-header";
+import { errorResponse, paymentRequiredResponse, x402Headers } from "@/lib/api/x402/with-x402-fee";
+import { settlementEffects } from "@/lib/checkout/settlement-effects";
+import { unavailable } from "@/lib/platform/http/unavailable";
+import { amountDueUsdc } from "@/lib/checkout/amount-due";
+
+const REFUSALS = {
+  not_found: () => new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id."),
+  expired: () => new ApiError(404, "INVOICE_EXPIRED", "This invoice has expired: create a new one from the same cart."),
+  not_payable: (status?: string) =>
+    new ApiError(
+      409,
+      "INVOICE_NOT_PAYABLE",
+      `This invoice is ${status ?? "not payable"}: poll GET /x402/invoice/status instead of paying again.`,
+      status ? { status } : {},
+    ),
+  busy: () => new ApiError(409, "PAYMENT_IN_PROGRESS", "Another payment of this invoice is being settled: poll GET /x402/invoice/status."),
+};
+
+async function readInvoiceId(req: Request): Promise<string> {
+  const json = await x402Json(req, 'The body must be JSON: {"invoice_id": "inv_..."}');
+  const id = typeof json === "object" && json !== null && "invoice_id" in json ? json.invoice_id : undefined;
+  if (typeof id !== "string" || id.trim() === "") throw new ApiError(400, "MISSING_FIELD", "invoice_id is required", { field: "invoice_id" });
+  return id.trim();
+}
+
+/**
+ * POST /x402/invoice/pay: 402 with the invoice's locked price on every network; the paid retry is verified, the
+ * invoice claimed (one payment at a time), settled, and marked paid in one conditional update. A session token never
+ * pays an invoice.
+ */
+export const payInvoice = withRequestLog(async (req: Request, kick?: () => void): Promise<Response> => {
+  // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
+  const refused = refusedAtTheEdge(req);
+  if (refused) return refused;
+  try {
+    await checkX402Limits(req);
+    // A payment with an identifier that paid this invoice before gets that answer again (the invoice is paid by now).
+    const answerKey = paidAnswerKey(req, "invoicePay");
+    const earlier = answerKey && (await earlierAnswer(answerKey, x402Headers));
+    if (earlier) return earlier;
+    const id = await readInvoiceId(req);
+    addLogContext({ invoice_id: isInvoiceId(id) ? id : undefined });
+    const origin = publicOrigin(req);
+    const db = await getDb();
+    const inv = isInvoiceId(id) ? await getInvoice(db, id) : undefined;
+    const refused = payability(inv);
+    if (refused) throw REFUSALS[refused](inv?.status);
+    const invoice = inv!;
+
+    const payments = await getPayments();
+    // Its locked price less what a gift card paid (set aside when it was created).
+    const due = amountDueUsdc(invoice);
+    let requirements = await payments.requirements(due);
+    if (invoice.merchantId) {
+      // A merchant API invoice is paid the way it was created: from the balance (never here), or on its one network.
+      const key = methodNetworkKey(invoice.paymentMethod);
+      if (!key) throw new ApiError(409, "INVOICE_NOT_PAYABLE", "This invoice is paid from the merchant's balance, not with USDC.");
+      const network = payments.networks.find((n) => n.key === key)?.network;
+      requirements = requirements.filter((r) => r.network === network);
+    }
+    const resource = {
+      url: `${origin}/x402/invoice/pay`,
+      description: `Invoice ${invoice.id}: ${usdcToDecimal(due)} USDC`,
+      mimeType: "application/json",
+    };
+    const required = (error: string) => payments.server.createPaymentRequiredResponse(requirements, resource, error, discoveryExtensions("invoicePay"));
+    const header = paymentHeader(req);
+    if (!header) return paymentRequiredResponse(await required("Payment required"));
+
+    const payload = decodePaymentHeader(header, requirements);
+    if (!requirements.some((r) => r.network === payload.accepted.network && r.scheme === payload.accepted.scheme)) {
+      throw new ApiError(400, "UNSUPPORTED_NETWORK", `Pay with the exact scheme on one of: ${requirements.map((r) => r.network).join(", ")}`);
+    }
+    const match = findMatchingRequirement(payments, requirements, payload);
+    if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(due)} USDC to the offered payTo`));
+
+    const result = await exchange({
+      db,
+      payments,
+      payload,
+      requirement: match,
+      purpose: "invoice",
+      reference: invoice.id,
+      claim: invoiceClaim(invoice.id),
+      effects: settlementEffects,
+    });
+    switch (result.kind) {
+      case "invalid":
+        return paymentRequiredResponse(await required(result.reason));
+      case "unavailable":
+        throw unavailable();
+      case "cancelled":
+        throw new Error("unreachable: invoice payments have no handler before settlement");
+      case "refused": {
+        const r = result.refusal;
+        if (r.refused === "claim") throw REFUSALS[r.reason as keyof typeof REFUSALS]((await getInvoice(db, invoice.id))?.status);
+        if (r.refused === "used") return paymentRequiredResponse(await required("This payment has already been used: sign a new one"));
+        throw REFUSALS.busy();
+      }
+      case "failed":
+        return paymentRequiredResponse(await required(`Settlement failed: ${result.reason}`), {
+          "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle),
+        });
+      case "pending":
+        throw new ApiError(
+          409,
+          "PAYMENT_PENDING",
+          `Your payment was sent${result.settle.transaction ? ` (${result.settle.transaction})` : ""} and is waiting for the chain. Do not pay again: poll GET /x402/invoice/status; the invoice is paid as soon as it lands, or payable again if it cannot.`,
+          { transaction: result.settle.transaction || null, network: match.network },
+          { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) },
+        );
+    }
+    const settled = result.settle;
+    kick?.();
+    const paid = jsonResponse(
+      {
+        accepted: true,
+        invoice_id: invoice.id,
+        message: `Payment of ${usdcToDecimal(due)} USDC settled on ${settled.network}. Your order is being fulfilled: poll the status route.`,
+        transaction: settled.transaction,
+        network: settled.network,
+        next_step: nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`),
+      },
+      { headers: x402Headers({ "PAYMENT-RESPONSE": encodePaymentResponseHeader(settled) }) },
+    );
+    // Kept under the payer the payment was recorded as (the one it verified as).
+    return await keepAnswer(answerKey, answerPayer(settled.network, result.settlement.payer ?? settled.payer), paid);
+  } catch (err) {
+    return errorResponse(err);
+  }
+});

@@ -1,0 +1,159 @@
+import { x402Client } from "@x402/core/client";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
+import { generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import type { Database } from "@/lib/platform/db";
+import { settlements } from "@/lib/platform/db/schema";
+import { testDriver, withTestCatalog } from "@/test/db";
+import type { Devnet } from "@/lib/devnet";
+import { localnetExactSvmClient } from "@/lib/devnet/solana/x402-client";
+import { processTestDevnet } from "@/test/devnet";
+import { getInvoice, invoiceClaim } from "@/lib/checkout";
+import type { SolanaNetwork } from "@/lib/platform/networks";
+import { exchange } from "@/lib/payments/exchange";
+import { inProcessFacilitator } from "@/lib/payments/facilitator";
+import { paymentsWith, senderSync } from "@/lib/payments/payments";
+import { reconcileSettlements } from "@/lib/payments/settlements";
+import { chainVerdict } from "@/lib/payments/verdict";
+import { settlementEffects } from "@/lib/checkout/settlement-effects";
+import { payInvoice } from "./pay";
+import { newTestInvoice, payRequest, requiredFor as requiredForNetwork } from "@/test/x402-api";
+
+// A Solana payment counts only when the chain shows its transaction confirmed and its token balances show the USDC
+// arriving at the shop: not on a facilitator's word, nor on the bare status of a transaction it names. On the devnet's
+// real Solana chain (litesvm), with the official x402 client signing.
+
+let database: Database;
+let devnet: Devnet;
+processTestDevnet("solana-truth", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
+
+const solana = () => devnet.networks.find((n): n is SolanaNetwork => n.kind === "solana")!;
+
+const newInvoice = () => newTestInvoice(database.db);
+const requiredFor = (invoiceId: string) => requiredForNetwork(invoiceId, solana().network);
+
+/** A funded Solana payer, signing with the official x402 client. */
+async function payer(funds = 50_000_000n) {
+  const signer = await generateKeyPairSigner();
+  await devnet.mint(solana().network, signer.address, funds);
+  const client = new x402Client()
+    .register(solana().network, localnetExactSvmClient(signer, solana() as never))
+    .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
+  return { address: signer.address as string, payload: (required: PaymentRequired) => client.createPaymentPayload(required) };
+}
+
+/** Payments through a remote facilitator: the in-process one verifies, `settle` answers what the test says. */
+async function remotePayments(settle: (p: PaymentPayload, inner: FacilitatorClient, network: string) => Promise<SettleResponse>) {
+  const inner = inProcessFacilitator(devnet.networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: devnet.keys.solanaFacilitator }, senderSync);
+  const facilitator = {
+    verify: (p, r) => inner.verify(p, r),
+    getSupported: () => inner.getSupported(),
+    settle: (p, r) => settle(p, inner, r.network),
+  } as FacilitatorClient;
+  return paymentsWith({ networks: devnet.networks, facilitator, devnet: true, inProcess: false });
+}
+
+/** Pays invoice `inv` through `payments`'s exchange, as the invoice route does. */
+async function payThrough(payments: Awaited<ReturnType<typeof remotePayments>>, inv: { id: string }, payload: PaymentPayload, required: PaymentRequired) {
+  return exchange({
+    db: database.db,
+    payments,
+    payload,
+    requirement: required.accepts[0]!,
+    purpose: "invoice",
+    reference: inv.id,
+    claim: invoiceClaim(inv.id),
+    effects: settlementEffects,
+  });
+}
+
+const settlementOf = async (invoiceId: string) => (await database.db.select().from(settlements).where(eq(settlements.reference, invoiceId)))[0];
+const reconcile = () => reconcileSettlements(database.db, (s) => chainVerdict(devnet.networks, s), settlementEffects);
+
+/** Reconciles until the invoice's settlement is decided (or `rounds` pass, half a second apart). */
+async function decide(invoiceId: string, rounds = 10) {
+  for (let i = 0; i < rounds; i++) {
+    await reconcile();
+    const row = await settlementOf(invoiceId);
+    if (row && row.status !== "pending" && row.status !== "settling") return row;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return settlementOf(invoiceId);
+}
+
+describe(`Solana chain truth on ${testDriver}`, () => {
+  it("delivers nothing on a remote facilitator's success naming another real transaction, or one the chain never saw", async () => {
+    const n = solana();
+    const stranger = await generateKeyPairSigner();
+    // A real, confirmed transaction of the chain that paid someone else: the faucet's mint to a stranger.
+    const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
+    const named = [elsewhere, getBase58Decoder().decode(new Uint8Array(64).fill(5))];
+    for (const transaction of named) {
+      const lying = await remotePayments(async (p, _inner, network) => ({ success: true, transaction, network: network as `${string}:${string}`, payer: "" }));
+      const inv = await newInvoice();
+      const buyer = await payer();
+      const required = await requiredFor(inv.id);
+      const result = await payThrough(lying, inv, await buyer.payload(required), required);
+      expect(result.kind, transaction).toBe("pending");
+      expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
+      // The reconciler fails the one that named another transaction; the one the chain never saw waits for its blockhash.
+      if (transaction === elsewhere) expect(await decide(inv.id)).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
+      else expect(await reconcile().then(() => settlementOf(inv.id))).toMatchObject({ status: "pending" });
+      expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
+      // Nothing was sent for the payment: the buyer still holds everything, the stranger only the faucet's mint.
+      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n);
+    }
+    expect(await devnet.balance(n.network, stranger.address)).toBe(1_000n);
+  }, 30_000);
+
+  it("does not take a transaction the facilitator names for an unfinished settlement unless it paid the shop", async () => {
+    const n = solana();
+    const stranger = await generateKeyPairSigner();
+    const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
+    // The facilitator says it is still waiting, naming a transaction: the settlement is left to the reconciler.
+    const waiting = await remotePayments(async (_p, _inner, network) => ({
+      success: false,
+      errorReason: "transaction_confirmation_timeout",
+      transaction: elsewhere,
+      network: network as `${string}:${string}`,
+    }));
+    const inv = await newInvoice();
+    const buyer = await payer();
+    const required = await requiredFor(inv.id);
+    expect((await payThrough(waiting, inv, await buyer.payload(required), required)).kind).toBe("pending");
+    const decided = await decide(inv.id);
+    expect(decided).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
+    expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
+  }, 30_000);
+
+  it("still pays an invoice with a real Solana payment, and the reconciler settles a pending one whose transfer landed", async () => {
+    const n = solana();
+    const shopBefore = await devnet.balance(n.network, n.payTo);
+    // Through the invoice route, with the process's own (in-process) facilitator.
+    const inv = await newInvoice();
+    const buyer = await payer();
+    const answer = await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(await buyer.payload(await requiredFor(inv.id)))));
+    expect(answer.status).toBe(200);
+    expect((await getInvoice(database.db, inv.id))!.status).toBe("paid");
+    expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore + inv.priceUsdc);
+
+    // A remote facilitator that sends the payment but answers before it knows the outcome: pending, then the
+    // reconciler finds the transfer on chain and pays the invoice.
+    const slow = await remotePayments(async (p, inner) => {
+      const settled = await inner.settle(p, p.accepted);
+      return { ...settled, success: false, errorReason: "transaction_confirmation_timeout" };
+    });
+    const later = await newInvoice();
+    const second = await payer();
+    const required = await requiredFor(later.id);
+    expect((await payThrough(slow, later, await second.payload(required), required)).kind).toBe("pending");
+    expect((await getInvoice(database.db, later.id))!.status).toBe("unpaid");
+    expect(await decide(later.id)).toMatchObject({ status: "settled" });
+    expect((await getInvoice(database.db, later.id))!.status).toBe("paid");
+    expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore + inv.priceUsdc + later.priceUsdc);
+  }, 30_000);
+});

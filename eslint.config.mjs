@@ -7,7 +7,7 @@ import nextTs from "eslint-config-next/typescript";
 // cycle and the order reads from the names. A lower layer never imports the layers that react to it or serve it: it
 // emits a domain event (lib/platform/events.ts) that the upper layers listen to (lib/wiring.ts), or is handed what it
 // runs. Test helpers, fixtures and stand-ins live in test/, which no production file may import. See ARCHITECTURE.md.
-const PLATFORM = [["config", "log", "errors", "ids", "networks"], ["runtime", "db"], ["events", "metrics", "ratelimit"], ["http"]];
+const PLATFORM = [["config", "log", "errors", "ids", "money", "networks"], ["runtime", "db"], ["events", "metrics", "ratelimit"], ["http"]];
 const FEATURES = [
   // What the domain stands on: wallet identities, the catalog (with its stock of codes), the shop's gift cards, the
   // local chains.

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { markPaidWire, REFUND_REFUSED, refundsWire } from "@/lib/api/admin/wire";
 import { withDatabase } from "@/lib/platform/db";
 import { listRefundsDue, markRefundPaid, type RefundDue } from "@/lib/fulfilment";
-import { USDC_DECIMALS } from "@/lib/platform/networks";
+import { USDC_DECIMALS } from "@/lib/platform/money";
 import { ShopRefusal, shopHoldingData, shopJson, type Shop } from "./admin-shop";
 import { DomainError } from "@/lib/platform/errors";
 

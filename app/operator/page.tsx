@@ -4,7 +4,7 @@ import Link from "next/link";
 import { formatEther } from "viem";
 import { DataTable } from "@/components/dashboard/data-table";
 import { OperatorSignInForm } from "@/components/operator/sign-in-form";
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { operatorOverview } from "@/lib/server/operator";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/lib/server/operator-session";

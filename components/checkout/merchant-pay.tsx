@@ -6,7 +6,7 @@ import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { explainError } from "./explain-error";
 import { faucetAmount, payInvoice, payStatus, requestTestUsdc, ShopApiError } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";

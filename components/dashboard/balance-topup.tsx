@@ -11,8 +11,8 @@ import { ActionMessages } from "@/components/ui/action-messages";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { usdcToDecimal } from "@/lib/catalog/pricing";
-import { centsToDecimal, centsToUsdc, topupAmount } from "@/lib/merchants/topups/amount";
+import { usdcToDecimal, centsToDecimal, centsToUsdc } from "@/lib/platform/money";
+import { topupAmount } from "@/lib/merchants/topups/amount";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 import { formatUsd } from "./format";
 

@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { addToCart, MAX_CART_ITEMS } from "@/components/cart/cart-store";
 import { radioTileClass } from "@/components/ui/radio-tile";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { parseMinorUnits } from "@/lib/catalog/currency";
+import { parseMinorUnits } from "@/lib/platform/money";
 import { tableFxSource } from "@/lib/catalog/fx";
 import { aboveCost, formatUsd, formatUsdc, priceUsdc, rangeCostCents } from "@/lib/catalog/pricing";
 import type { RecipientType } from "@/lib/catalog/product-input";

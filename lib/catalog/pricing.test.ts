@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseMinorUnits, formatMinorUnits, currencyExponent } from "./currency";
+import { currencyExponent } from "./currency";
+import { parseMinorUnits, formatMinorUnits, usdcToDecimal } from "@/lib/platform/money";
 import { parseRate, tableFxSource } from "./fx";
-import { aboveCost, formatUsd, formatUsdc, priceUsdc, PricingError, rangeCostCents, usdcToDecimal } from "./pricing";
+import { aboveCost, formatUsd, formatUsdc, priceUsdc, PricingError, rangeCostCents } from "./pricing";
 
 const fx = tableFxSource("2026-11-02", { USD: "1", EUR: "1.0812", JPY: "0.006612", KWD: "3.2531" });
 

@@ -1,11 +1,9 @@
+import { USDC_PER_CENT, USDC_PER_USD } from "@/lib/platform/money";
 import { currencyExponent } from "./currency";
 import { parseRate, shippedFxSource, type FxSource, type Rate } from "./fx";
 
-/** USDC has 6 decimals: 1 USDC = 1_000_000 atomic units, pegged 1:1 to the US dollar. */
-export const USDC_DECIMALS = 6;
-export const USDC_PER_USD = 10n ** BigInt(USDC_DECIMALS);
 /** Prices are rounded up to a whole cent so that the USD and USDC figures a shopper sees are the same number. */
-const CENT = USDC_PER_USD / 100n;
+const CENT = USDC_PER_CENT;
 
 export class PricingError extends Error {
   override name = "PricingError";
@@ -63,13 +61,6 @@ export function centsAt(minor: bigint, rate: Rate, exponent: number, round: "up"
   const numerator = minor * rate.numerator * 100n;
   const denominator = rate.denominator * 10n ** BigInt(exponent);
   return (numerator + (round === "up" ? denominator - 1n : 0n)) / denominator;
-}
-
-/** "12.5" style decimal string of an atomic USDC amount: what the APIs put in price fields. */
-export function usdcToDecimal(atomic: bigint): string {
-  const whole = atomic / USDC_PER_USD;
-  const frac = (atomic % USDC_PER_USD).toString().padStart(USDC_DECIMALS, "0").replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : whole.toString();
 }
 
 const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCountryCode } from "./countries";
-import { currencyExponent, parseMinorUnits } from "./currency";
+import { currencyExponent } from "./currency";
+import { parseMinorUnits } from "@/lib/platform/money";
 import { fxSource, shippedFxSource } from "./fx";
 
 export const PRODUCT_KINDS = ["gift_card", "esim", "topup"] as const;

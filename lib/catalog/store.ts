@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db/client";
 import { productPackages, products } from "@/lib/platform/db/schema";
-import { currencyExponent, parseMinorUnits } from "./currency";
+import { currencyExponent } from "./currency";
+import { parseMinorUnits } from "@/lib/platform/money";
 import { normalizeText } from "./normalize";
 import type { ValidProductInput } from "./product-input";
 import { buildSearchText } from "./search-text";

@@ -18,7 +18,7 @@ import { resolvePackage } from "./resolve-package";
 import { fxSource } from "@/lib/catalog/fx";
 import { holdForInvoice } from "@/lib/gift-cards/cards";
 import { markPaid } from "./payment";
-import { USDC_PER_CENT } from "./amount-due";
+import { usdcToCents } from "@/lib/platform/money";
 
 export type CreatedInvoice = {
   id: string;
@@ -182,7 +182,7 @@ export async function createInvoice(
     }
     // A gift card pays what it can (its value set aside until the invoice is paid or ends); one that pays it all pays it now.
     if (input.giftCardCode !== undefined) {
-      const due = merchant ? priceCents! : priceUsdc / USDC_PER_CENT;
+      const due = merchant ? priceCents! : usdcToCents(priceUsdc, "down");
       const held = await holdForInvoice(tx as unknown as Db, input.giftCardCode, id, due, fxSource());
       giftCardCents = held.coversCents;
       if (held.coversCents === due) {

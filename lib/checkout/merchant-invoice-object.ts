@@ -1,4 +1,4 @@
-import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { usdcToDecimal } from "@/lib/platform/money";
 import type { invoices, orders } from "@/lib/platform/db/schema";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { getPayments } from "@/lib/payments/payments";

@@ -1,5 +1,6 @@
 import { parsePackageId, type Product } from "@/lib/catalog";
-import { currencyExponent, parseMinorUnits, formatMinorUnits } from "@/lib/catalog/currency";
+import { currencyExponent } from "@/lib/catalog/currency";
+import { parseMinorUnits, formatMinorUnits } from "@/lib/platform/money";
 import { rangePricer } from "@/lib/catalog/product-pricer";
 import { DomainError } from "@/lib/platform/errors";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { orderStatus } from "@/lib/platform/db/schema";
 import { MAX_MERCHANT_ITEMS } from "@/lib/checkout/merchant-api/create";
 import { V2_ERRORS } from "@/lib/api/merchant/errors";

@@ -8,7 +8,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/merchants/gift-card-batches";
 import { formatCardValue } from "@/lib/gift-cards/money";
 import { idPattern } from "@/lib/platform/ids";
-import { formatCents } from "@/lib/merchants";
+import { centsToDecimal } from "@/lib/platform/money";
 import { defuseFormula } from "./orders-csv";
 
 /** The request key of the form's purchase: the merchant API's Idempotency-Key, in a namespace of the dashboard's. */
@@ -76,7 +76,7 @@ function refusalMessage(err: DomainError, fields: { currency: unknown }): string
     case "balance_too_low": {
       const { required, available } = err.details as { required?: number; available?: number };
       return required !== undefined && available !== undefined
-        ? `Your balance is too low: this batch costs ${formatCents(BigInt(required))} USD and the balance is ${formatCents(BigInt(available))} USD. Top it up or buy fewer cards.`
+        ? `Your balance is too low: this batch costs ${centsToDecimal(BigInt(required))} USD and the balance is ${centsToDecimal(BigInt(available))} USD. Top it up or buy fewer cards.`
         : "Your balance is too low for this batch. Top it up or buy fewer cards.";
     }
     default:

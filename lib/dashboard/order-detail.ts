@@ -3,7 +3,7 @@ import type { Db } from "@/lib/platform/db";
 import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment/providers/types";
 import { effectiveOrder } from "@/lib/checkout/effective-status";
-import { formatCents } from "@/lib/merchants";
+import { centsToDecimal } from "@/lib/platform/money";
 import { getMerchantOrder } from "@/lib/checkout/merchant-invoices";
 import { merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 
@@ -66,7 +66,7 @@ export function orderTimeline(order: OrderRow, invoice: InvoiceRow, refund: Ledg
         label: "Refunded",
         at: refund?.createdAt ?? order.updatedAt,
         detail: refund
-          ? `${formatCents(refund.amountCents)} USD back to your balance.`
+          ? `${centsToDecimal(refund.amountCents)} USD back to your balance.`
           : order.refundTx
             ? `Paid back on chain: ${order.refundTx}.`
             : "Refunded.",

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { parseMinorUnits } from "@/lib/catalog/currency";
-import { USDC_DECIMALS } from "@/lib/catalog/pricing";
+import { parseMinorUnits, USDC_DECIMALS } from "@/lib/platform/money";
 import { DomainError } from "@/lib/platform/errors";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { FAUCET_MAX_USDC } from "./chains";

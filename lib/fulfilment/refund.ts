@@ -1,3 +1,4 @@
+import { USDC_PER_CENT } from "@/lib/platform/money";
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { logFor } from "@/lib/platform/log";
 import type { Db } from "@/lib/platform/db";
@@ -305,7 +306,9 @@ const sum = (rows: { priceUsdc: bigint }[]) => rows.reduce((s, o) => s + o.price
  * What a failed order's refund pays in USDC: its price, less what went back to the gift card that paid part of its
  * invoice (orders.refund_gift_card_cents, set when it failed).
  */
-export const usdcRefundDue = sql<bigint>`(${orders.priceUsdc} - coalesce(${orders.refundGiftCardCents}, 0) * 10000)`.mapWith(orders.priceUsdc);
+export const usdcRefundDue = sql<bigint>`(${orders.priceUsdc} - coalesce(${orders.refundGiftCardCents}, 0) * ${sql.raw(String(USDC_PER_CENT))})`.mapWith(
+  orders.priceUsdc,
+);
 
 /**
  * Where a refund goes: the address that signed the payment, else the invoice's own payer when it is a wallet of the

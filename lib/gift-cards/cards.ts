@@ -1,3 +1,4 @@
+import { usdcToCents } from "@/lib/platform/money";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { FxSource } from "@/lib/catalog/fx";
@@ -199,7 +200,7 @@ export async function refundOrderToCards(tx: Db, orderId: string): Promise<bigin
     .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
     .where(eq(orders.id, orderId));
   if (!row || row.card === null || row.done !== null) return 0n;
-  const cents = row.priceCents ?? row.priceUsdc / 10_000n;
+  const cents = row.priceCents ?? usdcToCents(row.priceUsdc, "down");
   const given = await refundToCards(tx, row.invoiceId, cents);
   await tx.update(orders).set({ refundGiftCardCents: given }).where(eq(orders.id, orderId));
   return given;

@@ -1,4 +1,5 @@
-import { currencyExponent, formatMinorUnits, parseMinorUnits } from "@/lib/catalog/currency";
+import { currencyExponent } from "@/lib/catalog/currency";
+import { formatMinorUnits, parseMinorUnits } from "@/lib/platform/money";
 import type { FxSource, Rate } from "@/lib/catalog/fx";
 import { centsAt } from "@/lib/catalog/pricing";
 import { DomainError } from "@/lib/platform/errors";

@@ -7,7 +7,8 @@ import { newId } from "@/lib/platform/ids";
 import { logFor } from "@/lib/platform/log";
 import { formatCode, mintCode, openCode } from "@/lib/gift-cards/codes";
 import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards/money";
-import { BalanceTooLow, formatCents, purchase } from "./ledger";
+import { BalanceTooLow, purchase } from "./ledger";
+import { centsToDecimal } from "@/lib/platform/money";
 
 /** The most cards one batch holds. */
 export const BATCH_MAX_QUANTITY = 1000;
@@ -36,7 +37,7 @@ export function checkBatchRequest(req: BatchRequest, fx: FxSource): { quantity: 
     throw new DomainError("invalid_value", `value: a positive amount of ${card.currency} with at most ${card.exponent} decimals.`, { path: ["value"] });
   const cardCents = centsForMinor(valueMinor, card);
   if (cardCents < CARD_MIN_CENTS || cardCents > CARD_MAX_CENTS) {
-    throw new DomainError("invalid_value", `value: each card is worth 1.00 to 1,000.00 USD (this one ${formatCents(cardCents)} USD).`, { path: ["value"] });
+    throw new DomainError("invalid_value", `value: each card is worth 1.00 to 1,000.00 USD (this one ${centsToDecimal(cardCents)} USD).`, { path: ["value"] });
   }
   return { quantity, valueMinor, card, cardCents };
 }

@@ -18,4 +18,4 @@ export {
   type NewMerchant,
   type Presented,
 } from "./merchants";
-export { balanceOf, BalanceTooLow, credit, debit, formatCents, listLedger, purchase, refund, type LedgerEntry } from "./ledger";
+export { balanceOf, BalanceTooLow, credit, debit, listLedger, purchase, refund, type LedgerEntry } from "./ledger";

@@ -1,3 +1,4 @@
+import { centsToDecimal } from "@/lib/platform/money";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { ledgerEntries, merchants } from "@/lib/platform/db/schema";
@@ -10,13 +11,10 @@ export class BalanceTooLow extends Error {
     readonly requiredCents: bigint,
     readonly availableCents: bigint,
   ) {
-    super(`Balance too low: this invoice needs ${formatCents(requiredCents)} USD and the balance is ${formatCents(availableCents)} USD.`);
+    super(`Balance too low: this invoice needs ${centsToDecimal(requiredCents)} USD and the balance is ${centsToDecimal(availableCents)} USD.`);
     this.name = "BalanceTooLow";
   }
 }
-
-export const formatCents = (cents: bigint) =>
-  `${cents < 0n ? "-" : ""}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, "0")}`;
 
 export async function balanceOf(db: Db, merchantId: string): Promise<bigint> {
   const [row] = await db.select({ balance: merchants.balanceCents }).from(merchants).where(eq(merchants.id, merchantId));

@@ -2,7 +2,7 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { luhnCheckDigit } from "@/lib/catalog/iccid";
 import { checkDetailQuery } from "@/lib/http/x402/x402-product";
 import { errorResponse } from "@/lib/api/x402/with-x402-fee";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
-import { usdcToDecimal } from "@/lib/catalog/pricing";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/api/x402/cart";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { x402ErrorCodes } from "@/lib/api/x402/errors";

@@ -2,8 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { config } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
 import { productPackages, products, upstreamPurchases } from "@/lib/platform/db/schema";
-import { currencyExponent, parseMinorUnits } from "@/lib/catalog/currency";
-import { rangeCostCents, usdcToDecimal } from "@/lib/catalog/pricing";
+import { currencyExponent } from "@/lib/catalog/currency";
+import { parseMinorUnits, usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
+import { rangeCostCents } from "@/lib/catalog/pricing";
 import { catalogChanged } from "@/lib/catalog/snapshot";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "@/lib/fulfilment";
 import { logFor } from "@/lib/platform/log";
@@ -245,7 +246,7 @@ async function learnRangeCost(db: Db, order: OrderToFulfil, cost: bigint, now: D
   if (minor === undefined || minor <= 0n) return false;
   if (cost <= (rangeCostCents(minor, row.rate, row.currency) ?? 0n)) return false;
   // Millionths of a dollar per unit, rounded up: the amount bought at the new rate costs at least what it cost.
-  const rate = usdcToDecimal((cost * 10_000n * 10n ** BigInt(exponent) + minor - 1n) / minor);
+  const rate = usdcToDecimal((centsToUsdc(cost) * 10n ** BigInt(exponent) + minor - 1n) / minor);
   const raised = await db
     .update(products)
     .set({ rangeCostRate: rate, updatedAt: now })

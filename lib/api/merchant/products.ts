@@ -1,3 +1,4 @@
+import { usdcToCents } from "@/lib/platform/money";
 import { and, eq, sql } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { z } from "zod";
@@ -14,9 +15,6 @@ export { listQuery, type ListQuery } from "./schemas";
 /** The merchant API's product types: our `topup` is its `phone_refill`. */
 export const TYPE_OF_KIND: Record<ProductKind, "gift_card" | "phone_refill" | "esim"> = { gift_card: "gift_card", topup: "phone_refill", esim: "esim" };
 const KIND_OF_TYPE = { gift_card: "gift_card", phone_refill: "topup", esim: "esim" } as const satisfies Record<string, ProductKind>;
-
-/** USDC atomic units (6 decimals) to US cents, rounded up: 1 USDC = 1 USD. */
-export const usdcToCents = (atomic: bigint) => (atomic + 9_999n) / 10_000n;
 
 /**
  * What the merchant pays for a package, in US cents: its USDC price (1 USDC = 1 USD). Test products cost their

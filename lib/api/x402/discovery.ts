@@ -1,7 +1,7 @@
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { z } from "zod";
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { createInvoiceBody } from "@/lib/api/x402/cart";
 import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
 import { X402_OPENAPI_PATH, X402_ROUTES } from "@/lib/api/x402/x402-routes";

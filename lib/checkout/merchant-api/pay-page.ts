@@ -1,9 +1,9 @@
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { withRequestLog } from "@/lib/platform/http/request-log";
 import { getInvoice, isInvoiceId } from "@/lib/checkout";
-import { amountDueUsdc, USDC_PER_CENT } from "@/lib/checkout/amount-due";
+import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
 import { methodNetworkKey } from "@/lib/merchants/payment-methods";
 import { getPayments } from "@/lib/payments/payments";
@@ -26,7 +26,7 @@ export const payPageInvoice = withRequestLog(async (_req: Request, { params }: {
     // What the wallet pays: the price less what a gift card paid (`gift_card_usdc`), as invoice/pay asks.
     amount_usdc: usdcToDecimal(amountDueUsdc(inv)),
     amount_usdc_atomic: amountDueUsdc(inv).toString(),
-    ...(inv.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(inv.giftCardCents * USDC_PER_CENT) } : {}),
+    ...(inv.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(centsToUsdc(inv.giftCardCents)) } : {}),
     network: network.network,
     network_name: network.name,
     expires_at: inv.expiresAt.toISOString(),

@@ -1,5 +1,5 @@
-import { usdcToDecimal } from "@/lib/catalog";
-import { USDC_PER_CENT } from "@/lib/checkout/amount-due";
+import { amountDueUsdc } from "@/lib/checkout/amount-due";
+import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { config } from "@/lib/platform/config";
 import { createInvoice, createInvoiceBody } from "@/lib/checkout";
 import type { Wallet } from "@/lib/identity";
@@ -44,8 +44,8 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
     price_usdc: usdcToDecimal(invoice.priceUsdc),
     price_usd: usdcToDecimal(invoice.priceUsdc),
     price_usdc_atomic: invoice.priceUsdc.toString(),
-    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(card * USDC_PER_CENT) } : {}),
-    amount_due_usdc: usdcToDecimal(invoice.priceUsdc - card * USDC_PER_CENT),
+    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(centsToUsdc(card)) } : {}),
+    amount_due_usdc: usdcToDecimal(amountDueUsdc(invoice)),
     status: invoice.paidByCard ? ("paid" as const) : ("unpaid" as const),
     networks: networks.map((n) => ({ network: n.network, name: n.name })),
     expires_in_minutes: config().invoiceTtlMinutes,

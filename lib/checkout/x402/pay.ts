@@ -1,7 +1,7 @@
 import { discoveryExtensions } from "@/lib/api/x402/discovery";
 import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "@/lib/api/x402/paid-answers";
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
 import { getInvoice, invoiceClaim, isInvoiceId, payability } from "@/lib/checkout";
 import { methodNetworkKey } from "@/lib/merchants/payment-methods";

@@ -1,9 +1,9 @@
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
 import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/checkout";
 import { ApiError } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/api/x402/next-step";
-import { amountDueUsdc, USDC_PER_CENT } from "@/lib/checkout/amount-due";
+import { amountDueUsdc } from "@/lib/checkout/amount-due";
 
 export function requireInvoiceId(url: URL): string {
   const id = url.searchParams.get("invoice_id")?.trim();
@@ -24,7 +24,7 @@ function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: str
     // Why a complete invoice is not fully delivered (an unpaid one's error code is no fulfilment's: its status tells).
     ...(invoice.errorCode && status === "complete" ? { error_code: invoice.errorCode } : {}),
     price_usdc: usdcToDecimal(invoice.priceUsdc),
-    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(invoice.giftCardCents * USDC_PER_CENT) } : {}),
+    ...(invoice.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(centsToUsdc(invoice.giftCardCents)) } : {}),
     amount_due_usdc: usdcToDecimal(amountDueUsdc(invoice)),
     created_at: invoice.createdAt.toISOString(),
     expires_at: invoice.expiresAt.toISOString(),

@@ -3,10 +3,11 @@ import type { PaymentRequired } from "@x402/core/types";
 import { z } from "zod";
 import { DASHBOARD_COOKIE, resolveDashboardSession } from "@/lib/dashboard";
 import { getDb } from "@/lib/platform/db";
-import { balanceOf, formatCents } from "@/lib/merchants";
+import { balanceOf } from "@/lib/merchants";
+import { centsToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { exchange, findMatchingRequirement } from "@/lib/payments/exchange";
 import { getPayments } from "@/lib/payments/payments";
-import { centsToUsdc, getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/merchants/topups";
+import { getTopup, recordTopup, topupAmount, topupIdOf } from "@/lib/merchants/topups";
 import { ApiError, invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
 import { isSameOriginPost, publicOrigin } from "@/lib/platform/http/origin";
@@ -66,7 +67,7 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
     const requirements = await payments.requirements(centsToUsdc(amount));
     const resource = {
       url: publicOrigin(req) + TOPUP_PATH,
-      description: `Top up the balance of ${signedIn.merchant.name} by ${formatCents(amount)} USD`,
+      description: `Top up the balance of ${signedIn.merchant.name} by ${centsToDecimal(amount)} USD`,
       mimeType: "application/json",
     };
     const required = (reason: string) => payments.server.createPaymentRequiredResponse(requirements, resource, reason);
@@ -76,7 +77,7 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
     const payload = decodePaymentHeader(header, requirements);
     const match = findMatchingRequirement(payments, requirements, payload);
     if (!match)
-      return paymentRequired(await required(`No matching payment requirements: pay exactly ${formatCents(amount)} USDC on one of the offered networks`));
+      return paymentRequired(await required(`No matching payment requirements: pay exactly ${centsToDecimal(amount)} USDC on one of the offered networks`));
     const result = await exchange({
       db,
       payments,
@@ -126,9 +127,9 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
       {
         topup_id: topup.id,
         status: topup.status,
-        amount: formatCents(topup.amountCents),
+        amount: centsToDecimal(topup.amountCents),
         currency: "USD",
-        balance: formatCents(await balanceOf(db, merchantId)),
+        balance: centsToDecimal(await balanceOf(db, merchantId)),
         network: topup.network,
         transaction: topup.transaction,
       },

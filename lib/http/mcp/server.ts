@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { config, type Config } from "@/lib/platform/config";
 import { createInvoiceBody } from "@/lib/checkout";
 import { publicOrigin } from "@/lib/platform/http/origin";

@@ -1,6 +1,6 @@
 // Every /x402 route's handler, one table: the app's route files serve them over HTTP, and the MCP server
 // (lib/http/mcp) calls the same ones for its tools, so that fees, limits, prices and wallet rules are one code path.
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { kickWorker } from "@/lib/fulfilment";

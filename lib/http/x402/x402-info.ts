@@ -1,4 +1,4 @@
-import { usdcToDecimal } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { nextStep } from "@/lib/api/x402/next-step";
 import { X402_OPENAPI_PATH, X402_ROUTES } from "@/lib/api/x402/x402-routes";

@@ -1,4 +1,5 @@
-import { getProduct, suggestSlugs, usdcToDecimal, type Product } from "@/lib/catalog";
+import { getProduct, suggestSlugs, type Product } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { isIccid } from "@/lib/catalog/iccid";
 import { ApiError } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/api/x402/next-step";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { centsToUsdc, topupAmount } from "./amount";
+import { topupAmount } from "./amount";
+import { centsToUsdc } from "@/lib/platform/money";
 
 describe("topupAmount", () => {
   it.each([

@@ -1,7 +1,5 @@
 import { z } from "zod";
 
-/** One cent of USD is 10,000 USDC atomic units (USDC has 6 decimals and is taken at 1 USD). */
-export const USDC_PER_CENT = 10_000n;
 export const MIN_TOPUP_CENTS = 100n;
 export const MAX_TOPUP_CENTS = 1_000_000n;
 
@@ -22,8 +20,3 @@ export const topupAmount = z
       })
       .refine((c) => c >= MIN_TOPUP_CENTS && c <= MAX_TOPUP_CENTS, "Top up from 1.00 to 10,000.00 USD at a time."),
   );
-
-export const centsToUsdc = (cents: bigint): bigint => cents * USDC_PER_CENT;
-
-/** "25.50" from 2550 cents: the amount as the top-up route reads it. */
-export const centsToDecimal = (cents: bigint): string => `${cents / 100n}.${String(cents % 100n).padStart(2, "0")}`;

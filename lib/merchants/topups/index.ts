@@ -1,3 +1,3 @@
-export { centsToDecimal, centsToUsdc, MAX_TOPUP_CENTS, MIN_TOPUP_CENTS, topupAmount, USDC_PER_CENT } from "./amount";
+export { MAX_TOPUP_CENTS, MIN_TOPUP_CENTS, topupAmount } from "./amount";
 export { ledgerPage, ledgerPageQuery, LEDGER_PAGE_SIZE, type LedgerRow } from "./ledger-page";
 export { getTopup, listTopups, recordTopup, topupIdOf, topupPaymentEffect, type Topup, type TopupPayment } from "./topups";

@@ -4,7 +4,7 @@ import { balanceTopups } from "@/lib/platform/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { credit } from "@/lib/merchants";
 import type { SettlementEffect } from "@/lib/payments/settlements";
-import { centsToUsdc } from "./amount";
+import { centsToUsdc } from "@/lib/platform/money";
 
 export type Topup = typeof balanceTopups.$inferSelect;
 

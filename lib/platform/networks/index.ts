@@ -1,7 +1,7 @@
+import { USDC_DECIMALS } from "@/lib/platform/money";
 import type { Config } from "@/lib/platform/config";
 
 /** USDC has 6 decimals on every network we use. */
-export const USDC_DECIMALS = 6;
 
 export type NetworkKey = "base" | "arbitrum" | "polygon" | "solana";
 

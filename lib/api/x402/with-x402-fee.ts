@@ -13,12 +13,13 @@ import { withRequestLog } from "@/lib/platform/http/request-log";
 import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
-import { databaseUnavailable, unavailable } from "@/lib/platform/http/unavailable";
+import { databaseUnavailable } from "@/lib/platform/http/unavailable";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { answerPayer, earlierAnswer, keepAnswer, paidAnswerKey } from "./paid-answers";
 import { discoveryExtensions, PAID_ROUTES, type PaidRouteId } from "@/lib/api/x402/discovery";
 import { EXPOSED_HEADERS, X402_ROUTES, type X402RouteId } from "./x402-routes";
 import { log } from "@/lib/platform/log";
+import { answerUnsettled } from "./exchange-answer";
 
 export type FeeContext = {
   /** The wallet behind the call: the session token's, the SIGN-IN-WITH-X one when it waived the fee, or the payer of the fee. */
@@ -147,7 +148,7 @@ export function withX402Fee(
       let res: Response | undefined;
       // The payer the payment verified as: its answer is kept under it.
       let payer: string | null = null;
-      const result = await exchange({
+      const exchanged = await exchange({
         db: await getDb(),
         payments,
         payload,
@@ -164,21 +165,11 @@ export function withX402Fee(
           return res.status < 400;
         },
       });
+      const result = await answerUnsettled(exchanged, refuse);
+      if (result instanceof Response) return result;
       switch (result.kind) {
-        case "invalid":
-          return await refuse(result.reason);
-        case "unavailable":
-          throw unavailable();
-        case "refused":
-          return await refuse(
-            result.refusal.refused === "used"
-              ? "This payment has already been used: sign a new one"
-              : "This payment is being settled for another request: sign a new one",
-          );
         case "cancelled":
           return withHeaders(res!, {});
-        case "failed":
-          return await refuse(`Settlement failed: ${result.reason}`, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
         case "pending":
           // Sent and waiting for the chain: the answer is served (the reconciler records the fee when it lands).
           return keepAnswer(answerKey, payer, withHeaders(res!, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) }));

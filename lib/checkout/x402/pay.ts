@@ -17,8 +17,8 @@ import { addLogContext } from "@/lib/platform/log";
 import { checkX402Limits } from "@/lib/api/x402/x402-limits";
 import { decodePaymentHeader, paymentHeader } from "@/lib/api/x402/payment-header";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "@/lib/api/x402/with-x402-fee";
+import { answerUnsettled } from "@/lib/api/x402/exchange-answer";
 import { settlementEffects } from "@/lib/checkout/settlement-effects";
-import { unavailable } from "@/lib/platform/http/unavailable";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 
 const REFUSALS = {
@@ -92,7 +92,7 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
     const match = findMatchingRequirement(payments, requirements, payload);
     if (!match) return paymentRequiredResponse(await required(`No matching payment requirements: pay exactly ${usdcToDecimal(due)} USDC to the offered payTo`));
 
-    const result = await exchange({
+    const exchanged = await exchange({
       db,
       payments,
       payload,
@@ -102,23 +102,18 @@ export const payInvoice = withRequestLog(async (req: Request, kick?: () => void)
       claim: invoiceClaim(invoice.id),
       effects: settlementEffects,
     });
+    const result = await answerUnsettled(
+      exchanged,
+      async (why, headers) => paymentRequiredResponse(await required(why), headers),
+      async (r) => {
+        if (r.refused === "claim") throw REFUSALS[r.reason as keyof typeof REFUSALS]((await getInvoice(db, invoice.id))?.status);
+        if (r.refused !== "used") throw REFUSALS.busy();
+      },
+    );
+    if (result instanceof Response) return result;
     switch (result.kind) {
-      case "invalid":
-        return paymentRequiredResponse(await required(result.reason));
-      case "unavailable":
-        throw unavailable();
       case "cancelled":
         throw new Error("unreachable: invoice payments have no handler before settlement");
-      case "refused": {
-        const r = result.refusal;
-        if (r.refused === "claim") throw REFUSALS[r.reason as keyof typeof REFUSALS]((await getInvoice(db, invoice.id))?.status);
-        if (r.refused === "used") return paymentRequiredResponse(await required("This payment has already been used: sign a new one"));
-        throw REFUSALS.busy();
-      }
-      case "failed":
-        return paymentRequiredResponse(await required(`Settlement failed: ${result.reason}`), {
-          "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle),
-        });
       case "pending":
         throw new ApiError(
           409,

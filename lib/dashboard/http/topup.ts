@@ -1,3 +1,4 @@
+import { answerUnsettled } from "@/lib/api/x402/exchange-answer";
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { z } from "zod";
@@ -14,7 +15,7 @@ import { isSameOriginPost, publicOrigin } from "@/lib/platform/http/origin";
 import { decodePaymentHeader, paymentHeader } from "@/lib/api/x402/payment-header";
 import { checkX402Limits } from "@/lib/api/x402/x402-limits";
 import { settlementEffects } from "@/lib/checkout/settlement-effects";
-import { databaseUnavailable, unavailable } from "@/lib/platform/http/unavailable";
+import { databaseUnavailable } from "@/lib/platform/http/unavailable";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { addLogContext, log } from "@/lib/platform/log";
 import { withRequestLog } from "@/lib/platform/http/request-log";
@@ -78,7 +79,7 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
     const match = findMatchingRequirement(payments, requirements, payload);
     if (!match)
       return paymentRequired(await required(`No matching payment requirements: pay exactly ${centsToDecimal(amount)} USDC on one of the offered networks`));
-    const result = await exchange({
+    const exchanged = await exchange({
       db,
       payments,
       payload,
@@ -88,22 +89,9 @@ export const topUpBalance = withRequestLog(async (req: Request): Promise<Respons
       details: { amountCents: amount.toString() },
       effects: settlementEffects,
     });
-    switch (result.kind) {
-      case "invalid":
-        return paymentRequired(await required(result.reason));
-      case "unavailable":
-        throw unavailable();
-      case "cancelled":
-        throw new Error("unreachable: top-ups have no handler before settlement");
-      case "refused":
-        return paymentRequired(
-          await required(result.refusal.refused === "used" ? "This payment has already been used: sign a new one" : "This payment is already being settled"),
-        );
-      case "failed":
-        return paymentRequired(await required(`Settlement failed: ${result.reason}`), { "PAYMENT-RESPONSE": encodePaymentResponseHeader(result.settle) });
-      case "pending":
-        break;
-    }
+    const result = await answerUnsettled(exchanged, async (why, headers) => paymentRequired(await required(why), headers));
+    if (result instanceof Response) return result;
+    if (result.kind === "cancelled") throw new Error("unreachable: top-ups have no handler before settlement");
     const topupId = topupIdOf(result.settlement?.id ?? "");
     if (result.kind === "pending" && result.settlement) {
       // Shown on the balance page as pending until the chain decides (the reconciler credits or fails it).

@@ -38,6 +38,9 @@ for (const [path, entry] of Object.entries(pkgs)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+// In npm's own order (its arborist sorts with an "en" collator: "string_decoder" before "string-width"), so that a plain
+// `npm install` that changes nothing writes the same bytes back.
+const collator = new Intl.Collator("en");
+lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : collator.compare(a, b))));
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + "\n");
 console.log(`added ${added} lock entries`);

@@ -14,8 +14,9 @@ export const MERCHANT_HELP = `  merchant create --name NAME [--credit USD] [--ur
       Suspends a merchant (its credentials get 403, its dashboard sessions end) or makes it active again.
   merchant api-access MERCHANT_ID --off|--on [--url URL]
       Takes the merchant's API access away (403) or gives it back.
-      --url is the shop (default http://127.0.0.1:$PORT); the token is ADMIN_TOKEN, or in devnet mode the one
-      the server generated under DATA_DIR.`;
+      --url is the shop; by default the shop server running on DATA_DIR (it records its address in
+      DATA_DIR/server.json, whatever its port), or http://127.0.0.1:$PORT when PORT is set. The token is
+      ADMIN_TOKEN, or in devnet mode the one the server generated under DATA_DIR.`;
 
 /** Runs a `merchant` command; returns the exit code (1 when the shop refuses, 2 for a usage error). */
 export async function merchantCommand(command: string | undefined, args: string[], fetchImpl: typeof fetch = fetch): Promise<number> {
@@ -75,7 +76,9 @@ export async function merchantCommand(command: string | undefined, args: string[
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
-    console.error(`Cannot reach the shop at ${base}: ${(err as Error).message}. Start it (npm run dev / npm start) or pass --url.`);
+    console.error(
+      `Cannot reach the shop at ${base}: ${(err as Error).message}. Start it (npm run dev / npm start), or pass --url (or PORT) if it listens elsewhere.`,
+    );
     return 1;
   }
   const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;

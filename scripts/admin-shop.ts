@@ -6,10 +6,17 @@ import { adminErrorWire } from "@/lib/api/admin/wire";
 import { config } from "@/lib/platform/config";
 import { dataDirHolder, type LockInfo } from "@/lib/platform/db/lock";
 import { adminToken } from "@/lib/merchants/admin-token";
+import { recordedServer } from "@/lib/server/address-record";
 
-/** The shop's base URL: --url, else http://127.0.0.1:$PORT. */
-export function shopUrl(url?: string): string {
-  return (url ?? `http://127.0.0.1:${config().port}`).replace(/\/+$/, "");
+/**
+ * The shop's base URL: --url; else PORT when it is set (http://127.0.0.1:$PORT); else the shop server recorded in the
+ * data folder (DATA_DIR/server.json, written by a running shop with the port it listens on: `next dev -p 3005` or the
+ * next free port are found); else http://127.0.0.1:3000.
+ */
+export function shopUrl(url?: string, env: Record<string, string | undefined> = process.env): string {
+  const c = config();
+  const recorded = url || env.PORT ? undefined : recordedServer(c.dataDir);
+  return (url || recorded?.url || `http://127.0.0.1:${c.port}`).replace(/\/+$/, "");
 }
 
 /** What the CLI could not do through the shop; printed as it is, the process ends with `exitCode`. */

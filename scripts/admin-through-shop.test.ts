@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,11 +8,15 @@ import { POST as markPaidRoute } from "@/app/api/admin/refunds/[id]/mark-paid/ro
 import { GET as refundsRoute } from "@/app/api/admin/refunds/route";
 import { POST as stockImportRoute } from "@/app/api/admin/stock/import/route";
 import { GET as stockLevelsRoute } from "@/app/api/admin/stock/levels/route";
+import { GET as showMerchantRoute } from "@/app/api/admin/merchants/[id]/route";
+import { POST as createMerchantRoute } from "@/app/api/admin/merchants/route";
 import { getProduct } from "@/lib/catalog/get-product";
 import type { Database } from "@/lib/platform/db/client";
 import { openTestDataDir, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/test/fulfilment";
+import { getMerchant } from "@/lib/merchants";
+import { recordServer, SERVER_RECORD_FILE } from "@/lib/server/address-record";
 import { IMPORT_PRODUCTS, closedPort, runAdmin, serveRoutes } from "./testing";
 
 // While a shop server holds the embedded database, catalog, stock and refunds commands go through its admin API and
@@ -40,6 +45,8 @@ beforeAll(async () => {
     { method: "GET", path: /^\/api\/admin\/stock\/levels$/, handler: stockLevelsRoute },
     { method: "GET", path: /^\/api\/admin\/refunds$/, handler: refundsRoute },
     { method: "POST", path: /^\/api\/admin\/refunds\/(?<id>[^/]+)\/mark-paid$/, handler: markPaidRoute },
+    { method: "POST", path: /^\/api\/admin\/merchants$/, handler: createMerchantRoute },
+    { method: "GET", path: /^\/api\/admin\/merchants\/(?<id>[^/]+)$/, handler: showMerchantRoute },
   ]);
 });
 afterAll(async () => {
@@ -124,6 +131,41 @@ describe("admin commands while a shop server holds the embedded database", () =>
     expect(out).toContain("pass --url if it listens elsewhere");
     expect(code).toBe(1);
     expect(await admin(["stock", "levels", "--url", shop.base], { PORT: String(port) })).toMatchObject({ code: 0 });
+  });
+
+  it("merchant commands find the running shop by the address it recorded in DATA_DIR, on whatever port; --url and PORT still choose", async () => {
+    // No PORT: before the shop recorded itself the command could only try port 3000.
+    const noPort = { PORT: "" };
+    const forget = recordServer(dir, { url: shop.base, mode: "devnet" });
+    let merchantId: string;
+    try {
+      const created = await admin(["merchant", "create", "--name", "Found the shop", "--credit", "5", "--json"], noPort);
+      expect(created.code).toBe(0);
+      merchantId = (JSON.parse(created.out) as { merchant_id: string }).merchant_id;
+      expect((await getMerchant(database.db, merchantId))?.name).toBe("Found the shop");
+
+      const elsewhere = await closedPort();
+      expect(await admin(["merchant", "show", merchantId], { PORT: String(elsewhere) })).toMatchObject({
+        code: 1,
+        out: expect.stringContaining(`Cannot reach the shop at http://127.0.0.1:${elsewhere}`),
+      });
+      expect(await admin(["merchant", "show", merchantId, "--url", `http://127.0.0.1:${elsewhere}`], noPort)).toMatchObject({ code: 1 });
+      expect(await admin(["merchant", "show", merchantId, "--url", shop.base], { PORT: String(elsewhere) })).toMatchObject({
+        code: 0,
+        out: expect.stringContaining('"balance": 500'),
+      });
+    } finally {
+      forget();
+    }
+    // Stopped, the shop's record is gone; one left by a process that ended (killed) is not followed either.
+    expect(fs.existsSync(path.join(dir, SERVER_RECORD_FILE))).toBe(false);
+    const ended = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => ended.once("exit", r));
+    fs.writeFileSync(path.join(dir, SERVER_RECORD_FILE), JSON.stringify({ pid: ended.pid, url: shop.base, mode: "devnet", since: new Date().toISOString() }));
+    const stale = await admin(["merchant", "show", merchantId], noPort);
+    expect(stale.code).toBe(1);
+    expect(stale.out).not.toContain(shop.base);
+    fs.rmSync(path.join(dir, SERVER_RECORD_FILE));
   });
 
   it("the routes validate their bodies and cap them", async () => {

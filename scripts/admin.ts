@@ -33,8 +33,9 @@ ${SUPPLY_HELP}
 
 Environment: DATA_DIR or DATABASE_URL select the database, as for the server. The embedded database opens in one
 process at a time: while the shop server holds it, catalog, stock, refunds, supply and backup go through the server's admin
-API (--url, default http://127.0.0.1:$PORT; ADMIN_TOKEN, or in devnet mode the token the server generated under
-DATA_DIR); otherwise they open the database themselves.`;
+API (--url; by default the shop server that recorded its address in DATA_DIR/server.json, or http://127.0.0.1:$PORT
+when PORT is set; ADMIN_TOKEN, or in devnet mode the token the server generated under DATA_DIR); otherwise they open
+the database themselves.`;
 
 function printReport(report: ImportReport, dryRun: boolean) {
   const verb = dryRun ? "would import" : "imported";

@@ -7,6 +7,8 @@ import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { log } from "@/lib/platform/log";
+import { listeningPort, recordServer } from "./address-record";
+import { adminTokenFile, devnetBanner, shopOrigin } from "./devnet-banner";
 
 /**
  * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
@@ -53,10 +55,18 @@ export async function startServer(): Promise<void> {
       },
       `storefront ready: ${c.networkMode} mode, database: ${where}`,
     );
+    const port = listeningPort(c.port);
+    // The operator's commands on this machine find the shop of the data folder by this record, on whatever port it runs.
+    if (!c.vercel) {
+      const forget = recordServer(c.dataDir, { url: `http://127.0.0.1:${port}`, mode: c.networkMode });
+      onShutdown(async () => forget());
+    }
     const admin = adminToken(c);
     if (!admin) log.info("admin API (/api/admin) disabled: set ADMIN_TOKEN to enable it");
-    // The devnet's own admin token, for the operator at the console (a devnet has no money to guard).
-    else if (!c.adminToken) log.info({ admin_token_file: `${c.dataDir}/secrets/admin-token` }, `admin token (devnet): ${admin}`);
+    // The devnet's own admin token (a devnet has no money to guard) is for the operator at the console: printed plainly
+    // below, never in a log line, which log collectors keep.
+    else if (!c.adminToken) log.info({ admin_token_file: adminTokenFile(c.dataDir) }, "admin token (devnet): printed at the console, kept in admin_token_file");
+    if (c.networkMode === "devnet") console.log(devnetBanner({ url: shopOrigin(port), adminToken: c.adminToken ? undefined : admin, dataDir: c.dataDir }));
   } catch (err) {
     log.fatal(`cannot start: ${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

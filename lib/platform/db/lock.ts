@@ -17,7 +17,8 @@ export class DataDirLockedError extends Error {
 
 export type LockInfo = { pid: number; role: string; since: string };
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this id runs (a lock or record left by a process that ended names a dead one). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -53,6 +53,46 @@ test("sign-in with an API ID and secret; a wrong secret gets one message that do
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
+test("on the devnet, a demo merchant from the sign-in page: its key shown once, the browser signed in, then the overview", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}, testInfo) => {
+  await page.goto("/dashboard/sign-in");
+  await page.getByRole("button", { name: "Create a demo merchant" }).click();
+  const ready = page.getByRole("region", { name: /^Demo merchant [0-9a-f]{6} is ready$/ });
+  await expect(ready).toBeVisible();
+  await expect(ready.getByRole("heading", { level: 1 })).toBeFocused();
+  await expect(ready).toContainText("They are shown only this once");
+  await expect(ready).toContainText("$100.00 of test balance");
+  const name = (await ready.getByRole("heading", { level: 1 }).textContent())!.replace(/ is ready$/, "");
+  const apiId = (await ready.getByLabel("API ID", { exact: true }).textContent())!;
+  const apiSecret = (await ready.getByLabel("API secret", { exact: true }).textContent())!;
+  expect(apiId).toMatch(/^ak_/);
+  expect(apiSecret).toMatch(/^sk_/);
+  await expect(ready.getByLabel("Personal token", { exact: true })).toHaveText(/^pt_/);
+  // The sign-in form gave way to the credentials; the session cookie is already set.
+  await expect(page.getByRole("heading", { name: "Merchant sign-in" })).toHaveCount(0);
+  expect(await sessionCookie(context)).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/dashboard" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  await ready.getByRole("button", { name: "Copy API secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiSecret);
+  await expectAccessible(page, "demo merchant created");
+  await expectNoSidewaysScroll(page, "demo merchant created");
+  await screenshot(page, testInfo, "demo-merchant");
+
+  await ready.getByRole("link", { name: "Continue to the dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByRole("banner")).toContainText(`Signed in as ${name}`);
+  await expect(page.getByText("$100.00")).toBeVisible();
+  // The key shown is the account's, on the merchant API too; shown once, it is not on the overview.
+  const ping = await request.get("/api/v2/ping", { headers: { Authorization: `Basic ${Buffer.from(`${apiId}:${apiSecret}`).toString("base64")}` } });
+  expect(ping.status()).toBe(200);
+  expect(await page.content()).not.toContain(apiSecret);
+});
+
 test("sign-in with a personal token, and sign-out", async ({ page, context, baseURL }) => {
   const m = await newMerchant(baseURL!, 0);
   await signIn(page, { token: m.api_token });

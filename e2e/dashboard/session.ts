@@ -34,8 +34,11 @@ async function chooseMode(page: Page, name: string) {
   await expect(page.getByRole("radio", { name })).toBeChecked();
 }
 
-/** The sign-in form's error (Next.js's route announcer is an alert too, outside the main region). */
-export const signInError = (page: Page) => page.getByRole("main").getByRole("alert");
+/**
+ * The sign-in form's error: the alert of its section (Next.js's route announcer is an alert too, outside the main
+ * region, and on the devnet the demo merchant's section below has its own).
+ */
+export const signInError = (page: Page) => page.getByRole("region", { name: "Merchant sign-in" }).getByRole("alert");
 
 export async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((c) => c.name === COOKIE);

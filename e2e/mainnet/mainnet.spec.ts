@@ -17,6 +17,18 @@ test("a mainnet shop lists no demo or test products and has no page for them", a
   expect((await request.get("/api/dev/devnet")).status()).toBe(404);
 });
 
+test("a mainnet shop offers no demo merchant: not on the sign-in page, and its route refuses with 404", async ({ page, request, baseURL }) => {
+  await page.goto("/dashboard/sign-in");
+  await expect(page.getByRole("heading", { level: 1, name: "Merchant sign-in" })).toBeVisible();
+  await expect(page.getByText("The shop's operator creates merchant accounts")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create a demo merchant" })).toHaveCount(0);
+  expect(await page.content()).not.toContain("demo merchant");
+  // Refused by the mode, even as the page itself would post it.
+  const made = await request.post("/api/dev/demo-merchant", { headers: { Origin: baseURL! } });
+  expect(made.status()).toBe(404);
+  expect(made.headers()["set-cookie"]).toBeUndefined();
+});
+
 // This shop is the standalone server by itself (node .next/standalone/server.js, as the Docker image runs it).
 test("the standalone server serves the pages with their assets, public files and the health route", async ({ page, request }) => {
   const assets: number[] = [];

@@ -185,6 +185,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/api/pay/{id}" },
   { method: "POST", path: "/api/dev/faucet", body: true },
   { method: "GET", path: "/api/dev/devnet" },
+  { method: "POST", path: "/api/dev/demo-merchant", body: true },
   // Merchant API v2
   { method: "GET", path: "/api/v2/ping", auth: "merchant" },
   { method: "GET", path: "/api/v2/accounts/balance", auth: "merchant" },

@@ -20,6 +20,7 @@ export { rateLimitHeaders, type PolicyState } from "./headers";
 export {
   DASHBOARD_SIGN_IN_LIMITS,
   DEFAULT_POLICIES,
+  DEMO_MERCHANT_LIMIT,
   MERCHANT_ANONYMOUS_LIMIT,
   MERCHANT_LIMITS,
   PRODUCT_QUOTA,

@@ -39,6 +39,8 @@ export type RateLimiter = {
    */
   consumeGiftCardGuess(subject: GuessSubject): Promise<RateLimitDecision>;
   forgiveGiftCardGuess(subject: GuessSubject): Promise<void>;
+  /** Counts one demo merchant made on the devnet against its client IP (loopback clients share one budget). */
+  consumeDemoMerchant(ip: string | undefined): Promise<RateLimitDecision>;
   /** Stops the store's timers. The store's client (pool, Redis connection) belongs to the caller. */
   close(): Promise<void>;
 };
@@ -71,6 +73,7 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
   const signInCredential = plainPolicy(policies.dashboardSignIn.credential);
   const guessIp = plainPolicy(policies.giftCardGuess.ip);
   const guessHolder = plainPolicy(policies.giftCardGuess.holder);
+  const demoMerchant = plainPolicy(policies.demoMerchant);
   const logs = await openStore(store);
   const countsOf = (counts: { policy: Policy; subject: string }[]): Count[] =>
     counts.map(({ policy, subject }) => ({ policy, key: `${policy.name}:${subjectKey(subject)}` }));
@@ -112,6 +115,10 @@ export async function createRateLimiter(store: RateLimitStore, policies: RateLim
 
     forgiveGiftCardGuess(subject) {
       return logs.giveBack(countsOf(guessCounts(subject)));
+    },
+
+    consumeDemoMerchant(ip) {
+      return check([{ policy: demoMerchant, subject: ip ? ipSubject(ip) : "ip:loopback" }]);
     },
 
     close: () => logs.close(),

@@ -106,6 +106,13 @@ export const GIFT_CARD_GUESS_LIMITS = {
   holder: { name: "gift-card-guess-holder", points: 10, durationSec: 15 * 60 },
 } as const satisfies Record<string, Policy>;
 
+/**
+ * Demo merchants made from the dashboard's sign-in page, a devnet convenience (off in every other mode): per client IP,
+ * loopback clients sharing one budget. Each one is an account with a balance and keys in the database: a loop that
+ * makes them is stopped.
+ */
+export const DEMO_MERCHANT_LIMIT = { name: "demo-merchant-ip", points: 10, durationSec: 10 * 60 } as const satisfies Policy;
+
 /** Everything a limiter is built from; tests pass small or short ones. */
 export type RateLimitPolicies = {
   merchant: Record<MerchantRouteId, LimitRule>;
@@ -114,6 +121,7 @@ export type RateLimitPolicies = {
   x402: { ip: Policy; wallet: Policy };
   dashboardSignIn: { ip: Policy; credential: Policy };
   giftCardGuess: { ip: Policy; holder: Policy };
+  demoMerchant: Policy;
 };
 
 export const DEFAULT_POLICIES: RateLimitPolicies = {
@@ -123,6 +131,7 @@ export const DEFAULT_POLICIES: RateLimitPolicies = {
   x402: X402_LIMITS,
   dashboardSignIn: DASHBOARD_SIGN_IN_LIMITS,
   giftCardGuess: GIFT_CARD_GUESS_LIMITS,
+  demoMerchant: DEMO_MERCHANT_LIMIT,
 };
 
 /** The policy name of a merchant route in the IETF fields: "GET /products/{id}" -> "get-products-id". */
@@ -146,5 +155,6 @@ export function raisedPolicies(policies: RateLimitPolicies, factor: number): Rat
     x402: { ip: raise(policies.x402.ip), wallet: raise(policies.x402.wallet) },
     dashboardSignIn: { ip: raise(policies.dashboardSignIn.ip), credential: raise(policies.dashboardSignIn.credential) },
     giftCardGuess: { ip: raise(policies.giftCardGuess.ip), holder: raise(policies.giftCardGuess.holder) },
+    demoMerchant: raise(policies.demoMerchant),
   };
 }

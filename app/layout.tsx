@@ -3,7 +3,7 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "x402 Storefront: gift cards, eSIMs and top-ups for USDC", template: "%s · x402 Storefront" },
-  description: "Buy gift cards, travel eSIMs and mobile top-ups for 180+ brands and pay in USDC from your wallet.",
+  description: "Buy gift cards, travel eSIMs and mobile top-ups from many brands and pay in USDC from your wallet.",
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#2775ca" };

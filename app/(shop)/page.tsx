@@ -5,7 +5,7 @@ import { CountrySelect } from "@/components/shop/country-select";
 import { KindTabs, parseKind } from "@/components/shop/kind-tabs";
 import { ProductGrid } from "@/components/shop/product-card";
 import { SearchForm } from "@/components/shop/search-form";
-import { countryName, KIND_LABELS, listCountries, listFeatured, listPopularBrands } from "@/lib/catalog";
+import { catalogFacts, countryName, KIND_LABELS, listCountries, listFeatured, listPopularBrands, type CatalogFacts } from "@/lib/catalog";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,12 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const remembered = (await cookies()).get(COUNTRY_COOKIE)?.value?.toUpperCase();
   const countries = await listCountries();
   const country = countries.some((c) => c.code === remembered) ? remembered : undefined;
-  const [featured, brands] = await Promise.all([listFeatured({ kind, country, limit: 8 }), listPopularBrands({ country, limit: 12 })]);
+  const [featured, brands, facts, topBrands] = await Promise.all([
+    listFeatured({ kind, country, limit: 8 }),
+    listPopularBrands({ country, limit: 12 }),
+    catalogFacts(),
+    listPopularBrands({ limit: 3 }),
+  ]);
   const where = country ? countryName(country) : undefined;
 
   return (
@@ -22,8 +27,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <section className="rounded-3xl bg-gradient-to-br from-brand-700 to-brand-500 px-5 py-10 text-white sm:px-10 sm:py-14">
         <h1 className="max-w-2xl text-3xl font-bold tracking-tight sm:text-4xl">Gift cards, eSIMs and top-ups. Paid in USDC.</h1>
         <p className="mt-3 max-w-2xl text-brand-50">
-          Over 500 products from brands like Amazon, Steam and Netflix, travel data for 90+ countries and airtime for 90+ mobile operators. Pay from your
-          wallet; codes arrive in seconds.
+          {catalogSentence(
+            facts,
+            topBrands.map((b) => b.brand),
+          )}{" "}
+          Pay from your wallet; codes arrive in seconds.
         </p>
         <div className="mt-6 max-w-2xl">
           <SearchForm size="large" id="home-search" hidden={{ country }} />
@@ -78,4 +86,22 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       )}
     </div>
   );
+}
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * What the shop sells, counted from the catalog (never written down, so never out of date): "790 products from
+ * brands like Amazon, Steam and Netflix, travel data for 120 countries and airtime for 95 mobile operators."
+ */
+function catalogSentence(facts: CatalogFacts, topBrands: string[]): string {
+  if (facts.products === 0) return "";
+  const like = topBrands.length > 1 ? ` like ${topBrands.slice(0, -1).join(", ")} and ${topBrands.at(-1)}` : "";
+  const parts = [
+    facts.giftCardBrands > 0 ? `gift cards from ${count(facts.giftCardBrands, "brand", "brands")}${like}` : null,
+    facts.esimCountries > 0 ? `travel data for ${count(facts.esimCountries, "country", "countries")}` : null,
+    facts.operators > 0 ? `airtime for ${count(facts.operators, "mobile operator", "mobile operators")}` : null,
+  ].filter((p): p is string => p !== null);
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "");
+  return `${count(facts.products, "product", "products")}${list ? `: ${list}` : ""}.`;
 }

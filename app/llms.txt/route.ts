@@ -1,3 +1,4 @@
+import { catalogFacts } from "@/lib/catalog";
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { MCP_TOOL_NAMES } from "@/lib/http/mcp/server";
 import { llmsTxt } from "@/lib/api/x402/discovery";
@@ -7,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** What the shop sells and how an agent buys, for language models (llms.txt). Free. */
 export async function GET(req: Request) {
-  const { networks } = await getPayments();
-  return new Response(llmsTxt(publicOrigin(req), networks, MCP_TOOL_NAMES), {
+  const [{ networks }, facts] = await Promise.all([getPayments(), catalogFacts()]);
+  return new Response(llmsTxt(publicOrigin(req), networks, MCP_TOOL_NAMES, facts), {
     headers: { "Content-Type": "text/markdown; charset=utf-8", "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" },
   });
 }

@@ -1,6 +1,6 @@
 export { search, searchIds, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
 export { getProduct, getProducts, suggestSlugs, countryLabel } from "./get-product";
-export { listCountries, listPopularBrands, listFeatured, type Country, type BrandSummary } from "./browse";
+export { catalogFacts, listCountries, listPopularBrands, listFeatured, type CatalogFacts, type Country, type BrandSummary } from "./browse";
 export { countryName, isCountryCode } from "./countries";
 export { formatUsd, formatUsdc, formatFaceValue, priceUsdc } from "./pricing";
 export { packageId, parsePackageId } from "./package-id";

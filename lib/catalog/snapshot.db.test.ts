@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/platform/db";
 import { products } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver } from "@/test/db";
+import { catalogFacts } from "./browse";
 import { fxSource, setFxSource, tableFxSource } from "./fx";
 import { getProduct } from "./get-product";
 import { productInputSchema } from "./product-input";
@@ -35,6 +36,21 @@ describe(`the catalog snapshot on ${testDriver}`, () => {
     expect(await getProduct("steam-de", db)).toBeNull();
     expect((await search({ q: "steam" }, db)).items.map((p) => p.slug)).not.toContain("steam-de");
     await upsertProducts(db, [fixture("steam-de"), fixture("steam-us")]);
+  });
+
+  it("counts what it sells from the catalog, once per catalog version: an import counts again", async () => {
+    const db = database.db;
+    const shown = fixtureProducts.map((p) => productInputSchema.parse(p)).filter((p) => !p.isTest);
+    const facts = await catalogFacts(db);
+    expect(facts.products).toBe(shown.length);
+    expect(facts.brands).toBe(new Set(shown.map((p) => p.brand)).size);
+    expect(facts.operators).toBe(new Set(shown.filter((p) => p.kind === "topup").map((p) => p.brand)).size);
+    expect(await catalogFacts(db)).toBe(facts);
+
+    await upsertProducts(db, [{ ...fixture("steam-us"), slug: "steam-counted", brand: "A Brand Of Its Own" }]);
+    expect(await catalogFacts(db)).toMatchObject({ products: facts.products + 1, brands: facts.brands + 1 });
+    await deleteProduct(db, "steam-counted");
+    expect(await catalogFacts(db)).toEqual(facts);
   });
 
   it("sees another server's change (a write it was not told of) within a second, by the products table's stamp", async () => {

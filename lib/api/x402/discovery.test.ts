@@ -74,6 +74,11 @@ describe("/.well-known/x402 and /llms.txt", () => {
     expect(text).toContain("(fee 0.002 USDC; query: q, country)");
     expect(text).toContain("## Optional");
     expect(text).not.toContain("## MCP");
+    // Counts come from the catalog as it is (catalogFacts), never from the text.
+    expect(text).not.toMatch(/\d+\+? (products|brands)/);
+    expect(llmsTxt("https://shop.example", [{ name: "Base" }], [], { products: 791, brands: 187 })).toMatch(
+      /^> Gift cards, travel eSIMs and mobile top-ups \(791 products of 187 brands\), paid in USDC/m,
+    );
     expect(llmsTxt("https://shop.example", [], ["search_products", "pay_invoice"])).toMatch(
       /^- \[MCP server\]\(https:\/\/shop\.example\/mcp\): .*Tools: search_products, pay_invoice\./m,
     );

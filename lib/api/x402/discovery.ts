@@ -179,7 +179,13 @@ export function wellKnownX402(origin: string) {
 }
 
 /** GET /llms.txt: what the shop sells and how an agent buys, in the llms.txt form (H1, summary, sections of links). */
-export function llmsTxt(origin: string, networks: readonly { name: string }[], mcpTools: readonly string[] = []): string {
+export function llmsTxt(
+  origin: string,
+  networks: readonly { name: string }[],
+  mcpTools: readonly string[] = [],
+  /** The catalog's counts (`catalogFacts`): stated as they are now, never written down. */
+  catalog?: { products: number; brands: number },
+): string {
   const url = (path: string) => new URL(path, origin).toString();
   const fee = (id: keyof typeof X402_ROUTES) => {
     const r = X402_ROUTES[id];
@@ -193,7 +199,7 @@ export function llmsTxt(origin: string, networks: readonly { name: string }[], m
   return [
     "# x402 Storefront",
     "",
-    `> Gift cards, travel eSIMs and mobile top-ups for 180+ brands, paid in USDC with x402 on ${networks.map((n) => n.name).join(", ")}. No account and no API key: a wallet pays, and the wallet that pays an invoice is the one that sees its codes.`,
+    `> Gift cards, travel eSIMs and mobile top-ups${catalog && catalog.products > 0 ? ` (${catalog.products} products of ${catalog.brands} brands)` : ""}, paid in USDC with x402 on ${networks.map((n) => n.name).join(", ")}. No account and no API key: a wallet pays, and the wallet that pays an invoice is the one that sees its codes.`,
     "",
     "How to buy over HTTP, with any x402 v2 client (call without payment, pay what the 402 asks, call again with PAYMENT-SIGNATURE):",
     "",

@@ -23,7 +23,7 @@ export function SearchForm({ defaultValue, size = "compact", hidden = {}, id = "
         autoComplete="off"
         enterKeyHint="search"
         maxLength={100}
-        className={`min-w-0 flex-1 rounded-xl border border-slate-300 bg-white px-4 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none ${large ? "h-14 text-lg" : "h-10 text-sm"}`}
+        className={`min-w-0 rounded-xl border border-slate-300 bg-white px-4 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none ${large ? "h-14 w-full text-lg sm:w-auto sm:flex-1" : "h-10 flex-1 text-sm"}`}
       />
       {Object.entries(hidden).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
       <button

@@ -5,7 +5,7 @@ import { newMerchant } from "../merchant-api/merchants";
 
 // The dashboard's pages at a phone's width, with rows in their tables: each fits the screen and passes axe. Their
 // flows run on desktop (e2e/dashboard; the sign-in, the navigation and the overview run on the phone too).
-test("every dashboard page fits a phone's screen and is accessible, with rows in its tables", async ({ page, baseURL }) => {
+test("every dashboard page fits a phone's screen and is accessible, with rows in its tables", async ({ page, baseURL }, testInfo) => {
   const m = await newMerchant(baseURL!, 100);
   const bought = await m.call("/invoices", {
     body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "balance", auto_pay: true },
@@ -18,6 +18,17 @@ test("every dashboard page fits a phone's screen and is accessible, with rows in
   await expect.poll(async () => ((await m.call("/orders")).body.data as { status: string }[]).map((o) => o.status), { timeout: 20_000 }).toEqual(["delivered"]);
 
   await signIn(page, { id: m.api_id, secret: m.api_secret });
+  // Every section tab is on the screen (they wrap onto a second row), none hidden in a strip that scrolls.
+  const tabs = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
+  await expect(tabs).toHaveCount(7);
+  const width = page.viewportSize()!.width;
+  for (const tab of await tabs.all()) {
+    await expect(tab).toBeInViewport({ ratio: 1 });
+    const box = (await tab.boundingBox())!;
+    expect(box.x, `${await tab.textContent()} starts on the screen`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${await tab.textContent()} ends on the screen`).toBeLessThanOrEqual(width);
+  }
+  await page.screenshot({ path: testInfo.outputPath("dashboard-tabs.png") });
   for (const path of [
     "/dashboard/orders",
     `/dashboard/orders/${invoice.orders[0]!.id}`,

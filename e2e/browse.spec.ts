@@ -49,9 +49,73 @@ test("home -> search steam -> product page -> add to cart", async ({ page }) => 
   await expect(page.getByText("Your cart is empty.")).toBeVisible();
 });
 
+test("the home page's search box is as tall as its button, tall enough to tap, and beside or above it", async ({ page }, testInfo) => {
+  await page.goto("/");
+  const box = await page.locator("#home-search").boundingBox();
+  const button = await page
+    .getByRole("search")
+    .filter({ has: page.locator("#home-search") })
+    .getByRole("button", { name: "Search" })
+    .boundingBox();
+  expect(box && button).toBeTruthy();
+  expect(box!.height).toBeGreaterThanOrEqual(44);
+  expect(button!.height).toBeGreaterThanOrEqual(44);
+  expect(Math.abs(box!.height - button!.height)).toBeLessThanOrEqual(1);
+  // Side by side (same top) on a wide screen; stacked (same left, same width) on a phone.
+  if (box!.y === button!.y) expect(box!.x + box!.width).toBeLessThanOrEqual(button!.x);
+  else expect([box!.x, box!.width]).toEqual([button!.x, button!.width]);
+  await page.screenshot({ path: testInfo.outputPath("home.png") });
+});
+
+test("the home page counts the catalog's products as llms.txt does: both from the catalog", { tag: "@logic" }, async ({ page, request }) => {
+  const llms = await (await request.get("/llms.txt")).text();
+  const [, products, brands] = /\((\d+) products of (\d+) brands\)/.exec(llms) ?? [];
+  expect(Number(products)).toBeGreaterThan(100);
+  expect(Number(brands)).toBeGreaterThan(10);
+  await page.goto("/");
+  const count = Number(products).toLocaleString("en-US");
+  await expect(page.getByText(new RegExp(`^${count} products: gift cards from \\d+ brands like \\w+`))).toBeVisible();
+});
+
+test("a package is named in its product's currency, on the product page and in the cart", { tag: "@logic" }, async ({ page }) => {
+  await page.goto("/products/amazon-gb");
+  const first = page.getByRole("group", { name: "Choose an amount" }).getByRole("radio").first();
+  await expect(first).toHaveAccessibleName(/^£\d+(?![.\d])/);
+  const label = /^£\d+/.exec((await first.evaluate((el) => el.closest("label")?.textContent ?? "")).trim())![0];
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("status")).toContainText(`Added 1 × Amazon Gift Card UK (${label})`);
+  await page.goto("/cart");
+  await expect(page.getByRole("list", { name: "Cart items" }).getByText(label, { exact: true })).toBeVisible();
+  await expect(page.getByText(/^\d+\.\d{2} USDC$/)).toBeVisible();
+});
+
 test.describe(() => {
-  // The browser logs the 404 of the page itself; nothing else may fail.
-  test.use({ expectedConsoleErrors: [/status of 404 .*\/products\/no-such-product-here\)$/] });
+  // The browser logs the 404s of the pages themselves; nothing else may fail.
+  test.use({ expectedConsoleErrors: [/status of 404 .*\/(products\/no-such-product-here|no-such-page|invoices\/[^/]+)\)$/] });
+
+  test("an unknown address answers 404 inside the shop's header and footer, with a search and the way home", async ({ page }, testInfo) => {
+    const response = await page.goto("/no-such-page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: /Cart/ })).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toContainText("paid in USDC");
+    await expect(page.getByRole("main").getByRole("searchbox")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("not-found.png"), fullPage: true });
+    await page.getByRole("main").getByRole("link", { name: "Go to the shop" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("an unknown invoice says there is no such invoice, with the way to the orders", async ({ page }, testInfo) => {
+    for (const id of ["inv_01AAAAAAAAAAAAAAAAAAAAAAAA", "not-an-invoice"]) {
+      const response = await page.goto(`/invoices/${id}`);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: "No such invoice" })).toBeVisible();
+      await expect(page.getByRole("banner").getByRole("link", { name: /Cart/ })).toBeVisible();
+    }
+    await page.screenshot({ path: testInfo.outputPath("no-such-invoice.png"), fullPage: true });
+    await page.getByRole("main").getByRole("link", { name: "Your orders" }).click();
+    await expect(page).toHaveURL(/\/account\/orders$/);
+  });
 
   test("an unknown product answers 404 with a way back", { tag: "@logic" }, async ({ page }) => {
     const response = await page.goto("/products/no-such-product-here");

@@ -1,6 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { formatPackage } from "@/lib/catalog/pricing";
 
 /** At most this many items in one cart: the invoice API takes 1 to 15 items. */
 export const MAX_CART_ITEMS = 15;
@@ -9,6 +10,8 @@ const KEY = "storefront.cart.v1";
 export type CartLine = {
   productId: string;
   packageValue: string;
+  /** The product's currency, which names the package ("£10"); absent in carts kept before it was stored. */
+  currency?: string;
   quantity: number;
   /** Phone number or e-mail for products that need a recipient. */
   recipient?: string;
@@ -57,6 +60,9 @@ const EMPTY: CartLine[] = [];
 export function useCart(): CartLine[] {
   return useSyncExternalStore(subscribe, read, () => EMPTY);
 }
+
+/** The package of a line as people read it: "£10", "1GB, 7 Days". */
+export const lineLabel = (l: CartLine) => (l.currency ? formatPackage(l.packageValue, l.currency) : l.packageValue);
 
 export const itemCount = (lines: CartLine[]) => lines.reduce((n, l) => n + l.quantity, 0);
 

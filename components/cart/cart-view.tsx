@@ -3,7 +3,7 @@
 import Image from "next/image";
 import Link from "next/link";
 import { formatUsd, formatUsdc } from "@/lib/catalog/pricing";
-import { itemCount, MAX_CART_ITEMS, removeFromCart, setQuantity, useCart } from "./cart-store";
+import { itemCount, lineLabel, MAX_CART_ITEMS, removeFromCart, setQuantity, useCart } from "./cart-store";
 
 export function CartView() {
   const lines = useCart();
@@ -30,7 +30,7 @@ export function CartView() {
                 {l.name}
               </Link>
               <p className="text-sm text-slate-700">
-                {l.packageValue}
+                {lineLabel(l)}
                 {l.recipient ? ` · for ${l.recipient}` : ""}
               </p>
               <div className="flex flex-wrap items-center gap-3">

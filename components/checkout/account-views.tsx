@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { SignedIn } from "@/components/wallet/signed-in";
+import { formatPackage, formatUsdcDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { myEsims, myOrders } from "./shop-api";
 
@@ -46,10 +47,10 @@ function OrdersList({ token }: { token: string }) {
           <li key={o.order_id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
             <div className="flex min-w-0 flex-col">
               <span className="font-semibold text-slate-900">
-                {o.name} · {o.package_value}
+                {o.name} · {formatPackage(o.package_value, o.currency)}
               </span>
               <span className="text-slate-600">
-                {new Date(o.created_at).toLocaleString()} · {o.price_usdc} USDC · {o.status}
+                {new Date(o.created_at).toLocaleString()} · {formatUsdcDecimal(o.price_usdc)} · {o.status}
               </span>
             </div>
             <Link href={`/invoices/${o.invoice_id}`} className="font-semibold text-brand-700 hover:underline">

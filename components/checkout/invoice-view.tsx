@@ -11,7 +11,8 @@ import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
 import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { cartItems } from "./checkout-panel";
-import { parseMinorUnits, USDC_DECIMALS, usdcToDecimal } from "@/lib/platform/money";
+import { parseMinorUnits, USDC_DECIMALS } from "@/lib/platform/money";
+import { formatPackage, formatUsdc, formatUsdcDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { NetworkPicker } from "./network-picker";
 import { RedemptionCard } from "./redemption-card";
@@ -157,10 +158,10 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
             {invoice.orders.map((o) => (
               <li key={o.order_id} className="flex justify-between gap-3 py-2 text-sm">
                 <span className="text-slate-900">
-                  {o.name} · {o.package_value}
+                  {o.name} · {formatPackage(o.package_value, o.currency)}
                 </span>
                 <span className="shrink-0 text-slate-700">
-                  {o.price_usdc} USDC · <span className="font-medium">{ORDER_STATUS[o.status] ?? o.status}</span>
+                  {formatUsdcDecimal(o.price_usdc)} · <span className="font-medium">{ORDER_STATUS[o.status] ?? o.status}</span>
                 </span>
               </li>
             ))}
@@ -168,21 +169,21 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
           {card === undefined ? (
             <p className="flex justify-between text-lg font-bold text-slate-900">
               <span>Total</span>
-              <span>{invoice.price_usdc} USDC</span>
+              <span>{formatUsdcDecimal(invoice.price_usdc)}</span>
             </p>
           ) : (
             <dl className="flex flex-col gap-1 border-t border-slate-200 pt-2">
               <div className="flex justify-between text-sm text-slate-800">
                 <dt>Price</dt>
-                <dd>{invoice.price_usdc} USDC</dd>
+                <dd>{formatUsdcDecimal(invoice.price_usdc)}</dd>
               </div>
               <div className="flex justify-between text-sm text-emerald-800">
                 <dt>Paid by your gift card</dt>
-                <dd>−{card} USDC</dd>
+                <dd>−{formatUsdcDecimal(card)}</dd>
               </div>
               <div className="flex justify-between text-lg font-bold text-slate-900">
                 <dt>Your wallet pays</dt>
-                <dd>{invoice.amount_due_usdc} USDC</dd>
+                <dd>{formatUsdcDecimal(invoice.amount_due_usdc)}</dd>
               </div>
             </dl>
           )}
@@ -202,8 +203,8 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               {balance !== undefined && chosen && (
                 <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
                   {shortOfUsdc
-                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${usdcToDecimal(balance)} USDC and the invoice needs ${invoice.amount_due_usdc}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
-                    : `This wallet holds ${usdcToDecimal(balance)} USDC on ${chosen.name}.`}
+                    ? `Not enough USDC on ${chosen.name}: this wallet holds ${formatUsdc(balance)} and the invoice needs ${formatUsdcDecimal(invoice.amount_due_usdc)}. ${setup.mode === "devnet" ? "Get test USDC below" : "Add USDC to this wallet"}, or pick another network.`
+                    : `This wallet holds ${formatUsdc(balance)} on ${chosen.name}.`}
                 </p>
               )}
               <button
@@ -213,7 +214,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                 disabled={busy !== null || !chosen || secondsLeft === 0 || shortOfUsdc}
                 className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
               >
-                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${invoice.amount_due_usdc} USDC`}
+                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${formatUsdcDecimal(invoice.amount_due_usdc)}`}
               </button>
               {setup.mode === "devnet" && (
                 <button
@@ -275,9 +276,9 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               {partial.length === invoice.orders.length ? "No item could be delivered." : "Some items could not be delivered."}{" "}
               {partial.map((o) => (
                 <span key={o.order_id} className="block">
-                  {o.name} · {o.package_value}:{" "}
+                  {o.name} · {formatPackage(o.package_value, o.currency)}:{" "}
                   {o.refund?.transaction
-                    ? `${o.refund.amount_usdc} USDC refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
+                    ? `${formatUsdcDecimal(o.refund.amount_usdc)} refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
                     : paidByCard
                       ? "its price goes back to your gift card."
                       : card !== undefined
@@ -288,9 +289,16 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
             </div>
           )}
           <div className="grid gap-3 md:grid-cols-2">
-            {(invoice.redemption_info ?? []).map((r) => (
-              <RedemptionCard key={r.order_id} redemption={r} name={invoice.orders.find((o) => o.order_id === r.order_id)?.name ?? r.product_id} />
-            ))}
+            {(invoice.redemption_info ?? []).map((r) => {
+              const o = invoice.orders.find((order) => order.order_id === r.order_id);
+              return (
+                <RedemptionCard
+                  key={r.order_id}
+                  redemption={r}
+                  title={o ? `${o.name} · ${formatPackage(o.package_value, o.currency)}` : `${r.product_id} · ${r.package_value}`}
+                />
+              );
+            })}
           </div>
         </section>
       )}

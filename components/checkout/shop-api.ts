@@ -4,6 +4,7 @@
 import type { SchemeNetworkClient } from "@x402/core/types";
 import type { SIWxExtension, SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import type { z } from "zod";
+import { formatUsdcDecimal } from "@/lib/catalog/pricing";
 // Types only: the answers' shapes are the ones the /x402 API's OpenAPI document is made from.
 import type {
   InvoiceCreated,
@@ -192,7 +193,7 @@ export async function requestTestUsdc(network: { network: string; name: string }
       body: JSON.stringify({ network: network.network, address, amount }),
     }),
   );
-  return `${amount} test USDC sent to your wallet on ${network.name}.`;
+  return `${formatUsdcDecimal(amount)} sent to your wallet on ${network.name} (test USDC, worth nothing).`;
 }
 
 /** A merchant's USDC invoice as its payment page shows it (no codes, no merchant). */

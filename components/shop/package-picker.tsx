@@ -7,7 +7,7 @@ import { radioTileClass } from "@/components/ui/radio-tile";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { parseMinorUnits } from "@/lib/platform/money";
 import { tableFxSource } from "@/lib/catalog/fx";
-import { aboveCost, formatUsd, formatUsdc, priceUsdc, rangeCostCents } from "@/lib/catalog/pricing";
+import { aboveCost, formatPackage, formatUsd, formatUsdc, priceUsdc, rangeCostCents } from "@/lib/catalog/pricing";
 import type { RecipientType } from "@/lib/catalog/product-input";
 
 export type PickerPackage = { value: string; label: string; detail?: string; priceUsdc: string; soldOut?: boolean };
@@ -26,7 +26,7 @@ export type PickerRange = {
 };
 
 type Props = {
-  product: { slug: string; name: string; image: string; recipientType: RecipientType; phonePrefixes: string[]; inStock: boolean };
+  product: { slug: string; name: string; image: string; currency: string; recipientType: RecipientType; phonePrefixes: string[]; inStock: boolean };
   packages: PickerPackage[];
   range: PickerRange | null;
   /** An eSIM of the shopper's to add this bundle to (from a "Top up this eSIM" link), instead of a new eSIM. */
@@ -39,8 +39,9 @@ function rangePrice(range: PickerRange, amount: string): { price?: bigint; error
   const max = parseMinorUnits(range.max, range.exponent)!;
   const step = parseMinorUnits(range.step, range.exponent)!;
   if (minor === undefined) return { error: `Enter an amount in ${range.currency}, like ${range.min}.` };
-  if (minor < min || minor > max) return { error: `Choose an amount from ${range.min} to ${range.max} ${range.currency}.` };
-  if ((minor - min) % step !== 0n) return { error: `The amount must go up in steps of ${range.step} ${range.currency}.` };
+  const money = (value: string) => formatPackage(value, range.currency);
+  if (minor < min || minor > max) return { error: `Choose an amount from ${money(range.min)} to ${money(range.max)}.` };
+  if ((minor - min) % step !== 0n) return { error: `The amount must go up in steps of ${money(range.step)}.` };
   const fx = tableFxSource("", { [range.currency]: range.usdPerUnit });
   const byFace = priceUsdc({ faceValueMinor: minor, currency: range.currency }, { fx, marginBps: range.marginBps });
   return { price: aboveCost(byFace, rangeCostCents(minor, range.costRate, range.currency), range.costMarginBps) };
@@ -85,6 +86,7 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
     const result = addToCart({
       productId: product.slug,
       packageValue: value,
+      currency: product.currency,
       quantity,
       recipient:
         topup ?? (product.recipientType === "none" ? undefined : recipient.trim().replace(/[\s().-]/g, product.recipientType === "phone_number" ? "" : " ")),
@@ -94,7 +96,7 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
     });
     setStatus(
       result.ok
-        ? { ok: true, text: `Added ${quantity} × ${product.name} (${value})${topup ? " as a top-up" : ""} to your cart.` }
+        ? { ok: true, text: `Added ${quantity} × ${product.name} (${formatPackage(value, product.currency)})${topup ? " as a top-up" : ""} to your cart.` }
         : { ok: false, text: result.reason },
     );
   }
@@ -154,7 +156,7 @@ export function PackagePicker({ product, packages, range, topupIccid }: Props) {
           {(useRange || packages.length === 0) && (
             <>
               <label htmlFor={`${id}-amount`} className="text-sm font-semibold text-slate-900">
-                Amount in {range.currency} ({range.min} to {range.max})
+                Amount in {range.currency} ({formatPackage(range.min, range.currency)} to {formatPackage(range.max, range.currency)})
               </label>
               <input
                 id={`${id}-amount`}

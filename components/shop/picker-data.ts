@@ -1,18 +1,20 @@
 import { config } from "@/lib/platform/config";
 import { currencyExponent } from "@/lib/catalog/currency";
 import { fxSource } from "@/lib/catalog/fx";
-import { formatFaceValue } from "@/lib/catalog/pricing";
+import { formatPackage } from "@/lib/catalog/pricing";
 import type { Product } from "@/lib/catalog";
 import type { PickerPackage, PickerRange } from "./package-picker";
 
 /** Shapes a product's packages for the client-side picker (strings only: bigint does not cross to the client as JSON). */
 export function pickerPackages(product: Product): PickerPackage[] {
   return product.packages.map((p) => {
-    const bundle = p.validityDays !== null || p.dataMb !== null;
+    const label = formatPackage(p.value, product.currency);
+    // An amount in another currency than the dollar says so; a bundle or a pack ("1,000 V-Bucks") is named as it is.
+    const amount = label !== p.value;
     return {
       value: p.value,
-      label: bundle ? p.value : formatFaceValue(p.faceValueMinor, product.currency),
-      detail: bundle ? undefined : product.currency === "USD" ? undefined : `${product.currency} face value`,
+      label,
+      detail: amount && product.currency !== "USD" ? `${product.currency} face value` : undefined,
       priceUsdc: p.priceUsdc.toString(),
       soldOut: p.stock === 0,
     };

@@ -12,7 +12,7 @@ test("an invoice left unpaid expires; the cart is still there and a new invoice 
   await connectEvm(page);
   const first = await checkoutCart(page);
   await expect(page.getByRole("timer")).toContainText(/Price locked for (1:00|0:\d\d)/);
-  await expect(page.getByRole("button", { name: "Pay 10 USDC" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay 10.00 USDC" })).toBeVisible();
 
   // The shopper walks away; the price lock runs out.
   await expect(page.getByText("This invoice expired before it was paid; nothing was charged.")).toBeVisible({ timeout: 90_000 });
@@ -28,5 +28,5 @@ test("an invoice left unpaid expires; the cart is still there and a new invoice 
   await expect(page).not.toHaveURL(new RegExp(first));
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
   await expect(page.getByRole("timer")).toContainText(/Price locked for (1:00|0:5\d)/);
-  await expect(page.getByRole("listitem").filter({ hasText: "Test Gift Card" }).first()).toContainText("10 USDC");
+  await expect(page.getByRole("listitem").filter({ hasText: "Test Gift Card" }).first()).toContainText("10.00 USDC");
 });

@@ -57,7 +57,7 @@ export async function checkoutCart(page: Page): Promise<string> {
  * mint's block, queued behind other mints on a busy machine: 20 s, as a payment. Its error, if it shows one, fails the
  * test with the error's words rather than with a notice not found.
  */
-export async function getTestUsdc(page: Page, sent: string | RegExp = /test USDC sent to your wallet on/) {
+export async function getTestUsdc(page: Page, sent: string | RegExp = /USDC sent to your wallet on/) {
   await page.getByRole("button", { name: "Get test USDC" }).click();
   const notice = page.getByText(sent);
   const error = page.getByRole("main").getByRole("alert").filter({ hasText: /\S/ });
@@ -69,7 +69,7 @@ export async function getTestUsdc(page: Page, sent: string | RegExp = /test USDC
 /** On an unpaid invoice page: faucet, then pay; waits for the codes. */
 export async function fundAndPay(page: Page) {
   await getTestUsdc(page);
-  await expect(page.getByText(/^This wallet holds \d+ USDC/)).toBeVisible();
+  await expect(page.getByText(/^This wallet holds [\d,]+\.\d{2} USDC/)).toBeVisible();
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
 }

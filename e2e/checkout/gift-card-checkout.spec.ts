@@ -37,7 +37,7 @@ const codeField = (page: Page) => page.getByLabel("Gift card code");
 /** The $10 package of the test gift card, in the cart. */
 async function addTenDollarCard(page: Page) {
   await page.goto("/products/test-gift-card-code");
-  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("radio", { name: /^\$10(?![.\d])/ }).check();
   await page.getByRole("button", { name: "Add to cart" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
 }
@@ -69,7 +69,7 @@ test("a gift card that covers the cart pays it all: no wallet payment, the codes
   await page.getByRole("button", { name: "Continue to payment" }).click();
 
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
-  await expectAmounts(page, { price: "10", card: "10", wallet: "0" });
+  await expectAmounts(page, { price: "10.00", card: "10.00", wallet: "0.00" });
   await expect(page.getByText("Paid in full by your gift card: nothing to pay from your wallet.")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
@@ -118,17 +118,17 @@ test("a gift card that covers part: the wallet pays exactly the rest; an empty c
   await page.getByRole("button", { name: "Continue to payment" }).click();
 
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
-  await expectAmounts(page, { price: "10", card: "4", wallet: "6" });
+  await expectAmounts(page, { price: "10.00", card: "4.00", wallet: "6.00" });
   await page.screenshot({ path: testInfo.outputPath("invoice-gift-card-part.png"), fullPage: true });
   // The faucet gives what the wallet pays and a little more: 6 + 5.
-  await getTestUsdc(page, `11 test USDC sent to your wallet on ${wallet.network.name}.`);
+  await getTestUsdc(page, `11.00 USDC sent to your wallet on ${wallet.network.name}`);
   expect(await evmUsdcBalance(wallet.network, wallet.account.address)).toBe(11_000_000n);
-  await page.getByRole("button", { name: "Pay 6 USDC" }).click();
+  await page.getByRole("button", { name: "Pay 6.00 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
   expect(wallet.calls).toContain("eth_signTypedData_v4");
   // Exactly 6 USDC left the wallet.
   expect(await evmUsdcBalance(wallet.network, wallet.account.address)).toBe(5_000_000n);
-  await expectAmounts(page, { price: "10", card: "4", wallet: "6" });
+  await expectAmounts(page, { price: "10.00", card: "4.00", wallet: "6.00" });
 
   // The card is spent: the next cart's invoice refuses it by the field.
   await page.goto("/cart");
@@ -204,7 +204,7 @@ test("the store gift card: bought with the wallet, its code pays a cart, and can
   await page.goto("/products/store-gift-card");
   await expect(page.getByRole("heading", { level: 1, name: "x402 Storefront Gift Card" })).toBeVisible();
   // Sold at its face value.
-  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("radio", { name: /^\$10(?![.\d])/ }).check();
   await page.getByRole("button", { name: "Add to cart" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
   await page.goto("/cart");
@@ -215,7 +215,7 @@ test("the store gift card: bought with the wallet, its code pays a cart, and can
 
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
   await getTestUsdc(page);
-  await page.getByRole("button", { name: "Pay 10 USDC" }).click();
+  await page.getByRole("button", { name: "Pay 10.00 USDC" }).click();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
   const code = (await page.locator("output").first().textContent())!;
   expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
@@ -227,12 +227,12 @@ test("the store gift card: bought with the wallet, its code pays a cart, and can
   await codeField(page).fill(code);
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
-  await expectAmounts(page, { price: "10", card: "10", wallet: "0" });
+  await expectAmounts(page, { price: "10.00", card: "10.00", wallet: "0.00" });
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 20_000 });
 
   // A card never pays for the store gift card: told by the field, the cart kept.
   await page.goto("/products/store-gift-card");
-  await page.getByRole("radio", { name: /^\$10\.00/ }).check();
+  await page.getByRole("radio", { name: /^\$10(?![.\d])/ }).check();
   await page.getByRole("button", { name: "Add to cart" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Added 1 ×");
   await page.goto("/cart");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { currencyExponent } from "./currency";
 import { parseMinorUnits, formatMinorUnits, usdcToDecimal } from "@/lib/platform/money";
 import { parseRate, tableFxSource } from "./fx";
-import { aboveCost, formatUsd, formatUsdc, priceUsdc, PricingError, rangeCostCents } from "./pricing";
+import { aboveCost, formatFaceValue, formatPackage, formatUsd, formatUsdc, formatUsdcDecimal, priceUsdc, PricingError, rangeCostCents } from "./pricing";
 
 const fx = tableFxSource("2026-11-02", { USD: "1", EUR: "1.0812", JPY: "0.006612", KWD: "3.2531" });
 
@@ -86,6 +86,32 @@ describe("amounts", () => {
     expect(usdcToDecimal(27_030_000n)).toBe("27.03");
     expect(usdcToDecimal(10_000_000n)).toBe("10");
     expect(usdcToDecimal(1n)).toBe("0.000001");
+  });
+
+  it("writes USDC amounts for people with two decimals, more only when they have them", () => {
+    expect(formatUsdc(10_000_000n)).toBe("10.00 USDC");
+    expect(formatUsdc(0n)).toBe("0.00 USDC");
+    expect(formatUsdc(1_000n)).toBe("0.001 USDC");
+    expect(formatUsdc(1n)).toBe("0.000001 USDC");
+    expect(formatUsdc(-2_500_000n)).toBe("-2.50 USDC");
+    expect(formatUsdcDecimal("10")).toBe("10.00 USDC");
+    expect(formatUsdcDecimal("12.74")).toBe("12.74 USDC");
+    expect(formatUsdcDecimal("5.5")).toBe("5.50 USDC");
+  });
+
+  it("names a package that is an amount as money in its currency, any other as it is", () => {
+    expect(formatPackage("10", "GBP")).toBe("£10");
+    expect(formatPackage("5", "USD")).toBe("$5");
+    expect(formatPackage("25", "EUR")).toBe("€25");
+    expect(formatPackage("7.5", "EUR")).toBe("€7.50");
+    expect(formatPackage("5000", "JPY")).toBe("¥5,000");
+    expect(formatPackage("100", "MXN")).toBe("MX$100");
+    expect(formatPackage("1GB, 7 Days", "USD")).toBe("1GB, 7 Days");
+    expect(formatPackage("1,000 V-Bucks", "USD")).toBe("1,000 V-Bucks");
+    expect(formatPackage("10", "XYZ")).toBe("XYZ\u00a010");
+    expect(formatPackage("10", "US")).toBe("10 US");
+    expect(formatFaceValue(2500n, "EUR")).toBe("€25");
+    expect(formatFaceValue(899n, "USD")).toBe("$8.99");
   });
 });
 

@@ -1,4 +1,4 @@
-import { USDC_PER_CENT, USDC_PER_USD } from "@/lib/platform/money";
+import { formatMinorUnits, parseMinorUnits, USDC_DECIMALS, USDC_PER_CENT, USDC_PER_USD } from "@/lib/platform/money";
 import { currencyExponent } from "./currency";
 import { parseRate, shippedFxSource, type FxSource, type Rate } from "./fx";
 
@@ -71,15 +71,56 @@ export function formatUsd(atomic: bigint): string {
   return usdFormat.format(cents / 100);
 }
 
-/** "12.50 USDC": for people. */
+/**
+ * "12.50 USDC", "0.001 USDC": a USDC amount for people, always with two decimals (more only when it has them), so that
+ * amounts side by side read alike ("10.00 USDC" beside "12.74 USDC").
+ */
 export function formatUsdc(atomic: bigint): string {
-  const cents = atomic / CENT;
-  return `${(cents / 100n).toLocaleString("en-US")}.${(cents % 100n).toString().padStart(2, "0")} USDC`;
+  const negative = atomic < 0n;
+  const abs = negative ? -atomic : atomic;
+  const frac = (abs % USDC_PER_USD)
+    .toString()
+    .padStart(USDC_DECIMALS, "0")
+    .replace(/0{1,4}$/, "");
+  return `${negative ? "-" : ""}${(abs / USDC_PER_USD).toLocaleString("en-US")}.${frac} USDC`;
 }
 
-/** A face value for people in its own currency: "€25.00", "¥5,000". */
+/** formatUsdc of a decimal USDC amount as the APIs give it ("10", "12.5"); the text itself when it is not one. */
+export function formatUsdcDecimal(decimal: string): string {
+  const atomic = parseMinorUnits(decimal, USDC_DECIMALS);
+  return atomic === undefined ? `${decimal} USDC` : formatUsdc(atomic);
+}
+
+// An Intl.NumberFormat is slow to make: one per currency, kept.
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+function moneyFormat(currency: string): Intl.NumberFormat | null {
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      // "£10", "€7.50", "¥5,000": whole amounts without ".00", as a card's value is named.
+      format = new Intl.NumberFormat("en-US", { style: "currency", currency, trailingZeroDisplay: "stripIfInteger" });
+    } catch {
+      format = null;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+/** A face value for people in its own currency: "€25", "£7.50", "¥5,000". */
 export function formatFaceValue(faceValueMinor: bigint, currency: string): string {
-  const exponent = currencyExponent(currency) ?? 2;
-  const value = Number(faceValueMinor) / 10 ** exponent;
-  return new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: exponent }).format(value);
+  return formatPackage(formatMinorUnits(faceValueMinor, currencyExponent(currency) ?? 2), currency);
+}
+
+/**
+ * How a package is named to people, wherever one is (cart, invoice, order lists, dashboard, messages): a package
+ * that is an amount in its product's currency as money ("£10", "$5", "€25"), any other ("1GB, 7 Days", "1,000
+ * V-Bucks") as it is. An amount with a currency code that is no code at all
+ * keeps it after the amount ("10 US").
+ */
+export function formatPackage(value: string, currency: string): string {
+  if (!/^\d+(\.\d+)?$/.test(value)) return value;
+  const format = moneyFormat(currency);
+  return format ? format.format(value as Intl.StringNumericLiteral) : `${value} ${currency}`;
 }

@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { addLogContext, log } from "@/lib/platform/log";
-import { getProduct, type Product } from "@/lib/catalog";
+import { formatPackage, getProduct, type Product } from "@/lib/catalog";
 import { config } from "@/lib/platform/config";
 import { getDb, type Db } from "@/lib/platform/db";
 import { queryRows } from "@/lib/platform/db/client";
@@ -177,7 +177,9 @@ export async function createInvoice(
     for (const [i, o] of orderRows.entries()) {
       if (o.supplier !== "inventory") continue;
       if (!(await reserveCode(tx as unknown as Db, o, now))) {
-        throw new DomainError("out_of_stock", `${o.productName} ${o.packageValue} is sold out`, { path: ["items", i, "package_value"] });
+        throw new DomainError("out_of_stock", `${o.productName} ${formatPackage(o.packageValue, o.currency)} is sold out`, {
+          path: ["items", i, "package_value"],
+        });
       }
     }
     // A gift card pays what it can (its value set aside until the invoice is paid or ends); one that pays it all pays it now.

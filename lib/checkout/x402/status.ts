@@ -36,6 +36,7 @@ function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: str
       product_id: o.productId,
       name: o.productName,
       package_value: o.packageValue,
+      currency: o.currency,
       price_usdc: usdcToDecimal(o.priceUsdc),
       status: o.status,
       ...(o.errorCode ? { error_code: o.errorCode } : {}),

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { demoCatalog, testFamily } from "@/lib/catalog/demo/generate";
 import { createDemoProvider, demoProvider } from "./demo";
 import { parseBundle } from "./esim-bundle";
 import { isIccid, isLuhnValid, luhnCheckDigit } from "@/lib/catalog/iccid";
@@ -49,6 +50,24 @@ describe("demo provider: gift cards", () => {
     const expiry = new Date(`${r.expiration_date}T00:00:00Z`).getTime();
     expect(expiry - createdAt.getTime()).toBeGreaterThanOrEqual(364 * 86_400_000);
     expect(expiry - createdAt.getTime()).toBeLessThanOrEqual(3 * 366 * 86_400_000);
+  });
+
+  it("delivers a PIN to every demo gift card whose instructions ask for one, and to none other", async () => {
+    const mismatched: string[] = [];
+    const seen = new Set<string>();
+    for (const p of [...demoCatalog(), ...testFamily()]) {
+      if (p.kind !== "gift_card" || seen.has(p.brand)) continue;
+      const r = await provider.deliver(
+        order({ productId: p.slug, productName: p.name, brand: p.brand, redemptionInstructions: p.redemptionInstructions ?? null }),
+      );
+      if ("pending" in r || r.failed || !r.redemption.code) continue;
+      seen.add(p.brand);
+      const asksForPin = /\bPIN\b/.test(p.redemptionInstructions ?? "");
+      if (asksForPin !== Boolean(r.redemption.pin))
+        mismatched.push(`${p.brand}: ${r.redemption.pin ? "a PIN the instructions do not name" : "no PIN, yet the instructions ask for one"}`);
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect(mismatched).toEqual([]);
   });
 
   it("is deterministic per order and key, and different across orders and keys", async () => {
@@ -138,7 +157,7 @@ describe("demo provider: top-ups", () => {
   it("records the phone number with the operator and a reference", async () => {
     const r = await delivered(refill);
     expect(r.topup).toEqual({ phone_number: "+14155550134", operator: "Test Products", reference: expect.stringMatching(/^TU\d{12}$/) });
-    expect(r.other).toBe("$20.00 airtime sent to +14155550134 (Test Products).");
+    expect(r.other).toBe("$20 airtime sent to +14155550134 (Test Products).");
   });
 
   it("names data bundles as such, and fails a top-up without a number", async () => {

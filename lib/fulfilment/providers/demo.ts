@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { formatFaceValue } from "@/lib/catalog/pricing";
+import { formatPackage } from "@/lib/catalog/pricing";
 import { sessionKey } from "@/lib/identity/session-key";
 import { orderRandom, type OrderRandom } from "./deterministic";
 import { parseBundle } from "./esim-bundle";
@@ -98,10 +98,9 @@ function esim(order: OrderToFulfil, r: OrderRandom): Redemption {
 
 function topup(order: OrderToFulfil, phone: string, r: OrderRandom): Redemption {
   const operator = order.brand ?? order.productName;
-  // Numeric package values are airtime amounts; the others are data bundles ("2GB, 30 Days").
-  const what = /^\d+(\.\d+)?$/.test(order.packageValue)
-    ? `${formatFaceValue(order.faceValueMinor, order.currency)} airtime`
-    : `${order.packageValue} data bundle`;
+  // Package values that are amounts are airtime (named as money); the others are data bundles ("2GB, 30 Days").
+  const label = formatPackage(order.packageValue, order.currency);
+  const what = label === order.packageValue ? `${label} data bundle` : `${label} airtime`;
   return {
     ...base(order),
     other: `${what} sent to ${phone} (${operator}).`,

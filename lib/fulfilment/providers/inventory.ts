@@ -1,3 +1,4 @@
+import { formatPackage } from "@/lib/catalog/pricing";
 import type { Db } from "@/lib/platform/db";
 import { sellCode } from "@/lib/catalog/stock";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./types";
@@ -11,7 +12,12 @@ export function createInventoryProvider(db: Db, clock: () => Date = () => new Da
   return {
     async deliver(order: OrderToFulfil): Promise<Delivery> {
       const sold = await sellCode(db, order, clock());
-      if (!sold) return { failed: true, errorCode: "OUT_OF_STOCK", message: `No code is left for ${order.productName} ${order.packageValue}.` };
+      if (!sold)
+        return {
+          failed: true,
+          errorCode: "OUT_OF_STOCK",
+          message: `No code is left for ${order.productName} ${formatPackage(order.packageValue, order.currency)}.`,
+        };
       const redemption: Redemption = {
         code: sold.code,
         ...(sold.pin ? { pin: sold.pin } : {}),

@@ -84,6 +84,7 @@ const myOrders = withWallet(
         name: o.productName,
         kind: o.productKind,
         package_value: o.packageValue,
+        currency: o.currency,
         price_usdc: usdcToDecimal(o.priceUsdc),
         status: o.status,
         ...(o.errorCode ? { error_code: o.errorCode } : {}),

@@ -104,6 +104,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
                 slug: product.slug,
                 name: product.name,
                 image: product.image,
+                currency: product.currency,
                 recipientType: product.recipientType,
                 phonePrefixes: product.phonePrefixes,
                 inStock: product.inStock,

@@ -4,6 +4,7 @@ import { DataTable, type Column } from "@/components/dashboard/data-table";
 import { EmptyState } from "@/components/dashboard/empty-state";
 import { FirstApiCall } from "@/components/dashboard/first-api-call";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
+import { formatPackage } from "@/lib/catalog/pricing";
 import { OrderFilters } from "@/components/dashboard/order-filters";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { Pagination } from "@/components/dashboard/pagination";
@@ -65,9 +66,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       cell: (o) => (
         <span className="flex min-w-0 flex-col">
           <span className="[overflow-wrap:anywhere]">{o.productName}</span>
-          <span className="text-xs text-slate-600">
-            {o.packageValue} {o.currency}
-          </span>
+          <span className="text-xs text-slate-600">{formatPackage(o.packageValue, o.currency)}</span>
         </span>
       ),
     },

@@ -6,6 +6,7 @@ import { Breadcrumb } from "@/components/dashboard/breadcrumb";
 import { DataTable } from "@/components/dashboard/data-table";
 import { DetailList } from "@/components/dashboard/detail-list";
 import { formatDateTime, formatUsd } from "@/components/dashboard/format";
+import { formatPackage } from "@/lib/catalog/pricing";
 import { PageHeader } from "@/components/dashboard/page-header";
 import { InvoiceStatusBadge, OrderStatusBadge, WebhookStatusBadge } from "@/components/dashboard/status-badges";
 import { getDb } from "@/lib/platform/db";
@@ -129,7 +130,7 @@ export default async function InvoicePage({ params }: Props) {
                 </Link>
               ),
             },
-            { header: "Product", cell: (o) => `${o.productName} · ${o.packageValue} ${o.currency}` },
+            { header: "Product", cell: (o) => `${o.productName} · ${formatPackage(o.packageValue, o.currency)}` },
             { header: "Status", cell: (o) => <OrderStatusBadge status={o.status} /> },
             { header: "Price", className: "tabular-nums", cell: (o) => (o.priceCents === null ? "—" : formatUsd(o.priceCents)) },
           ]}

@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/dashboard/page-header";
 import { RevealRedemption } from "@/components/dashboard/reveal-redemption";
 import { OrderStatusBadge } from "@/components/dashboard/status-badges";
 import { Timeline } from "@/components/dashboard/timeline";
-import { formatUsdc } from "@/lib/catalog/pricing";
+import { formatPackage, formatUsdc } from "@/lib/catalog/pricing";
 import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { getMerchantOrderDetail } from "@/lib/dashboard/order-detail";
@@ -45,7 +45,7 @@ export default async function OrderPage({ params }: Props) {
                   </span>
                 ),
               },
-              { term: "Value", value: `${order.packageValue} ${order.currency}` },
+              { term: "Value", value: formatPackage(order.packageValue, order.currency) },
               { term: "Price", value: order.priceCents === null ? formatUsdc(order.priceUsdc) : formatUsd(order.priceCents) },
               ...(order.recipient ? [{ term: "Recipient", value: order.recipient }] : []),
               {
@@ -72,7 +72,11 @@ export default async function OrderPage({ params }: Props) {
         {order.status === "delivered" ? (
           <>
             <p className="text-slate-700">The code, PIN, link or eSIM activation your customer needs. Shown on request, to keep it off screens by accident.</p>
-            <RevealRedemption orderId={order.id} productName={order.productName} action={revealRedemptionAction} />
+            <RevealRedemption
+              orderId={order.id}
+              title={`${order.productName} · ${formatPackage(order.packageValue, order.currency)}`}
+              action={revealRedemptionAction}
+            />
           </>
         ) : (
           <p className="text-slate-700">

@@ -3,10 +3,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
-import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { useWalletState } from "@/components/wallet/use-shop-wallet";
 import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { usdcToDecimal } from "@/lib/platform/money";
+import { formatUsdc, formatUsdcDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
 import { faucetAmount, payInvoice, payStatus, requestTestUsdc, ShopApiError } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
@@ -16,7 +16,7 @@ import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 /** Pays a merchant's USDC invoice from the shopper's wallet, on the one network the merchant chose. */
 export function MerchantPay({ id }: { id: string }) {
   const setup = useWalletSetup();
-  const wallet = useShopWallet();
+  const { families } = useWalletState();
   const queryClient = useQueryClient();
   const refresh = useCallback(
     () => Promise.all([queryClient.invalidateQueries({ queryKey: ["pay", id] }), queryClient.invalidateQueries({ queryKey: BALANCES })]),
@@ -32,7 +32,10 @@ export function MerchantPay({ id }: { id: string }) {
   });
   const inv = query.data;
   const net = inv ? payNetworks(setup).find((n) => n.network === inv.network) : undefined;
-  const familyOk = wallet && net && wallet.family === net.family;
+  // The invoice is paid on one network: only a wallet of its family can pay it, whichever else is connected.
+  const wallet = net ? (families[net.family]?.wallet ?? null) : null;
+  const otherWallet = !wallet ? Object.values(families).find((f) => f?.wallet)?.wallet : undefined;
+  const familyOk = Boolean(wallet && net);
   const balance = useUsdcBalance(familyOk && inv?.payment_status === "unpaid" ? net : undefined, wallet?.address ?? "");
   const secondsLeft = useSecondsLeft(inv?.payment_status === "unpaid" ? inv.expires_at : undefined);
 
@@ -77,9 +80,11 @@ export function MerchantPay({ id }: { id: string }) {
   return (
     <section aria-labelledby="pay-summary" className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
       <h2 id="pay-summary" className="text-3xl font-bold text-slate-900">
-        {inv.amount_usdc} USDC <span className="block text-base font-medium text-slate-700">on {inv.network_name}</span>
+        {formatUsdcDecimal(inv.amount_usdc)} <span className="block text-base font-medium text-slate-700">on {inv.network_name}</span>
       </h2>
-      {inv.gift_card_usdc !== undefined && <p className="text-sm text-slate-700">A gift card of the shop paid {inv.gift_card_usdc} USDC of this invoice.</p>}
+      {inv.gift_card_usdc !== undefined && (
+        <p className="text-sm text-slate-700">A gift card of the shop paid {formatUsdcDecimal(inv.gift_card_usdc)} of this invoice.</p>
+      )}
       {inv.payment_status === "unpaid" ? (
         <>
           {secondsLeft !== null && (
@@ -87,19 +92,20 @@ export function MerchantPay({ id }: { id: string }) {
               Payable for <span className="font-semibold text-slate-900">{formatCountdown(secondsLeft)}</span>
             </p>
           )}
-          <ConnectWallet wallet={wallet} />
-          {wallet && !familyOk && (
-            <p role="alert" className="text-sm font-medium text-red-700">
-              This invoice is paid on {inv.network_name}: connect {net.family === "solana" ? "a Solana" : "an EVM"} wallet.
+          {otherWallet && (
+            <p className="text-sm font-medium text-slate-800">
+              This invoice is paid on {inv.network_name}: your {otherWallet.family === "solana" ? "Solana" : "EVM"} wallet cannot pay it. Connect{" "}
+              {net.family === "solana" ? "a Solana" : "an EVM"} wallet.
             </p>
           )}
+          <ConnectWallet wallet={wallet} families={[net.family]} />
           {familyOk && (
             <>
               {balance !== undefined && (
                 <p id="pay-balance" className={`text-sm ${short ? "font-medium text-red-700" : "text-slate-700"}`}>
                   {short
-                    ? `Not enough USDC on ${net.name}: this wallet holds ${usdcToDecimal(balance)} USDC.`
-                    : `This wallet holds ${usdcToDecimal(balance)} USDC on ${net.name}.`}
+                    ? `Not enough USDC on ${net.name}: this wallet holds ${formatUsdc(balance)}.`
+                    : `This wallet holds ${formatUsdc(balance)} on ${net.name}.`}
                 </p>
               )}
               <button
@@ -109,7 +115,7 @@ export function MerchantPay({ id }: { id: string }) {
                 aria-describedby={balance !== undefined ? "pay-balance" : undefined}
                 className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
               >
-                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${inv.amount_usdc} USDC`}
+                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${formatUsdcDecimal(inv.amount_usdc)}`}
               </button>
               {setup.mode === "devnet" && (
                 <button

@@ -1,15 +1,18 @@
 "use client";
 
 import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
-import { useWalletState, type ShopWallet } from "./use-shop-wallet";
+import { useWalletState, type ShopWallet, type WalletFamily } from "./use-shop-wallet";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
+const FAMILY_BUTTONS: Record<WalletFamily, string> = { eip155: "Connect EVM wallet", solana: "Connect Solana wallet" };
+
 /**
  * Connect an EVM wallet (RainbowKit) or a Solana wallet (wallet adapter); once connected, who and a way out. The
- * family's wallet stack loads when its button is pressed, then its picker opens.
+ * family's wallet stack loads when its button is pressed, then its picker opens. `families` narrows the offer to the
+ * families that can pay (a merchant's invoice is paid on one network): the first is the main button.
  */
-export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
+export function ConnectWallet({ wallet, families = ["eip155", "solana"] }: { wallet: ShopWallet | null; families?: readonly WalletFamily[] }) {
   const { setup, connect, forget, loading } = useWalletState();
   const devnet = setup.mode === "devnet";
   if (wallet) {
@@ -38,27 +41,27 @@ export function ConnectWallet({ wallet }: { wallet: ShopWallet | null }) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          onClick={() => connect("eip155")}
-          aria-busy={loading === "eip155"}
-          className="h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
-        >
-          Connect EVM wallet
-        </button>
-        <button
-          type="button"
-          onClick={() => connect("solana")}
-          aria-busy={loading === "solana"}
-          className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
-        >
-          Connect Solana wallet
-        </button>
+        {families.map((family, i) => (
+          <button
+            key={family}
+            type="button"
+            onClick={() => connect(family)}
+            aria-busy={loading === family}
+            className={
+              i === 0
+                ? "h-11 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
+                : "h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 shadow-sm hover:bg-slate-50"
+            }
+          >
+            {FAMILY_BUTTONS[family]}
+          </button>
+        ))}
       </div>
       {devnet && (
         <p className="text-sm text-slate-600">
           <span className="font-semibold text-slate-800">No wallet extension?</span> This is a devnet: pick{" "}
-          <span className="font-medium text-slate-800">{BURNER_WALLET_NAME}</span> in either list. It is a test wallet kept in this browser, for test USDC only.
+          <span className="font-medium text-slate-800">{BURNER_WALLET_NAME}</span> in {families.length > 1 ? "either list" : "the list"}. It is a test wallet
+          kept in this browser, for test USDC only.
         </p>
       )}
     </div>

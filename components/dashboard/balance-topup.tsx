@@ -11,8 +11,8 @@ import { ActionMessages } from "@/components/ui/action-messages";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { usdcToDecimal, centsToDecimal, centsToUsdc } from "@/lib/platform/money";
-import { topupAmount } from "@/lib/merchants/topups/amount";
+import { formatUsdc } from "@/lib/catalog/pricing";
+import { centsToDecimal, centsToUsdc, topupAmount } from "@/lib/merchants/topups/amount";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 import { formatUsd } from "./format";
 
@@ -33,6 +33,9 @@ export function BalanceTopup() {
   const [network, setNetwork] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Just topped up: the wallet holds that much less, which is no shortage to warn of (nothing new is asked of it) until
+  // the shopper changes the amount or the network, or asks for test USDC.
+  const [toppedUp, setToppedUp] = useState(false);
 
   const parsed = topupAmount.safeParse(amount);
   const cents = parsed.success ? parsed.data : undefined;
@@ -41,11 +44,13 @@ export function BalanceTopup() {
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
   const usdc = useUsdcBalance(wallet && chosen ? chosen : undefined, wallet?.address ?? "");
   const short = usdc !== undefined && cents !== undefined && usdc < centsToUsdc(cents);
+  const warnShort = short && !toppedUp;
 
   const topUp = () =>
     run("topup", async () => {
       setTouched(true);
       setNotice(null);
+      setToppedUp(false);
       if (!wallet || !chosen || cents === undefined) return;
       const scheme = await wallet.paymentScheme(chosen.network);
       const result = await topUpBalance({
@@ -56,11 +61,13 @@ export function BalanceTopup() {
         scheme,
       });
       setNotice(`${formatUsd(cents)} added to your balance (top-up ${result.topup_id}).`);
+      setToppedUp(true);
       router.refresh();
     });
   const fund = () =>
     run("fund", async () => {
       setNotice(null);
+      setToppedUp(false);
       if (!wallet || !chosen) return;
       setNotice(await requestTestUsdc(chosen, wallet.address, faucetAmount(cents !== undefined ? centsToDecimal(cents) : "100")));
     });
@@ -91,7 +98,10 @@ export function BalanceTopup() {
             inputMode="decimal"
             autoComplete="off"
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setToppedUp(false);
+            }}
             onBlur={() => setTouched(true)}
             aria-invalid={amountError ? true : undefined}
             aria-describedby={`${id}-amount-hint`}
@@ -104,12 +114,19 @@ export function BalanceTopup() {
         <ConnectWallet wallet={wallet} />
         {wallet && (
           <>
-            <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />
+            <NetworkPicker
+              networks={networks}
+              chosen={chosen}
+              onChoose={(n) => {
+                setNetwork(n);
+                setToppedUp(false);
+              }}
+            />
             {usdc !== undefined && chosen && (
-              <p id={`${id}-usdc`} className={`text-sm ${short ? "font-medium text-red-700" : "text-slate-700"}`}>
-                {short
-                  ? `Not enough USDC on ${chosen.name}: this wallet holds ${usdcToDecimal(usdc)} USDC.`
-                  : `This wallet holds ${usdcToDecimal(usdc)} USDC on ${chosen.name}.`}
+              <p id={`${id}-usdc`} className={`text-sm ${warnShort ? "font-medium text-red-700" : "text-slate-700"}`}>
+                {warnShort
+                  ? `Not enough USDC on ${chosen.name}: this wallet holds ${formatUsdc(usdc)}.`
+                  : `This wallet holds ${formatUsdc(usdc)} on ${chosen.name}.`}
               </p>
             )}
             <div className="flex flex-col gap-2 sm:flex-row">

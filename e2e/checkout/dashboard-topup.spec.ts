@@ -39,13 +39,16 @@ test("a merchant tops up its balance in USDC with the injected wallet; the ledge
   await connectEvm(page);
   await page.getByRole("radio", { name: wallet.network.name }).check();
   await getTestUsdc(page);
-  await expect(page.getByText(`This wallet holds 31 USDC on ${wallet.network.name}.`)).toBeVisible();
+  await expect(page.getByText(`This wallet holds 31.00 USDC on ${wallet.network.name}.`)).toBeVisible();
   await expectAccessible(page, "balance page with a connected wallet");
   await screenshot(page, testInfo, "balance-before");
 
   await page.getByRole("button", { name: "Top up $25.50" }).click();
   await expect(page.getByRole("status").filter({ hasText: "added to your balance" })).toContainText("$25.50 added to your balance");
   await expect(page.getByTestId("balance")).toHaveText("$25.50");
+  // The wallet holds less now (31.00 - 25.50), which the success does not turn into a warning.
+  await expect(page.getByText(`This wallet holds 5.50 USDC on ${wallet.network.name}.`)).toBeVisible();
+  await expect(page.getByText(/Not enough USDC/)).toHaveCount(0);
   const ledger = page.getByRole("table", { name: "Ledger entries, newest first" });
   await expect(ledger.getByRole("row")).toHaveCount(2);
   const entry = ledger.getByRole("row").nth(1);

@@ -50,7 +50,7 @@ function EsimQr({ value }: { value: string }) {
 /** What an eSIM's steps are when its product gives none. */
 const ESIM_STEPS = [
   "1. On your phone, open Settings, then Mobile data (or Cellular), then Add eSIM.",
-  "2. Scan this QR code, or enter the activation code below by hand.",
+  "2. Scan this QR code, or enter the activation code above by hand.",
   "3. Turn the eSIM on for data when you arrive.",
 ].join("\n");
 
@@ -89,8 +89,10 @@ function Instructions({ text }: { text: string }) {
 
 /** One delivered order: its code, PIN, link, eSIM QR code, or top-up receipt, and how to redeem it. */
 export function RedemptionCard({ redemption: r, title }: { redemption: Redemption; title: string }) {
-  // An eSIM to install: the product's steps, or the general ones when it gives none; one list either way.
+  // An eSIM to install: the product's steps when it gives some, else the general ones (its note, if any, after them).
+  // One list either way, never two that say the same.
   const esim = r.barcode_format === "QRCODE" && Boolean(r.barcode_value);
+  const hasSteps = Boolean(r.instructions && /^\s*\d+[.)]\s/m.test(r.instructions));
   return (
     <article className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <h3 className="font-semibold text-slate-900">{title}</h3>
@@ -108,7 +110,8 @@ export function RedemptionCard({ redemption: r, title }: { redemption: Redemptio
       {r.iccid && <CopyField label="ICCID" value={r.iccid} />}
       {r.other && <p className="text-sm text-slate-800">{r.other}</p>}
       {r.expiration_date && <p className="text-sm text-slate-700">Expires {r.expiration_date}</p>}
-      {(r.instructions || esim) && <Instructions text={r.instructions ?? ESIM_STEPS} />}
+      {esim && !hasSteps && <Instructions text={ESIM_STEPS} />}
+      {r.instructions && <Instructions text={r.instructions} />}
     </article>
   );
 }

@@ -19,6 +19,9 @@ test("an eSIM is delivered as a QR code, then topped up from the account page; a
   // A real QR image (PNG data URL drawn from the LPA activation string), with the steps to install it.
   expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
   await expect(card.getByText("Add eSIM")).toBeVisible();
+  // One list of steps, not two that overlap (the test product's own words are a note, no steps).
+  await expect(card.getByRole("list")).toHaveCount(1);
+  await expect(card.getByText("Nothing to install: the QR code and activation code are made up for the test.")).toBeVisible();
   await expect(card.locator("output").filter({ hasText: /^LPA:1\$/ })).toBeVisible();
   const iccid = (await card
     .locator("output")

@@ -1,4 +1,4 @@
-import { expectAccessible } from "../a11y";
+import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
 import { expect, test } from "../fixtures";
 import { newMerchant } from "../merchant-api/merchants";
 import { evmUsdcBalance, devnetNetworks, isEvm } from "../x402/devnet-client";
@@ -59,6 +59,10 @@ test("a Base invoice's payment page offers only an EVM wallet, and a connected S
   await expect(page.getByRole("button", { name: "Connect Solana wallet" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("merchant-pay-wrong-family.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page, "payment page on a phone");
+  await page.screenshot({ path: testInfo.outputPath("merchant-pay-wrong-family-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await connectEvm(page);
   await expect(page.getByText(/your Solana wallet cannot pay it/)).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Pay 10.00 USDC" })).toBeVisible();

@@ -127,6 +127,10 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     await hit(m, "GET /accounts/balance", 200);
     await hit(m, "GET /products", 200, { query: "limit=2&include_test_products=true" });
     await hit(m, "GET /products", "400 invalid_param", { query: "limit=0" });
+    // A number that is none names the parameter and its rule (lib/http/query.ts), not the validator's text.
+    expect(await hit(m, "GET /products", "400 invalid_param", { query: "limit=abc" })).toMatchObject({
+      message: "Invalid parameter limit: must be a whole number from 1 to 50",
+    });
     await hit(m, "GET /products/search", 200, { query: "q=steam&limit=2" });
     await hit(m, "GET /products/search", "400 missing_param");
     await hit(m, "GET /products/search", "400 invalid_param", { query: `q=${"a".repeat(101)}` });
@@ -217,6 +221,9 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     await drainDue(database.db);
     await hit(m, "GET /orders", 200, { query: "limit=1" });
     await hit(m, "GET /orders", "400 invalid_param", { query: "limit=500" });
+    expect(await hit(m, "GET /orders", "400 invalid_param", { query: "start=abc" })).toMatchObject({
+      message: "Invalid parameter start: must be a whole number from 0 to 1000000",
+    });
     await hit(m, "GET /orders/{id}", 200, { id: paid.orders[0]!.id });
     await hit(m, "GET /orders/{id}", "404 not_found", { id: "ord_nope" });
 

@@ -6,6 +6,7 @@ import { countryName, getProducts, searchIds, type Product, type ProductKind } f
 import { currencyExponent } from "@/lib/catalog/currency";
 import type { Db } from "@/lib/platform/db";
 import { products } from "@/lib/platform/db/schema";
+import { queryRefusal } from "@/lib/platform/http/query";
 import { invalidParam, missingParam, V2Error } from "./envelope";
 import { nextOffsetPage } from "./paging";
 import { searchText, type ListQuery } from "./schemas";
@@ -82,14 +83,14 @@ export function merchantProductJson(p: Product, origin: string): string {
   return json;
 }
 
-/** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter. */
-export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+/** Reads a query string with a schema; the first problem becomes `invalid_param` naming the parameter and its rule. */
+export function readQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<S> {
   const raw: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (v !== "") raw[k] = v;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw invalidParam(String(issue?.path[0] ?? "query"), issue?.message ?? "invalid");
+    const { param, rule } = queryRefusal(schema, parsed.error.issues);
+    throw invalidParam(param, rule);
   }
   return parsed.data;
 }

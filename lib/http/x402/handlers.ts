@@ -7,7 +7,7 @@ import { kickWorker } from "@/lib/fulfilment";
 import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
 import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/checkout";
 import { getPayments } from "@/lib/payments/payments";
-import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
+import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/api/x402/next-step";
 import { withWallet } from "@/lib/api/x402/with-wallet";
 import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
@@ -63,7 +63,7 @@ const invoiceStatus = withX402Fee(
 function parseMyOrders(req: Request) {
   const url = new URL(req.url);
   const parsed = myOrdersQuery.safeParse({ start: url.searchParams.get("start") ?? undefined, limit: url.searchParams.get("limit") ?? undefined });
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  if (!parsed.success) throw invalidQuery(myOrdersQuery, parsed.error.issues);
   return parsed.data;
 }
 

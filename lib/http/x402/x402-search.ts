@@ -1,6 +1,5 @@
-import { countryLabel, search, type ProductKind, type ProductSummary } from "@/lib/catalog";
-import { usdcToDecimal } from "@/lib/platform/money";
-import { invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
+import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
+import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
 import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
 import { nextStep } from "@/lib/api/x402/next-step";
 import { x402SearchQuery } from "@/lib/api/x402/x402-query";
@@ -8,7 +7,7 @@ import { x402SearchQuery } from "@/lib/api/x402/x402-query";
 export function parseSearchQuery(url: URL) {
   const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "region", "page", "limit"].includes(k)));
   const parsed = x402SearchQuery.safeParse(raw);
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  if (!parsed.success) throw invalidQuery(x402SearchQuery, parsed.error.issues);
   return parsed.data;
 }
 

@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import { queryRefusal } from "./query";
+
 /**
  * The one error of the /x402 API: an HTTP status, a stable machine code and a message for people.
  * Body shape, for every error but a 402: `{ "code": "MISSING_FIELD", "message": "...", ...details }`.
@@ -37,4 +40,10 @@ export function invalidParams(issues: { path: PropertyKey[]; message: string }[]
   const first = issues[0];
   const field = first?.path.map(String).join(".") || undefined;
   return new ApiError(400, code, field ? `${field}: ${first?.message}` : (first?.message ?? "Invalid request"), field ? { field } : {});
+}
+
+/** A query string that `schema` refuses, as the 400 that names the parameter and its rule (lib/http/query.ts). */
+export function invalidQuery(schema: z.ZodObject, issues: { path: PropertyKey[]; message: string }[]): ApiError {
+  const { param, rule } = queryRefusal(schema, issues);
+  return new ApiError(400, "INVALID_PARAMETER", `${param}: ${rule}`, { field: param });
 }

@@ -20,15 +20,17 @@ const PAID = [
   ["POST", "/x402/invoice/pay"],
 ] as const;
 
-test("/.well-known/x402 lists every paid route, and each GET one answers a 402 that describes it", async ({ baseURL }) => {
+test("/.well-known/x402 lists every paid route as a URL of the shop, and each GET one answers a 402 that describes it", async ({ baseURL }) => {
   const res = await fetch(`${baseURL}/.well-known/x402`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("application/json");
   const doc = (await res.json()) as WellKnown;
   expect(doc.version).toBe(1);
   expect(doc.resources).toHaveLength(PAID.length);
+  // One form for every entry: an absolute URL on the shop's origin (what crawlers probe and clients check).
+  for (const r of doc.resources) expect(URL.canParse(r) && new URL(r).origin, r).toBe(new URL(baseURL!).origin);
   for (const [method, path] of PAID) {
-    const entry = doc.resources.find((r) => (method === "GET" ? r.startsWith("http") && new URL(r).pathname === path : r === `${method} ${path}`));
+    const entry = doc.resources.find((r) => new URL(r).pathname === path);
     expect(entry, path).toBeTruthy();
     if (method !== "GET") continue;
     const paid = await documentedFetch(entry!);

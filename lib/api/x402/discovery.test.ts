@@ -55,14 +55,16 @@ describe("Bazaar discovery of the paid /x402 routes", () => {
 });
 
 describe("/.well-known/x402 and /llms.txt", () => {
-  it("lists every paid resource, GET ones as URLs a probe gets a 402 from", () => {
+  it("lists every paid resource in one form, an absolute URL on the origin (GET ones with a query a probe gets a 402 from)", () => {
     const doc = wellKnownX402("https://shop.example");
     expect(doc.version).toBe(1);
     expect(doc.resources).toHaveLength(PAID_ROUTES.length);
+    for (const entry of doc.resources) expect(new URL(entry).origin, entry).toBe("https://shop.example");
     expect(doc.resources).toContain("https://shop.example/x402/gift-cards/search?q=steam&country=US");
     expect(doc.resources).toContain("https://shop.example/x402/checkout/info");
-    expect(doc.resources).toContain("POST /x402/invoice/create");
-    expect(doc.resources).toContain("POST /x402/invoice/pay");
+    expect(doc.resources).toContain("https://shop.example/x402/invoice/create");
+    expect(doc.resources).toContain("https://shop.example/x402/invoice/pay");
+    expect(doc.instructions).toContain("/x402/invoice/create and /x402/invoice/pay take POST with a JSON body, the others GET");
     expect(doc.instructions).toContain("https://shop.example/llms.txt");
   });
 

@@ -157,11 +157,14 @@ export function discoveryExtensions(id: PaidRouteId): Record<string, unknown> {
   return extensions;
 }
 
-/** A paid route as a discovery document lists it: its URL with the example query (a probe gets the 402), or METHOD /path. */
+/**
+ * A paid route as /.well-known/x402 lists it: its absolute URL, the one form of every entry (the form's own: x402scan
+ * probes each URL with GET, then POST, and clients of the document check each entry is a URL). A GET route's URL holds
+ * its example query, so that a probe gets the 402 that describes it; which routes take POST, the instructions say.
+ */
 function resourceEntry(id: PaidRouteId, origin: string): string {
   const { method, path } = X402_ROUTES[id];
-  if (method !== "GET") return `${method} ${path}`;
-  const example = DISCOVERY[id].example;
+  const example = method === "GET" ? DISCOVERY[id].example : undefined;
   const query = example ? `?${new URLSearchParams(example as Record<string, string>)}` : "";
   return new URL(path + query, origin).toString();
 }
@@ -171,10 +174,11 @@ function resourceEntry(id: PaidRouteId, origin: string): string {
  * resources, instructions}`: x402scan's), each of which answers a 402 with its Bazaar metadata.
  */
 export function wellKnownX402(origin: string) {
+  const posts = PAID_ROUTES.filter((id) => X402_ROUTES[id].method === "POST").map((id) => X402_ROUTES[id].path);
   return {
     version: 1,
     resources: PAID_ROUTES.map((id) => resourceEntry(id, origin)),
-    instructions: `Gift cards, eSIMs and mobile top-ups for USDC. Each resource answers a 402 whose extensions.bazaar describes its input and output. How to buy, step by step: ${new URL("/llms.txt", origin)}. OpenAPI: ${new URL(X402_OPENAPI_PATH, origin)}.`,
+    instructions: `Gift cards, eSIMs and mobile top-ups for USDC. Each resource answers a 402 whose extensions.bazaar describes its input and output; ${posts.join(" and ")} take POST with a JSON body, the others GET. How to buy, step by step: ${new URL("/llms.txt", origin)}. OpenAPI: ${new URL(X402_OPENAPI_PATH, origin)}.`,
   };
 }
 

@@ -5,10 +5,9 @@ import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
+import { recordShopAddress } from "./shop-address";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { log } from "@/lib/platform/log";
-import { listeningPort, recordServer } from "./address-record";
-import { adminTokenFile, devnetBanner, shopOrigin } from "./devnet-banner";
 
 /**
  * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
@@ -45,6 +44,15 @@ export async function startServer(): Promise<void> {
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
     // (GET /api/cron/tick) and after each payment (lib/platform/runtime/poll-loop.ts).
     if (!c.vercel) await startBackgroundWork();
+    // On the devnet, where it listens, for the tools beside it (`npm run agent` finds the shop by it).
+    if (c.networkMode === "devnet" && !c.vercel) {
+      try {
+        const forget = recordShopAddress(c.dataDir);
+        onShutdown(async () => forget());
+      } catch (err) {
+        log.warn(`cannot record the shop's address in ${c.dataDir}: ${(err as Error).message}`);
+      }
+    }
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(
       {

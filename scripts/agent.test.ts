@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { readShopAddress, recordShopAddress } from "@/lib/server/shop-address";
+import { closedPort, serveRoutes } from "./testing";
+
+// How `npm run agent` finds the shop, and what it says when there is none to buy from. The purchases themselves run
+// against the e2e devnet shop (e2e/x402/agent.spec.ts).
+
+const run = promisify(execFile);
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-agent-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function agent(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/agent.ts", ...args], { env: { ...process.env, ...env } });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+describe("npm run agent: finding the shop", () => {
+  it("says how to start the shop when none runs", async () => {
+    const port = await closedPort();
+    const { code, out } = await agent([], { DATA_DIR: dataDir(), PORT: String(port) });
+    expect(code).toBe(1);
+    expect(out).toContain(`No shop is running: nothing answers at http://127.0.0.1:${port}`);
+    expect(out).toContain("Start it with `npm run dev`");
+    const named = await agent(["--url", `http://127.0.0.1:${port}/`], { DATA_DIR: dataDir() });
+    expect(named.out).toContain(`No shop answers at http://127.0.0.1:${port}.`);
+  });
+
+  it("goes to the address a running shop recorded in its data folder, and tells a shop that is not on the devnet", async () => {
+    const shop = await serveRoutes([]); // answers 404 everywhere, as a shop outside devnet mode does /api/dev/devnet
+    try {
+      const dir = dataDir();
+      recordShopAddress(dir, String(shop.port));
+      // This process stands for the shop's: the record names a live process.
+      expect(readShopAddress(dir)).toMatchObject({ url: shop.base, pid: process.pid });
+      const { code, out } = await agent([], { DATA_DIR: dir, PORT: String(await closedPort()) });
+      expect(code).toBe(1);
+      expect(out).toContain(`The shop at ${shop.base} is not on the devnet`);
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it("ignores a record left by a shop that ended", async () => {
+    const dir = dataDir();
+    fs.writeFileSync(path.join(dir, "shop.json"), JSON.stringify({ url: "http://127.0.0.1:1", pid: 2 ** 22 + 1, since: new Date().toISOString() }));
+    expect(readShopAddress(dir)).toBeUndefined();
+    const forget = recordShopAddress(dir, "4321");
+    expect(readShopAddress(dir)?.url).toBe("http://127.0.0.1:4321");
+    forget();
+    expect(fs.existsSync(path.join(dir, "shop.json"))).toBe(false);
+    expect(recordShopAddress(dir, undefined)).toBeTypeOf("function");
+    expect(fs.existsSync(path.join(dir, "shop.json"))).toBe(false);
+  });
+});

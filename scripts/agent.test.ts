@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { readShopAddress, recordShopAddress } from "@/lib/server/shop-address";
+import { recordedServer, recordServer } from "@/lib/server/address-record";
 import { closedPort, serveRoutes } from "./testing";
 
 // How `npm run agent` finds the shop, and what it says when there is none to buy from. The purchases themselves run
@@ -47,26 +47,15 @@ describe("npm run agent: finding the shop", () => {
     const shop = await serveRoutes([]); // answers 404 everywhere, as a shop outside devnet mode does /api/dev/devnet
     try {
       const dir = dataDir();
-      recordShopAddress(dir, String(shop.port));
+      const forget = recordServer(dir, { url: shop.base, mode: "testnet" });
       // This process stands for the shop's: the record names a live process.
-      expect(readShopAddress(dir)).toMatchObject({ url: shop.base, pid: process.pid });
+      expect(recordedServer(dir)).toMatchObject({ url: shop.base, pid: process.pid });
       const { code, out } = await agent([], { DATA_DIR: dir, PORT: String(await closedPort()) });
       expect(code).toBe(1);
       expect(out).toContain(`The shop at ${shop.base} is not on the devnet`);
+      forget();
     } finally {
       await shop.close();
     }
-  });
-
-  it("ignores a record left by a shop that ended", async () => {
-    const dir = dataDir();
-    fs.writeFileSync(path.join(dir, "shop.json"), JSON.stringify({ url: "http://127.0.0.1:1", pid: 2 ** 22 + 1, since: new Date().toISOString() }));
-    expect(readShopAddress(dir)).toBeUndefined();
-    const forget = recordShopAddress(dir, "4321");
-    expect(readShopAddress(dir)?.url).toBe("http://127.0.0.1:4321");
-    forget();
-    expect(fs.existsSync(path.join(dir, "shop.json"))).toBe(false);
-    expect(recordShopAddress(dir, undefined)).toBeTypeOf("function");
-    expect(fs.existsSync(path.join(dir, "shop.json"))).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import { formatUnits, parseUnits } from "viem";
 import { config } from "@/lib/platform/config";
-import { readShopAddress } from "@/lib/server/shop-address";
+import { recordedServer, SERVER_RECORD_FILE } from "@/lib/server/address-record";
 import { devnetBuyer } from "./x402-buyer";
 
 /** The most the agent lets its x402 client pay at once (a spend control of the official client), in USDC. */
@@ -47,9 +47,9 @@ const short = (hex: string) => (hex.length > 14 ? `${hex.slice(0, 8)}…${hex.sl
 /** The shop to buy from: --url, else the address a running shop recorded in DATA_DIR, else 127.0.0.1:$PORT. */
 async function findShop(url: string | undefined): Promise<string> {
   const c = config();
-  const recorded = url ? undefined : readShopAddress(c.dataDir);
+  const recorded = url ? undefined : recordedServer(c.dataDir);
   const base = (url ?? recorded?.url ?? `http://127.0.0.1:${c.port}`).replace(/\/+$/, "");
-  const where = url ? "given with --url" : recorded ? `recorded in ${c.dataDir}/shop.json` : "the default address";
+  const where = url ? "given with --url" : recorded ? `recorded in ${c.dataDir}/${SERVER_RECORD_FILE}` : "the default address";
   let res: Response;
   try {
     res = await fetch(`${base}/api/dev/devnet`, { signal: AbortSignal.timeout(10_000) });

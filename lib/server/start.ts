@@ -5,7 +5,8 @@ import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants/admin-token";
 import { getPayments } from "@/lib/payments/payments";
 import { startBackgroundWork } from "./background";
-import { recordShopAddress } from "./shop-address";
+import { listeningPort, recordServer } from "./address-record";
+import { adminTokenFile, devnetBanner, shopOrigin } from "./devnet-banner";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { log } from "@/lib/platform/log";
 
@@ -44,15 +45,6 @@ export async function startServer(): Promise<void> {
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
     // (GET /api/cron/tick) and after each payment (lib/platform/runtime/poll-loop.ts).
     if (!c.vercel) await startBackgroundWork();
-    // On the devnet, where it listens, for the tools beside it (`npm run agent` finds the shop by it).
-    if (c.networkMode === "devnet" && !c.vercel) {
-      try {
-        const forget = recordShopAddress(c.dataDir);
-        onShutdown(async () => forget());
-      } catch (err) {
-        log.warn(`cannot record the shop's address in ${c.dataDir}: ${(err as Error).message}`);
-      }
-    }
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(
       {
@@ -64,7 +56,8 @@ export async function startServer(): Promise<void> {
       `storefront ready: ${c.networkMode} mode, database: ${where}`,
     );
     const port = listeningPort(c.port);
-    // The operator's commands on this machine find the shop of the data folder by this record, on whatever port it runs.
+    // The tools on this machine (`npm run admin`, `npm run agent`) find the shop of the data folder by this record, on
+    // whatever port it runs.
     if (!c.vercel) {
       const forget = recordServer(c.dataDir, { url: `http://127.0.0.1:${port}`, mode: c.networkMode });
       onShutdown(async () => forget());

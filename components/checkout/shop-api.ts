@@ -65,14 +65,19 @@ async function answer<T>(res: Response): Promise<T> {
 export type Session = { token: string; expiresAt: number };
 
 /**
- * Signs in at `POST /x402/connect` with one SIGN-IN-WITH-X signature: the server's challenge (domain, nonce) comes in
- * the first answer, the wallet signs it, and the second call returns a session token for `X-Access-Token`.
+ * Signs in at `POST /x402/connect` with one SIGN-IN-WITH-X signature: the server's challenge (domain, nonce) comes
+ * from `POST /api/sign-in/challenge`, the wallet signs it, and /x402/connect returns a session token for `X-Access-Token`.
  */
 export async function signIn(signer: SIWxSigner, family: "eip155" | "solana", chainId?: string): Promise<Session> {
   const url = new URL("/x402/connect", window.location.origin).toString();
-  const challenge = await fetch(url, { method: "POST" });
-  const header = challenge.headers.get("PAYMENT-REQUIRED");
-  if (!header) throw new ShopApiError(challenge.status, "NO_CHALLENGE", "The shop sent no sign-in challenge.");
+  // The challenge that /x402/connect gives with a 402, from the shop's route that answers it 200: the browser logs
+  // every 402 as a failed resource, and a sign-in is not a failure (app/api/sign-in/challenge).
+  const challenge = await fetch("/api/sign-in/challenge", { method: "POST", cache: "no-store" });
+  const header = challenge.ok ? challenge.headers.get("PAYMENT-REQUIRED") : null;
+  if (!header) {
+    await answer(challenge);
+    throw new ShopApiError(challenge.status, "NO_CHALLENGE", "The shop sent no sign-in challenge.");
+  }
   const [{ decodePaymentRequiredHeader }, { createSIWxPayload, encodeSIWxHeader, SIGN_IN_WITH_X }] = await Promise.all([
     import("@x402/core/http"),
     import("@x402/extensions/sign-in-with-x"),

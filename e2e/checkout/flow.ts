@@ -6,8 +6,11 @@ import { devnetNetworks, isEvm, type DevnetNetwork } from "../x402/devnet-client
 type EvmDevnetNetwork = Extract<DevnetNetwork, { usdc: { address: string } }>;
 import { installEvmTestWallet, type EvmTestWallet } from "../wallets/evm-test-wallet";
 
-/** x402 answers 402 to ask for a signature (sign-in) or a payment: Chromium logs each as a failed resource load. */
-export const X402_CHALLENGE_LOGS = /status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/(connect|invoice\/pay)\)$/;
+/**
+ * x402 answers 402 to ask for a payment: Chromium logs it as a failed resource load. A sign-in logs no such error (the
+ * page fetches its challenge from a route that answers 200): every test that signs in checks it.
+ */
+export const X402_CHALLENGE_LOGS = /status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/invoice\/pay\)$/;
 
 /** A fresh injected EVM test wallet in the page, on the first devnet EVM chain. */
 export async function freshEvmWallet(page: Page, baseURL: string): Promise<EvmTestWallet & { network: EvmDevnetNetwork }> {

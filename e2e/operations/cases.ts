@@ -183,6 +183,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/x402/my/esims", query: ["limit", "start"] },
   { method: "GET", path: "/x402/openapi.json" },
   { method: "GET", path: "/api/pay/{id}" },
+  { method: "POST", path: "/api/sign-in/challenge", body: true },
   { method: "POST", path: "/api/dev/faucet", body: true },
   { method: "GET", path: "/api/dev/devnet" },
   { method: "POST", path: "/api/dev/demo-merchant", body: true },

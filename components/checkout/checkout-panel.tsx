@@ -6,7 +6,7 @@ import { useId, useRef, useState } from "react";
 import { clearCartPaidBy, rememberCartInvoice, useCart, type CartLine } from "@/components/cart/cart-store";
 import { GiftCardCodeInput } from "@/components/gift-cards/code-input";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
-import { useSession } from "@/components/wallet/session";
+import { signInAgainReason, useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { createInvoice, ShopApiError, type CartItem } from "./shop-api";
 import { useAction } from "./use-action";
@@ -57,13 +57,14 @@ export function giftCardRefusal(err: unknown): string | undefined {
 }
 
 /**
- * Checkout from the cart: connect a wallet, sign in once (SIWX, the token is kept for the tab), then lock the cart's
+ * Checkout from the cart: connect a wallet, sign in once (SIWX, the token is shared by the browser's tabs), then lock the cart's
  * price on an invoice and go pay it. The cart stays until the invoice is paid.
  */
 export function CheckoutPanel() {
   const lines = useCart();
   const wallet = useShopWallet();
-  const { session, signIn } = useSession(wallet);
+  const { session, why, signIn } = useSession(wallet);
+  const again = wallet ? signInAgainReason(why) : null;
   const router = useRouter();
   const { busy, error, run } = useAction<"sign-in" | "invoice">();
   const [code, setCode] = useState("");
@@ -103,7 +104,11 @@ export function CheckoutPanel() {
           <ConnectWallet wallet={wallet} />
         </Step>
         <Step n={2} title="Sign in with your wallet" done={session !== null}>
-          <p className="text-sm text-slate-700">One signature proves the wallet is yours; it costs nothing. Only this wallet will see your codes.</p>
+          <p className="text-sm text-slate-700">
+            One signature proves the wallet is yours; it costs nothing, and keeps you signed in for a day in every tab of this browser. Only this wallet will
+            see your codes.
+          </p>
+          {again && !session && <p className="text-sm font-medium text-slate-800">{again}</p>}
           {wallet && !session && (
             <button
               type="button"

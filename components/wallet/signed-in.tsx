@@ -2,21 +2,23 @@
 
 import { useAction } from "@/components/checkout/use-action";
 import { ConnectWallet } from "./connect-wallet";
-import { useSession } from "./session";
+import { signInAgainReason, useSession } from "./session";
 import { useShopWallet, type ShopWallet } from "./use-shop-wallet";
 
 /**
- * Shows its children once a wallet is connected and signed in (SIWX, a session token for the tab); until then, the
- * way there: connect, then one signature.
+ * Shows its children once a wallet is connected and signed in (SIWX, a session token shared by the browser's tabs);
+ * until then, the way there: connect, then one signature, and why it is asked again when a sign-in ended.
  */
 export function SignedIn({ prompt, children }: { prompt: string; children: (token: string, wallet: ShopWallet) => React.ReactNode }) {
   const wallet = useShopWallet();
-  const { session, signIn } = useSession(wallet);
+  const { session, why, signIn } = useSession(wallet);
+  const again = wallet ? signInAgainReason(why) : null;
   const { busy, error, run } = useAction<"sign-in">();
   if (wallet && session) return children(session.token, wallet);
   return (
     <div className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
       <p className="text-slate-700">{prompt}</p>
+      {again && <p className="text-sm font-medium text-slate-800">{again}</p>}
       <ConnectWallet wallet={wallet} />
       {wallet && (
         <button

@@ -1,7 +1,10 @@
 "use client";
 
+import { useState } from "react";
 import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
-import { useWalletState, type ShopWallet, type WalletFamily } from "./use-shop-wallet";
+import { evmWalletsOffered, injectedProviderPresent } from "./injected";
+import { signOut } from "./session";
+import { useWalletState, type ShopWallet } from "./use-shop-wallet";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 
@@ -13,8 +16,11 @@ const FAMILY_BUTTONS: Record<WalletFamily, string> = { eip155: "Connect EVM wall
  * families that can pay (a merchant's invoice is paid on one network): the first is the main button.
  */
 export function ConnectWallet({ wallet, families = ["eip155", "solana"] }: { wallet: ShopWallet | null; families?: readonly WalletFamily[] }) {
-  const { setup, connect, forget, loading } = useWalletState();
+  const { setup, families: familyStates, connect, forget, loading } = useWalletState();
   const devnet = setup.mode === "devnet";
+  // Pressed "Connect EVM wallet" in a browser without any EVM wallet to offer: how to get one, rather than an empty picker.
+  const [noEvmWallet, setNoEvmWallet] = useState(false);
+  const problem = familyStates.eip155?.problem;
   if (wallet) {
     return (
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-800">
@@ -29,6 +35,7 @@ export function ConnectWallet({ wallet, families = ["eip155", "solana"] }: { wal
           type="button"
           onClick={() => {
             forget(wallet.family);
+            signOut(wallet.id);
             wallet.disconnect();
           }}
           className="font-semibold text-brand-700 underline-offset-2 hover:underline"
@@ -45,7 +52,12 @@ export function ConnectWallet({ wallet, families = ["eip155", "solana"] }: { wal
           <button
             key={family}
             type="button"
-            onClick={() => connect(family)}
+            onClick={() => {
+              // Pressed "Connect EVM wallet" in a browser without any EVM wallet to offer: how to get one instead.
+              const none = family === "eip155" && !evmWalletsOffered(setup, injectedProviderPresent());
+              setNoEvmWallet(none);
+              if (!none) connect(family);
+            }}
             aria-busy={loading === family}
             className={
               i === 0
@@ -57,6 +69,24 @@ export function ConnectWallet({ wallet, families = ["eip155", "solana"] }: { wal
           </button>
         ))}
       </div>
+      {(problem || noEvmWallet) && (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {problem ?? (
+            <>
+              No EVM wallet was found in this browser. Install one (see{" "}
+              <a
+                href="https://ethereum.org/en/wallets/find-wallet/"
+                target="_blank"
+                rel="noreferrer"
+                className="font-semibold text-brand-700 underline underline-offset-2"
+              >
+                how to choose a wallet
+              </a>
+              ) and reload this page{families.includes("solana") ? ", or connect a Solana wallet" : ""}.
+            </>
+          )}
+        </p>
+      )}
       {devnet && (
         <p className="text-sm text-slate-600">
           <span className="font-semibold text-slate-800">No wallet extension?</span> This is a devnet: pick{" "}

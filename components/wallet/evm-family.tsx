@@ -5,13 +5,14 @@
 import "@rainbow-me/rainbowkit/styles.css";
 import { connectorsForWallets, RainbowKitProvider, useConnectModal } from "@rainbow-me/rainbowkit";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { defineChain, http, type Chain } from "viem";
 import { createConfig, useAccount, useConfig, WagmiProvider } from "wagmi";
 import { disconnect, getWalletClient, switchChain } from "wagmi/actions";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
+import { injectedProviderPresent, WALLET_ANSWER_MS } from "./injected";
 import type { FamilyProps, ShopWallet } from "./use-shop-wallet";
-import { evmWalletList } from "./wallet-list";
+import { evmWalletList, onWalletNoAnswer } from "./wallet-list";
 
 export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
   const chains = setup.evm.map((n) =>
@@ -30,7 +31,10 @@ export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
 
 function makeWagmiConfig(setup: WalletSetup) {
   const chains = evmChains(setup);
-  const connectors = connectorsForWallets(evmWalletList(setup), { appName: "x402 Storefront", projectId: setup.walletConnectProjectId ?? "none" });
+  const connectors = connectorsForWallets(evmWalletList(setup, injectedProviderPresent()), {
+    appName: "x402 Storefront",
+    projectId: setup.walletConnectProjectId ?? "none",
+  });
   return createConfig({
     chains,
     connectors,
@@ -55,6 +59,23 @@ function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
   const wagmiConfig = useConfig();
   const evm = useAccount();
   const { openConnectModal } = useConnectModal();
+  // A wallet that left the connection request unanswered: the picker is closed and the page says so (ConnectWallet).
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(
+    () =>
+      onWalletNoAnswer((name) => {
+        setProblem(
+          `${name} did not answer within ${WALLET_ANSWER_MS / 1000} seconds. If its extension is installed, unlock it and try again; or choose another wallet.`,
+        );
+        // RainbowKit offers no way to close its picker but Escape, which its dialog listens for on the document.
+        document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+      }),
+    [],
+  );
+  const open = useCallback(() => {
+    setProblem(null);
+    openConnectModal?.();
+  }, [openConnectModal]);
 
   const wallet = useMemo((): ShopWallet | null => {
     if (evm.status !== "connected" || !evm.address) return null;
@@ -83,7 +104,10 @@ function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
   }, [evm.status, evm.address, evm.chainId, evm.connector, wagmiConfig]);
 
   // RainbowKit offers its opener only while no wallet is connected (nor reconnecting).
-  useEffect(() => publish({ wallet, open: openConnectModal }), [publish, wallet, openConnectModal]);
+  useEffect(
+    () => publish({ wallet, open: openConnectModal ? open : undefined, problem: wallet ? null : problem }),
+    [publish, wallet, openConnectModal, open, problem],
+  );
   useEffect(() => () => publish(null), [publish]);
   return null;
 }

@@ -23,7 +23,12 @@ export type ShopWallet = {
 };
 
 /** What a loaded family tells the pages: its connected wallet (or none) and how to open its wallet picker (once it can). */
-export type FamilyState = { wallet: ShopWallet | null; open: (() => void) | undefined };
+export type FamilyState = {
+  wallet: ShopWallet | null;
+  open: (() => void) | undefined;
+  /** Why the last connection attempt ended without a wallet (one that did not answer), until the next attempt. */
+  problem?: string | null;
+};
 
 /** What a family's module (evm-family.tsx, solana-family.tsx) is given. */
 export type FamilyProps = { setup: WalletSetup; publish: (state: FamilyState | null) => void };

@@ -1,22 +1,92 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { CreateConnectorFn } from "wagmi";
 import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
-import { evmWalletList } from "./wallet-list";
+import { evmWalletsOffered, injectedProviderPresent, WalletNoAnswerError } from "./injected";
+import { answeringWithin, evmWalletList, onWalletNoAnswer } from "./wallet-list";
 
-const names = (list: ReturnType<typeof evmWalletList>) =>
-  list.flatMap((g) => g.wallets.map((create) => create({ projectId: "none", appName: "x402 Storefront" }).name));
+const PARAMS = { projectId: "none", appName: "x402 Storefront" };
+const names = (list: ReturnType<typeof evmWalletList>) => list.flatMap((g) => g.wallets.map((create) => create(PARAMS).name));
 
 describe("the EVM wallets offered", () => {
-  it("include the burner in devnet mode", () => {
-    expect(names(evmWalletList({ mode: "devnet", walletConnectProjectId: null }))).toEqual([BURNER_WALLET_NAME, "Browser Wallet"]);
+  it("include the burner in devnet mode, and Browser Wallet only with an injected wallet", () => {
+    expect(names(evmWalletList({ mode: "devnet", walletConnectProjectId: null }, true))).toEqual([BURNER_WALLET_NAME, "Browser Wallet"]);
+    expect(names(evmWalletList({ mode: "devnet", walletConnectProjectId: null }, false))).toEqual([BURNER_WALLET_NAME]);
   });
 
   it("never include the burner in testnet or mainnet mode", () => {
     for (const mode of ["testnet", "mainnet"] as const) {
       for (const walletConnectProjectId of [null, "project"]) {
-        const list = names(evmWalletList({ mode, walletConnectProjectId }));
+        const list = names(evmWalletList({ mode, walletConnectProjectId }, true));
         expect(list.length).toBeGreaterThan(0);
         expect(list).not.toContain(BURNER_WALLET_NAME);
       }
     }
+  });
+
+  it("offer nothing without an injected wallet, the burner or WalletConnect, and say so", () => {
+    expect(evmWalletList({ mode: "testnet", walletConnectProjectId: null }, false)).toEqual([]);
+    expect(evmWalletsOffered({ mode: "testnet", walletConnectProjectId: null }, false)).toBe(false);
+    expect(names(evmWalletList({ mode: "mainnet", walletConnectProjectId: "project" }, false))).not.toContain("Browser Wallet");
+    expect(evmWalletsOffered({ mode: "mainnet", walletConnectProjectId: "project" }, false)).toBe(true);
+    expect(evmWalletsOffered({ mode: "devnet", walletConnectProjectId: null }, false)).toBe(true);
+    expect(evmWalletsOffered({ mode: "mainnet", walletConnectProjectId: null }, true)).toBe(true);
+  });
+});
+
+describe("an injected wallet", () => {
+  it("is found through window.ethereum or an EIP-6963 announcement, and not otherwise", () => {
+    expect(injectedProviderPresent(Object.assign(new EventTarget(), { ethereum: {} }))).toBe(true);
+    expect(injectedProviderPresent(new EventTarget())).toBe(false);
+    const announcing = new EventTarget();
+    announcing.addEventListener("eip6963:requestProvider", () => announcing.dispatchEvent(new Event("eip6963:announceProvider")));
+    expect(injectedProviderPresent(announcing)).toBe(true);
+  });
+});
+
+describe("a connection request", () => {
+  /** A wallet whose connector's connect() resolves or never answers. */
+  const walletWith = (connect: () => Promise<unknown>) => () =>
+    ({
+      id: "slow",
+      name: "Slow Wallet",
+      iconUrl: "",
+      iconBackground: "#fff",
+      createConnector: () => (() => ({ id: "slow", name: "Slow Wallet", connect })) as unknown as CreateConnectorFn,
+    }) as unknown as ReturnType<Parameters<typeof answeringWithin>[0]>;
+  const connectOf = (create: ReturnType<typeof answeringWithin>) =>
+    (create(PARAMS).createConnector({} as never) as unknown as (c: unknown) => { connect: () => Promise<unknown> })({}).connect();
+
+  it("that gets no answer ends with WalletNoAnswerError, and is heard", async () => {
+    vi.useFakeTimers();
+    try {
+      const heard: string[] = [];
+      const stop = onWalletNoAnswer((name) => heard.push(name));
+      const attempt = connectOf(
+        answeringWithin(
+          walletWith(() => new Promise(() => {})),
+          1000,
+        ),
+      );
+      const outcome = expect(attempt).rejects.toBeInstanceOf(WalletNoAnswerError);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(heard).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      await outcome;
+      expect(heard).toEqual(["Slow Wallet"]);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("that is answered in time keeps its answer", async () => {
+    await expect(
+      connectOf(
+        answeringWithin(
+          walletWith(async () => ({ accounts: ["0x1"] })),
+          1000,
+        ),
+      ),
+    ).resolves.toEqual({ accounts: ["0x1"] });
   });
 });

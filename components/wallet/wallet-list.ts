@@ -1,13 +1,61 @@
-import type { WalletList } from "@rainbow-me/rainbowkit";
+import type { Wallet, WalletList } from "@rainbow-me/rainbowkit";
 import { injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
 import { burnerWallet } from "./burner/evm-burner";
+import { WALLET_ANSWER_MS, WalletNoAnswerError } from "./injected";
+
+type CreateWallet = WalletList[number]["wallets"][number];
+
+const noAnswerListeners = new Set<(walletName: string) => void>();
+
+/** Heard when a wallet of the list left a connection request unanswered (see `answeringWithin`). */
+export function onWalletNoAnswer(listener: (walletName: string) => void): () => void {
+  noAnswerListeners.add(listener);
+  return () => void noAnswerListeners.delete(listener);
+}
 
 /**
- * The EVM wallets RainbowKit offers: injected and EIP-6963 wallets always; WalletConnect-based ones only with a
- * project id; the burner only in devnet mode, where it needs no extension to try the shop.
+ * The wallet, whose connection request fails with WalletNoAnswerError when the wallet does not answer within `ms` (an
+ * extension that is locked, or that never opens its window): RainbowKit would show its spinner for ever.
  */
-export function evmWalletList(setup: Pick<WalletSetup, "mode" | "walletConnectProjectId">): WalletList {
-  const wallets = setup.walletConnectProjectId ? [injectedWallet, metaMaskWallet, rainbowWallet, walletConnectWallet] : [injectedWallet];
-  return [...(setup.mode === "devnet" ? [{ groupName: "Devnet", wallets: [burnerWallet] }] : []), { groupName: "Wallets", wallets }];
+export function answeringWithin(create: CreateWallet, ms = WALLET_ANSWER_MS): CreateWallet {
+  return (params) => {
+    const wallet = create(params);
+    const createConnector: Wallet["createConnector"] = (details) => {
+      const connectorFn = wallet.createConnector(details);
+      return (config) => {
+        const connector = connectorFn(config);
+        const connect = connector.connect;
+        // A function, not an arrow: wagmi calls it on its own copy of the connector, which the original uses as `this`.
+        const timed = function (this: unknown, ...args: Parameters<typeof connect>) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const noAnswer = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              noAnswerListeners.forEach((l) => l(wallet.name));
+              reject(new WalletNoAnswerError(wallet.name));
+            }, ms);
+          });
+          return Promise.race([connect.apply(this, args), noAnswer]).finally(() => clearTimeout(timer));
+        } as typeof connect;
+        return { ...connector, connect: timed };
+      };
+    };
+    return { ...wallet, createConnector };
+  };
+}
+
+/**
+ * The EVM wallets RainbowKit offers (EIP-6963 wallets are added by RainbowKit itself, under their own names):
+ * "Browser Wallet" (window.ethereum) only when the browser has an injected wallet (`injected`, see injected.ts), as
+ * without one it cannot answer; WalletConnect-based ones only with a project id; the burner only in devnet mode, where
+ * it needs no extension to try the shop. Each connection request that gets no answer ends (answeringWithin).
+ */
+export function evmWalletList(setup: Pick<WalletSetup, "mode" | "walletConnectProjectId">, injected: boolean): WalletList {
+  const wallets = [...(injected ? [injectedWallet] : []), ...(setup.walletConnectProjectId ? [metaMaskWallet, rainbowWallet, walletConnectWallet] : [])].map(
+    (w) => answeringWithin(w),
+  );
+  return [
+    ...(setup.mode === "devnet" ? [{ groupName: "Devnet", wallets: [burnerWallet] }] : []),
+    ...(wallets.length > 0 ? [{ groupName: "Wallets", wallets }] : []),
+  ];
 }

@@ -69,7 +69,8 @@ export function WalletProviders({ setup, children }: { setup: WalletSetup; child
           (next: FamilyState | null) => {
             setFamilies((all) => {
               // The same news twice changes nothing (and renders nothing).
-              if (next && all[family]?.wallet === next.wallet && all[family]?.open === next.open) return all;
+              const was = all[family];
+              if (next && was?.wallet === next.wallet && was.open === next.open && was.problem === next.problem) return all;
               if (!next && !all[family]) return all;
               const rest = { ...all };
               delete rest[family];

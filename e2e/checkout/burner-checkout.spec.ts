@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { ConsoleMessage, Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import { devnetNetworks, evmUsdcBalance, isEvm, tokenBalance } from "../x402/devnet-client";
 import { getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
@@ -34,10 +34,21 @@ async function disconnectStays(page: Page) {
   await expect(page.getByText(/Connected:/)).toHaveCount(0);
 }
 
-/** From a connected wallet on the cart page to its invoice: one signature to sign in, then the price is locked. */
+/**
+ * From a connected wallet on the cart page to its invoice: one signature to sign in, then the price is locked. The
+ * sign-in logs nothing to the console: its challenge comes from a route that answers 200, not /x402/connect's 402 that
+ * Chromium would log as a failed resource.
+ */
 async function signInAndOpenInvoice(page: Page) {
+  const logged: string[] = [];
+  const log = (msg: ConsoleMessage) => void (msg.type() === "error" || msg.type() === "warning" ? logged.push(msg.text()) : undefined);
+  page.on("console", log);
+  const challenge = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/sign-in/challenge");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Sign in with your wallet (done)" })).toBeVisible();
+  expect((await challenge).status()).toBe(200);
+  page.off("console", log);
+  expect(logged, "console errors and warnings of the sign-in").toEqual([]);
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
 }
@@ -50,7 +61,7 @@ async function fundAndPay(page: Page, network: string) {
   await expect(page.locator("output").first()).toHaveText(/^[A-Z0-9-]{8,}$/);
 }
 
-test("a shopper without a wallet extension buys a gift card with the EVM burner wallet", async ({ page, baseURL }) => {
+test("a shopper without a wallet extension buys a gift card with the EVM burner wallet", async ({ page, context, baseURL }) => {
   const evm = (await devnetNetworks(baseURL!)).filter(isEvm);
   const base = evm[0]!;
   await cartWithGiftCard(page);
@@ -59,6 +70,8 @@ test("a shopper without a wallet extension buys a gift card with the EVM burner 
   const burner = page.getByRole("dialog").getByRole("button", { name: BURNER_RE });
   await expect(burner).toBeVisible();
   await page.screenshot({ path: "test-results/burner-1-evm-dialog.png" });
+  // Without an extension, "Browser Wallet" (window.ethereum) is not offered: it could only spin.
+  await expect(page.getByRole("dialog").getByRole("button", { name: /Browser Wallet/ })).toHaveCount(0);
   await burner.click();
   const owner = await connectedAddress(page);
   await expect(page.getByText(/\(EVM\)/)).toBeVisible();
@@ -69,11 +82,26 @@ test("a shopper without a wallet extension buys a gift card with the EVM burner 
   await fundAndPay(page, base.name);
   expect(await evmUsdcBalance(base, owner)).toBe(5_000_000n);
 
+  // The sign-in is the browser's, not the tab's: the invoice opened in another tab shows its codes without asking.
+  const other = await context.newPage();
+  const otherErrors: string[] = [];
+  other.on("console", (msg) => void (msg.type() === "error" && otherErrors.push(msg.text())));
+  await other.goto(page.url());
+  await expect(other.getByRole("heading", { name: "Your codes" })).toBeVisible();
+  await expect(other.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+
   // The key stays in the browser: on a new visit the same wallet is back, without a dialog.
   await page.reload();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible();
   expect(await connectedAddress(page)).toBe(owner);
   await disconnectStays(page);
+  // Disconnecting signed the wallet out in every tab: the other one hides the codes and says why it asks again.
+  await expect(other.getByRole("heading", { name: "Your codes" })).toBeHidden();
+  await expect(other.getByText(/You signed out, in this tab or another one/)).toBeVisible();
+  await expect(other.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await other.screenshot({ path: "test-results/burner-4-signed-out-elsewhere.png" });
+  expect(otherErrors, "console errors of the other tab").toEqual([]);
+  await other.close();
 });
 
 test("a shopper without a wallet extension buys a gift card with the Solana burner wallet", async ({ page, baseURL }) => {

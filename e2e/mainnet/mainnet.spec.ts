@@ -44,3 +44,45 @@ test("the standalone server serves the pages with their assets, public files and
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ status: "ok", mode: "mainnet" });
 });
+
+// A browser without a wallet extension, on a shop without the devnet's burner or WalletConnect: no EVM wallet to offer.
+test("a browser without a wallet extension is told how to get an EVM wallet rather than offered one that cannot answer", async ({ page }) => {
+  await page.goto("/account/orders");
+  const alert = page.getByRole("alert").filter({ hasText: "No EVM wallet was found in this browser" });
+  // Until the page is hydrated a click does nothing: click again until the answer shows.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+    await expect(alert).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(alert.getByRole("link", { name: "how to choose a wallet" })).toHaveAttribute("href", /^https:\/\/ethereum\.org\//);
+  // No picker opened, and none with "Browser Wallet" in it.
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByText("Browser Wallet")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/mainnet-no-evm-wallet.png" });
+});
+
+// An extension that never answers (locked, or broken): RainbowKit would show "Opening Browser Wallet…" for ever.
+test("a wallet that never answers the connection request ends with a message and a way to choose another", async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { ethereum: unknown }).ethereum = { request: () => new Promise(() => {}), on() {}, removeListener() {} };
+  });
+  // The page's clock, moved on past the wait rather than waited for.
+  await page.clock.install();
+  await page.goto("/account/orders");
+  const connect = page.getByRole("button", { name: "Connect EVM wallet" });
+  const browserWallet = page.getByRole("dialog").getByRole("button", { name: /Browser Wallet/ });
+  await expect(async () => {
+    await connect.click({ timeout: 2000 });
+    await expect(browserWallet).toBeVisible({ timeout: 5000 });
+  }).toPass();
+  await browserWallet.click();
+  await expect(page.getByRole("dialog")).toContainText("Browser Wallet");
+  await page.clock.fastForward(31_000);
+  await expect(page.getByRole("alert").filter({ hasText: "Browser Wallet did not answer within 30 seconds" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/mainnet-wallet-no-answer.png" });
+  // Another wallet can be chosen: the picker opens again, and the message goes.
+  await connect.click();
+  await expect(browserWallet).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "did not answer" })).toHaveCount(0);
+});

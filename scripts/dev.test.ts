@@ -1,0 +1,99 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort } from "./shop-server";
+
+/** Every process below `root` now (children, theirs, …), from /proc: next dev runs in a process group of its own. */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name, in parentheses, may hold spaces: the fields after its closing one are fixed.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => (children.get(pid) ?? []).forEach((c) => (found.push(c), walk(c)));
+  walk(root);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    // A zombie (ended, not yet reaped by its parent) runs nothing.
+    return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+    socket.on("error", () => resolve(false));
+  });
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms: number) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// `npm run dev` under a process supervisor, which stops it with a SIGTERM to the process it started (npm).
+describe.skipIf(process.platform !== "linux")("npm run dev", () => {
+  it("stops as a whole on a SIGTERM to npm: next dev, its server and the devnet chains end, and the port closes", { timeout: 150_000 }, async () => {
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-dev-"));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      NETWORK_MODE: "devnet",
+      DEV_WARM_UP: "0",
+      NEXT_TELEMETRY_DISABLED: "1",
+    };
+    for (const name of ["NODE_ENV", "TEST_DB", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID", "PORT"]) delete env[name];
+    const npm = spawn("npm", ["run", "dev", "--", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    npm.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const seen = new Set<number>();
+    try {
+      // Up: it answers, and its chains (anvil processes) are running.
+      await waitFor(
+        "the dev server answers",
+        async () => (await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(60_000) }).catch(() => null)) !== null,
+        90_000,
+      );
+      const processes = descendants(npm.pid!);
+      processes.forEach((p) => seen.add(p));
+      const commands = processes.map((p) => fs.readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " "));
+      expect(
+        commands.some((c) => c.includes("next dev")),
+        output,
+      ).toBe(true);
+      expect(
+        commands.some((c) => c.includes("anvil")),
+        "the devnet's chains",
+      ).toBe(true);
+
+      npm.kill("SIGTERM");
+      await waitFor("every process of npm run dev ended", () => [...seen].every((p) => !alive(p)), 40_000);
+      expect(await portOpen(port)).toBe(false);
+    } finally {
+      for (const p of [npm.pid!, ...seen]) if (alive(p)) process.kill(p, "SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -9,7 +9,10 @@ export async function register() {
     registerOTel({ serviceName: process.env.OTEL_SERVICE_NAME ?? "x402-storefront" });
   }
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { installPeerAddress } = await import("./lib/platform/http/peer-address");
+  // A browser that closed mid-request is not an uncaught exception of the shop (nor an error): noted at debug level.
+  const { quietClientAborts } = await import("@/lib/platform/runtime/client-aborts");
+  quietClientAborts();
+  const { installPeerAddress } = await import("@/lib/platform/http/peer-address");
   installPeerAddress();
   // The domain's listeners and what the lower layers are handed, before anything can emit or open the database.
   await import("./lib/wiring");

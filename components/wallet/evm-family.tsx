@@ -31,10 +31,10 @@ export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
 
 function makeWagmiConfig(setup: WalletSetup) {
   const chains = evmChains(setup);
-  const connectors = connectorsForWallets(evmWalletList(setup, injectedProviderPresent()), {
-    appName: "x402 Storefront",
-    projectId: setup.walletConnectProjectId ?? "none",
-  });
+  const wallets = evmWalletList(setup, injectedProviderPresent());
+  // None to offer (the page says so rather than open the picker): RainbowKit refuses an empty list.
+  const connectors =
+    wallets.length === 0 ? [] : connectorsForWallets(wallets, { appName: "x402 Storefront", projectId: setup.walletConnectProjectId ?? "none" });
   return createConfig({
     chains,
     connectors,

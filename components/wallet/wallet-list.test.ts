@@ -44,29 +44,26 @@ describe("an injected wallet", () => {
 });
 
 describe("a connection request", () => {
-  /** A wallet whose connector's connect() resolves or never answers. */
-  const walletWith = (connect: () => Promise<unknown>) => () =>
+  type Calls = { connect: () => Promise<unknown>; getChainId: () => Promise<number> };
+  /** A wallet whose connector's calls resolve or never answer. */
+  const walletWith = (calls: Partial<Calls>) => () =>
     ({
       id: "slow",
       name: "Slow Wallet",
       iconUrl: "",
       iconBackground: "#fff",
-      createConnector: () => (() => ({ id: "slow", name: "Slow Wallet", connect })) as unknown as CreateConnectorFn,
+      createConnector: () =>
+        (() => ({ id: "slow", name: "Slow Wallet", connect: async () => ({}), getChainId: async () => 1, ...calls })) as unknown as CreateConnectorFn,
     }) as unknown as ReturnType<Parameters<typeof answeringWithin>[0]>;
-  const connectOf = (create: ReturnType<typeof answeringWithin>) =>
-    (create(PARAMS).createConnector({} as never) as unknown as (c: unknown) => { connect: () => Promise<unknown> })({}).connect();
+  const connectorOf = (create: ReturnType<typeof answeringWithin>) => (create(PARAMS).createConnector({} as never) as unknown as (c: unknown) => Calls)({});
+  const connectOf = (create: ReturnType<typeof answeringWithin>) => connectorOf(create).connect();
 
   it("that gets no answer ends with WalletNoAnswerError, and is heard", async () => {
     vi.useFakeTimers();
     try {
       const heard: string[] = [];
       const stop = onWalletNoAnswer((name) => heard.push(name));
-      const attempt = connectOf(
-        answeringWithin(
-          walletWith(() => new Promise(() => {})),
-          1000,
-        ),
-      );
+      const attempt = connectOf(answeringWithin(walletWith({ connect: () => new Promise(() => {}) }), 1000));
       const outcome = expect(attempt).rejects.toBeInstanceOf(WalletNoAnswerError);
       await vi.advanceTimersByTimeAsync(999);
       expect(heard).toEqual([]);
@@ -79,14 +76,19 @@ describe("a connection request", () => {
     }
   });
 
+  it("whose wallet never tells its chain (which RainbowKit asks first) ends too", async () => {
+    vi.useFakeTimers();
+    try {
+      const attempt = connectorOf(answeringWithin(walletWith({ getChainId: () => new Promise(() => {}) }), 1000)).getChainId();
+      const outcome = expect(attempt).rejects.toBeInstanceOf(WalletNoAnswerError);
+      await vi.advanceTimersByTimeAsync(1000);
+      await outcome;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("that is answered in time keeps its answer", async () => {
-    await expect(
-      connectOf(
-        answeringWithin(
-          walletWith(async () => ({ accounts: ["0x1"] })),
-          1000,
-        ),
-      ),
-    ).resolves.toEqual({ accounts: ["0x1"] });
+    await expect(connectOf(answeringWithin(walletWith({ connect: async () => ({ accounts: ["0x1"] }) }), 1000))).resolves.toEqual({ accounts: ["0x1"] });
   });
 });

@@ -16,28 +16,38 @@ export function onWalletNoAnswer(listener: (walletName: string) => void): () => 
 
 /**
  * The wallet, whose connection request fails with WalletNoAnswerError when the wallet does not answer within `ms` (an
- * extension that is locked, or that never opens its window): RainbowKit would show its spinner for ever.
+ * extension that is locked, or that never opens its window): RainbowKit would show its spinner for ever. RainbowKit
+ * asks the wallet's chain (`getChainId`) before it connects, so both calls are bounded.
  */
 export function answeringWithin(create: CreateWallet, ms = WALLET_ANSWER_MS): CreateWallet {
   return (params) => {
     const wallet = create(params);
+    /** The call, or WalletNoAnswerError (heard by onWalletNoAnswer's listeners) once `ms` passed without its answer. */
+    const bounded = <T>(call: Promise<T>): Promise<T> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const noAnswer = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          noAnswerListeners.forEach((l) => l(wallet.name));
+          reject(new WalletNoAnswerError(wallet.name));
+        }, ms);
+      });
+      return Promise.race([call, noAnswer]).finally(() => clearTimeout(timer));
+    };
     const createConnector: Wallet["createConnector"] = (details) => {
       const connectorFn = wallet.createConnector(details);
       return (config) => {
         const connector = connectorFn(config);
-        const connect = connector.connect;
-        // A function, not an arrow: wagmi calls it on its own copy of the connector, which the original uses as `this`.
-        const timed = function (this: unknown, ...args: Parameters<typeof connect>) {
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          const noAnswer = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              noAnswerListeners.forEach((l) => l(wallet.name));
-              reject(new WalletNoAnswerError(wallet.name));
-            }, ms);
-          });
-          return Promise.race([connect.apply(this, args), noAnswer]).finally(() => clearTimeout(timer));
-        } as typeof connect;
-        return { ...connector, connect: timed };
+        const { connect, getChainId } = connector;
+        // Functions, not arrows: wagmi calls them on its own copy of the connector, which the originals use as `this`.
+        return {
+          ...connector,
+          connect: function (this: unknown, ...args: Parameters<typeof connect>) {
+            return bounded(connect.apply(this, args));
+          } as typeof connect,
+          getChainId: function (this: unknown) {
+            return bounded(getChainId.apply(this));
+          },
+        };
       };
     };
     return { ...wallet, createConnector };

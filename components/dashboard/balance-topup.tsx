@@ -12,7 +12,8 @@ import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
 import { formatUsdc } from "@/lib/catalog/pricing";
-import { centsToDecimal, centsToUsdc, topupAmount } from "@/lib/merchants/topups/amount";
+import { topupAmount } from "@/lib/merchants/topups/amount";
+import { centsToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "./form-field";
 import { formatUsd } from "./format";
 

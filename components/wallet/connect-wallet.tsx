@@ -4,7 +4,7 @@ import { useState } from "react";
 import { BURNER_WALLET_NAME } from "./burner/burner-wallet-info";
 import { evmWalletsOffered, injectedProviderPresent } from "./injected";
 import { signOut } from "./session";
-import { useWalletState, type ShopWallet } from "./use-shop-wallet";
+import { useWalletState, type ShopWallet, type WalletFamily } from "./use-shop-wallet";
 
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 

@@ -1,4 +1,5 @@
-import { countryLabel, search, usdcToDecimal, type ProductKind, type ProductSummary } from "@/lib/catalog";
+import { countryLabel, search, type ProductKind, type ProductSummary } from "@/lib/catalog";
+import { usdcToDecimal } from "@/lib/platform/money";
 import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
 import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
 import { nextStep } from "@/lib/api/x402/next-step";

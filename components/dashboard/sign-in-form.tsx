@@ -3,7 +3,8 @@
 import { useActionState, useState } from "react";
 import type { SignInState } from "@/lib/dashboard/form-states";
 import { radioTileClass } from "@/components/ui/radio-tile";
-import { FormField, primaryButtonClass } from "./form-field";
+import { SignInShell } from "@/components/ui/sign-in-shell";
+import { FormField } from "./form-field";
 
 const MODES = [
   { value: "key", label: "API ID and secret" },
@@ -15,7 +16,7 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
   const [state, formAction, pending] = useActionState(action, { mode: "key" });
   const [mode, setMode] = useState<SignInState["mode"]>(state.mode);
   return (
-    <form action={formAction} className="flex flex-col gap-5">
+    <SignInShell action={formAction} pending={pending} error={state.error}>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-2 text-sm font-semibold text-slate-900">Sign in with</legend>
         <div className="grid grid-cols-2 gap-2">
@@ -70,14 +71,6 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
           aria-invalid={Boolean(state.error) || undefined}
         />
       )}
-
-      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-        {state.error}
-      </p>
-
-      <button type="submit" disabled={pending} className={primaryButtonClass}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
-    </form>
+    </SignInShell>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { FormField, primaryButtonClass } from "@/components/dashboard/form-field";
+import { FormField } from "@/components/dashboard/form-field";
+import { SignInShell } from "@/components/ui/sign-in-shell";
 
 export type OperatorSignInState = { error?: string };
 
@@ -9,7 +10,7 @@ export type OperatorSignInState = { error?: string };
 export function OperatorSignInForm({ action }: { action: (state: OperatorSignInState, form: FormData) => Promise<OperatorSignInState> }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form action={formAction} className="flex flex-col gap-5">
+    <SignInShell action={formAction} pending={pending} error={state.error}>
       <FormField
         id="admin_token"
         name="admin_token"
@@ -21,12 +22,6 @@ export function OperatorSignInForm({ action }: { action: (state: OperatorSignInS
         maxLength={500}
         aria-invalid={Boolean(state.error) || undefined}
       />
-      <p role="alert" className="text-sm font-medium text-red-700 empty:sr-only">
-        {state.error}
-      </p>
-      <button type="submit" disabled={pending} className={primaryButtonClass}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
-    </form>
+    </SignInShell>
   );
 }

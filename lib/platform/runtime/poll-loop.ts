@@ -24,6 +24,44 @@ export function setBackgroundRound(run: (opts: { budgetMs: number }) => Promise<
 /** What a pass found: `"idle"` when there was nothing to do. */
 export type PassOutcome = void | "idle";
 
+/** What every worker loop takes: its pace, and what to do with a failed step and after each pass. */
+export type WorkerLoopOptions = {
+  /** Pause between passes. A pass starts at once when kicked. */
+  intervalMs?: number;
+  /** The longest pause after passes that found nothing to do (see startPollLoop); `intervalMs` by default. */
+  idleMaxMs?: number;
+  /** A failed step; logged as "<name> pass failed" by default. */
+  onError?: (err: unknown) => void;
+  /** Called after every pass, whatever its outcome (the server's readiness tells a live loop by it). */
+  onPass?: () => void;
+};
+
+/**
+ * A worker: a poll loop (startPollLoop) whose pass opens the database and does `work`, which answers whether it found
+ * nothing to do. A failure (the database unreachable, a step that threw) goes to `onError` and the next pass runs
+ * anyway; `work` may give `onError` a failed step of its own and go on with the next. `kickLoop(name)` reaches it.
+ */
+export function startWorkerLoop<D>(
+  name: string,
+  getDb: () => Promise<D>,
+  work: (db: D, pass: { signal: AbortSignal; onError: (err: unknown) => void }) => Promise<boolean>,
+  defaultIntervalMs: number,
+  opts: WorkerLoopOptions = {},
+): PollLoop {
+  const onError = opts.onError ?? ((err: unknown) => log.error({ err, job: name }, `${name} pass failed`));
+  const pass = async (signal: AbortSignal): Promise<PassOutcome> => {
+    let idle = false;
+    try {
+      idle = await work(await getDb(), { signal, onError });
+    } catch (err) {
+      onError(err);
+    }
+    opts.onPass?.();
+    return idle ? "idle" : undefined;
+  };
+  return startPollLoop(name, pass, opts.intervalMs ?? defaultIntervalMs, { idleMaxMs: opts.idleMaxMs });
+}
+
 /**
  * Runs `pass` again and again: passes never overlap (a setTimeout chain, not an interval), a pass kicked while one
  * runs follows it at once (that one may have looked before the kick's work existed), and the timer is unref'd so it

@@ -67,6 +67,17 @@ test("the home page's search box is as tall as its button, tall enough to tap, a
   await page.screenshot({ path: testInfo.outputPath("home.png") });
 });
 
+test("the devnet's home page shows the first ten minutes: a purchase, a demo merchant, the agent", { tag: "@logic" }, async ({ page }) => {
+  await page.goto("/");
+  const steps = page.getByRole("region", { name: "First ten minutes on this devnet" });
+  await expect(steps.getByRole("listitem")).toHaveCount(3);
+  await expect(steps.getByText("Burner wallet (devnet)")).toBeVisible();
+  await expect(steps.getByText("npm run agent")).toBeVisible();
+  await steps.getByRole("link", { name: "Create a demo merchant" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+  await expect(page.getByRole("button", { name: "Create a demo merchant" })).toBeVisible();
+});
+
 test("the home page counts the catalog's products as llms.txt does: both from the catalog", { tag: "@logic" }, async ({ page, request }) => {
   const llms = await (await request.get("/llms.txt")).text();
   const [, products, brands] = /\((\d+) products of (\d+) brands\)/.exec(llms) ?? [];

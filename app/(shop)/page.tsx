@@ -5,6 +5,8 @@ import { CountrySelect } from "@/components/shop/country-select";
 import { KindTabs, parseKind } from "@/components/shop/kind-tabs";
 import { ProductGrid } from "@/components/shop/product-card";
 import { SearchForm } from "@/components/shop/search-form";
+import { FirstTenMinutes } from "@/components/shop/first-ten-minutes";
+import { config } from "@/lib/platform/config";
 import { catalogFacts, countryName, KIND_LABELS, listCountries, listFeatured, listPopularBrands, type CatalogFacts } from "@/lib/catalog";
 
 export const dynamic = "force-dynamic";
@@ -37,6 +39,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <SearchForm size="large" id="home-search" hidden={{ country }} />
         </div>
       </section>
+
+      {config().networkMode === "devnet" && <FirstTenMinutes />}
 
       <section aria-labelledby="featured-heading" className="flex flex-col gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">

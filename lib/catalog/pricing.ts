@@ -2,9 +2,6 @@ import { formatMinorUnits, parseMinorUnits, USDC_DECIMALS, USDC_PER_CENT, USDC_P
 import { currencyExponent } from "./currency";
 import { parseRate, shippedFxSource, type FxSource, type Rate } from "./fx";
 
-/** Prices are rounded up to a whole cent so that the USD and USDC figures a shopper sees are the same number. */
-const CENT = USDC_PER_CENT;
-
 export class PricingError extends Error {
   override name = "PricingError";
 }
@@ -19,7 +16,8 @@ export type PricingOptions = { fx?: FxSource; marginBps: number };
 
 /**
  * The price in USDC atomic units of a face value: face value -> USD by the FX source, plus the margin,
- * rounded up to the cent. Exact integer arithmetic throughout.
+ * rounded up to the cent, so that the USD and USDC figures a shopper sees are the same number. Exact integer
+ * arithmetic throughout.
  */
 export function priceUsdc({ faceValueMinor, currency }: PriceInput, { fx = shippedFxSource, marginBps }: PricingOptions): bigint {
   const exponent = currencyExponent(currency);
@@ -28,9 +26,9 @@ export function priceUsdc({ faceValueMinor, currency }: PriceInput, { fx = shipp
   if (faceValueMinor < 0n) throw new PricingError("Face value must not be negative");
   if (!Number.isInteger(marginBps) || marginBps < 0) throw new PricingError("Margin must be whole non-negative basis points");
   const numerator = faceValueMinor * rate.numerator * USDC_PER_USD * BigInt(10_000 + marginBps);
-  const denominator = rate.denominator * 10n ** BigInt(exponent) * 10_000n * CENT;
+  const denominator = rate.denominator * 10n ** BigInt(exponent) * 10_000n * USDC_PER_CENT;
   const cents = (numerator + denominator - 1n) / denominator;
-  return cents * CENT;
+  return cents * USDC_PER_CENT;
 }
 
 /**
@@ -40,7 +38,7 @@ export function priceUsdc({ faceValueMinor, currency }: PriceInput, { fx = shipp
 export function aboveCost(priceUsdc: bigint, costCents: bigint | null, marginBps: number): bigint {
   if (costCents === null) return priceUsdc;
   const floorCents = (costCents * (10_000n + BigInt(marginBps)) + 9_999n) / 10_000n;
-  const floor = floorCents * CENT;
+  const floor = floorCents * USDC_PER_CENT;
   return floor > priceUsdc ? floor : priceUsdc;
 }
 
@@ -67,7 +65,7 @@ const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: 
 
 /** "$12.50": for people. */
 export function formatUsd(atomic: bigint): string {
-  const cents = Number(atomic / CENT);
+  const cents = Number(atomic / USDC_PER_CENT);
   return usdFormat.format(cents / 100);
 }
 

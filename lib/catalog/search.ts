@@ -1,3 +1,4 @@
+import { likeEscape } from "@/lib/platform/db/like";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "@/lib/platform/db";
@@ -177,7 +178,7 @@ async function textSearch(db: Db, t: TextQuery): Promise<string[]> {
       .orderBy(
         desc(sql`(${products.brandKey} = ${phrase} OR replace(${products.brandKey}, ' ', '') = ${phrase.replace(/ /g, "")})`),
         desc(
-          sql`(CASE WHEN ${products.brandKey} LIKE ${escapeLike(phrase) + "%"} THEN 0.5 ELSE 0 END)
+          sql`(CASE WHEN ${products.brandKey} LIKE ${likeEscape(phrase) + "%"} THEN 0.5 ELSE 0 END)
             + ts_rank(${products.searchVector}, ${prefixQuery})
             + word_similarity(${phrase}, ${products.titleKey})
             + similarity(${products.brandKey}, ${phrase})`,
@@ -220,8 +221,4 @@ async function summaries(db: Db, catalog: CatalogSnapshot, ids: string[]): Promi
     const { min, max } = minMax(faces);
     return toSummary({ ...row, inStock }, min === null ? null : price(min), max === null ? null : price(max));
   });
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -20,12 +20,14 @@ const FEATURES = [
   // What both APIs share: the route wrappers, envelopes, error codes, schemas and limits of /x402 and /api/v2, the
   // admin API's wrapper.
   ["api"],
+  // The merchant API's routes of features that sit below it: a feature's adapters in its merchant-api/ sub-folder.
+  ["gift-cards/merchant-api", "webhooks/merchant-api"],
   // An invoice from creation to its final webhook, on both APIs, with its payment and the dashboard's invoice pages.
   ["checkout"],
-  // The dashboard's read models and its routes' helpers, then the routes that join features (the x402 route table,
-  // MCP, discovery, the merchant API's webhooks and gift card batches).
+  // The dashboard's read models and its routes' helpers, then the agents' surface: the x402 route table (with product
+  // search and detail) and the MCP server that calls it.
   ["dashboard"],
-  ["http"],
+  ["agents"],
   // The upstream supplier: a client of another shop's merchant API v2 (typed by lib/api/merchant's schemas), its
   // catalog sync and its purchases, which lib/wiring.ts hands to lib/fulfilment.
   ["supply"],
@@ -64,7 +66,8 @@ const layerRules = [
       [`lib/${folder}/**/*.{ts,tsx}`, `lib/${folder}.ts`],
       [...forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]), ...TEST_SUPPORT],
       `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be handed the work instead.`,
-      TESTS,
+      // A sub-folder with its own place on the ladder (a feature's merchant-api/) has its own rule.
+      [...TESTS, ...FEATURES.flat().filter((f) => f.startsWith(`${folder}/`)).map((f) => `lib/${f}/**`)],
     ),
   ),
   {

@@ -1,6 +1,6 @@
 import { catalogFacts } from "@/lib/catalog";
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { MCP_TOOL_NAMES } from "@/lib/http/mcp/server";
+import { MCP_TOOL_NAMES } from "@/lib/agents/mcp/server";
 import { llmsTxt } from "@/lib/api/x402/discovery";
 import { getPayments } from "@/lib/payments/payments";
 

@@ -108,14 +108,14 @@ async function readEverywhere(card: Card): Promise<Record<string, string>> {
     return `${Number(pkg.priceUsdc) / 1e6} at ${exchangeRate("EUR")?.usdPerUnit}`;
   });
   seen.x402Search = await bundle(async () => {
-    const { X402_HANDLERS } = await import("@/lib/http/x402/handlers");
+    const { X402_HANDLERS } = await import("@/lib/agents/x402/handlers");
     const res = await X402_HANDLERS.giftCardSearch(x402(`/x402/gift-cards/search?q=${encodeURIComponent(card.brand)}&country=${card.country}&limit=50`));
     const body = (await res.json()) as { products: { slug: string; price_from_usd: string; price_to_usd: string }[] };
     const found = body.products.find((p) => p.slug === card.slug);
     return found ? `listed ${found.price_from_usd}-${found.price_to_usd}` : "not listed";
   });
   seen.x402Detail = await bundle(async () => {
-    const { X402_HANDLERS } = await import("@/lib/http/x402/handlers");
+    const { X402_HANDLERS } = await import("@/lib/agents/x402/handlers");
     const res = await X402_HANDLERS.productDetail(x402(`/x402/products/detail?slug=${card.slug}`));
     const body = (await res.json()) as { packages?: Pkg[]; code?: string };
     return res.ok ? fifteen(body.packages!)!.price_usdc! : `${res.status} ${body.code}`;
@@ -126,7 +126,7 @@ async function readEverywhere(card: Card): Promise<Record<string, string>> {
     const res = await POST(
       new Request("http://localhost/mcp", {
         method: "POST",
-        // The Host a client sends (the route refuses a foreign one, lib/http/mcp/server.ts mcpAllowed).
+        // The Host a client sends (the route refuses a foreign one, lib/agents/mcp/server.ts mcpAllowed).
         headers: { Host: "localhost", "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
         body: JSON.stringify(call),
       }),
@@ -148,7 +148,7 @@ async function readEverywhere(card: Card): Promise<Record<string, string>> {
     return res.status === 200 ? `${fifteen((res.body.data as { packages: Pkg[] }).packages)!.price! / 100}` : `${res.status} ${res.body.error_code}`;
   });
   seen.x402Invoice = await bundle(async () => {
-    const { X402_HANDLERS } = await import("@/lib/http/x402/handlers");
+    const { X402_HANDLERS } = await import("@/lib/agents/x402/handlers");
     const body = JSON.stringify({ items: [{ product_id: card.slug, package_value: "15" }] });
     const res = await X402_HANDLERS.invoiceCreate(x402("/x402/invoice/create", { method: "POST", body }));
     const json = (await res.json()) as { price_usdc?: string; code?: string };

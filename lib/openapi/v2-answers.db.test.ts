@@ -127,7 +127,7 @@ describe(`every documented answer of the merchant API, on ${testDriver}`, () => 
     await hit(m, "GET /accounts/balance", 200);
     await hit(m, "GET /products", 200, { query: "limit=2&include_test_products=true" });
     await hit(m, "GET /products", "400 invalid_param", { query: "limit=0" });
-    // A number that is none names the parameter and its rule (lib/http/query.ts), not the validator's text.
+    // A number that is none names the parameter and its rule (lib/platform/http/query.ts), not the validator's text.
     expect(await hit(m, "GET /products", "400 invalid_param", { query: "limit=abc" })).toMatchObject({
       message: "Invalid parameter limit: must be a whole number from 1 to 50",
     });

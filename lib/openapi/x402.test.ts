@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { usdcToDecimal } from "@/lib/platform/money";
 import { luhnCheckDigit } from "@/lib/catalog/iccid";
-import { checkDetailQuery } from "@/lib/http/x402/x402-product";
+import { checkDetailQuery } from "@/lib/agents/x402/product";
 import { errorResponse } from "@/lib/api/x402/with-x402-fee";
 import { X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 import { requireInvoiceId } from "@/lib/checkout/x402/status";

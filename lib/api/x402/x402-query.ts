@@ -47,7 +47,7 @@ export const myOrdersQuery = z.object({
     .meta({ description: "Orders per page." }),
 });
 
-// products/detail and invoice/status check their few parameters by hand (lib/http/x402/x402-product.ts, x402-status.ts);
+// products/detail and invoice/status check their few parameters by hand (lib/agents/x402/product.ts, x402-status.ts);
 // these schemas say the same (the OpenAPI document and the Bazaar discovery show them), and lib/openapi/x402.test.ts checks that they agree with those checks.
 export const productDetailQuery = z.object({
   slug: z.string().min(1).max(80).meta({ description: "The product slug from a search result.", example: "steam-us" }),

@@ -4,7 +4,7 @@ import { invoiceStatus, orderStatus } from "@/lib/platform/db/schema";
 import type { DeliveryStatus, InvoiceErrorCode } from "@/lib/fulfilment/roll-up";
 import { idPattern } from "@/lib/platform/ids";
 
-// The response bodies of the /x402 API as the route handlers write them (lib/http/x402/*.ts and app/x402/**): the
+// The response bodies of the /x402 API as the route handlers write them (lib/agents/x402/*.ts and app/x402/**): the
 // OpenAPI document shows them, and the tests check real answers against them. Objects are strict, so that a field
 // a route adds without documenting it fails the tests.
 

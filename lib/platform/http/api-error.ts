@@ -42,7 +42,7 @@ export function invalidParams(issues: { path: PropertyKey[]; message: string }[]
   return new ApiError(400, code, field ? `${field}: ${first?.message}` : (first?.message ?? "Invalid request"), field ? { field } : {});
 }
 
-/** A query string that `schema` refuses, as the 400 that names the parameter and its rule (lib/http/query.ts). */
+/** A query string that `schema` refuses, as the 400 that names the parameter and its rule (lib/platform/http/query.ts). */
 export function invalidQuery(schema: z.ZodObject, issues: { path: PropertyKey[]; message: string }[]): ApiError {
   const { param, rule } = queryRefusal(schema, issues);
   return new ApiError(400, "INVALID_PARAMETER", `${param}: ${rule}`, { field: param });

@@ -5,7 +5,7 @@ import { POST as giftCardBalance } from "@/app/api/gift-cards/balance/route";
 import { GET as productImage } from "@/app/img/products/[file]/route";
 import { openTestDatabase, testDriver, useAsProcessDatabase } from "@/test/db";
 import { issueSessionToken } from "@/lib/identity";
-import { X402_HANDLERS } from "@/lib/http/x402/handlers";
+import { X402_HANDLERS } from "@/lib/agents/x402/handlers";
 import { basicAuth, callRoute, TEST_ORIGIN } from "@/test/merchant-api";
 
 const ADMIN = "adm_test_token_for_the_admin_api_0123456789";

@@ -1,4 +1,4 @@
-import { createBatchHandler, listBatchesHandler } from "@/lib/http/merchant/gift-card-batches";
+import { createBatchHandler, listBatchesHandler } from "@/lib/gift-cards/merchant-api/batches";
 import { merchantRoute } from "@/lib/api/merchant/route";
 
 export const dynamic = "force-dynamic";

@@ -7,7 +7,7 @@ import { BATCH_REQUEST_KEY, buyBatch, newBatchRequestKey } from "@/lib/dashboard
 import { getDb } from "@/lib/platform/db";
 import { DomainError } from "@/lib/platform/errors";
 import { assertSameOrigin, requireMerchant } from "@/lib/dashboard/http/auth";
-import { idempotentBatchPurchase } from "@/lib/http/merchant/gift-card-batches";
+import { idempotentBatchPurchase } from "@/lib/gift-cards/merchant-api/batches";
 
 const GIFT_CARDS_PATH = "/dashboard/gift-cards";
 

@@ -1,4 +1,4 @@
-import { X402_HANDLERS } from "@/lib/http/x402/handlers";
+import { X402_HANDLERS } from "@/lib/agents/x402/handlers";
 import { x402Preflight } from "@/lib/api/x402/with-x402-fee";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { merchantRoute } from "@/lib/api/merchant/route";
-import { listDeliveriesHandler } from "@/lib/http/merchant/webhook-handlers";
+import { listDeliveriesHandler } from "@/lib/webhooks/merchant-api/deliveries";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { merchantRoute } from "@/lib/api/merchant/route";
-import { redeliverHandler } from "@/lib/http/merchant/webhook-handlers";
+import { redeliverHandler } from "@/lib/webhooks/merchant-api/deliveries";
 
 export const dynamic = "force-dynamic";
 

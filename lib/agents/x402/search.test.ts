@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/platform/http/api-error";
-import { parseSearchQuery } from "./x402-search";
+import { parseSearchQuery } from "./search";
 
 describe("the search routes' query", () => {
   it("takes a region beside the words and the country", () => {

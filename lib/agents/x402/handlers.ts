@@ -1,5 +1,5 @@
 // Every /x402 route's handler, one table: the app's route files serve them over HTTP, and the MCP server
-// (lib/http/mcp) calls the same ones for its tools, so that fees, limits, prices and wallet rules are one code path.
+// (lib/agents/mcp) calls the same ones for its tools, so that fees, limits, prices and wallet rules are one code path.
 import { usdcToDecimal } from "@/lib/platform/money";
 import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
@@ -11,13 +11,13 @@ import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/api/x402/next-step";
 import { withWallet } from "@/lib/api/x402/with-wallet";
 import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
-import { checkoutInfo as checkoutInfoBody } from "./x402-info";
+import { checkoutInfo as checkoutInfoBody } from "./info";
 import { createInvoiceResponse, readCreateBody } from "@/lib/checkout/x402/invoice";
 import { payInvoice } from "@/lib/checkout/x402/pay";
-import { checkDetailQuery, productDetailResponse } from "./x402-product";
+import { checkDetailQuery, productDetailResponse } from "./product";
 import { myOrdersQuery } from "@/lib/api/x402/x402-query";
 import type { X402RouteId } from "@/lib/api/x402/x402-routes";
-import { x402SearchRoute } from "./x402-search";
+import { x402SearchRoute } from "./search";
 import { invoiceStatusResponse, requireInvoiceId } from "@/lib/checkout/x402/status";
 
 // GET /x402/checkout/info

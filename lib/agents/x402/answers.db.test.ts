@@ -250,7 +250,7 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     await expectAnswer("myOrders", "400 INVALID_PARAMETER", { query: "?limit=101" });
     await expectAnswer("myOrders", "400 INVALID_PARAMETER", { query: "?limit=0" });
     await expectAnswer("myOrders", "400 INVALID_PARAMETER", { query: "?start=-1" });
-    // A number that is none names the parameter and its rule (lib/http/query.ts), not the validator's text.
+    // A number that is none names the parameter and its rule (lib/platform/http/query.ts), not the validator's text.
     expect((await expectAnswer("giftCardSearch", "400 INVALID_PARAMETER", { query: "?limit=abc" })).body).toMatchObject({
       message: "limit: must be a whole number from 1 to 50",
       field: "limit",

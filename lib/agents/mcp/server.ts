@@ -10,7 +10,7 @@ import { createInvoiceBody } from "@/lib/checkout";
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/platform/http/edge-guard";
 import { PEER_HEADER } from "@/lib/platform/http/peer-address";
-import { X402_HANDLERS } from "@/lib/http/x402/handlers";
+import { X402_HANDLERS } from "@/lib/agents/x402/handlers";
 import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
 import { X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 

@@ -19,7 +19,9 @@ const FEATURES = [
   ["webhooks"],
   // What both APIs share: the route wrappers, envelopes, error codes, schemas and limits of /x402 and /api/v2, the
   // admin API's wrapper.
-  ["api"],
+  ["api/x402"],
+  ["api/merchant"],
+  ["api/admin"],
   // The merchant API's routes of features that sit below it: a feature's adapters in its merchant-api/ sub-folder.
   ["gift-cards/merchant-api", "webhooks/merchant-api"],
   // An invoice from creation to its final webhook, on both APIs, with its payment and the dashboard's invoice pages.
@@ -43,11 +45,17 @@ const ladder = (layers) =>
 // In lib/ and test/ an import names its folder: "./name" beside the file, "@/lib/..." or "@/test/..." elsewhere, so that
 // the rules below see every import that leaves a folder.
 const PARENT = { regex: "^\\.\\./", message: 'Import from outside the folder with "@/lib/..." or "@/test/...", not "../".' };
-const restrict = (files, group, message, ignores = []) => ({
+const restrict = (files, group, message, ignores = [], more = []) => ({
   files,
   ignores,
-  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }, PARENT] }] },
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }, ...more, PARENT] }] },
 });
+// Each feature's public face is its index.ts: another feature imports `@/lib/catalog`, never a file inside it. (Its own
+// files import one another directly; tests may import any file they test.)
+const throughIndex = (folder) =>
+  FEATURES.flat()
+    .filter((f) => f !== "wiring" && f !== folder && !folder.startsWith(`${f}/`))
+    .map((f) => ({ group: [`@/lib/${f}/*`], message: `Import lib/${f} through its index.ts ("@/lib/${f}"), not a file inside it.` }));
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 // Test support is for tests: no production file imports it.
 const TEST_SUPPORT = ["@/test", "@/test/*", "**/test/*"];
@@ -68,6 +76,7 @@ const layerRules = [
       `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be handed the work instead.`,
       // A sub-folder with its own place on the ladder (a feature's merchant-api/) has its own rule.
       [...TESTS, ...FEATURES.flat().filter((f) => f.startsWith(`${folder}/`)).map((f) => `lib/${f}/**`)],
+      throughIndex(folder),
     ),
   ),
   {

@@ -1,7 +1,7 @@
 import { setDatabasePreparation, type Db } from "@/lib/platform/db";
 import { on } from "@/lib/platform/events";
 import { setBackgroundRound } from "@/lib/platform/runtime/poll-loop";
-import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
+import { setUpstreamProvider } from "@/lib/fulfilment";
 
 /**
  * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the

@@ -1,22 +1,19 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { addLogContext, log } from "@/lib/platform/log";
-import { formatPackage, getProduct, type Product } from "@/lib/catalog";
+import { formatPackage, getProduct, type Product, isIccid, reserveCode, fxSource } from "@/lib/catalog";
 import { config } from "@/lib/platform/config";
 import { getDb, type Db } from "@/lib/platform/db";
 import { queryRows } from "@/lib/platform/db/client";
 import { affiliates, inventoryCodes, invoices, orders } from "@/lib/platform/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { isIccid } from "@/lib/catalog/iccid";
-import { reserveCode } from "@/lib/catalog/stock";
 import { ipSubject } from "@/lib/platform/ratelimit";
-import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "@/lib/api/x402/cart";
+import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "@/lib/api/x402";
 import { newId } from "@/lib/platform/ids";
 import { DomainError } from "@/lib/platform/errors";
 import { validateRecipient } from "./recipient";
 import { listWalletEsims } from "./wallet-esims";
 import { resolvePackage } from "./resolve-package";
-import { fxSource } from "@/lib/catalog/fx";
-import { holdForInvoice } from "@/lib/gift-cards/cards";
+import { holdForInvoice } from "@/lib/gift-cards";
 import { markPaid } from "./payment";
 import { usdcToCents } from "@/lib/platform/money";
 

@@ -1,8 +1,8 @@
-import { formatUsdc } from "@/lib/catalog/pricing";
+import { formatUsdc } from "@/lib/catalog";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import type { invoices } from "@/lib/platform/db/schema";
 import type { PaymentNetwork } from "@/lib/platform/networks";
-import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { methodNetworkKey } from "@/lib/merchants";
 import { paymentStatus } from "@/lib/checkout/merchant-invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;

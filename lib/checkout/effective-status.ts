@@ -1,5 +1,5 @@
 import type { invoices, orders } from "@/lib/platform/db/schema";
-import { openSealedCode, type SealedCode } from "@/lib/gift-cards/codes";
+import { openSealedCode, type SealedCode } from "@/lib/gift-cards";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { invoices } from "@/lib/platform/db/schema";
 import { invoiceOrders } from "@/lib/checkout/status";
 import type { DbOrTx } from "@/lib/platform/db";
-import { enqueueWebhook } from "@/lib/webhooks/enqueue";
-import { invoiceEventType, type FinalInvoiceStatus } from "@/lib/webhooks/events";
+import { enqueueWebhook, invoiceEventType, type FinalInvoiceStatus } from "@/lib/webhooks";
 import { FINAL_STATUSES, merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 import { invoiceObject } from "@/lib/checkout/merchant-invoice-object";
 

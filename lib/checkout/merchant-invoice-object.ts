@@ -1,9 +1,9 @@
 import { usdcToDecimal } from "@/lib/platform/money";
 import type { invoices, orders } from "@/lib/platform/db/schema";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
-import { getPayments } from "@/lib/payments/payments";
+import { getPayments } from "@/lib/payments";
 import { merchantInvoice, paymentStatus } from "./merchant-invoice-view";
-import { methodNetworkKey } from "@/lib/merchants/payment-methods";
+import { methodNetworkKey } from "@/lib/merchants";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

@@ -1,6 +1,6 @@
 import type { invoices, orders } from "@/lib/platform/db/schema";
-import type { Redemption } from "@/lib/fulfilment/providers/types";
-import { DENIED_REASONS } from "@/lib/api/merchant/schemas";
+import type { Redemption } from "@/lib/fulfilment";
+import { DENIED_REASONS } from "@/lib/api/merchant";
 import { effectiveOrder, effectiveStatus, type StatusFields } from "@/lib/checkout/effective-status";
 
 type InvoiceRow = typeof invoices.$inferSelect;

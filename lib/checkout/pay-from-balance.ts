@@ -3,8 +3,7 @@ import type { Db } from "@/lib/platform/db";
 import { DomainError } from "@/lib/platform/errors";
 import { invoices } from "@/lib/platform/db/schema";
 import { markPaid, payability } from "@/lib/checkout/payment";
-import { BalanceTooLow, debit } from "@/lib/merchants/ledger";
-import { BALANCE_METHODS } from "@/lib/merchants/payment-methods";
+import { BalanceTooLow, debit, BALANCE_METHODS } from "@/lib/merchants";
 
 /**
  * Pays a merchant's unpaid invoice from its balance, in one transaction: the invoice row is locked, the balance

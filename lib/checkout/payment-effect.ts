@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/platform/db";
-import type { SettlementEffect } from "@/lib/payments/settlements";
+import type { SettlementEffect } from "@/lib/payments";
 import { claimForPayment, markPaid, paymentFailed, releaseClaim } from "./payment";
 import { log } from "@/lib/platform/log";
 

@@ -3,8 +3,8 @@ import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm
 import type { Db } from "@/lib/platform/db";
 import { invoices, orders, settlements } from "@/lib/platform/db/schema";
 import { emit, runAfterCommit } from "@/lib/platform/events";
-import { releaseCodes } from "@/lib/catalog/stock";
-import { releaseHolds, spendHolds } from "@/lib/gift-cards/cards";
+import { releaseCodes } from "@/lib/catalog";
+import { releaseHolds, spendHolds } from "@/lib/gift-cards";
 import { effectiveStatus, PAYMENT_FAILED, paymentErrorText, UNPAID_ORDER_ERRORS } from "./effective-status";
 
 /**

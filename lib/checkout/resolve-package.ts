@@ -1,7 +1,5 @@
-import { parsePackageId, type Product } from "@/lib/catalog";
-import { currencyExponent } from "@/lib/catalog/currency";
+import { parsePackageId, type Product, currencyExponent, rangePricer } from "@/lib/catalog";
 import { parseMinorUnits, formatMinorUnits } from "@/lib/platform/money";
-import { rangePricer } from "@/lib/catalog/product-pricer";
 import { DomainError } from "@/lib/platform/errors";
 
 export type ResolvedPackage = { value: string; faceValueMinor: bigint; priceUsdc: bigint };

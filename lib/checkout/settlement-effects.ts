@@ -1,6 +1,6 @@
-import { invoicePaymentEffect } from "@/lib/checkout";
-import type { SettlementEffects } from "@/lib/payments/settlements";
-import { topupPaymentEffect } from "@/lib/merchants/topups";
+import { invoicePaymentEffect } from "./payment-effect";
+import type { SettlementEffects } from "@/lib/payments";
+import { topupPaymentEffect } from "@/lib/merchants";
 
 /**
  * What each kind of x402 payment does once it lands (and undoes when it cannot): the one table the paid routes and

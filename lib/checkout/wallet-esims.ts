@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { invoices, orders } from "@/lib/platform/db/schema";
-import type { Redemption } from "@/lib/fulfilment/providers/types";
+import type { Redemption } from "@/lib/fulfilment";
 
 export type WalletEsimBundle = {
   orderId: string;

@@ -1,4 +1,4 @@
-import type { Redemption } from "@/lib/fulfilment/providers/types";
+import type { Redemption } from "@/lib/fulfilment";
 
 /** What the dashboard's server actions answer to their forms (`useActionState`). Plain data: it goes to the browser. */
 

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
-import { currencyExponent } from "@/lib/catalog/currency";
-import type { FxSource } from "@/lib/catalog/fx";
+import { currencyExponent } from "@/lib/catalog";
+import type { FxSource } from "@/lib/catalog";
 import type { Db } from "@/lib/platform/db";
 import { DomainError } from "@/lib/platform/errors";
-import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/merchants/gift-card-batches";
-import { formatCardValue } from "@/lib/gift-cards/money";
+import { batchCards, BATCH_MAX_QUANTITY, createBatch, getBatch, issueBatch, listBatches, type Batch, type IssuedCard } from "@/lib/merchants";
+import { formatCardValue } from "@/lib/gift-cards";
 import { idPattern } from "@/lib/platform/ids";
 import { centsToDecimal } from "@/lib/platform/money";
 import { defuseFormula } from "./orders-csv";

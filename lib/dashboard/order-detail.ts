@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
-import type { Redemption } from "@/lib/fulfilment/providers/types";
-import { effectiveOrder } from "@/lib/checkout/effective-status";
+import type { Redemption } from "@/lib/fulfilment";
+import { effectiveOrder, getMerchantOrder, merchantStatus } from "@/lib/checkout";
 import { centsToDecimal } from "@/lib/platform/money";
-import { getMerchantOrder } from "@/lib/checkout/merchant-invoices";
-import { merchantStatus } from "@/lib/checkout/merchant-invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;

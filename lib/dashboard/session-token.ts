@@ -1,6 +1,5 @@
 import { hkdfSync } from "node:crypto";
-import { signToken, verifyToken, type TokenKind } from "@/lib/identity/jwt";
-import { sessionKey } from "@/lib/identity/session-key";
+import { signToken, verifyToken, type TokenKind, sessionKey } from "@/lib/identity";
 
 /** An audience of its own: a wallet session (`aud` x402-storefront) is not a dashboard session. A real one is about 250 characters. */
 const DASHBOARD_SESSION: TokenKind = { audience: "x402-storefront/dashboard", maxLength: 1024 };

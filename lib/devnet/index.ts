@@ -34,3 +34,5 @@ export function getDevnet(): Promise<Devnet> {
   }
   return globalForDevnet.__storefrontDevnet;
 }
+export { anvilRpc } from "./evm/rpc";
+export { LocalnetExactSvmServerScheme } from "./solana/x402";

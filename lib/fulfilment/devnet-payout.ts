@@ -1,6 +1,6 @@
 import type { Devnet } from "@/lib/devnet";
-import { anvilRpc } from "@/lib/devnet/evm/rpc";
-import type { SenderSync } from "@/lib/payments/evm-signer";
+import { anvilRpc } from "@/lib/devnet";
+import type { SenderSync } from "@/lib/payments";
 import { chainPayout } from "./chain-payout";
 import type { Payout } from "./refund";
 

@@ -22,3 +22,6 @@ export { startWorker, kickWorker, type Worker, type WorkerOptions } from "./work
 export { providerFor } from "./providers/provider-for";
 export { createDemoProvider, demoProvider } from "./providers/demo";
 export type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./providers/types";
+export { chainPayout } from "./chain-payout";
+export { devnetPayout } from "./devnet-payout";
+export { setUpstreamProvider } from "./providers/provider-for";

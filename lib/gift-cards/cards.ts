@@ -1,7 +1,7 @@
 import { usdcToCents } from "@/lib/platform/money";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { currencyExponent } from "@/lib/catalog/currency";
-import type { FxSource } from "@/lib/catalog/fx";
+import { currencyExponent } from "@/lib/catalog";
+import type { FxSource } from "@/lib/catalog";
 import type { Db } from "@/lib/platform/db";
 import { giftCardHolds, giftCards, invoices, orders } from "@/lib/platform/db/schema";
 import { DomainError } from "@/lib/platform/errors";

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { config, type Config } from "@/lib/platform/config";
-import { sessionKeyFrom } from "@/lib/identity/session-key";
+import { sessionKeyFrom } from "@/lib/identity";
 
 /**
  * The shop's own gift card codes: 20 characters of Crockford's base32 (100 random bits), shown in groups of four

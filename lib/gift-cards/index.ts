@@ -10,3 +10,6 @@ export {
   type CardStatement,
 } from "./cards";
 export { CODE_BITS, formatCode, mintCode, newGiftCardCode, normalizeCode, openSealedCode, type MintedCode, type SealedCode } from "./codes";
+export { openCode } from "./codes";
+export { countedGuess, isWrongCode } from "./guess";
+export { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "./money";

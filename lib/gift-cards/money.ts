@@ -1,7 +1,6 @@
-import { currencyExponent } from "@/lib/catalog/currency";
+import { currencyExponent, centsAt } from "@/lib/catalog";
 import { formatMinorUnits, parseMinorUnits } from "@/lib/platform/money";
-import type { FxSource, Rate } from "@/lib/catalog/fx";
-import { centsAt } from "@/lib/catalog/pricing";
+import type { FxSource, Rate } from "@/lib/catalog";
 import { DomainError } from "@/lib/platform/errors";
 
 /** A currency the shop issues gift cards in: an ISO 4217 code with a current exchange rate. */

@@ -6,3 +6,5 @@ export { issueSessionToken, verifySessionToken } from "./session-token";
 export { sessionKey } from "./session-key";
 export { deleteStaleNonces } from "./nonce-cleanup";
 export { SIGN_IN_WITH_X, type EVMMessageVerifier } from "@x402/extensions/sign-in-with-x";
+export { signToken, verifyToken, type TokenKind } from "./jwt";
+export { sessionKeyFrom } from "./session-key";

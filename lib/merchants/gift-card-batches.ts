@@ -1,12 +1,11 @@
 import { and, asc, count, desc, eq, lt, lte, sql } from "drizzle-orm";
-import type { FxSource } from "@/lib/catalog/fx";
+import type { FxSource } from "@/lib/catalog";
 import type { Db } from "@/lib/platform/db";
 import { giftCardBatches, giftCards } from "@/lib/platform/db/schema";
 import { DomainError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { logFor } from "@/lib/platform/log";
-import { formatCode, mintCode, openCode } from "@/lib/gift-cards/codes";
-import { cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards/money";
+import { formatCode, mintCode, openCode, cardCurrency, centsForMinor, formatCardValue, parseCardValue, type CardCurrency } from "@/lib/gift-cards";
 import { BalanceTooLow, purchase } from "./ledger";
 import { centsToDecimal } from "@/lib/platform/money";
 

@@ -19,3 +19,8 @@ export {
   type Presented,
 } from "./merchants";
 export { balanceOf, BalanceTooLow, credit, debit, listLedger, purchase, refund, type LedgerEntry } from "./ledger";
+export { adminToken, isAdmin } from "./admin-token";
+export { BATCH_MAX_QUANTITY, batchCards, createBatch, getBatch, issueBatch, issueDueBatches, listBatches, type Batch, type IssuedCard } from "./gift-card-batches";
+export { BALANCE_METHODS, PAYMENT_METHODS, methodNetworkKey, unavailableMethod, type PaymentMethod } from "./payment-methods";
+export { newWebhookSecret } from "./secrets";
+export { getTopup, recordTopup, topupAmount, topupIdOf, topupPaymentEffect } from "./topups";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { refundOrderToCards } from "@/lib/gift-cards/cards";
+import { refundOrderToCards } from "@/lib/gift-cards";
 import type { Db } from "@/lib/platform/db";
 import { invoices, orders } from "@/lib/platform/db/schema";
 import { refund } from "./ledger";

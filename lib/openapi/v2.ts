@@ -3,11 +3,10 @@
  * the ones the routes parse with and the route tests check against (`lib/api/merchant/schemas.ts`). `v2ResponseSchema` gives
  * the tests the schema of any documented answer, so an answer the document does not describe fails a test.
  */
-import { v2ErrorCodes } from "@/lib/api/merchant/errors";
+import { v2ErrorCodes, schemas as s } from "@/lib/api/merchant";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { z } from "zod";
 import { createDocument, type CreateDocumentOptions, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import * as s from "@/lib/api/merchant/schemas";
 import { DOCUMENT_OPTIONS } from "./common";
 import { MERCHANT_ANONYMOUS_LIMIT, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId } from "@/lib/platform/ratelimit/policies";
 

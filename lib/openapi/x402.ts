@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
 import { usdcToDecimal } from "@/lib/platform/money";
-import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC } from "@/lib/api/x402/cart";
+import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC, x402ErrorCodes, invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery, X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId, x402Schemas as s } from "@/lib/api/x402";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
-import { x402ErrorCodes } from "@/lib/api/x402/errors";
-import { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
-import { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
 import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";
-import * as s from "@/lib/api/x402/x402-schemas";
 
 // The OpenAPI 3.1 document of the /x402 API, built from one table of operations (OPERATIONS below): fees, paths and
 // methods come from X402_ROUTES, query and body schemas are the ones the routes validate with, response bodies are

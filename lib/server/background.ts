@@ -1,7 +1,7 @@
 import { config } from "@/lib/platform/config";
 import { getDatabase, getDb } from "@/lib/platform/db";
 import { startWorker } from "@/lib/fulfilment";
-import { drainSettlements } from "@/lib/payments/in-flight";
+import { drainSettlements } from "@/lib/payments";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { handBack } from "./hand-back";
 import { syncUpstreamIfDue } from "@/lib/supply";

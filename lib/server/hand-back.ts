@@ -1,7 +1,7 @@
 import type { ClaimScope } from "@/lib/platform/db/claim";
 import type { Db } from "@/lib/platform/db";
 import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
-import { releaseLeases } from "@/lib/payments/settlements";
+import { releaseLeases } from "@/lib/payments";
 import { releaseDeliveryClaims } from "@/lib/webhooks";
 import { log } from "@/lib/platform/log";
 

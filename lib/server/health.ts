@@ -1,14 +1,12 @@
 import { address, createSolanaRpc } from "@solana/kit";
 import { sql } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
-import { heldFxRates, heldFxWarning } from "@/lib/catalog/fx-store";
+import { heldFxRates, heldFxWarning } from "@/lib/catalog";
 import { config } from "@/lib/platform/config";
 import { errorText, redactUrls } from "@/lib/platform/errors";
 import { getDb } from "@/lib/platform/db";
 import { migrationStatus, queryRows } from "@/lib/platform/db/client";
-import { getPayments } from "@/lib/payments/payments";
-import { undecidedSettlements } from "@/lib/payments/settlements";
-import { viemChain } from "@/lib/payments/chain";
+import { getPayments, undecidedSettlements, viemChain } from "@/lib/payments";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { upstreamHealth, type UpstreamStatus } from "@/lib/supply";
 import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";

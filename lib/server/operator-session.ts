@@ -1,6 +1,5 @@
 import { createHash, hkdfSync, timingSafeEqual } from "node:crypto";
-import { signToken, verifyToken, type TokenKind } from "@/lib/identity/jwt";
-import { sessionKey } from "@/lib/identity/session-key";
+import { signToken, verifyToken, type TokenKind, sessionKey } from "@/lib/identity";
 import type { RateLimiter } from "@/lib/platform/ratelimit";
 
 /**

@@ -1,6 +1,6 @@
-import { heldFxRates, type HeldFxRates } from "@/lib/catalog/fx-store";
+import { heldFxRates, type HeldFxRates } from "@/lib/catalog";
 import { getDb } from "@/lib/platform/db";
-import { listRefundsDue, type RefundDue } from "@/lib/fulfilment/refunds-due";
+import { listRefundsDue, type RefundDue } from "@/lib/fulfilment";
 import { upstreamHeldOrders, type HeldPurchase } from "@/lib/supply";
 import { recentReadiness, type Readiness } from "./health";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { UpstreamConfig } from "@/lib/platform/config";
-import { balanceSchema, invoiceSchema, orderSchema, productSchema } from "@/lib/api/merchant/schemas";
+import { balanceSchema, invoiceSchema, orderSchema, productSchema } from "@/lib/api/merchant";
 import { log } from "@/lib/platform/log";
 import { RatePacer, UpstreamRateLimited } from "./rate-pacer";
 import { tolerant } from "./tolerant";

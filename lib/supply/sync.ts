@@ -1,7 +1,5 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { importCatalog, type RejectedRow } from "@/lib/catalog/import";
-import { STORE_GIFT_CARD_SLUG } from "@/lib/catalog/store-products";
-import { catalogChanged } from "@/lib/catalog/snapshot";
+import { importCatalog, type RejectedRow, STORE_GIFT_CARD_SLUG, catalogChanged } from "@/lib/catalog";
 import type { UpstreamConfig } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
 import { products, settings } from "@/lib/platform/db/schema";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { merchants } from "@/lib/platform/db/schema";
-import { newWebhookSecret } from "@/lib/merchants/secrets";
+import { newWebhookSecret } from "@/lib/merchants";
 import { DomainError } from "@/lib/platform/errors";
 
 /** How long the previous secret keeps signing after a rotation: a day to deploy the new one to the receiver. */

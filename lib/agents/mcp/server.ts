@@ -11,8 +11,7 @@ import { publicOrigin } from "@/lib/platform/http/origin";
 import { REQUEST_ID_HEADER } from "@/lib/platform/http/edge-guard";
 import { PEER_HEADER } from "@/lib/platform/http/peer-address";
 import { X402_HANDLERS } from "@/lib/agents/x402/handlers";
-import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery } from "@/lib/api/x402/x402-query";
-import { X402_ROUTES, type X402RouteId } from "@/lib/api/x402/x402-routes";
+import { invoicePayBody, invoiceStatusQuery, productDetailQuery, x402SearchQuery, X402_ROUTES, type X402RouteId } from "@/lib/api/x402";
 
 // The shop's MCP server (Streamable HTTP at /mcp, stateless): tools that mirror the purchase path. Each tool call is
 // the /x402 route of the same name, called in-process with the MCP request's client address: the same fees, prices,

@@ -5,20 +5,14 @@ import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { kickWorker } from "@/lib/fulfilment";
 import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
-import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle } from "@/lib/checkout";
-import { getPayments } from "@/lib/payments/payments";
+import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle, createInvoiceResponse, readCreateBody, payInvoice, invoiceStatusResponse, requireInvoiceId } from "@/lib/checkout";
+import { getPayments } from "@/lib/payments";
 import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
-import { nextStep } from "@/lib/api/x402/next-step";
-import { withWallet } from "@/lib/api/x402/with-wallet";
-import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
+import { nextStep, withWallet, withX402Fee, myOrdersQuery } from "@/lib/api/x402";
 import { checkoutInfo as checkoutInfoBody } from "./info";
-import { createInvoiceResponse, readCreateBody } from "@/lib/checkout/x402/invoice";
-import { payInvoice } from "@/lib/checkout/x402/pay";
 import { checkDetailQuery, productDetailResponse } from "./product";
-import { myOrdersQuery } from "@/lib/api/x402/x402-query";
-import type { X402RouteId } from "@/lib/api/x402/x402-routes";
+import type { X402RouteId } from "@/lib/api/x402";
 import { x402SearchRoute } from "./search";
-import { invoiceStatusResponse, requireInvoiceId } from "@/lib/checkout/x402/status";
 
 // GET /x402/checkout/info
 const checkoutInfo = withX402Fee("checkoutInfo", async (_req, { origin }) =>

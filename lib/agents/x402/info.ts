@@ -1,7 +1,6 @@
 import { usdcToDecimal } from "@/lib/platform/money";
 import type { PaymentNetwork } from "@/lib/platform/networks";
-import { nextStep } from "@/lib/api/x402/next-step";
-import { X402_OPENAPI_PATH, X402_ROUTES } from "@/lib/api/x402/x402-routes";
+import { nextStep, X402_OPENAPI_PATH, X402_ROUTES } from "@/lib/api/x402";
 
 /** The body of GET /x402/checkout/info: networks, every route with its fee and headers, the OpenAPI document, and the wallet rules. */
 export function checkoutInfo(origin: string, networks: PaymentNetwork[], mode: string) {

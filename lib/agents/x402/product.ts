@@ -1,8 +1,7 @@
-import { getProduct, suggestSlugs, type Product } from "@/lib/catalog";
+import { getProduct, suggestSlugs, type Product, isIccid } from "@/lib/catalog";
 import { usdcToDecimal } from "@/lib/platform/money";
-import { isIccid } from "@/lib/catalog/iccid";
 import { ApiError } from "@/lib/platform/http/api-error";
-import { nextStep } from "@/lib/api/x402/next-step";
+import { nextStep } from "@/lib/api/x402";
 
 export function requireSlug(url: URL): string {
   const slug = url.searchParams.get("slug")?.trim();

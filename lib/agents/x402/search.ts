@@ -1,9 +1,7 @@
 import { countryLabel, search, type ProductKind, type ProductSummary } from "@/lib/catalog";
 import { usdcToDecimal } from "@/lib/platform/money";
 import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
-import { withX402Fee } from "@/lib/api/x402/with-x402-fee";
-import { nextStep } from "@/lib/api/x402/next-step";
-import { x402SearchQuery } from "@/lib/api/x402/x402-query";
+import { withX402Fee, nextStep, x402SearchQuery } from "@/lib/api/x402";
 
 export function parseSearchQuery(url: URL) {
   const raw = Object.fromEntries([...url.searchParams.entries()].filter(([k]) => ["q", "country", "region", "page", "limit"].includes(k)));

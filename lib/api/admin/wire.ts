@@ -2,9 +2,9 @@
 // embedded database: what the routes accept and answer, and how the CLI reads the answers back into the domain's
 // own types (so that it prints the same thing whichever way it went).
 import { z } from "zod";
-import type { ImportReport } from "@/lib/catalog/import";
+import type { ImportReport } from "@/lib/catalog";
 import type { RefundDue } from "@/lib/fulfilment";
-import { stockCodeSchema, type StockImportReport, type StockLevel } from "@/lib/catalog/stock";
+import { stockCodeSchema, type StockImportReport, type StockLevel } from "@/lib/catalog";
 
 /** Catalog and stock files can be long: their routes read up to this much (the other admin routes 64 KiB). */
 export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;

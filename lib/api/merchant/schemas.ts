@@ -5,9 +5,9 @@
  * browser tests can import it too.
  */
 import { z } from "zod";
-import { regionParam } from "@/lib/catalog/region-param";
+import { regionParam } from "@/lib/catalog";
 import { isInvoiceId } from "@/lib/platform/ids";
-import { PAYMENT_METHODS } from "@/lib/merchants/payment-methods";
+import { PAYMENT_METHODS } from "@/lib/merchants";
 import { limitParam, startParam } from "./paging";
 
 /** Why a `denied` invoice was refused: stored with a refusal (an auto_pay the balance could not cover), else it expired. */

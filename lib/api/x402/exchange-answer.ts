@@ -1,5 +1,5 @@
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import type { ExchangeResult } from "@/lib/payments/exchange";
+import type { ExchangeResult } from "@/lib/payments";
 import { unavailable } from "@/lib/platform/http/unavailable";
 
 /** A new 402 that asks for the payment again, saying why the last one was not taken (and with extra headers). */

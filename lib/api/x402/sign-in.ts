@@ -1,7 +1,6 @@
 import { createPublicClient, http } from "viem";
 import { createSiwxChallenge, verifySiwxHeader, type SiwxChallengeExtensions, type Wallet } from "@/lib/identity";
-import { viemChain } from "@/lib/payments/chain";
-import { getPayments } from "@/lib/payments/payments";
+import { viemChain, getPayments } from "@/lib/payments";
 import type { EvmNetwork } from "@/lib/platform/networks";
 
 // SIGN-IN-WITH-X on the /x402 API: the one challenge builder and the one check, for the wallet routes (with-wallet.ts)

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { regionParam } from "@/lib/catalog/region-param";
-import { isIccid } from "@/lib/catalog/iccid";
+import { regionParam, isIccid } from "@/lib/catalog";
 
 // The zod schemas of the /x402 query strings: the routes validate with them and the OpenAPI document
 // (lib/openapi/x402.ts) shows them. Kept free of server modules so that the document and tests can import them.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { PRODUCT_KINDS, RECIPIENT_TYPES } from "@/lib/catalog/product-input";
+import { PRODUCT_KINDS, RECIPIENT_TYPES } from "@/lib/catalog";
 import { invoiceStatus, orderStatus } from "@/lib/platform/db/schema";
-import type { DeliveryStatus, InvoiceErrorCode } from "@/lib/fulfilment/roll-up";
+import type { DeliveryStatus, InvoiceErrorCode } from "@/lib/fulfilment";
 import { idPattern } from "@/lib/platform/ids";
 
 // The response bodies of the /x402 API as the route handlers write them (lib/agents/x402/*.ts and app/x402/**): the

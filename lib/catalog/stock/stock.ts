@@ -1,5 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { catalogChanged, getProduct, parsePackageId } from "@/lib/catalog";
+import { catalogChanged } from "@/lib/catalog/snapshot";
+import { getProduct } from "@/lib/catalog/get-product";
+import { parsePackageId } from "@/lib/catalog/package-id";
 import type { Db } from "@/lib/platform/db";
 import { queryRows } from "@/lib/platform/db/client";
 import { inventoryCodes, orders, productPackages, products } from "@/lib/platform/db/schema";

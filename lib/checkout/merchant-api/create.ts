@@ -1,13 +1,11 @@
 import { BodyError, parseJsonText } from "@/lib/platform/http/body";
-import { invoiceItem } from "@/lib/api/merchant/schemas";
-import { V2Error, invalidParam, missingParam } from "@/lib/api/merchant/envelope";
-import { merchantPriceCents } from "@/lib/api/merchant/products";
+import { invoiceItem, V2Error, invalidParam, missingParam, merchantPriceCents } from "@/lib/api/merchant";
 import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/checkout/create-invoice";
 import { DomainError } from "@/lib/platform/errors";
-import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants/payment-methods";
+import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants";
 
-export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants/payment-methods";
+export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
 
 /** The spec's limit of items (quantities summed) per merchant invoice. */
 export const MAX_MERCHANT_ITEMS = 20;

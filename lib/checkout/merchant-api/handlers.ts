@@ -1,41 +1,26 @@
-import { invalidParam, notFound, ok, V2Error } from "@/lib/api/merchant/envelope";
-import { v2ErrorOf } from "@/lib/api/merchant/errors";
+import { invalidParam, notFound, ok, V2Error, v2ErrorOf, nextOffsetPage, nextPage, listEsimsQuery, listInvoicesQuery, listOrdersQuery, readQuery, rateLimitedResponse, idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/api/merchant";
 import { DomainError } from "@/lib/platform/errors";
 import { config } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
 import { parseWebhookUrl } from "@/lib/webhooks";
-import { nextOffsetPage, nextPage } from "@/lib/api/merchant/paging";
-import { listEsimsQuery, listInvoicesQuery, listOrdersQuery } from "@/lib/api/merchant/schemas";
-import { readQuery } from "@/lib/api/merchant/products";
-import type { MerchantContext } from "@/lib/api/merchant/route";
+import type { MerchantContext } from "@/lib/api/merchant";
 import { readText } from "@/lib/platform/http/body";
-import { isWrongCode } from "@/lib/gift-cards/guess";
-import { clientIp } from "@/lib/api/x402/x402-limits";
+import { isWrongCode } from "@/lib/gift-cards";
+import { clientIp } from "@/lib/api/x402";
 import { getRateLimiter } from "@/lib/platform/ratelimit";
-import { rateLimitedResponse } from "@/lib/api/merchant/rate-limited";
-import { getProducts } from "@/lib/catalog";
+import { getProducts, isIccid } from "@/lib/catalog";
 import { kickWorker } from "@/lib/fulfilment";
-import { isIccid } from "@/lib/catalog/iccid";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { isInvoiceId, isOrderId } from "@/lib/platform/ids";
 import { denyUnpaid } from "@/lib/checkout/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
-import { idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/api/merchant/idempotency";
 import { runAfterCommit } from "@/lib/platform/events";
 import { payFromBalance } from "@/lib/checkout/pay-from-balance";
-import {
-  getMerchantEsim,
-  getMerchantInvoice,
-  getMerchantOrder,
-  listMerchantEsims,
-  listMerchantInvoices,
-  listMerchantOrders,
-  merchantEsim,
-} from "@/lib/checkout/merchant-invoices";
+import { getMerchantEsim, getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "@/lib/checkout/merchant-invoices";
 import { merchantOrder } from "@/lib/checkout/merchant-invoice-view";
 import { invoiceObject } from "@/lib/checkout/merchant-invoice-object";
-import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants/payment-methods";
-import { getPayments } from "@/lib/payments/payments";
+import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants";
+import { getPayments } from "@/lib/payments";
 import type { invoices, orders } from "@/lib/platform/db/schema";
 
 type InvoiceRow = typeof invoices.$inferSelect;

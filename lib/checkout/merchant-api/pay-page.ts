@@ -2,11 +2,12 @@ import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { withRequestLog } from "@/lib/platform/http/request-log";
-import { getInvoice, isInvoiceId } from "@/lib/checkout";
+import { getInvoice } from "@/lib/checkout/payment";
+import { isInvoiceId } from "@/lib/platform/ids";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
-import { methodNetworkKey } from "@/lib/merchants/payment-methods";
-import { getPayments } from "@/lib/payments/payments";
+import { methodNetworkKey } from "@/lib/merchants";
+import { getPayments } from "@/lib/payments";
 
 /**
  * `GET /api/pay/{id}`: what the payment page of a merchant's USDC invoice shows: amount (what a gift card did not pay),

@@ -1,14 +1,14 @@
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { config } from "@/lib/platform/config";
-import { createInvoice, createInvoiceBody } from "@/lib/checkout";
+import { createInvoice } from "@/lib/checkout/create-invoice";
+import { createInvoiceBody } from "@/lib/api/x402";
 import type { Wallet } from "@/lib/identity";
-import { getPayments } from "@/lib/payments/payments";
+import { getPayments } from "@/lib/payments";
 import { ApiError, invalidParams } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
-import { nextStep } from "@/lib/api/x402/next-step";
-import { countedGuess } from "@/lib/gift-cards/guess";
-import { clientIp, RateLimitedError } from "@/lib/api/x402/x402-limits";
+import { nextStep, clientIp, RateLimitedError } from "@/lib/api/x402";
+import { countedGuess } from "@/lib/gift-cards";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
 export async function readCreateBody(req: Request) {

@@ -1,8 +1,9 @@
 import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
-import { getStatus, isInvoiceId, type InvoiceView, type Viewer } from "@/lib/checkout";
+import { getStatus, type InvoiceView, type Viewer } from "@/lib/checkout/view";
+import { isInvoiceId } from "@/lib/platform/ids";
 import { ApiError } from "@/lib/platform/http/api-error";
-import { nextStep } from "@/lib/api/x402/next-step";
+import { nextStep } from "@/lib/api/x402";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 
 export function requireInvoiceId(url: URL): string {

@@ -8,11 +8,13 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { DASHBOARD_COOKIE, dashboardCookieOptions, issueDashboardSession, resolveDashboardSession, type SignedIn } from "@/lib/dashboard";
+import { DASHBOARD_COOKIE, dashboardCookieOptions } from "@/lib/dashboard/cookie";
+import { issueDashboardSession } from "@/lib/dashboard/session-token";
+import { resolveDashboardSession, type SignedIn } from "@/lib/dashboard/session";
 import { getDb } from "@/lib/platform/db";
 import { isSameOriginPost } from "@/lib/platform/http/origin";
 import { requestOrigin } from "@/lib/platform/http/request-origin";
-import { clientIp } from "@/lib/api/x402/x402-limits";
+import { clientIp } from "@/lib/api/x402";
 
 export const SIGN_IN_PATH = "/dashboard/sign-in";
 export const DASHBOARD_HOME = "/dashboard";

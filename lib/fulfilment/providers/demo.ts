@@ -1,10 +1,9 @@
 import { createHmac } from "node:crypto";
-import { formatPackage } from "@/lib/catalog/pricing";
-import { sessionKey } from "@/lib/identity/session-key";
+import { formatPackage, luhnCheckDigit } from "@/lib/catalog";
+import { sessionKey } from "@/lib/identity";
 import { orderRandom, type OrderRandom } from "./deterministic";
 import { parseBundle } from "./esim-bundle";
 import { giftCardCode } from "./gift-card-code";
-import { luhnCheckDigit } from "@/lib/catalog/iccid";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./types";
 
 /** Neutral hosts under the reserved `.example` TLD: nothing real answers there. */

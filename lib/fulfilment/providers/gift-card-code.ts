@@ -1,5 +1,5 @@
 import { DIGITS, group, UNAMBIGUOUS, type OrderRandom } from "./deterministic";
-import { luhnCheckDigit } from "@/lib/catalog/iccid";
+import { luhnCheckDigit } from "@/lib/catalog";
 
 /**
  * How a brand's codes look, so a demo code reads like the real thing: length, alphabet, grouping, a fixed first

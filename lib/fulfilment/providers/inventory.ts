@@ -1,6 +1,5 @@
-import { formatPackage } from "@/lib/catalog/pricing";
+import { formatPackage, sellCode } from "@/lib/catalog";
 import type { Db } from "@/lib/platform/db";
-import { sellCode } from "@/lib/catalog/stock";
 import type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./types";
 
 /**

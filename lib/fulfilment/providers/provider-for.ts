@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/platform/db";
-import { demoSupply } from "@/lib/catalog/supply";
+import { demoSupply } from "@/lib/catalog";
 import { demoProvider } from "./demo";
 import { createInventoryProvider } from "./inventory";
 import { storeGiftCardProvider } from "./store-gift-card";

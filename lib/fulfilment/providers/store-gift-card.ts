@@ -1,6 +1,5 @@
-import { currencyExponent } from "@/lib/catalog/currency";
-import { issueOrderCard } from "@/lib/gift-cards/cards";
-import { mintCode } from "@/lib/gift-cards/codes";
+import { currencyExponent } from "@/lib/catalog";
+import { issueOrderCard, mintCode } from "@/lib/gift-cards";
 import type { Delivery, FulfilmentProvider, OrderToFulfil } from "./types";
 
 const INSTRUCTIONS =

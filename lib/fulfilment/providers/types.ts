@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/platform/db";
 import type { ProductKind, RecipientType } from "@/lib/catalog";
-import type { SealedCode } from "@/lib/gift-cards/codes";
+import type { SealedCode } from "@/lib/gift-cards";
 
 /**
  * What the paying wallet receives for one order. Stored as the order's `redemption` (jsonb) and shown as is by the

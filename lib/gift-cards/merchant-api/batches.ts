@@ -1,17 +1,12 @@
-import { syncFxSource } from "@/lib/catalog/fx-store";
-import { currencyExponent } from "@/lib/catalog/currency";
+import { syncFxSource, currencyExponent } from "@/lib/catalog";
 import type { Db } from "@/lib/platform/db";
-import { batchCards, createBatch, getBatch, issueBatch, listBatches, type Batch } from "@/lib/merchants/gift-card-batches";
-import { formatCardValue } from "@/lib/gift-cards/money";
+import { batchCards, createBatch, getBatch, issueBatch, listBatches, type Batch } from "@/lib/merchants";
+import { formatCardValue } from "@/lib/gift-cards";
 import { idPattern } from "@/lib/platform/ids";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { parseJsonText, readText } from "@/lib/platform/http/body";
-import { notFound, ok, V2Error } from "@/lib/api/merchant/envelope";
-import { idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/api/merchant/idempotency";
-import { nextPage } from "@/lib/api/merchant/paging";
-import { readQuery } from "@/lib/api/merchant/products";
-import type { MerchantContext } from "@/lib/api/merchant/route";
-import { listGiftCardBatchesQuery } from "@/lib/api/merchant/schemas";
+import { notFound, ok, V2Error, idempotent, type IdempotencyKey, type StoredAnswer, nextPage, readQuery, listGiftCardBatchesQuery } from "@/lib/api/merchant";
+import type { MerchantContext } from "@/lib/api/merchant";
 
 const BATCH_ID = idPattern("gcb");
 /** The API endpoint a batch purchase is made at, as its idempotency keys record it. */

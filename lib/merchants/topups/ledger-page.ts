@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/platform/db";
 import { balanceTopups, ledgerEntries } from "@/lib/platform/db/schema";
-import type { LedgerEntry } from "@/lib/merchants";
+import type { LedgerEntry } from "@/lib/merchants/ledger";
 
 export const LEDGER_PAGE_SIZE = 25;
 

@@ -2,8 +2,8 @@ import { and, desc, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { balanceTopups } from "@/lib/platform/db/schema";
 import { newId } from "@/lib/platform/ids";
-import { credit } from "@/lib/merchants";
-import type { SettlementEffect } from "@/lib/payments/settlements";
+import { credit } from "@/lib/merchants/ledger";
+import type { SettlementEffect } from "@/lib/payments";
 import { centsToUsdc } from "@/lib/platform/money";
 
 export type Topup = typeof balanceTopups.$inferSelect;

@@ -1,8 +1,5 @@
-import { notFound, ok } from "@/lib/api/merchant/envelope";
-import { nextPage } from "@/lib/api/merchant/paging";
-import { listDeliveriesQuery } from "@/lib/api/merchant/schemas";
-import { readQuery } from "@/lib/api/merchant/products";
-import type { MerchantContext } from "@/lib/api/merchant/route";
+import { notFound, ok, nextPage, listDeliveriesQuery, readQuery } from "@/lib/api/merchant";
+import type { MerchantContext } from "@/lib/api/merchant";
 import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, type WebhookAttempt, type WebhookDelivery } from "@/lib/webhooks";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -75,7 +75,12 @@ const layerRules = [
       [...forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]), ...TEST_SUPPORT],
       `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be handed the work instead.`,
       // A sub-folder with its own place on the ladder (a feature's merchant-api/) has its own rule.
-      [...TESTS, ...FEATURES.flat().filter((f) => f.startsWith(`${folder}/`)).map((f) => `lib/${f}/**`)],
+      [
+        ...TESTS,
+        ...FEATURES.flat()
+          .filter((f) => f.startsWith(`${folder}/`))
+          .map((f) => `lib/${f}/**`),
+      ],
       throughIndex(folder),
     ),
   ),

@@ -1,7 +1,9 @@
 import { setDatabasePreparation, type Db } from "@/lib/platform/db";
 import { on } from "@/lib/platform/events";
 import { setBackgroundRound } from "@/lib/platform/runtime/poll-loop";
-import { setUpstreamProvider } from "@/lib/fulfilment";
+// The one file, not the feature: the test set-up loads this module before a test mocks any of the feature's files.
+// eslint-disable-next-line no-restricted-imports
+import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
 
 /**
  * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the

@@ -1,3 +1,4 @@
+// The catalog: products, search, prices, exchange rates, the operator's stock of codes. What other features import from it.
 export { search, searchIds, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
 export { getProduct, getProducts, suggestSlugs, countryLabel } from "./get-product";
 export { catalogFacts, listCountries, listPopularBrands, listFeatured, type CatalogFacts, type Country, type BrandSummary } from "./browse";

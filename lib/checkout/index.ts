@@ -1,3 +1,4 @@
+// An invoice, whole: creation, payment and what a settlement does to it, status, the merchant's views, both APIs' routes. What other features import from it.
 export { createInvoice, type CreatedInvoice } from "./create-invoice";
 export { createInvoiceBody, MAX_ITEMS, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "@/lib/api/x402";
 export { newId, isInvoiceId } from "@/lib/platform/ids";

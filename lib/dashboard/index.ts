@@ -1,3 +1,4 @@
+// The merchant dashboard: sessions, sign-in, API keys, the demo merchant, its read models. What other features import from it.
 export { DASHBOARD_COOKIE, DASHBOARD_PATH, dashboardCookieOptions, type CookieOptions } from "./cookie";
 export {
   createKey,

@@ -1,3 +1,4 @@
+// The local chains (anvil, litesvm) of devnet mode and their faucet. What other features import from it.
 import { config } from "@/lib/platform/config";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { loadStartDevnet } from "./load";

@@ -1,7 +1,44 @@
 import { randomBytes } from "node:crypto";
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { address, appendTransactionMessageInstructions, createSolanaRpc, createTransactionMessage, getBase64EncodedWireTransaction, getSignatureFromTransaction, isAddress, pipe, setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash, signTransactionMessageWithSigners, type Base64EncodedWireTransaction, type Instruction, type KeyPairSigner, type Signature } from "@solana/kit";
-import { BaseError, createPublicClient, encodeFunctionData, erc20Abi, getAddress, http, isAddress as isEvmAddress, keccak256, parseTransaction, recoverTransactionAddress, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hash, type LocalAccount } from "viem";
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
+import {
+  address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  isAddress,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Base64EncodedWireTransaction,
+  type Instruction,
+  type KeyPairSigner,
+  type Signature,
+} from "@solana/kit";
+import {
+  BaseError,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  http,
+  isAddress as isEvmAddress,
+  keccak256,
+  parseTransaction,
+  recoverTransactionAddress,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hash,
+  type LocalAccount,
+} from "viem";
 import { viemChain, errorText, nonceKey, replacementFees, type SenderSync } from "@/lib/payments";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import type { Payout, PayoutVerdict, SignedPayout } from "./refund";

@@ -1,3 +1,4 @@
+// Delivering orders through providers, the roll-up of an invoice's orders, refunds on chain. What other features import from it.
 export {
   claimDueOrders,
   drainDue,
@@ -24,4 +25,3 @@ export { createDemoProvider, demoProvider } from "./providers/demo";
 export type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./providers/types";
 export { chainPayout } from "./chain-payout";
 export { devnetPayout } from "./devnet-payout";
-export { setUpstreamProvider } from "./providers/provider-for";

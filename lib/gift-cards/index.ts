@@ -1,3 +1,4 @@
+// The shop's own gift cards: codes by keyed hash, value held per invoice, refunds to a card. What other features import from it.
 export {
   cardByCode,
   cardStatement,

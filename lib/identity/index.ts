@@ -1,3 +1,4 @@
+// Wallet identities: SIWX sign-in, its nonces, session tokens. What other features import from it.
 export { parseWalletId, sameWallet, walletId, walletOwnerKey, isEvmChain, isSolanaChain, type Wallet } from "./wallet";
 export { createSiwxChallenge, DEFAULT_SIWX_STATEMENT, type SiwxChallengeExtensions, type SiwxChallengeOptions } from "./siwx-challenge";
 export { verifySiwxHeader, type SiwxFailure, type SiwxVerification, type VerifySiwxOptions } from "./verify-siwx";

@@ -1,3 +1,4 @@
+// A merchant's account: API keys, the balance ledger, top-ups, gift card batches, the admin token. What other features import from it.
 export {
   authenticate,
   CREDENTIAL_CACHE_MS,
@@ -20,7 +21,17 @@ export {
 } from "./merchants";
 export { balanceOf, BalanceTooLow, credit, debit, listLedger, purchase, refund, type LedgerEntry } from "./ledger";
 export { adminToken, isAdmin } from "./admin-token";
-export { BATCH_MAX_QUANTITY, batchCards, createBatch, getBatch, issueBatch, issueDueBatches, listBatches, type Batch, type IssuedCard } from "./gift-card-batches";
+export {
+  BATCH_MAX_QUANTITY,
+  batchCards,
+  createBatch,
+  getBatch,
+  issueBatch,
+  issueDueBatches,
+  listBatches,
+  type Batch,
+  type IssuedCard,
+} from "./gift-card-batches";
 export { BALANCE_METHODS, PAYMENT_METHODS, methodNetworkKey, unavailableMethod, type PaymentMethod } from "./payment-methods";
 export { newWebhookSecret } from "./secrets";
 export { getTopup, recordTopup, topupAmount, topupIdOf, topupPaymentEffect } from "./topups";

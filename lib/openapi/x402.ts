@@ -1,7 +1,22 @@
 import { z } from "zod";
 import { createDocument, type oas31, type ZodOpenApiOperationObject } from "zod-openapi";
 import { usdcToDecimal } from "@/lib/platform/money";
-import { AFFILIATE_CODE, createInvoiceBody, MAX_INVOICE_USDC, MIN_INVOICE_USDC, x402ErrorCodes, invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery, X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId, x402Schemas as s } from "@/lib/api/x402";
+import {
+  AFFILIATE_CODE,
+  createInvoiceBody,
+  MAX_INVOICE_USDC,
+  MIN_INVOICE_USDC,
+  x402ErrorCodes,
+  invoicePayBody,
+  invoiceStatusQuery,
+  myOrdersQuery,
+  productDetailQuery,
+  x402SearchQuery,
+  X402_OPENAPI_PATH,
+  X402_ROUTES,
+  type X402RouteId,
+  x402Schemas as s,
+} from "@/lib/api/x402";
 import { INVOICE_REFUSALS } from "@/lib/platform/errors";
 import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { DOCUMENT_OPTIONS, documentPaths, operationResponse, type ApiOperation, type ApiResponse, type OpenApiDocument } from "./common";

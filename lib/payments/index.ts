@@ -1,8 +1,16 @@
+// The x402 exchange, settlements, the facilitator, the chain's verdicts. What other features import from it.
 export { viemChain } from "./chain";
 export { errorText, nonceKey, replacementFees, type SenderSync } from "./evm-signer";
 export { exchange, findMatchingRequirement, type ExchangeResult } from "./exchange";
 export { solanaSignerFromSecret } from "./facilitator";
 export { drainSettlements } from "./in-flight";
 export { getPayments, senderSync, type Payments } from "./payments";
-export { deleteStaleSettlements, reconcileSettlements, releaseLeases, undecidedSettlements, type SettlementEffect, type SettlementEffects } from "./settlements";
+export {
+  deleteStaleSettlements,
+  reconcileSettlements,
+  releaseLeases,
+  undecidedSettlements,
+  type SettlementEffect,
+  type SettlementEffects,
+} from "./settlements";
 export { chainVerdict } from "./verdict";

@@ -1,3 +1,4 @@
+// The upstream supplier: its API v2 client, the catalog sync, the purchases of its orders. What other features import from it.
 import { config, type UpstreamConfig } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";

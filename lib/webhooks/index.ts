@@ -1,3 +1,4 @@
+// The webhook outbox: events, signing, delivery and its log. What other features import from it.
 export { INVOICE_EVENT_TYPES, invoiceEventType, type FinalInvoiceStatus, type InvoiceEventType, type WebhookEventType } from "./events";
 export { enqueueWebhook, type DbOrTx, type WebhookEvent } from "./enqueue";
 export { startWebhookWorker, kickWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./worker";

@@ -5,7 +5,17 @@ import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { kickWorker } from "@/lib/fulfilment";
 import { issueSessionToken, walletId, walletOwnerKey } from "@/lib/identity";
-import { effectiveStatus, listWalletEsims, listWalletOrders, type WalletEsimBundle, createInvoiceResponse, readCreateBody, payInvoice, invoiceStatusResponse, requireInvoiceId } from "@/lib/checkout";
+import {
+  effectiveStatus,
+  listWalletEsims,
+  listWalletOrders,
+  type WalletEsimBundle,
+  createInvoiceResponse,
+  readCreateBody,
+  payInvoice,
+  invoiceStatusResponse,
+  requireInvoiceId,
+} from "@/lib/checkout";
 import { getPayments } from "@/lib/payments";
 import { invalidQuery, jsonResponse } from "@/lib/platform/http/api-error";
 import { nextStep, withWallet, withX402Fee, myOrdersQuery } from "@/lib/api/x402";

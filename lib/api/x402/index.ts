@@ -1,3 +1,4 @@
+// What the /x402 API's routes share: fees, wallet sign-in, paid answers, errors, schemas, limits, discovery. What other features import from it.
 export { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MIN_INVOICE_USDC, createInvoiceBody, type CartItem } from "./cart";
 export { discoveryExtensions } from "./discovery";
 export { x402ErrorCodes } from "./errors";

@@ -1,4 +1,20 @@
-import { invalidParam, notFound, ok, V2Error, v2ErrorOf, nextOffsetPage, nextPage, listEsimsQuery, listInvoicesQuery, listOrdersQuery, readQuery, rateLimitedResponse, idempotent, type IdempotencyKey, type StoredAnswer } from "@/lib/api/merchant";
+import {
+  invalidParam,
+  notFound,
+  ok,
+  V2Error,
+  v2ErrorOf,
+  nextOffsetPage,
+  nextPage,
+  listEsimsQuery,
+  listInvoicesQuery,
+  listOrdersQuery,
+  readQuery,
+  rateLimitedResponse,
+  idempotent,
+  type IdempotencyKey,
+  type StoredAnswer,
+} from "@/lib/api/merchant";
 import { DomainError } from "@/lib/platform/errors";
 import { config } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
@@ -16,7 +32,15 @@ import { denyUnpaid } from "@/lib/checkout/payment";
 import { createMerchantInvoice, parseInvoiceRequest } from "./create";
 import { runAfterCommit } from "@/lib/platform/events";
 import { payFromBalance } from "@/lib/checkout/pay-from-balance";
-import { getMerchantEsim, getMerchantInvoice, getMerchantOrder, listMerchantEsims, listMerchantInvoices, listMerchantOrders, merchantEsim } from "@/lib/checkout/merchant-invoices";
+import {
+  getMerchantEsim,
+  getMerchantInvoice,
+  getMerchantOrder,
+  listMerchantEsims,
+  listMerchantInvoices,
+  listMerchantOrders,
+  merchantEsim,
+} from "@/lib/checkout/merchant-invoices";
 import { merchantOrder } from "@/lib/checkout/merchant-invoice-view";
 import { invoiceObject } from "@/lib/checkout/merchant-invoice-object";
 import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants";

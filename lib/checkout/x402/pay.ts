@@ -1,4 +1,18 @@
-import { discoveryExtensions, answerPayer, earlierAnswer, keepAnswer, paidAnswerKey, nextStep, checkX402Limits, decodePaymentHeader, paymentHeader, errorResponse, paymentRequiredResponse, x402Headers, answerUnsettled } from "@/lib/api/x402";
+import {
+  discoveryExtensions,
+  answerPayer,
+  earlierAnswer,
+  keepAnswer,
+  paidAnswerKey,
+  nextStep,
+  checkX402Limits,
+  decodePaymentHeader,
+  paymentHeader,
+  errorResponse,
+  paymentRequiredResponse,
+  x402Headers,
+  answerUnsettled,
+} from "@/lib/api/x402";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { usdcToDecimal } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";

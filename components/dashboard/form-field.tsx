@@ -28,3 +28,11 @@ export function FormField({ label, hint, id, ...input }: { label: string; hint?:
     </div>
   );
 }
+
+/**
+ * A secret the user signs in with (an API secret, a token): a required password field named by its id, which a
+ * password manager fills, marked invalid while the form shows an error.
+ */
+export function SecretInput({ invalid, ...field }: { id: string; label: string; hint?: string; maxLength: number; invalid: boolean }) {
+  return <FormField name={field.id} type="password" autoComplete="current-password" required aria-invalid={invalid || undefined} {...field} />;
+}

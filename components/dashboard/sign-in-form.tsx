@@ -4,7 +4,7 @@ import { useActionState, useState } from "react";
 import type { SignInState } from "@/lib/dashboard/form-states";
 import { radioTileClass } from "@/components/ui/radio-tile";
 import { SignInShell } from "@/components/ui/sign-in-shell";
-import { FormField } from "./form-field";
+import { FormField, SecretInput } from "./form-field";
 
 const MODES = [
   { value: "key", label: "API ID and secret" },
@@ -47,29 +47,10 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
             maxLength={200}
             aria-invalid={Boolean(state.error) || undefined}
           />
-          <FormField
-            id="api_secret"
-            name="api_secret"
-            label="API secret"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={500}
-            aria-invalid={Boolean(state.error) || undefined}
-          />
+          <SecretInput id="api_secret" label="API secret" maxLength={500} invalid={Boolean(state.error)} />
         </>
       ) : (
-        <FormField
-          id="api_token"
-          name="api_token"
-          label="Personal token"
-          hint="Starts with pt_"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={700}
-          aria-invalid={Boolean(state.error) || undefined}
-        />
+        <SecretInput id="api_token" label="Personal token" hint="Starts with pt_" maxLength={700} invalid={Boolean(state.error)} />
       )}
     </SignInShell>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { FormField } from "@/components/dashboard/form-field";
+import { SecretInput } from "@/components/dashboard/form-field";
 import { SignInShell } from "@/components/ui/sign-in-shell";
 
 export type OperatorSignInState = { error?: string };
@@ -11,16 +11,12 @@ export function OperatorSignInForm({ action }: { action: (state: OperatorSignInS
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <SignInShell action={formAction} pending={pending} error={state.error}>
-      <FormField
+      <SecretInput
         id="admin_token"
-        name="admin_token"
         label="Admin token"
         hint="ADMIN_TOKEN, or on the devnet the token the server printed at start"
-        type="password"
-        autoComplete="current-password"
-        required
         maxLength={500}
-        aria-invalid={Boolean(state.error) || undefined}
+        invalid={Boolean(state.error)}
       />
     </SignInShell>
   );

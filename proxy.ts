@@ -49,7 +49,7 @@ export const config = {
   // token) are read by their routes, which cap them, and are not buffered here. The two APIs' paths of plain
   // characters (letters, digits, `_ . ~ -`) do not pass here either: running a proxy at all costs a request about a
   // sixth of a bare route's throughput, so their routes check what the proxy checks themselves (the query, the body's
-  // declared length) and give the request its id (lib/api/merchant/route.ts, lib/api/x402/, request-log.ts). A path
+  // declared length) and give the request its id, as every route does (lib/platform/http/guarded-route.ts). A path
   // with anything else (an escape, a space) passes here, where Next.js has not yet tried to decode it, as does the
   // merchant API's refusal route, whose headers only this proxy may set.
   matcher: [

@@ -1,7 +1,7 @@
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { renderMetrics } from "@/lib/platform/metrics";
 import { isAdmin } from "@/lib/merchants/admin-token";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  * and failures, and the process's own. Protected like the admin API: `Authorization: Bearer <ADMIN_TOKEN>`
  * (a Prometheus scrape job's `authorization: { credentials: … }`).
  */
-export const GET = withRequestLog(async (req: Request) => {
+export const GET = guardedRoute(async (req: Request) => {
   if (!isAdmin(req.headers.get("authorization"))) {
     return jsonResponse(
       { error_code: "unauthorized", message: "Admin token missing or wrong (Authorization: Bearer <ADMIN_TOKEN>)." },

@@ -2,7 +2,7 @@ import { ZodError } from "zod";
 import { getDb, type Db } from "@/lib/platform/db";
 import { BodyError } from "@/lib/platform/http/body";
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
 import { getRateLimiter, type MerchantRouteId } from "@/lib/platform/ratelimit";
 import { DomainError } from "@/lib/platform/errors";
@@ -12,8 +12,8 @@ import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/platform/log";
-import { clientIp } from "@/lib/api/x402";
-import { edgeError, requestProblem, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
+import { clientIp } from "@/lib/api/x402/x402-limits";
+import { edgeError, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
 import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "./methods";
 
 export type MerchantContext = {
@@ -33,16 +33,19 @@ type NextContext = { params: Promise<Record<string, string | string[] | undefine
 export const API_PREFIX = "/api/v2";
 
 /**
+ * The edge's refusals of the API's requests (guarded-route.ts), counted and with the limit's fields as its every
+ * answer: the guard of every route under /api/v2.
+ */
+export const MERCHANT_GUARD = { refuse: (req: Request, problem: RequestProblem) => merchantEdgeRefusal(req, new URL(req.url).pathname, problem) };
+
+/**
  * A merchant API route: authenticates the credential (401/403), runs the handler, and turns every failure into the
  * API's error envelope. The database unreachable is a 503 `service_unavailable` with Retry-After; an unexpected error
- * is logged and answered 500 without details.
+ * is logged and answered 500 without details. What the edge refuses is refused first (guarded-route.ts, MERCHANT_GUARD).
  */
 export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
-  return withRequestLog(async (req: Request, next: NextContext): Promise<Response> => {
-    // The proxy does not see the API's plain paths (proxy.ts): what it would refuse is refused here, as it would be.
+  return guardedRoute(async (req: Request, next: NextContext): Promise<Response> => {
     const url = new URL(req.url);
-    const problem = requestProblem(req);
-    if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     let limits: Headers | undefined;
     try {
@@ -68,7 +71,7 @@ export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
       }
       return withHeaders(errorResponse(err, endpoint, routeId), limits);
     }
-  });
+  }, MERCHANT_GUARD);
 }
 
 /** Counts a request that no credential counts against its client's address; undefined if the store failed. */
@@ -85,16 +88,17 @@ async function anonymousDecision(req: Request) {
 /**
  * What /api/v2 answers where no route does: a JSON 404 `not_found` for a path that is no route, a JSON 405 with
  * `Allow` for a method that the path does not take (every route file sends the methods it does not take here), 204
- * with `Allow` to OPTIONS, and the edge's refusals (a broken path or query: 400; a body declared too large: 413); all
- * counted against the client's address and carrying the limit's fields like every answer of the API.
+ * with `Allow` to OPTIONS, and the proxy's refusals sent to the refusal route; all counted against the client's address
+ * and carrying the limit's fields like every answer of the API (and so are the edge's refusals, MERCHANT_GUARD).
  */
-export const merchantFallback = withRequestLog(async (req: Request): Promise<Response> => {
-  const url = new URL(req.url);
-  const fromProxy = proxyRefusal(req, url);
+export const merchantFallback = guardedRoute(async (req: Request): Promise<Response> => {
+  const fromProxy = proxyRefusal(req, new URL(req.url));
   if (fromProxy) return merchantEdgeRefusal(req, fromProxy.pathname, fromProxy);
-  const problem = requestProblem(req);
-  if (problem) return merchantEdgeRefusal(req, url.pathname, problem);
-  const endpoint = url.pathname.slice(API_PREFIX.length) || "/";
+  return fallback(req);
+}, MERCHANT_GUARD);
+
+async function fallback(req: Request): Promise<Response> {
+  const endpoint = new URL(req.url).pathname.slice(API_PREFIX.length) || "/";
   const decision = await anonymousDecision(req);
   if (decision && !decision.allowed) return rateLimitedResponse(endpoint, decision);
   const allowed = allowedMethods(endpoint);
@@ -107,7 +111,7 @@ export const merchantFallback = withRequestLog(async (req: Request): Promise<Res
           })
         : new V2Error(404, "not_found", `There is no endpoint ${req.method} ${API_PREFIX}${endpoint}: see ${API_PREFIX}/openapi.json.`).toResponse(endpoint);
   return withHeaders(res, decision && new Headers(decision.headers));
-});
+}
 
 /**
  * A request the proxy refused before routing (proxy.ts) and sent to the refusal route: its status, path and message

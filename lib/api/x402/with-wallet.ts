@@ -1,8 +1,7 @@
 import type { PaymentRequired } from "@x402/core/types";
 import { verifySessionToken, walletOwnerKey, type Wallet } from "@/lib/identity";
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { withRequestLog } from "@/lib/platform/http/request-log";
-import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { errorResponse, paymentRequiredResponse, x402Headers } from "./with-x402-fee";
@@ -42,10 +41,7 @@ export async function resolveWallet(
 /** Wraps a route that needs a wallet identity (no fee): SIWX or a session token, else a 402 sign-in challenge. */
 export function withWallet(routeId: X402RouteId, handler: Handler, opts: { acceptToken?: boolean; precheck?: (req: Request) => void } = {}) {
   const acceptToken = opts.acceptToken ?? true;
-  return withRequestLog(async (req: Request): Promise<Response> => {
-    // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
-    const refused = refusedAtTheEdge(req);
-    if (refused) return refused;
+  return guardedRoute(async (req: Request): Promise<Response> => {
     try {
       opts.precheck?.(req);
       const origin = publicOrigin(req);

@@ -8,8 +8,7 @@ import { exchange, findMatchingRequirement, getPayments, type Payments } from "@
 import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
 import { decodePaymentHeader, paymentHeader } from "./payment-header";
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { withRequestLog } from "@/lib/platform/http/request-log";
-import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { checkX402Limits } from "./x402-limits";
 import { proveSignIn, signInExtensions } from "./sign-in";
 import { databaseUnavailable } from "@/lib/platform/http/unavailable";
@@ -95,10 +94,7 @@ export function withX402Fee(
   if (Boolean(signIn) !== (route.headers as readonly string[]).includes("SIGN-IN-WITH-X")) {
     throw new Error(`${routeId}: the route table ${signIn ? "does not list" : "lists"} SIGN-IN-WITH-X`);
   }
-  return withRequestLog(async (req: Request): Promise<Response> => {
-    // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
-    const refused = refusedAtTheEdge(req);
-    if (refused) return refused;
+  return guardedRoute(async (req: Request): Promise<Response> => {
     try {
       const origin = publicOrigin(req);
       const token = req.headers.get("x-access-token");
@@ -208,7 +204,7 @@ async function required(
 }
 
 /** CORS preflight of /x402 routes: agents in web pages send x402 headers cross-origin. */
-export const x402Preflight = withRequestLog(async (): Promise<Response> => {
+export const x402Preflight = guardedRoute(async (): Promise<Response> => {
   return new Response(null, {
     status: 204,
     headers: x402Headers({

@@ -1,9 +1,8 @@
 import { usdcToDecimal, centsToUsdc } from "@/lib/platform/money";
 import { getDb } from "@/lib/platform/db";
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { withRequestLog } from "@/lib/platform/http/request-log";
-import { getInvoice } from "@/lib/checkout/payment";
-import { isInvoiceId } from "@/lib/platform/ids";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
+import { getInvoice, isInvoiceId } from "@/lib/checkout";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
 import { methodNetworkKey } from "@/lib/merchants";
@@ -14,7 +13,7 @@ import { getPayments } from "@/lib/payments";
  * network, expiry and state.
  * Whoever holds the (unguessable) invoice id may pay it; nothing here reveals the items' codes or the merchant.
  */
-export const payPageInvoice = withRequestLog(async (_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
+export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
   const { id } = await params;
   const inv = isInvoiceId(id) ? await getInvoice(await getDb(), id) : undefined;
   const key = inv?.merchantId ? methodNetworkKey(inv.paymentMethod) : undefined;

@@ -24,8 +24,7 @@ import { exchange, findMatchingRequirement, getPayments } from "@/lib/payments";
 import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { withRequestLog } from "@/lib/platform/http/request-log";
-import { refusedAtTheEdge } from "@/lib/platform/http/edge-guard";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { addLogContext } from "@/lib/platform/log";
 import { settlementEffects } from "@/lib/checkout/settlement-effects";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
@@ -55,10 +54,7 @@ async function readInvoiceId(req: Request): Promise<string> {
  * invoice claimed (one payment at a time), settled, and marked paid in one conditional update. A session token never
  * pays an invoice.
  */
-export const payInvoice = withRequestLog(async (req: Request, kick?: () => void): Promise<Response> => {
-  // The proxy does not see this API's plain paths (proxy.ts): what it would refuse is refused here.
-  const refused = refusedAtTheEdge(req);
-  if (refused) return refused;
+export const payInvoice = guardedRoute(async (req: Request, kick?: () => void): Promise<Response> => {
   try {
     await checkX402Limits(req);
     // A payment with an identifier that paid this invoice before gets that answer again (the invoice is paid by now).

@@ -15,7 +15,7 @@ import { settlementEffects } from "@/lib/checkout";
 import { databaseUnavailable } from "@/lib/platform/http/unavailable";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { addLogContext, log } from "@/lib/platform/log";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 
 export const TOPUP_PATH = "/dashboard/balance/topup";
 
@@ -50,7 +50,7 @@ async function readBody(req: Request): Promise<{ amount: bigint }> {
  * outcome is not known yet is shown as a pending top-up and credited if the chain confirms it. Same-origin POSTs with
  * a dashboard session only.
  */
-export const topUpBalance = withRequestLog(async (req: Request): Promise<Response> => {
+export const topUpBalance = guardedRoute(async (req: Request): Promise<Response> => {
   try {
     if (!isSameOriginPost(req.headers)) throw new ApiError(403, "FORBIDDEN", "Top-ups are made from the dashboard's own pages.");
     const db = await getDb();

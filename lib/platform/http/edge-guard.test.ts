@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- Next.js's own build helper, without types: the matcher compiled as the server compiles it
 import { getMiddlewareMatchers } from "next/dist/build/analysis/get-page-static-info";
 import { config as proxyConfig } from "@/proxy";
-import { edgeError, MAX_BODY_BYTES, percentProblem, requestProblem, urlProblem } from "./edge-guard";
+import { edgeError, MAX_BODY_BYTES, pathOf, percentProblem, rawPathAndQuery, requestProblem, urlProblem } from "./edge-guard";
 
 describe("the edge guard", () => {
   it("lets valid paths and queries through, percent-encoded UTF-8 included", () => {
@@ -90,5 +90,17 @@ describe("the proxy's reach", () => {
     expect(declared("1e9")?.status).toBe(413);
     expect(declared(String(MAX_BODY_BYTES))).toBeUndefined();
     expect(requestProblem(new Request("http://shop.test/api/v2/products?q=caf%C3%A9"))).toBeUndefined();
+  });
+
+  it("asks the same of a path and query given apart from the request, with the request's own declared length", () => {
+    const post = (length?: string) =>
+      new Request("http://shop.test/api/v2/edge-refusal", { method: "POST", headers: length ? { "Content-Length": length } : {} });
+    expect(requestProblem(post(), { pathAndQuery: "/api/v2/ping%FF" })).toEqual({ status: 400, message: "The path is not valid UTF-8." });
+    expect(requestProblem(post("70000"), { pathAndQuery: "/api/v2/invoices" })).toEqual({ status: 413, message: "The request body is larger than 64 KB." });
+    expect(requestProblem(post(), { pathAndQuery: "/api/v2/invoices?x=1" })).toBeUndefined();
+    // Text the URL parser would clean (a NUL, a tab) is checked as it is given.
+    expect(requestProblem(post(), { pathAndQuery: "\u0000/api/v2" })?.status).toBe(400);
+    expect(rawPathAndQuery("http://shop.test/api/v2/ping%FF?q=%00&a=b")).toBe("/api/v2/ping%FF?q=%00&a=b");
+    expect([pathOf("/a/b?c=d?e"), pathOf("/a/b")]).toEqual(["/a/b", "/a/b"]);
   });
 });

@@ -51,9 +51,8 @@ export function percentProblem(part: string): string | undefined {
 
 /** The problem with a request's raw path and query (`/a/b?c=d`), or undefined. */
 export function urlProblem(pathAndQuery: string): string | undefined {
-  const q = pathAndQuery.indexOf("?");
-  const pathname = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-  const query = q === -1 ? "" : pathAndQuery.slice(q + 1);
+  const pathname = pathOf(pathAndQuery);
+  const query = pathAndQuery.slice(pathname.length + 1);
   const p = percentProblem(pathname);
   if (p) return `The path ${p}.`;
   // `+` is a space in a query: it does not change whether the text is valid.
@@ -66,24 +65,39 @@ export function urlProblem(pathAndQuery: string): string | undefined {
 export type RequestProblem = { status: 400 | 413; message: string };
 
 /**
- * The problem with a request as it arrives (its raw URL and declared Content-Length), or undefined. The proxy asks it
- * of every request it sees; the API routes, which it does not see (proxy.ts), ask it themselves.
+ * The problem with a request as it arrives (its raw path and query, and its declared Content-Length), or undefined.
+ * The proxy asks it of every request it sees, and every route of its own request (guarded-route.ts, with the route's
+ * `maxBody` where it takes larger bodies); the merchant API's refusal route asks it of the path and query the proxy
+ * refused (`pathAndQuery`), with the request's own length.
  */
-export function requestProblem(req: Request, maxBody = MAX_BODY_BYTES): RequestProblem | undefined {
-  const url = new URL(req.url);
-  const problem = urlProblem(url.pathname + url.search);
+export function requestProblem(
+  req: Request,
+  { pathAndQuery = rawPathAndQuery(req.url), maxBody = MAX_BODY_BYTES }: { pathAndQuery?: string; maxBody?: number } = {},
+): RequestProblem | undefined {
+  const problem = urlProblem(pathAndQuery);
   if (problem) return { status: 400, message: problem };
   const length = req.headers.get("content-length");
   if (length !== null && (!/^\d+$/.test(length) || Number(length) > maxBody)) {
-    return { status: 413, message: `The request body is larger than ${maxBody / 1024} KB.` };
+    return { status: 413, message: `The request body is larger than ${sizeText(maxBody)}.` };
   }
   return undefined;
 }
 
-/** The edge's answer, in the shape of the API at its path, to a request that reached its route without the proxy; or undefined. */
-export function refusedAtTheEdge(req: Request): Response | undefined {
-  const problem = requestProblem(req);
-  return problem && edgeError(new URL(req.url).pathname, problem.status, problem.message);
+/** A size in bytes as the refusals say it: `64 KB`, `20 MB`. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
+}
+
+/** A URL's path and query as they came (`/a/b?c=d`: the URL parser keeps percent escapes as they are). */
+export function rawPathAndQuery(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+/** The path of a raw path and query (`/a/b?c=d` -> `/a/b`). */
+export function pathOf(pathAndQuery: string): string {
+  const q = pathAndQuery.indexOf("?");
+  return q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
 }
 
 /** Which API answers a path, for the shape of its errors. */

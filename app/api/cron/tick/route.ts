@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/platform/config";
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { runRound } from "@/lib/server/round";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ function authorized(header: string | null, secret: string): boolean {
  * One bounded round of every background job (payment upkeep, fulfilment, refunds, webhooks), as Vercel Cron calls
  * it: `Authorization: Bearer $CRON_SECRET`. Answers what the round did. Off (404) without CRON_SECRET.
  */
-export const GET = withRequestLog(async (req: Request) => {
+export const GET = guardedRoute(async (req: Request) => {
   const secret = config().cronSecret;
   if (!secret) return jsonResponse({ error_code: "not_found", message: "The cron route is off: set CRON_SECRET to enable it." }, { status: 404 });
   if (!authorized(req.headers.get("authorization"), secret)) {

@@ -4,7 +4,7 @@ import { cardStatement } from "@/lib/gift-cards";
 import { ApiError, invalidParams, jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
 import { countedGuess, isWrongCode } from "@/lib/gift-cards/guess";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { databaseUnavailable } from "@/lib/platform/http/unavailable";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { clientIp, RateLimitedError } from "@/lib/api/x402/x402-limits";
@@ -20,7 +20,7 @@ const body = z.object({ code: z.string({ error: "is required" }).min(1, "is requ
  * `INVALID_GIFT_CARD` for a code that names no card; 429 `RATE_LIMITED` (with Retry-After) after too many wrong codes
  * from one address. Never cached.
  */
-export const POST = withRequestLog(async (req: Request): Promise<Response> => {
+export const POST = guardedRoute(async (req: Request): Promise<Response> => {
   const headers = { "Cache-Control": "no-store" };
   try {
     const parsed = body.safeParse(await x402Json(req, 'The body must be JSON: {"code": "XXXX-XXXX-XXXX-XXXX-XXXX"}'));

@@ -1,5 +1,5 @@
 import { publicOrigin } from "@/lib/platform/http/origin";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { signInRequired } from "@/lib/api/x402/with-wallet";
 import { errorResponse } from "@/lib/api/x402/with-x402-fee";
 import { checkX402Limits } from "@/lib/api/x402/x402-limits";
@@ -14,7 +14,7 @@ const CONNECT = "/x402/connect";
  * with a 402, as its clients expect; a browser logs every 402 as a failed resource, which a shopper who opens the
  * console takes for an error. The signed challenge is then sent to /x402/connect as any client sends it.
  */
-export const POST = withRequestLog(async (req: Request): Promise<Response> => {
+export const POST = guardedRoute(async (req: Request): Promise<Response> => {
   try {
     const origin = publicOrigin(req);
     // As on /x402/connect: a flood gets no challenge (a stored nonce) issued.

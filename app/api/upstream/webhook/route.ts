@@ -2,7 +2,7 @@ import { config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { BodyError, readText } from "@/lib/platform/http/body";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { receiveUpstreamWebhook } from "@/lib/supply/webhook";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * taken; 503 (the upstream retries) when it names an invoice this shop has not recorded yet while a purchase waits for
  * its answer; 401 when its signature does not verify; 404 when no upstream webhook is configured.
  */
-export const POST = withRequestLog(async (req: Request) => {
+export const POST = guardedRoute(async (req: Request) => {
   const hook = config().upstream?.webhook;
   if (!hook) return jsonResponse({ error_code: "not_found", message: "No upstream webhook is configured." }, { status: 404 });
   let body: string;

@@ -1,9 +1,9 @@
 import { productImage } from "@/lib/catalog/get-product-image";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRequestLog(async (_req: Request, { params }: { params: Promise<{ file: string }> }) => {
+export const GET = guardedRoute(async (_req: Request, { params }: { params: Promise<{ file: string }> }) => {
   const { file } = await params;
   const slug = file.replace(/\.svg$/, "");
   const svg = /^[a-z0-9-]{1,80}$/.test(slug) ? await productImage(slug) : null;

@@ -2,14 +2,14 @@ import { getDb } from "@/lib/platform/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/dashboard/http/auth";
 import { allMerchantOrders, parseOrderListQuery } from "@/lib/dashboard/order-list";
 import { ordersCsvHeader, ordersCsvRows } from "@/lib/dashboard/orders-csv";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { addLogContext, log } from "@/lib/platform/log";
 
 /**
  * The orders table as CSV, with the same filters and sort as the page that links here, every page of it. Streamed a
  * batch at a time. A GET that changes nothing, so the session cookie (SameSite=Lax) is all it needs.
  */
-export const GET = withRequestLog(async (request: Request): Promise<Response> => {
+export const GET = guardedRoute(async (request: Request): Promise<Response> => {
   const signedIn = await currentMerchant();
   if (!signedIn) return Response.redirect(new URL(SIGN_IN_PATH, request.url), 303);
   addLogContext({ merchant_id: signedIn.merchant.id });

@@ -1,14 +1,14 @@
 import { batchCodesCsv } from "@/lib/dashboard/gift-card-batches";
 import { getDb } from "@/lib/platform/db";
 import { currentMerchant, SIGN_IN_PATH } from "@/lib/dashboard/http/auth";
-import { withRequestLog } from "@/lib/platform/http/request-log";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { addLogContext } from "@/lib/platform/log";
 
 /**
  * A batch's codes as CSV (id, code, currency, value, balance), for the batch's merchant only: another merchant's batch,
  * or none, is 404. A GET that changes nothing, so the session cookie (SameSite=Lax) is all it needs; never cached.
  */
-export const GET = withRequestLog(async (request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
+export const GET = guardedRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
   const signedIn = await currentMerchant();
   if (!signedIn) return Response.redirect(new URL(SIGN_IN_PATH, request.url), 303);
   addLogContext({ merchant_id: signedIn.merchant.id });

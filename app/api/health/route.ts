@@ -3,6 +3,7 @@ import { config } from "@/lib/platform/config";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { isAdmin } from "@/lib/merchants/admin-token";
 import { publicReadiness, recentReadiness } from "@/lib/server/health";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ const query = z.object({ ready: z.enum(["1", "true"]).optional() });
  * problems in sentences, the gas wallets' balances with a warning for each that runs low, and the upstream supplier's
  * balance and held orders. Checked at most every few seconds, whoever asks (READINESS_TTL_MS).
  */
-export async function GET(req: Request) {
+export const GET = guardedRoute(async (req: Request) => {
   const parsed = query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   const headers = { "Cache-Control": "no-store" };
   const base = { mode: config().networkMode, uptime_s: Math.round(process.uptime()) };
@@ -42,4 +43,4 @@ export async function GET(req: Request) {
           ...(r.upstream ? { upstream: r.upstream } : {}),
         };
   return jsonResponse(body, { status: r.ready ? 200 : 503, headers });
-}
+});

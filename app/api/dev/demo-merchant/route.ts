@@ -8,6 +8,7 @@ import { isSameOriginPost } from "@/lib/platform/http/origin";
 import { clientIp } from "@/lib/api/x402/x402-limits";
 import { log } from "@/lib/platform/log";
 import { getRateLimiter } from "@/lib/platform/ratelimit";
+import { guardedRoute } from "@/lib/platform/http/guarded-route";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
  * cookie), and answers its credentials, shown this once: `{merchant_id, name, balance_cents, api_id, api_secret,
  * api_token}`. Posted by the shop's own page only; limited per client address (429 with Retry-After).
  */
-export async function POST(req: Request) {
+export const POST = guardedRoute(async (req: Request) => {
   if (config().networkMode !== "devnet") return jsonResponse({ code: "NOT_FOUND", message: "Not found" }, { status: 404 });
   if (!isSameOriginPost(req.headers)) {
     return jsonResponse({ code: "FORBIDDEN", message: "Demo merchants are made from the dashboard's sign-in page." }, { status: 403 });
@@ -38,4 +39,4 @@ export async function POST(req: Request) {
     { merchant_id: m.merchant_id, name: m.name, balance_cents: m.balance_cents, api_id: m.api_id, api_secret: m.api_secret, api_token: m.api_token },
     { status: 201, headers: NO_STORE },
   );
-}
+});

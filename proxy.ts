@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { edgeError, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/platform/http/edge-guard";
-import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "@/lib/api/merchant/methods";
+import { edgeError, rawPathAndQuery, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/platform/http/edge-guard";
+import { edgeRefusalUrl } from "@/lib/api/merchant/methods";
 import { outagePage } from "@/lib/platform/http/outage-page";
 
 const MERCHANT_API = "/api/v2";
@@ -15,9 +15,11 @@ const MERCHANT_API = "/api/v2";
  * While the database was found unreachable a moment ago, a page is answered 503 with a page that says the shop is
  * briefly unavailable (lib/platform/http/outage-page.ts), rather than rendered to fail.
  *
- * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, the fallback of
+ * Under /api/v2 those refusals are answered by the API's refusal route (app/api/v2/edge-refusal, merchantRefusalRoute in
  * lib/api/merchant/route.ts), which counts them against the client's address and adds the limit's fields, as on every
- * answer of the merchant API.
+ * answer of the merchant API. The rewrite carries nothing but the refused path and query, in the route's public `url`
+ * parameter, and the route finds the problem again itself (in the request's own URL, which Next.js hands it after a
+ * rewrite, or in `url` when it is called by its own path): a client that calls it so gets the same answer.
  */
 export function proxy(request: NextRequest): Response {
   const id = requestId(request.headers.get(REQUEST_ID_HEADER));
@@ -25,9 +27,6 @@ export function proxy(request: NextRequest): Response {
   const merchant = url.pathname === MERCHANT_API || url.pathname.startsWith(MERCHANT_API + "/");
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, id);
-  // Only this proxy says that a request was refused at the edge.
-  headers.delete(EDGE_REFUSAL_HEADER);
-  headers.delete(EDGE_REFUSAL_MESSAGE_HEADER);
   const stamped = (res: Response) => {
     res.headers.set(REQUEST_ID_HEADER, id);
     return res;
@@ -36,11 +35,7 @@ export function proxy(request: NextRequest): Response {
   if (problem && !merchant) return stamped(edgeError(url.pathname, problem.status, problem.message));
   const outage = outagePage(request.method, url.pathname);
   if (outage) return stamped(outage);
-  if (problem) {
-    headers.set(EDGE_REFUSAL_HEADER, `${problem.status} ${url.pathname}`);
-    headers.set(EDGE_REFUSAL_MESSAGE_HEADER, encodeURIComponent(problem.message));
-    return stamped(NextResponse.rewrite(new URL(MERCHANT_API + EDGE_REFUSAL_PATH, url), { request: { headers } }));
-  }
+  if (problem) return stamped(NextResponse.rewrite(new URL(edgeRefusalUrl(rawPathAndQuery(request.url)), url), { request: { headers } }));
   return stamped(NextResponse.next({ request: { headers } }));
 }
 
@@ -48,11 +43,8 @@ export const config = {
   // Static files are served as they are, and the operator's imports: their bodies (up to 20 MB, behind the admin
   // token) are read by their routes, which cap them, and are not buffered here. The two APIs' paths of plain
   // characters (letters, digits, `_ . ~ -`) do not pass here either: running a proxy at all costs a request about a
-  // sixth of a bare route's throughput, so their routes check what the proxy checks themselves (the query, the body's
-  // declared length) and give the request its id, as every route does (lib/platform/http/guarded-route.ts). A path
-  // with anything else (an escape, a space) passes here, where Next.js has not yet tried to decode it, as does the
-  // merchant API's refusal route, whose headers only this proxy may set.
-  matcher: [
-    "/((?!_next/static|_next/image|favicon.ico|api/admin/catalog/import|api/admin/stock/import|(?:api/v2|x402)(?:/(?!edge-refusal(?:/|$))[\\w.~-]+)*/?$).*)",
-  ],
+  // sixth of a bare route's throughput, so their routes check what the proxy checks themselves (the path and query,
+  // the body's declared length) and give the request its id, as every route does (lib/platform/http/guarded-route.ts).
+  // A path with anything else (an escape, a space) passes here, where Next.js has not yet tried to decode it.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/admin/catalog/import|api/admin/stock/import|(?:api/v2|x402)(?:/[\\w.~-]+)*/?$).*)"],
 };

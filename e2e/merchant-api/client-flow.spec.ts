@@ -118,14 +118,28 @@ test("raw HTTP: auth cases and error codes with their statuses", async ({ baseUR
   expect(options.headers.get("x-ratelimit-limit")).toBeTruthy();
   // What the proxy refuses before routing carries the fields too.
   const broken = await fetch(`${baseURL}/api/v2/ping%FF`, { headers: { Authorization: m.basic } });
-  expect([broken.status, ((await broken.json()) as Json).error_code]).toEqual([400, "invalid_param"]);
+  const brokenBody = (await broken.json()) as Json;
+  expect([broken.status, brokenBody.error_code, brokenBody.meta]).toEqual([400, "invalid_param", { _endpoint: null }]);
   expect(broken.headers.get("x-ratelimit-limit")).toBeTruthy();
+  expect(broken.headers.get("x-request-id")).toBeTruthy();
+  // The refusal route the proxy sends it to is public: called with the same path in `url`, it answers the same.
+  const named = await fetch(`${baseURL}/api/v2/edge-refusal?url=${encodeURIComponent("/api/v2/ping%FF")}`);
+  expect([named.status, await named.json()]).toEqual([400, brokenBody]);
+  expect(named.headers.get("x-ratelimit-limit")).toBeTruthy();
+  const brokenQuery = await fetch(`${baseURL}/api/v2/products/a%20b?start=%00`);
+  expect([brokenQuery.status, await brokenQuery.json()]).toEqual([
+    400,
+    { meta: { _endpoint: "/products/a%20b" }, error_code: "invalid_param", message: "The query string contains a NUL byte." },
+  ]);
   const tooLarge = await fetch(`${baseURL}/api/v2/invoices`, { method: "POST", headers: { Authorization: m.basic }, body: "x".repeat(70_000) });
   expect([tooLarge.status, ((await tooLarge.json()) as Json).error_code]).toEqual([413, "payload_too_large"]);
   expect(tooLarge.headers.get("x-ratelimit-remaining")).toBeTruthy();
-  // A client cannot play the proxy.
-  const forged = await fetch(`${baseURL}/api/v2/edge-refusal`, { headers: { "x-storefront-edge-refusal": "413 /api/v2/ping" } });
-  expect([forged.status, ((await forged.json()) as Json).error_code]).toEqual([404, "not_found"]);
+  // A request with no problem, named or sent, is no route's: a header claims nothing.
+  for (const url of [`${baseURL}/api/v2/edge-refusal?url=%2Fapi%2Fv2%2Fping`, `${baseURL}/api/v2/edge-refusal`]) {
+    const none = await fetch(url, { headers: { "x-storefront-edge-refusal": "413 /api/v2/ping" } });
+    expect([none.status, ((await none.json()) as Json).error_code], url).toEqual([404, "not_found"]);
+    expect(none.headers.get("x-ratelimit-limit"), url).toBeTruthy();
+  }
   const head = await fetch(`${baseURL}/api/v2/ping`, { method: "HEAD", headers: { Authorization: m.basic } });
   expect(head.status).not.toBe(405);
 });

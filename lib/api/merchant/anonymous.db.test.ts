@@ -3,6 +3,7 @@ import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
 import * as invoicesRoute from "@/app/api/v2/invoices/route";
 import * as payRoute from "@/app/api/v2/invoices/[id]/pay/route";
+import * as refusalRoute from "@/app/api/v2/edge-refusal/route";
 import { testDriver, processTestDatabase } from "@/test/db";
 import { MERCHANT_ANONYMOUS_LIMIT } from "@/lib/platform/ratelimit";
 import { merchantFallback } from "@/lib/api/merchant/route";
@@ -34,30 +35,40 @@ describe(`merchant API answers without a credential on ${testDriver}`, () => {
     expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
     expect(options.headers.get("x-ratelimit-limit")).toBe(String(MERCHANT_ANONYMOUS_LIMIT.points));
 
-    const refused = (status: string, path: string, message: string, at = "/api/v2/edge-refusal") =>
-      merchantFallback(
-        new Request(`http://shop.test${at}`, {
-          method: "POST",
-          headers: { "x-storefront-edge-refusal": `${status} ${path}`, "x-storefront-edge-refusal-message": encodeURIComponent(message) },
-        }),
-      );
-    const tooLarge = await refused("413", "/api/v2/invoices", "The request body is larger than 64 KB.");
-    expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toEqual({
-      meta: { _endpoint: "/invoices" },
-      error_code: "payload_too_large",
-      message: "The request body is larger than 64 KB.",
+    // What the refusal route is handed after the proxy's rewrite: the refused request's own URL (Next.js keeps it).
+    const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown, limit: res.headers.get("x-ratelimit-limit") });
+    const broken = await answer(await refusalRoute.GET(new Request("http://shop.test/api/v2/ping%FF")));
+    expect(broken).toEqual({
+      status: 400,
+      body: { meta: { _endpoint: null }, error_code: "invalid_param", message: "The path is not valid UTF-8." },
+      limit: String(MERCHANT_ANONYMOUS_LIMIT.points),
     });
-    expect(tooLarge.headers.get("x-ratelimit-remaining")).toBeTruthy();
-    const broken = await refused("400", "/api/v2/ping%FF", "The path is not valid UTF-8.");
-    expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ meta: { _endpoint: null }, error_code: "invalid_param", message: "The path is not valid UTF-8." });
-    expect(broken.headers.get("x-ratelimit-limit")).toBeTruthy();
-    // Without the proxy's word, the path is no route; and the proxy's word counts only on the refusal route, which
-    // every request passes the proxy to reach (elsewhere a client could send the headers itself).
-    const bare = await merchantFallback(new Request("http://shop.test/api/v2/edge-refusal"));
-    expect(bare.status).toBe(404);
-    expect((await refused("413", "/api/v2/invoices", "forged", "/api/v2/no-such-endpoint")).status).toBe(404);
+    const large = (path: string) => new Request(`http://shop.test${path}`, { method: "POST", headers: { "Content-Length": "70000" } });
+    const tooLarge = await answer(await refusalRoute.POST(large("/api/v2/invoices%20x")));
+    expect(tooLarge).toEqual({
+      status: 413,
+      body: { meta: { _endpoint: "/invoices%20x" }, error_code: "payload_too_large", message: "The request body is larger than 64 KB." },
+      limit: String(MERCHANT_ANONYMOUS_LIMIT.points),
+    });
+    // Called by its own path, with the refused path and query in `url` (public: what the proxy's rewrite names), it
+    // gives the same answers, found again from what the request holds.
+    const named = (pathAndQuery: string, init?: RequestInit) =>
+      new Request(`http://shop.test/api/v2/edge-refusal?url=${encodeURIComponent(pathAndQuery)}`, { headers: { "X-Request-Id": "req-edge-0001" }, ...init });
+    const direct = await refusalRoute.GET(named("/api/v2/ping%FF"));
+    expect(direct.headers.get("x-request-id")).toBe("req-edge-0001");
+    expect(await answer(direct)).toEqual(broken);
+    expect(await answer(await refusalRoute.POST(named("/api/v2/invoices%20x", { method: "POST", headers: { "Content-Length": "70000" } })))).toEqual(tooLarge);
+    // What no route answers: a `url` without a problem, or outside the API, or none; an old header claims nothing.
+    const notFound = { meta: { _endpoint: "/edge-refusal" }, error_code: "not_found" };
+    for (const req of [
+      named("/api/v2/ping"),
+      named("/x402/a%FF"),
+      new Request("http://shop.test/api/v2/edge-refusal"),
+      new Request("http://shop.test/api/v2/edge-refusal", { headers: { "x-storefront-edge-refusal": "413 /api/v2/invoices" } }),
+    ]) {
+      const res = await answer(await refusalRoute.GET(req));
+      expect(res, req.url).toMatchObject({ status: 404, body: notFound, limit: String(MERCHANT_ANONYMOUS_LIMIT.points) });
+    }
   });
 
   it("refuses at the routes what the proxy refuses elsewhere (it does not see the API's plain paths), counted and with the limit's fields", async () => {

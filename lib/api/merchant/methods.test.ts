@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { allowedMethods, ROUTE_METHODS } from "./methods";
-import { merchantFallback } from "./route";
+import { merchantFallback, merchantRefusalRoute } from "./route";
 
 describe("allowedMethods", () => {
   it("names the methods of each merchant API path, parameters included", () => {
@@ -25,13 +25,14 @@ describe("allowedMethods", () => {
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) {
       const dir = path.dirname(file);
-      // The catch-all and the edge's refusal route answer every method with the fallback.
+      // The catch-all answers every method with the fallback, and the edge's refusal route every method with its own.
       const endpoint = dir.startsWith("[[") || dir === "edge-refusal" ? undefined : "/" + dir.replace(/\[[^\]]+\]/g, "x");
       const mod = (await import(path.join(root, file))) as Record<string, unknown>;
       const allowed = endpoint === undefined ? [] : allowedMethods(endpoint);
+      const fallback = dir === "edge-refusal" ? merchantRefusalRoute : merchantFallback;
       for (const method of ROUTE_METHODS) {
         expect(typeof mod[method], `${method} ${file}`).toBe("function");
-        expect(mod[method] === merchantFallback, `${method} ${file}`).toBe(!allowed.includes(method));
+        expect(mod[method] === fallback, `${method} ${file}`).toBe(!allowed.includes(method));
       }
     }
   });

@@ -22,10 +22,14 @@ export function allowHeader(allowed: readonly string[]): string {
 
 /**
  * Where the proxy sends a request under /api/v2 that it refuses before routing (a path that is not valid UTF-8 or
- * holds a NUL byte: 400; a body declared too large: 413), so that the API's catch-all answers it counted and with the
- * limit's fields; the status and the message travel in these request headers, which the proxy strips from every
- * other request.
+ * holds a NUL byte: 400; a body declared too large: 413), so that the API's refusal route answers it counted and with
+ * the limit's fields (lib/api/merchant/route.ts, merchantRefusalRoute). The refused path and query travel in the
+ * `url` parameter, percent-encoded: public data, which the route checks again as the proxy did.
  */
 export const EDGE_REFUSAL_PATH = "/edge-refusal";
-export const EDGE_REFUSAL_HEADER = "x-storefront-edge-refusal";
-export const EDGE_REFUSAL_MESSAGE_HEADER = "x-storefront-edge-refusal-message";
+export const EDGE_REFUSAL_QUERY = "url";
+
+/** The refusal route's path and query for a refused request's raw path and query (`/api/v2/ping%FF`). */
+export function edgeRefusalUrl(pathAndQuery: string): string {
+  return `/api/v2${EDGE_REFUSAL_PATH}?${EDGE_REFUSAL_QUERY}=${encodeURIComponent(pathAndQuery)}`;
+}

@@ -13,8 +13,8 @@ import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/platform/log";
 import { clientIp } from "@/lib/api/x402/x402-limits";
-import { edgeError, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
-import { allowedMethods, allowHeader, EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MESSAGE_HEADER, EDGE_REFUSAL_PATH } from "./methods";
+import { edgeError, pathOf, requestProblem, surfaceOf, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
+import { allowedMethods, allowHeader, EDGE_REFUSAL_PATH, EDGE_REFUSAL_QUERY } from "./methods";
 
 export type MerchantContext = {
   merchant: AccountHolder;
@@ -88,14 +88,10 @@ async function anonymousDecision(req: Request) {
 /**
  * What /api/v2 answers where no route does: a JSON 404 `not_found` for a path that is no route, a JSON 405 with
  * `Allow` for a method that the path does not take (every route file sends the methods it does not take here), 204
- * with `Allow` to OPTIONS, and the proxy's refusals sent to the refusal route; all counted against the client's address
- * and carrying the limit's fields like every answer of the API (and so are the edge's refusals, MERCHANT_GUARD).
+ * with `Allow` to OPTIONS; all counted against the client's address and carrying the limit's fields like every answer
+ * of the API (and so are the edge's refusals, MERCHANT_GUARD).
  */
-export const merchantFallback = guardedRoute(async (req: Request): Promise<Response> => {
-  const fromProxy = proxyRefusal(req, new URL(req.url));
-  if (fromProxy) return merchantEdgeRefusal(req, fromProxy.pathname, fromProxy);
-  return fallback(req);
-}, MERCHANT_GUARD);
+export const merchantFallback = guardedRoute(fallback, MERCHANT_GUARD);
 
 async function fallback(req: Request): Promise<Response> {
   const endpoint = new URL(req.url).pathname.slice(API_PREFIX.length) || "/";
@@ -114,22 +110,29 @@ async function fallback(req: Request): Promise<Response> {
 }
 
 /**
- * A request the proxy refused before routing (proxy.ts) and sent to the refusal route: its status, path and message
- * come in the proxy's headers, which only the proxy sets (it removes them from every request it passes, and the
- * refusal route's path always passes it).
+ * The merchant API's refusal route (app/api/v2/edge-refusal), where the proxy sends a request under /api/v2 that it
+ * refuses before routing (a path that Next.js would otherwise try to decode), with the refused path and query in the
+ * `url` parameter. Whatever reaches it, its answer depends only on what the client sent:
+ *
+ * - Next.js (16: `next dev`, `next start` and the standalone server alike) hands the route the refused request's own
+ *   URL, not the one the proxy rewrote it to: the guard finds the same problem in it as the proxy did and refuses it;
+ * - called by its own path (by a client, or by a host that hands over the rewritten URL), it finds the problem again
+ *   with the same `requestProblem`, on the path and query in `url` and the request's own Content-Length, and answers
+ *   what the request it names gets. A `url` with no problem, or none, is a path that no route takes: a 404.
  */
-function proxyRefusal(req: Request, url: URL): (RequestProblem & { pathname: string }) | undefined {
+export const merchantRefusalRoute = guardedRoute(async (req: Request) => (await givenRefusal(req)) ?? fallback(req), {
+  // The request's own problem (a body declared too large) is that of the path and query it names, when they are the API's.
+  refuse: async (req, problem) => (await givenRefusal(req)) ?? merchantEdgeRefusal(req, new URL(req.url).pathname, problem),
+});
+
+/** The refusal of the path and query named by a request to the refusal route's own path, when they are the API's and have a problem. */
+async function givenRefusal(req: Request): Promise<Response | undefined> {
+  const url = new URL(req.url);
   if (url.pathname !== API_PREFIX + EDGE_REFUSAL_PATH) return undefined;
-  const match = /^(400|413) (\/\S*)$/.exec(req.headers.get(EDGE_REFUSAL_HEADER) ?? "");
-  if (!match) return undefined;
-  const [, status, pathname = API_PREFIX] = match;
-  let message = "The request was refused.";
-  try {
-    message = decodeURIComponent(req.headers.get(EDGE_REFUSAL_MESSAGE_HEADER) ?? "") || message;
-  } catch {
-    // Set by the proxy, always encoded; a broken one keeps the general message.
-  }
-  return { status: status === "413" ? 413 : 400, message, pathname };
+  const given = url.searchParams.get(EDGE_REFUSAL_QUERY);
+  if (given === null || surfaceOf(pathOf(given)) !== "merchant") return undefined;
+  const problem = requestProblem(req, { pathAndQuery: given });
+  return problem && merchantEdgeRefusal(req, pathOf(given), problem);
 }
 
 /** The edge's refusal of a request for `pathname` (lib/platform/http/edge-guard.ts), in the API's envelope, counted against the client's address. */

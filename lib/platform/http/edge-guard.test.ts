@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- Next.js's own build helper, without types: the matcher compiled as the server compiles it
 import { getMiddlewareMatchers } from "next/dist/build/analysis/get-page-static-info";
-import { config as proxyConfig } from "@/proxy";
+import { NextRequest } from "next/server";
+import { config as proxyConfig, proxy } from "@/proxy";
 import { edgeError, MAX_BODY_BYTES, pathOf, percentProblem, rawPathAndQuery, requestProblem, urlProblem } from "./edge-guard";
 
 describe("the edge guard", () => {
@@ -54,12 +55,15 @@ describe("the proxy's reach", () => {
       "/api/v2/check_phone_number",
       "/x402/gift-cards/search",
       "/x402/openapi.json",
+      // The merchant API's refusal route checks its requests itself, as every route does.
+      "/api/v2/edge-refusal",
+      "/api/v2/edge-refusal/x",
     ]) {
       expect(proxied(p), p).toBe(false);
     }
   });
 
-  it("passes everything else: pages, the operator's routes, paths with escapes or spaces, and the merchant API's refusal route", () => {
+  it("passes everything else: pages, the operator's routes, paths with escapes or spaces", () => {
     for (const p of [
       "/",
       "/products/steam-us",
@@ -71,8 +75,6 @@ describe("the proxy's reach", () => {
       "/x402/a%00",
       "/x402x/a",
       "/api/v2x",
-      "/api/v2/edge-refusal",
-      "/api/v2/edge-refusal/x",
     ]) {
       expect(proxied(p), p).toBe(true);
     }
@@ -102,5 +104,27 @@ describe("the proxy's reach", () => {
     expect(requestProblem(post(), { pathAndQuery: "\u0000/api/v2" })?.status).toBe(400);
     expect(rawPathAndQuery("http://shop.test/api/v2/ping%FF?q=%00&a=b")).toBe("/api/v2/ping%FF?q=%00&a=b");
     expect([pathOf("/a/b?c=d?e"), pathOf("/a/b")]).toEqual(["/a/b", "/a/b"]);
+  });
+
+  it("answers a broken path itself in the API's shape, and sends one under /api/v2 to the refusal route with nothing but its path and query", async () => {
+    const x402 = proxy(new NextRequest("http://shop.test/x402/a%FF", { headers: { "X-Request-Id": "req-proxy-0001" } }));
+    expect([x402.status, x402.headers.get("x-request-id"), await x402.json()]).toEqual([
+      400,
+      "req-proxy-0001",
+      { code: "INVALID_PARAMETER", message: "The path is not valid UTF-8." },
+    ]);
+    const merchant = proxy(
+      new NextRequest("http://shop.test/api/v2/ping%FF?x=%00", { headers: { Authorization: "Basic YTpi", "X-Request-Id": "req-proxy-0002" } }),
+    );
+    const rewrite = new URL(merchant.headers.get("x-middleware-rewrite")!);
+    expect(rewrite.pathname + rewrite.search).toBe(`/api/v2/edge-refusal?url=${encodeURIComponent("/api/v2/ping%FF?x=%00")}`);
+    expect(rewrite.searchParams.get("url")).toBe("/api/v2/ping%FF?x=%00");
+    // The request goes on with its own headers and its id, and no header of the proxy's own.
+    expect(merchant.headers.get("x-middleware-override-headers")?.split(",").sort()).toEqual(["authorization", "x-request-id"]);
+    expect(merchant.headers.get("x-middleware-request-x-request-id")).toBe("req-proxy-0002");
+    // A request with no problem goes on as it is.
+    const fine = proxy(new NextRequest("http://shop.test/api/v2/products/a%20b"));
+    expect(fine.headers.get("x-middleware-rewrite")).toBeNull();
+    expect(fine.headers.get("x-middleware-next")).toBe("1");
   });
 });

@@ -4,7 +4,7 @@ import { jsonResponse } from "@/lib/platform/http/api-error";
 import { BodyError, readJson } from "@/lib/platform/http/body";
 import { MAX_BODY_BYTES } from "@/lib/platform/http/edge-guard";
 import { guardedRoute } from "@/lib/platform/http/guarded-route";
-import { isAdmin } from "@/lib/merchants/admin-token";
+import { isAdmin } from "@/lib/merchants";
 import { log } from "@/lib/platform/log";
 import { DomainError } from "@/lib/platform/errors";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";

@@ -12,7 +12,7 @@ import { V2Error } from "./envelope";
 import { v2ErrorOf } from "./errors";
 import { rateLimitedResponse } from "./rate-limited";
 import { addLogContext, log } from "@/lib/platform/log";
-import { clientIp } from "@/lib/api/x402/x402-limits";
+import { clientIp } from "@/lib/api/x402";
 import { edgeError, pathOf, requestProblem, surfaceOf, urlProblem, type RequestProblem } from "@/lib/platform/http/edge-guard";
 import { allowedMethods, allowHeader, EDGE_REFUSAL_PATH, EDGE_REFUSAL_QUERY } from "./methods";
 

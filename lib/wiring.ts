@@ -1,4 +1,4 @@
-import { setDatabasePreparation, type Db } from "@/lib/platform/db";
+import type { Db } from "@/lib/platform/db";
 import { on } from "@/lib/platform/events";
 import { setBackgroundRound } from "@/lib/platform/runtime/poll-loop";
 // The one file, not the feature: the test set-up loads this module before a test mocks any of the feature's files.
@@ -15,8 +15,8 @@ import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
  * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
  *   card paid part of gives the card its share back first.
  *
- * And what the lower layers run without importing it: the seeding after the database's migrations, the round of
- * every background job that a kick runs after the response on Vercel, and the upstream supplier's purchases.
+ * And what the lower layers run without importing it: the round of every background job that a kick runs after the
+ * response on Vercel, and the upstream supplier's purchases.
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
@@ -36,9 +36,6 @@ export function wireListeners(): void {
     const { refundOrderToCards } = await import("@/lib/gift-cards/cards");
     await refundOrderToCards(tx as Db, e.orderId);
   });
-  // The seeding that follows the migrations: the demo catalog into an empty database, when the mode asks for it
-  // (loaded only then: its data is not needed by anything else).
-  setDatabasePreparation(async (db) => (await import("@/lib/catalog/seed")).seedCatalogOnce(db));
   // Where no loop runs (Vercel), a kick runs one round of every job after the response.
   setBackgroundRound(async (opts) => (await import("@/lib/server/round")).runRound(opts));
   // The upstream supplier's orders are bought from it (UPSTREAM_API_URL), by lib/supply above lib/fulfilment.

@@ -3,16 +3,17 @@
 // pooled URL) or the embedded one in DATA_DIR. Safe to run while servers run and from several places at once: one
 // migrates, the others wait for it and find nothing to do. A plain Node server also migrates at start; on Vercel
 // this runs in the build (vercel.json).
-import "@/lib/wiring";
+import { seedCatalogOnce } from "@/lib/catalog/seed";
 import { config, ConfigError } from "@/lib/platform/config";
-import { defaultOpenOptions, prepareDatabase } from "@/lib/platform/db";
+import { defaultOpenOptions } from "@/lib/platform/db";
 import { migrationStatus, openDatabase } from "@/lib/platform/db/client";
 import { DataDirLockedError } from "@/lib/platform/db/lock";
 
 async function main(): Promise<number> {
   const c = config();
   const options = defaultOpenOptions("db:migrate");
-  const database = await openDatabase(options.driver === "postgres" ? { ...options, migrate: true, max: 1 } : options, prepareDatabase);
+  // Migrated, then seeded as a server's start does (lib/server/start.ts), under the same lock on PostgreSQL.
+  const database = await openDatabase(options.driver === "postgres" ? { ...options, migrate: true, max: 1 } : options, (db) => seedCatalogOnce(db));
   try {
     const { applied } = await migrationStatus(database.db);
     const where = c.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;

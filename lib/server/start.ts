@@ -1,5 +1,5 @@
 import { config, ConfigError, serverRequirements } from "@/lib/platform/config";
-import { getDatabase } from "@/lib/platform/db";
+import { openProcessDatabase, type Database } from "@/lib/platform/db";
 import { claimHolder, startPresence } from "@/lib/platform/db/presence";
 import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants";
@@ -11,6 +11,16 @@ import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { log } from "@/lib/platform/log";
 
 /**
+ * The shop's database as a server opens it at start, before anything else queries it: migrated, then seeded
+ * (lib/catalog/seed.ts: the demo catalog into an empty database when the mode asks for it, the shop's own products
+ * once). The seeding's module, with the demo catalog's data, is loaded only when it runs: not on Vercel, whose
+ * functions neither migrate nor seed (the build's `npm run db:migrate` does both).
+ */
+export function openShopDatabase(): Promise<Database> {
+  return openProcessDatabase(async (db) => (await import("@/lib/catalog/seed")).seedCatalogOnce(db));
+}
+
+/**
  * Start-up of a server process: configuration, database, payments (in devnet mode the local chains), and a
  * clean stop on shutdown. Anything wrong stops the process with a message that names it.
  */
@@ -20,7 +30,7 @@ export async function startServer(): Promise<void> {
     const missing = serverRequirements(c);
     if (missing.length > 0) throw new ConfigError(missing);
     const started = Date.now();
-    const database = await getDatabase();
+    const database = await openShopDatabase();
     onShutdown(() => database.close());
     // The embedded database is this process's alone: a claim found in it (an order in delivery, a refund followed, a
     // settlement, a webhook) was made by a process that ended (killed); it is taken again now rather than when it lapses.

@@ -15,15 +15,21 @@ export function defaultOpenOptions(role = "server"): OpenOptions {
     : { driver: "pglite", dataDir: c.dataDir, role };
 }
 
+/** What follows the migrations when a database opens (the server's start passes the demo catalog's seeding). */
+export type Preparation = (db: Db) => Promise<void>;
+
 /**
- * The process's database, opened, migrated and seeded once. The promise lives on globalThis so that
- * `next dev` module reloads share one PGlite instance instead of opening the data folder twice.
+ * Opens the process's database: migrated, then `prepare`d, before anything else can query it (on PostgreSQL under
+ * the migrations' lock, so that of several servers starting at once one does both). The server's start calls it
+ * first, with the catalog's seeding (lib/server/start.ts); getDatabase() then answers the same database. Opened once:
+ * a later call gets the database already open. The promise lives on globalThis so that `next dev` module reloads
+ * share one PGlite instance instead of opening the data folder twice.
  */
-export function getDatabase(): Promise<Database> {
+export function openProcessDatabase(prepare?: Preparation): Promise<Database> {
   if (!globalForDb.__storefrontDb) {
-    const opening = openDatabase(defaultOpenOptions(), prepareDatabase);
+    const opening = openDatabase(defaultOpenOptions(), prepare);
     globalForDb.__storefrontDb = opening;
-    // A failed open is not cached: the next request tries again (and reports the error again).
+    // A failed open is not cached: the next call tries again (and reports the error again).
     opening.catch(() => {
       if (globalForDb.__storefrontDb === opening) globalForDb.__storefrontDb = undefined;
     });
@@ -31,25 +37,16 @@ export function getDatabase(): Promise<Database> {
   return globalForDb.__storefrontDb;
 }
 
+/**
+ * The process's database: the one the server's start opened (openProcessDatabase), or, in a process that opened none
+ * (an operator's command), opened now, migrated and not seeded.
+ */
+export function getDatabase(): Promise<Database> {
+  return openProcessDatabase();
+}
+
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
-}
-
-const preparation = globalThis as typeof globalThis & { __storefrontDbPreparation?: (db: Db) => Promise<void> };
-
-/**
- * Sets what follows the migrations when the process's database opens (the demo catalog's seeding): the layers above
- * provide it (lib/wiring.ts), as the database sits below the catalog it would fill.
- */
-export function setDatabasePreparation(prepare: (db: Db) => Promise<void>): void {
-  preparation.__storefrontDbPreparation = prepare;
-}
-
-/** What follows the migrations; unwired, it refuses (an empty shop would otherwise start without saying why). */
-export async function prepareDatabase(db: Db): Promise<void> {
-  const prepare = preparation.__storefrontDbPreparation;
-  if (!prepare) throw new Error("No database preparation is wired: load lib/wiring.ts at start-up");
-  await prepare(db);
 }
 
 /** Opens the database for one operator command (migrated, not seeded), runs `work` on it, and closes it. */

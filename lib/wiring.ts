@@ -1,8 +1,5 @@
 import type { Db } from "@/lib/platform/db";
 import { on } from "@/lib/platform/events";
-import { setBackgroundRound } from "@/lib/platform/runtime/poll-loop";
-// The one file, not the feature: the test set-up loads this module before a test mocks any of the feature's files.
-// eslint-disable-next-line no-restricted-imports
 import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
 
 /**
@@ -15,8 +12,7 @@ import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
  * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
  *   card paid part of gives the card its share back first.
  *
- * And what the lower layers run without importing it: the round of every background job that a kick runs after the
- * response on Vercel, and the upstream supplier's purchases.
+ * And what the lower layers run without importing it: the upstream supplier's purchases.
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
@@ -36,8 +32,6 @@ export function wireListeners(): void {
     const { refundOrderToCards } = await import("@/lib/gift-cards/cards");
     await refundOrderToCards(tx as Db, e.orderId);
   });
-  // Where no loop runs (Vercel), a kick runs one round of every job after the response.
-  setBackgroundRound(async (opts) => (await import("@/lib/server/round")).runRound(opts));
   // The upstream supplier's orders are bought from it (UPSTREAM_API_URL), by lib/supply above lib/fulfilment.
   setUpstreamProvider((db) => ({ deliver: async (order) => (await import("@/lib/supply/purchase")).upstreamProvider(db).deliver(order) }));
 }

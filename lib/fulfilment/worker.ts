@@ -36,7 +36,10 @@ export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}):
   );
 }
 
-/** Asks the process's worker, if one runs, for a pass now: fulfilment starts without waiting for the next tick. */
+/**
+ * Asks the process's worker, if one runs, for a pass now: fulfilment starts without waiting for the next tick. On
+ * Vercel, where no worker runs, a round of every job after the response (lib/server/after-response.ts).
+ */
 export function kickWorker(): void {
   kickLoop(LOOP);
 }

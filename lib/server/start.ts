@@ -5,6 +5,7 @@ import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
 import { startBackgroundWork } from "./background";
+import { startRoundsAfterResponse } from "./after-response";
 import { listeningPort, recordServer } from "./address-record";
 import { adminTokenFile, devnetBanner, shopOrigin } from "./devnet-banner";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
@@ -53,8 +54,9 @@ export async function startServer(): Promise<void> {
     }
     const payments = await getPayments();
     // On Vercel no process lives between requests: the background work runs as rounds, from Vercel Cron
-    // (GET /api/cron/tick) and after each payment (lib/platform/runtime/poll-loop.ts).
+    // (GET /api/cron/tick) and after the response of a request that kicks a worker (lib/server/after-response.ts).
     if (!c.vercel) await startBackgroundWork();
+    else startRoundsAfterResponse();
     const where = database.driver === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${c.dataDir}`;
     log.info(
       {

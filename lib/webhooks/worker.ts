@@ -23,7 +23,10 @@ export function startWebhookWorker(getDb: () => Promise<Db>, opts: WebhookWorker
   });
 }
 
-/** Asks the process's webhook worker, if one runs, for a pass now: call it after the transaction that enqueued commits. */
+/**
+ * Asks the process's webhook worker, if one runs, for a pass now: call it after the transaction that enqueued commits.
+ * On Vercel, where no worker runs, a round of every job after the response (lib/server/after-response.ts).
+ */
 export function kickWebhookWorker(): void {
   kickLoop(LOOP);
 }

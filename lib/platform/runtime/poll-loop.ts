@@ -1,6 +1,5 @@
-import { after } from "next/server";
-import { config } from "@/lib/platform/config";
-import { log, withoutLogContext } from "@/lib/platform/log";
+import { log } from "@/lib/platform/log";
+
 /**
  * A background loop of passes: `kick()` asks for a pass now, `stop()` ends it and waits for the pass in progress, whose
  * signal is aborted then (a pass that works in rounds stops after the current one).
@@ -10,15 +9,26 @@ export type PollLoop = {
   stop(): Promise<void>;
 };
 
+/**
+ * The process's loops by name, where kickLoop finds them. On globalThis: the server's start and the routes load this
+ * module in bundles of their own.
+ */
 const loops = globalThis as typeof globalThis & { __storefrontLoops?: Map<string, PollLoop> };
-const registry = globalThis as typeof globalThis & { __storefrontRound?: (opts: { budgetMs: number }) => Promise<unknown> };
 
 /**
- * The one bounded round of every background job that a kick runs after the response where no loop runs (Vercel):
- * the server's layer provides it (lib/wiring.ts), as this module sits below the jobs it would run.
+ * Makes `loop` the process's loop of `name`, the one `kickLoop(name)` reaches; one registered before under that name
+ * (a `next dev` reload's) is stopped. startPollLoop registers the loops it starts; where no loop lives between
+ * requests (Vercel), the server's start registers under the workers' names a loop whose kick runs a round of every
+ * job after the response (lib/server/after-response.ts). Returns what takes it out of the registry again.
  */
-export function setBackgroundRound(run: (opts: { budgetMs: number }) => Promise<unknown>): void {
-  registry.__storefrontRound = run;
+export function registerLoop(name: string, loop: PollLoop): () => void {
+  const named = (loops.__storefrontLoops ??= new Map());
+  const previous = named.get(name);
+  named.set(name, loop);
+  if (previous && previous !== loop) void previous.stop();
+  return () => {
+    if (named.get(name) === loop) named.delete(name);
+  };
 }
 
 /** What a pass found: `"idle"` when there was nothing to do. */
@@ -65,8 +75,8 @@ export function startWorkerLoop<D>(
 /**
  * Runs `pass` again and again: passes never overlap (a setTimeout chain, not an interval), a pass kicked while one
  * runs follows it at once (that one may have looked before the kick's work existed), and the timer is unref'd so it
- * never keeps the process alive. `pass` handles its own errors. The newest loop of a `name` is the process's:
- * `kickLoop(name)` reaches it, and a loop started again (a `next dev` reload) replaces the previous one.
+ * never keeps the process alive. `pass` handles its own errors. The newest loop of a `name` is the process's
+ * (registerLoop): `kickLoop(name)` reaches it, and a loop started again (a `next dev` reload) replaces the previous one.
  *
  * With `idleMaxMs`, a pass that found nothing to do doubles the pause before the next, up to `idleMaxMs`, until a pass
  * finds work or a kick comes: an idle server asks its database less often, and work that kicks (a payment, a new
@@ -78,7 +88,6 @@ export function startPollLoop(
   intervalMs: number,
   opts: { idleMaxMs?: number } = {},
 ): PollLoop {
-  const named = (loops.__storefrontLoops ??= new Map());
   const idleMaxMs = Math.max(intervalMs, opts.idleMaxMs ?? intervalMs);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -107,7 +116,7 @@ export function startPollLoop(
       });
   }
 
-  const previous = named.get(name);
+  let unregister = () => {};
   const loop: PollLoop = {
     kick() {
       if (stopped) return;
@@ -124,55 +133,18 @@ export function startPollLoop(
       stopping.abort();
       clearTimeout(timer);
       await running;
-      if (named.get(name) === loop) named.delete(name);
+      unregister();
     },
   };
-  named.set(name, loop);
-  void previous?.stop();
+  unregister = registerLoop(name, loop);
   schedule(0);
   return loop;
 }
 
 /**
- * Asks the process's loop of that name for a pass now. Where no loop runs (Vercel: functions keep no background work)
- * the request that kicked starts one bounded round of every job once its answer is sent (`after()`), so that codes
- * and webhooks do not wait for the next cron.
+ * Asks the process's loop of that name for a pass now: a Node server's poll loop, or on Vercel the round after the
+ * response that stands in for it (registerLoop). Where none is registered (a script), nothing happens.
  */
 export function kickLoop(name: string): void {
-  const loop = loops.__storefrontLoops?.get(name);
-  if (loop) loop.kick();
-  else if (config().vercel) roundAfterResponse();
-}
-
-let round: { again: boolean } | undefined;
-
-function roundAfterResponse(): void {
-  // One round per function instance at a time; a kick while it runs asks for one more after it (the payment it
-  // announces may have come after the round looked).
-  if (round) {
-    round.again = true;
-    return;
-  }
-  const current = (round = { again: false });
-  try {
-    after(async () => {
-      try {
-        const runRound = registry.__storefrontRound;
-        if (!runRound) throw new Error("No background round is wired: load lib/wiring.ts at start-up");
-        do {
-          current.again = false;
-          // The round's lines are about the orders and deliveries it takes, not about the request that kicked it.
-          await withoutLogContext(() => runRound({ budgetMs: 25_000 }));
-        } while (current.again);
-      } catch (err) {
-        log.error({ err }, "the round after the response failed");
-      } finally {
-        round = undefined;
-      }
-    });
-  } catch (err) {
-    // Outside a request (a script): nothing to attach the round to; cron runs it.
-    round = undefined;
-    log.warn({ err }, "cannot run a round after the response here: cron runs it");
-  }
+  loops.__storefrontLoops?.get(name)?.kick();
 }

@@ -5,8 +5,8 @@ import nextTs from "eslint-config-next/typescript";
 // metrics, rate limits, the HTTP basics) and the shop's features on top of it, each in its own folder. Both are
 // ordered in layers, lowest first: a folder imports only the folders before it in its list, so the imports have no
 // cycle and the order reads from the names. A lower layer never imports the layers that react to it or serve it: it
-// emits a domain event (lib/platform/events.ts) that the upper layers listen to (lib/wiring.ts), or is handed what it
-// runs. Test helpers, fixtures and stand-ins live in test/, which no production file may import. See ARCHITECTURE.md.
+// emits a domain event (lib/platform/events.ts) that the upper layers listen to (lib/wiring.ts), or is passed what it
+// runs by whoever starts it. Test helpers, fixtures and stand-ins live in test/, which no production file may import. See ARCHITECTURE.md.
 const PLATFORM = [["config", "log", "errors", "ids", "money", "networks"], ["runtime", "db"], ["events", "metrics", "ratelimit"], ["http"]];
 const FEATURES = [
   // What the domain stands on: wallet identities, the catalog (with its stock of codes), the shop's gift cards, the
@@ -31,7 +31,7 @@ const FEATURES = [
   ["dashboard"],
   ["agents"],
   // The upstream supplier: a client of another shop's merchant API v2 (typed by lib/api/merchant's schemas), its
-  // catalog sync and its purchases, which lib/wiring.ts hands to lib/fulfilment.
+  // catalog sync and its purchases, whose provider lib/server passes to lib/fulfilment's worker and round.
   ["supply"],
   ["openapi", "server"],
   ["wiring"],
@@ -73,7 +73,7 @@ const layerRules = [
     restrict(
       [`lib/${folder}/**/*.{ts,tsx}`, `lib/${folder}.ts`],
       [...forbidden.flatMap((f) => [`@/lib/${f}`, `@/lib/${f}/*`]), ...TEST_SUPPORT],
-      `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be handed the work instead.`,
+      `lib/${folder} imports only the platform and the features below it, nor test/ (eslint.config.mjs, ARCHITECTURE.md): emit a domain event (lib/platform/events.ts) or be passed the work by whoever starts it instead.`,
       // A sub-folder with its own place on the ladder (a feature's merchant-api/) has its own rule.
       [
         ...TESTS,

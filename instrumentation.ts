@@ -14,7 +14,7 @@ export async function register() {
   quietClientAborts();
   const { installPeerAddress } = await import("@/lib/platform/http/peer-address");
   installPeerAddress();
-  // The domain's listeners and what the lower layers are handed, before anything can emit or open the database.
+  // The domain's event listeners, before anything can emit.
   await import("./lib/wiring");
   const { startServer } = await import("./lib/server/start");
   await startServer();

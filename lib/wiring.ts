@@ -1,6 +1,5 @@
 import type { Db } from "@/lib/platform/db";
 import { on } from "@/lib/platform/events";
-import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
 
 /**
  * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the
@@ -12,7 +11,10 @@ import { setUpstreamProvider } from "@/lib/fulfilment/providers/provider-for";
  * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
  *   card paid part of gives the card its share back first.
  *
- * And what the lower layers run without importing it: the upstream supplier's purchases.
+ * Nothing else is set up here: other work that a lower layer runs without importing it is passed to it by whoever
+ * starts it (ARCHITECTURE.md): the seeding to the database's opening by the server's start and `npm run db:migrate`,
+ * the rounds after the response on Vercel to the poll loops' registry by the server's start, and the upstream
+ * supplier's provider to the fulfilment by the server's worker and round (lib/server).
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
@@ -32,8 +34,6 @@ export function wireListeners(): void {
     const { refundOrderToCards } = await import("@/lib/gift-cards/cards");
     await refundOrderToCards(tx as Db, e.orderId);
   });
-  // The upstream supplier's orders are bought from it (UPSTREAM_API_URL), by lib/supply above lib/fulfilment.
-  setUpstreamProvider((db) => ({ deliver: async (order) => (await import("@/lib/supply/purchase")).upstreamProvider(db).deliver(order) }));
 }
 
 wireListeners();

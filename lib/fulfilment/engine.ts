@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/platform/db";
 import { claimDueOrders, DEFAULT_LOCK_MS } from "./claim";
 import { fulfilOrder, type FulfilOutcome } from "./fulfil-order";
-import { providerFor } from "./providers/provider-for";
+import { providerFor, type UpstreamProvider } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
 import { rollUpFinishedInvoices } from "./roll-up-invoice";
 
@@ -12,6 +12,8 @@ export { rollUpInvoice, rollUpFinishedInvoices } from "./roll-up-invoice";
 export type DrainOptions = {
   /** One provider for every order (tests); otherwise `providerFor(order)`. */
   provider?: FulfilmentProvider;
+  /** The upstream supplier's provider, for its orders (lib/supply's `upstreamProvider`, which lib/server passes). */
+  upstream?: UpstreamProvider;
   /** Orders claimed per round; a round's orders are delivered in parallel. */
   limit?: number;
   /** A fixed clock for the whole drain (tests move time with it); the real time at each round otherwise. */
@@ -49,7 +51,9 @@ export async function drainDue(db: Db, opts: DrainOptions = {}): Promise<DrainRe
     if (batch.length === 0) break;
     result.claimed += batch.length;
     const outcomes = await Promise.allSettled(
-      batch.map(async (order) => fulfilOrder(db, order, opts.provider ?? providerFor(order, db), { now: opts.now, maxAttempts: opts.maxAttempts })),
+      batch.map(async (order) =>
+        fulfilOrder(db, order, opts.provider ?? providerFor(order, db, opts.upstream), { now: opts.now, maxAttempts: opts.maxAttempts }),
+      ),
     );
     for (const o of outcomes) {
       if (o.status === "fulfilled") result[o.value]++;

@@ -20,7 +20,7 @@ export { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 export { refundFailedOrders, refundDue, type Payout, type Refund } from "./refund";
 export { listRefundsDue, markRefundPaid, type RefundDue } from "./refunds-due";
 export { startWorker, kickWorker, type Worker, type WorkerOptions } from "./worker";
-export { providerFor } from "./providers/provider-for";
+export { providerFor, type UpstreamProvider } from "./providers/provider-for";
 export { createDemoProvider, demoProvider } from "./providers/demo";
 export type { Delivery, FulfilmentProvider, OrderToFulfil, Redemption } from "./providers/types";
 export { chainPayout } from "./chain-payout";

@@ -1,12 +1,15 @@
 import type { Db } from "@/lib/platform/db";
 import { kickLoop, startWorkerLoop, type PollLoop, type WorkerLoopOptions } from "@/lib/platform/runtime/poll-loop";
 import { drainDue } from "./engine";
+import type { UpstreamProvider } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
 
 export type WorkerOptions = WorkerLoopOptions & {
   /** One provider for every order (tests); `providerFor(order)` otherwise. */
   provider?: FulfilmentProvider;
+  /** The upstream supplier's provider, for its orders (lib/supply's `upstreamProvider`, which lib/server passes). */
+  upstream?: UpstreamProvider;
   /** How refunds are paid. Without one, failed orders stay refund-due for the operator. */
   payout?: Payout;
 };
@@ -25,7 +28,7 @@ export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}):
     LOOP,
     getDb,
     async (db, { onError }) => {
-      const drained = await drainDue(db, { provider: opts.provider }).catch(onError);
+      const drained = await drainDue(db, { provider: opts.provider, upstream: opts.upstream }).catch(onError);
       // Refunds run even when some delivery could not be recorded.
       const refunds = opts.payout ? await refundDue(db, opts.payout).catch(onError) : [];
       // Idle: no order was due, none was left to roll up, no refund was made; a failed step is not idle.

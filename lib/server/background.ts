@@ -4,7 +4,7 @@ import { startWorker } from "@/lib/fulfilment";
 import { drainSettlements } from "@/lib/payments";
 import { startWebhookWorker } from "@/lib/webhooks";
 import { handBack } from "./hand-back";
-import { syncUpstreamIfDue } from "@/lib/supply";
+import { syncUpstreamIfDue, upstreamProvider } from "@/lib/supply";
 import { processPayout, upkeep as runUpkeep } from "./round";
 import { startPollLoop } from "@/lib/platform/runtime/poll-loop";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
@@ -50,7 +50,8 @@ export async function startBackgroundWork(): Promise<void> {
   const passed = (name: (typeof LOOPS)[number]) => () => lastPass.set(name, Date.now());
   // Idle, the workers look every 2 s rather than every 0.5 s and 1 s: what a request makes due (a payment, a message)
   // kicks them, and retries come due at most 2 s late.
-  const worker = startWorker(getDb, { payout: await processPayout(), idleMaxMs: IDLE_MAX_MS, onPass: passed("fulfilment") });
+  // The upstream supplier's orders are bought from it (lib/supply, above the fulfilment).
+  const worker = startWorker(getDb, { payout: await processPayout(), upstream: upstreamProvider, idleMaxMs: IDLE_MAX_MS, onPass: passed("fulfilment") });
   const webhooks = startWebhookWorker(getDb, {
     mode: c.networkMode,
     retryBaseSeconds: c.webhookRetryBaseSeconds,

@@ -12,7 +12,7 @@ import { issueDueBatches } from "@/lib/merchants";
 import { solanaSignerFromSecret, getPayments, senderSync, deleteStaleSettlements, reconcileSettlements, chainVerdict } from "@/lib/payments";
 import { publicNetworks } from "@/lib/platform/networks";
 import { drainWebhooks } from "@/lib/webhooks";
-import { syncUpstreamIfDue, type SyncReport } from "@/lib/supply";
+import { syncUpstreamIfDue, upstreamProvider, type SyncReport } from "@/lib/supply";
 import { log } from "@/lib/platform/log";
 import { errorText } from "@/lib/platform/errors";
 
@@ -96,7 +96,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
     report.settlements = settlements;
   });
   await job("fulfilment", async () => {
-    const { claimed, delivered, failed, retry, lost } = await drainDue(db, { signal });
+    const { claimed, delivered, failed, retry, lost } = await drainDue(db, { signal, upstream: upstreamProvider });
     report.orders = { claimed, delivered, failed, retry, lost };
   });
   await job("refunds", async () => {

@@ -1,6 +1,7 @@
 // The upstream supplier: its API v2 client, the catalog sync, the purchases of its orders. What other features import from it.
 import { config, type UpstreamConfig } from "@/lib/platform/config";
 import type { Db } from "@/lib/platform/db";
+import type { FulfilmentProvider } from "@/lib/fulfilment";
 import { log } from "@/lib/platform/log";
 import { UpstreamClient } from "./client";
 import { syncUpstreamCatalog, type SyncReport } from "./sync";
@@ -46,6 +47,15 @@ export async function syncUpstreamNow(db: Db): Promise<SyncReport | undefined> {
   const client = upstreamClient(c);
   if (!c || !client) return undefined;
   return syncUpstreamCatalog(db, client, c, { force: true, maxPages: PAGES_PER_REQUEST });
+}
+
+/**
+ * The provider of the upstream supplier's orders, over `db`, for the fulfilment: lib/server passes it to the worker
+ * and the round (lib/fulfilment sits below lib/supply, whose client is typed by the merchant API's schemas). The
+ * purchases' code (purchase.ts) is loaded at the first upstream order.
+ */
+export function upstreamProvider(db: Db): FulfilmentProvider {
+  return { deliver: async (order) => (await import("./purchase")).configuredUpstreamProvider(db).deliver(order) };
 }
 
 /** The configured upstream's balance, held orders and sync (GET /api/health?ready=1), or undefined without one. */

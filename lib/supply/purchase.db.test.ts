@@ -19,7 +19,7 @@ import { UpstreamClient } from "./client";
 import { createUpstreamProvider, type PurchaseOptions } from "./purchase";
 import { syncUpstreamCatalog } from "./sync";
 import { heldPurchases } from "./status";
-import { upstreamHealth } from ".";
+import { upstreamHealth, upstreamProvider } from ".";
 import { giftCardRow, startStandIn, startUpstreamShop, type FaultAnswer, type UpstreamShop } from "@/test/supply";
 
 let upstream: UpstreamShop;
@@ -443,5 +443,26 @@ describe(`buying upstream on ${testDriver}`, () => {
     meanwhile = undefined;
     await drainDue(database.db, { provider: p, now: new Date() });
     expect(await order(bought.orderId)).toMatchObject({ status: "delivered" });
+  });
+
+  it("delivers through the supplier the fulfilment is passed: lib/supply's upstreamProvider, from UPSTREAM_API_URL, as the server's worker and round pass it", async () => {
+    const b = await buyer();
+    const bought = await b.buy("card-a", 10);
+    // A drain passed no upstream provider (a test's own) fails nothing: the order waits, as after any transient failure.
+    await drainDue(database.db, { now: new Date((clock += 3600_000)) });
+    expect(await order(bought.orderId)).toMatchObject({ status: "processing", lastError: expect.stringMatching(/no upstream provider/) });
+    let done = await order(bought.orderId);
+    for (let i = 0; i < 60 && (done.status === "processing" || done.status === "created"); i++) {
+      await drainDue(database.db, { upstream: upstreamProvider, now: new Date((clock += 3600_000)) });
+      done = await order(bought.orderId);
+      if (done.status === "processing") await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(done).toMatchObject({ status: "delivered", errorCode: null });
+    const row = await purchase(bought.orderId);
+    expect(row).toMatchObject({ status: "delivered", attempt: 0 });
+    // Bought with the configured account, naming this shop's webhook route (UPSTREAM_WEBHOOK_SECRET, PUBLIC_ORIGIN).
+    expect(JSON.parse(row.request!)).toMatchObject({ webhook_url: `${receiver.origin}/api/upstream/webhook` });
+    const theirs = await client(upstream.apiUrl).order(row.upstreamOrderId!);
+    expect((done.redemption as { code?: string }).code).toBe(theirs.redemption_info?.code);
   });
 });

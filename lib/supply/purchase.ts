@@ -32,8 +32,8 @@ const DEFAULT_MAX_POLL_MS = 5 * 60_000;
 /** An order the upstream took is waited for this long at most (its codes may come late); then it fails and is refunded. */
 const BOUGHT_WAIT_MS = 24 * 3600_000;
 
-/** The provider of the configured upstream's orders, over `db` (what lib/wiring.ts hands to lib/fulfilment). */
-export function upstreamProvider(db: Db): FulfilmentProvider {
+/** The provider of the configured upstream's orders, over `db` (lib/supply's `upstreamProvider` loads it for each order). */
+export function configuredUpstreamProvider(db: Db): FulfilmentProvider {
   const c = config().upstream;
   const client = upstreamClient(c);
   if (!c || !client) {

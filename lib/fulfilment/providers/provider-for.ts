@@ -9,28 +9,21 @@ const noSupplier: FulfilmentProvider = {
   deliver: async () => ({ failed: true, errorCode: "NO_SUPPLIER", message: "This product has no supplier in this network mode; the order is refunded." }),
 };
 
-/** Makes the upstream supplier's provider over a database (lib/supply/purchase.ts). */
-export type UpstreamProviderFactory = (db: Db) => FulfilmentProvider;
-// On globalThis: the server's start-up and the routes may load this module in bundles of their own.
-const handed = globalThis as typeof globalThis & { __storefrontUpstreamProvider?: UpstreamProviderFactory };
-
 /**
- * Hands over the upstream supplier's purchases (lib/wiring.ts does, once per process): they live in lib/supply, above
- * this layer, as a client of the upstream's API.
+ * The upstream supplier's provider over a database: it lives in lib/supply (`upstreamProvider`), above this layer, as
+ * a client of the upstream's API, and whoever runs the fulfilment passes it (lib/server: the worker and the round).
  */
-export function setUpstreamProvider(make: UpstreamProviderFactory): void {
-  handed.__storefrontUpstreamProvider = make;
-}
+export type UpstreamProvider = (db: Db) => FulfilmentProvider;
 
-/** An upstream order where nothing was handed over: a wiring fault, retried (never refunded for it) until wired. */
-const unwired: FulfilmentProvider = {
+/** An upstream order where none was passed (a test's drain): a transient failure, retried later like any other. */
+const noUpstreamPassed: FulfilmentProvider = {
   deliver: async () => {
-    throw new Error("no upstream provider is wired: load lib/wiring.ts at start-up");
+    throw new Error("no upstream provider was passed to this fulfilment: the server's worker and round pass lib/supply's");
   },
 };
 
 /** Which supplier fulfils an order: the one its product had when the order was placed. */
-export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
+export function providerFor(order: OrderToFulfil, db: Db, upstream?: UpstreamProvider): FulfilmentProvider {
   switch (order.supplier) {
     case "inventory":
       return createInventoryProvider(db);
@@ -38,7 +31,7 @@ export function providerFor(order: OrderToFulfil, db: Db): FulfilmentProvider {
       // Never outside the devnet: a real payment must not buy a made-up code (checkout refuses it before this).
       return demoSupply() ? demoProvider() : noSupplier;
     case "upstream":
-      return handed.__storefrontUpstreamProvider?.(db) ?? unwired;
+      return upstream?.(db) ?? noUpstreamPassed;
     case "store":
       // The shop's own gift card, in every network mode: the shop issues it itself.
       return storeGiftCardProvider;

@@ -89,6 +89,20 @@ const layerRules = [
     ignores: [...TESTS, "vitest.*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: TEST_SUPPORT, message: TEST_SUPPORT_MESSAGE }] }] },
   },
+  // A module loaded when first needed (`await import(...)`) is another feature's index too; within a feature, "./file".
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportExpression[source.value=/^@\\/lib\\/(?!platform\\/)[^/]+\\/./]",
+          message: 'Load another feature through its index.ts (await import("@/lib/catalog")), not a file inside it.',
+        },
+      ],
+    },
+  },
   // Tests in lib/ and test support may import what they test from anywhere, by its alias.
   { files: [...TESTS.map((t) => `lib/${t}`), "test/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [PARENT] }] } },
 ];

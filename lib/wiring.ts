@@ -18,20 +18,17 @@ import { on } from "@/lib/platform/events";
  */
 export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
-    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([
-      import("@/lib/checkout/final-invoice-webhook"),
-      import("@/lib/webhooks/worker"),
-    ]);
+    const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([import("@/lib/checkout"), import("@/lib/webhooks")]);
     return (await announceFinalInvoice(tx, e.invoiceId, e.now)) ? { afterCommit: kickWebhookWorker } : undefined;
   });
   on("order.failed", "balance refund", async (tx, e) => {
-    const { refundOrderToBalance } = await import("@/lib/merchants/refund-order");
+    const { refundOrderToBalance } = await import("@/lib/merchants");
     await refundOrderToBalance(tx as Db, e.orderId, e.now);
   });
   on("order.failed", "gift card refund", async (tx, e) => {
     // A wallet's invoice paid partly by a gift card: the card gets its share back first; the USDC refund pays the rest.
     // (A merchant's order did this in its balance refund above; a second call finds it done.)
-    const { refundOrderToCards } = await import("@/lib/gift-cards/cards");
+    const { refundOrderToCards } = await import("@/lib/gift-cards");
     await refundOrderToCards(tx as Db, e.orderId);
   });
 }

@@ -1,4 +1,5 @@
 // The catalog: products, search, prices, exchange rates, the operator's stock of codes. What other features import from it.
+import type { Db } from "@/lib/platform/db";
 export { search, searchIds, searchQuerySchema, MAX_PAGE_SIZE, type SearchQuery, type SearchResult } from "./search";
 export { getProduct, getProducts, suggestSlugs, countryLabel } from "./get-product";
 export { catalogFacts, listCountries, listPopularBrands, listFeatured, type CatalogFacts, type Country, type BrandSummary } from "./browse";
@@ -19,3 +20,11 @@ export { regionParam } from "./region-param";
 export { releaseCodes, reserveCode, sellCode, stockCodeSchema, type StockImportReport, type StockLevel } from "./stock";
 export { STORE_GIFT_CARD_SLUG } from "./store-products";
 export { demoSupply } from "./supply";
+
+/**
+ * The demo catalog into an empty database when the mode asks for it, and the shop's own products, once
+ * (`./seed.ts`). Its data (hundreds of products) is loaded only when a database is opened with it.
+ */
+export async function seedCatalogOnce(db: Db): Promise<void> {
+  return (await import("./seed")).seedCatalogOnce(db);
+}

@@ -16,3 +16,4 @@ export { settlementEffects } from "./settlement-effects";
 export { createInvoiceResponse, readCreateBody } from "./x402/invoice";
 export { payInvoice } from "./x402/pay";
 export { invoiceStatusResponse, requireInvoiceId } from "./x402/status";
+export { announceFinalInvoice } from "./final-invoice-webhook";

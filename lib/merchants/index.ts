@@ -35,3 +35,4 @@ export {
 export { BALANCE_METHODS, PAYMENT_METHODS, methodNetworkKey, unavailableMethod, type PaymentMethod } from "./payment-methods";
 export { newWebhookSecret } from "./secrets";
 export { getTopup, recordTopup, topupAmount, topupIdOf, topupPaymentEffect } from "./topups";
+export { refundOrderToBalance } from "./refund-order";

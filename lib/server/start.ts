@@ -3,6 +3,7 @@ import { openProcessDatabase, type Database } from "@/lib/platform/db";
 import { claimHolder, startPresence } from "@/lib/platform/db/presence";
 import { handBack } from "./hand-back";
 import { adminToken } from "@/lib/merchants";
+import { seedCatalogOnce } from "@/lib/catalog";
 import { getPayments } from "@/lib/payments";
 import { startBackgroundWork } from "./background";
 import { startRoundsAfterResponse } from "./after-response";
@@ -13,12 +14,12 @@ import { log } from "@/lib/platform/log";
 
 /**
  * The shop's database as a server opens it at start, before anything else queries it: migrated, then seeded
- * (lib/catalog/seed.ts: the demo catalog into an empty database when the mode asks for it, the shop's own products
+ * (seedCatalogOnce: the demo catalog into an empty database when the mode asks for it, the shop's own products
  * once). The seeding's module, with the demo catalog's data, is loaded only when it runs: not on Vercel, whose
  * functions neither migrate nor seed (the build's `npm run db:migrate` does both).
  */
 export function openShopDatabase(): Promise<Database> {
-  return openProcessDatabase(async (db) => (await import("@/lib/catalog/seed")).seedCatalogOnce(db));
+  return openProcessDatabase(seedCatalogOnce);
 }
 
 /**

@@ -97,7 +97,10 @@ const layerRules = [
       "no-restricted-syntax": [
         "error",
         {
-          selector: "ImportExpression[source.value=/^@\\/lib\\/(?!platform\\/)[^/]+\\/./]",
+          // A path below lib/ with more than a feature's name (which may be two parts: api/x402, gift-cards/merchant-api).
+          selector: `ImportExpression[source.value=/^@\\/lib\\/(?!platform\\/)(?!(?:${FEATURES.flat()
+            .map((f) => f.replace("/", "\\/"))
+            .join("|")})$)[^/]+\\/./]`,
           message: 'Load another feature through its index.ts (await import("@/lib/catalog")), not a file inside it.',
         },
       ],

@@ -13,8 +13,8 @@ const pgliteOnly = [
   "lib/gift-cards/guesses.db.test.ts",
   "lib/fulfilment/refund-lagging-node.db.test.ts",
   "lib/payments/nonce-gap.db.test.ts",
-  "lib/http/x402/solana-truth.db.test.ts",
-  "lib/http/x402/chain-truth.db.test.ts",
+  "lib/checkout/x402/solana-truth.db.test.ts",
+  "lib/checkout/x402/chain-truth.db.test.ts",
 ];
 
 export default defineConfig({

@@ -1,11 +1,13 @@
 import type { Db } from "@/lib/platform/db";
-import { on } from "@/lib/platform/events";
+import { on, runAfterCommit } from "@/lib/platform/events";
 
 /**
  * Who listens to the domain's events, wired once per process: at the server's start (instrumentation.ts), in the
  * operator's CLI and in tests (vitest.setup.ts). Importing this module wires them. Each listener loads its module when
  * its event first comes, so that wiring costs a process nothing until then.
  *
+ * - invoice.orders-ended: the invoice's status, delivery status and error code are written from its orders (its
+ *   roll-up); when that completes it, invoice.final follows.
  * - invoice.final: a merchant invoice with a webhook URL writes its webhook message to the outbox (then the worker is
  *   kicked).
  * - order.failed: a balance-paid order gets its price back on the merchant's balance; an order whose invoice a gift
@@ -20,6 +22,11 @@ export function wireListeners(): void {
   on("invoice.final", "merchant webhook", async (tx, e) => {
     const [{ announceFinalInvoice }, { kickWebhookWorker }] = await Promise.all([import("@/lib/checkout"), import("@/lib/webhooks")]);
     return (await announceFinalInvoice(tx, e.invoiceId, e.now)) ? { afterCommit: kickWebhookWorker } : undefined;
+  });
+  on("invoice.orders-ended", "invoice roll-up", async (tx, e) => {
+    const { rollUpInvoice } = await import("@/lib/checkout");
+    const { after } = await rollUpInvoice(tx, e.invoiceId, e.now);
+    return after.length > 0 ? { afterCommit: () => runAfterCommit(after) } : undefined;
   });
   on("order.failed", "balance refund", async (tx, e) => {
     const { refundOrderToBalance } = await import("@/lib/merchants");

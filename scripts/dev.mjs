@@ -1,7 +1,7 @@
 // `npm run dev [-- next dev options]`: `next dev` in a process group of its own, which this launcher stops as a whole.
 //
 // - A signal to this process or to npm (SIGTERM from a process supervisor, SIGINT from Ctrl-C, SIGHUP) is handed to next dev,
-//   which hands it to its server: the shop stops as on any stop (lib/runtime/shutdown.ts), its devnet chains included.
+//   which hands it to its server: the shop stops as on any stop (lib/platform/runtime/shutdown.ts), its devnet chains included.
 //   Once next dev has ended, or after STOP_LIMIT_MS, whatever is left of the group is killed. A second signal kills the
 //   group at once. Without this, a SIGTERM to `npm` left next dev (and the anvil chains it started) running.
 // - Once the server answers, the pages and routes of a checkout are requested once in the background, so that they are
@@ -52,7 +52,7 @@ const child = spawn(process.execPath, [require.resolve("next/dist/bin/next"), "d
   detached: true,
   env: {
     ...process.env,
-    // The shop's own signal handler is the one (lib/runtime/shutdown.ts); next dev waits for its server to stop.
+    // The shop's own signal handler is the one (lib/platform/runtime/shutdown.ts); next dev waits for its server to stop.
     NEXT_MANUAL_SIG_HANDLE: "true",
     NEXT_EXIT_TIMEOUT_MS: process.env.NEXT_EXIT_TIMEOUT_MS ?? String(STOP_LIMIT_MS - 2000),
   },

@@ -17,3 +17,4 @@ export { createInvoiceResponse, readCreateBody } from "./x402/invoice";
 export { payInvoice } from "./x402/pay";
 export { invoiceStatusResponse, requireInvoiceId } from "./x402/status";
 export { announceFinalInvoice } from "./final-invoice-webhook";
+export { rollUpInvoice } from "./roll-up-invoice";

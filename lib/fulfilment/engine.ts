@@ -3,11 +3,11 @@ import { claimDueOrders, DEFAULT_LOCK_MS } from "./claim";
 import { fulfilOrder, type FulfilOutcome } from "./fulfil-order";
 import { providerFor, type UpstreamProvider } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
-import { rollUpFinishedInvoices } from "./roll-up-invoice";
+import { announceFinishedInvoices } from "./orders-ended";
 
 export { claimDueOrders, DEFAULT_LOCK_MS, releaseClaims, releaseDeadClaims, type ClaimedOrder } from "./claim";
 export { fulfilOrder, PROVIDER_TIMEOUT_MS, type FulfilOutcome, type FulfilOptions } from "./fulfil-order";
-export { rollUpInvoice, rollUpFinishedInvoices } from "./roll-up-invoice";
+export { announceFinishedInvoices } from "./orders-ended";
 
 export type DrainOptions = {
   /** One provider for every order (tests); otherwise `providerFor(order)`. */
@@ -60,7 +60,7 @@ export async function drainDue(db: Db, opts: DrainOptions = {}): Promise<DrainRe
       else errors.push(o.reason);
     }
   }
-  result.recoveredInvoices = await rollUpFinishedInvoices(db, { now: opts.now });
+  result.recoveredInvoices = await announceFinishedInvoices(db, { now: opts.now });
   if (errors.length > 0) throw new Error(`${errors.length} order(s) could not be recorded; they are retried when their claim lapses`, { cause: errors[0] });
   return result;
 }

@@ -6,7 +6,7 @@ import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import type { ClaimedOrder } from "./claim";
 import type { Delivery, FulfilmentProvider } from "./providers/types";
 import { emit } from "@/lib/platform/events";
-import { rollUpInvoice } from "./roll-up-invoice";
+import { announceOrdersEnded } from "./orders-ended";
 import { logFor } from "@/lib/platform/log";
 import { errorText } from "@/lib/platform/errors";
 
@@ -83,7 +83,7 @@ export async function fulfilOrder(db: Db, order: ClaimedOrder, provider: Fulfilm
   if (outcome === "delivered") about.info("order delivered");
   else if (outcome === "failed") about.warn({ error_code: set.errorCode, reason: set.lastError }, "order failed");
   else about.warn({ reason: set.lastError, retry_at: written[0]?.runAt?.toISOString() }, "order delivery failed; retrying");
-  if (outcome !== "retry") await rollUpInvoice(db, order.invoiceId, now);
+  if (outcome !== "retry") await announceOrdersEnded(db, order.invoiceId, now);
   return outcome;
 }
 

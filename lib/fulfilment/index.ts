@@ -1,10 +1,9 @@
-// Delivering orders through providers, the roll-up of an invoice's orders, refunds on chain. What other features import from it.
+// Delivering orders through providers, announcing when an invoice's orders have ended, refunds on chain. What other features import from it.
 export {
   claimDueOrders,
   drainDue,
   fulfilOrder,
-  rollUpInvoice,
-  rollUpFinishedInvoices,
+  announceFinishedInvoices,
   DEFAULT_LOCK_MS,
   releaseClaims,
   releaseDeadClaims,
@@ -15,7 +14,6 @@ export {
   type FulfilOptions,
   type FulfilOutcome,
 } from "./engine";
-export { rollUp, type RollUp, type DeliveryStatus, type InvoiceErrorCode, type OrderStatus } from "./roll-up";
 export { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 export { refundFailedOrders, refundDue, type Payout, type Refund } from "./refund";
 export { listRefundsDue, markRefundPaid, type RefundDue } from "./refunds-due";

@@ -11,6 +11,11 @@ export type DomainEvents = {
    * or denied before payment.
    */
   "invoice.final": { invoiceId: string; now: Date };
+  /**
+   * An invoice's orders may all have ended: one of them was just delivered or failed for good, or a sweep found none
+   * open. The invoice's status follows from its orders (lib/checkout's roll-up).
+   */
+  "invoice.orders-ended": { invoiceId: string; now: Date };
   /** An order failed for good (its failure is being recorded in this transaction). */
   "order.failed": { orderId: string; now: Date };
 };

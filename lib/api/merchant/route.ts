@@ -125,12 +125,16 @@ export const merchantRefusalRoute = guardedRoute(async (req: Request) => (await 
   refuse: async (req, problem) => (await givenRefusal(req)) ?? merchantEdgeRefusal(req, new URL(req.url).pathname, problem),
 });
 
+const RAW_URL = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+
 /** The refusal of the path and query named by a request to the refusal route's own path, when they are the API's and have a problem. */
 async function givenRefusal(req: Request): Promise<Response | undefined> {
   const url = new URL(req.url);
   if (url.pathname !== API_PREFIX + EDGE_REFUSAL_PATH) return undefined;
   const given = url.searchParams.get(EDGE_REFUSAL_QUERY);
-  if (given === null || surfaceOf(pathOf(given)) !== "merchant") return undefined;
+  // Only a path and query as a request carries them (the characters a URL holds unencoded, and escapes): a decoded
+  // one would have its text repeated back as the endpoint the request named.
+  if (given === null || !RAW_URL.test(given) || surfaceOf(pathOf(given)) !== "merchant") return undefined;
   const problem = requestProblem(req, { pathAndQuery: given });
   return problem && merchantEdgeRefusal(req, pathOf(given), problem);
 }

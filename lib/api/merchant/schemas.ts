@@ -1,8 +1,8 @@
 /**
  * The merchant API's shapes as zod schemas: the query strings the routes parse, the invoice request, and what every
  * route answers. The routes validate with the query schemas; the OpenAPI document (`lib/openapi/v2.ts`) is generated
- * from all of them; the route tests check every answer against them. Nothing here touches the database, so the
- * browser tests can import it too.
+ * from all of them; the route tests check every answer against them. Nothing here touches the database (the catalog's
+ * and the merchants' indexes it reads values from open nothing at import), so the browser tests can import it too.
  */
 import { z } from "zod";
 import { regionParam } from "@/lib/catalog";

@@ -12,3 +12,4 @@ export { RateLimitedError, checkX402Limits, clientIp } from "./x402-limits";
 export { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "./x402-query";
 export { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "./x402-routes";
 export * as x402Schemas from "./x402-schemas";
+export type { DeliveryStatus, InvoiceErrorCode } from "./x402-schemas";

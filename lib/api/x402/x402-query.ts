@@ -2,7 +2,8 @@ import { z } from "zod";
 import { regionParam, isIccid } from "@/lib/catalog";
 
 // The zod schemas of the /x402 query strings: the routes validate with them and the OpenAPI document
-// (lib/openapi/x402.ts) shows them. Kept free of server modules so that the document and tests can import them.
+// (lib/openapi/x402.ts) shows them. Nothing here queries anything: the document and tests import them (the catalog's
+// index they read the region and ICCID rules from loads its modules, which open nothing at import).
 
 /** The query of the three search routes. */
 export const x402SearchQuery = z.object({

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { PRODUCT_KINDS, RECIPIENT_TYPES } from "@/lib/catalog";
 import { invoiceStatus, orderStatus } from "@/lib/platform/db/schema";
-import type { DeliveryStatus, InvoiceErrorCode } from "@/lib/fulfilment";
 import { idPattern } from "@/lib/platform/ids";
 
 // The response bodies of the /x402 API as the route handlers write them (lib/agents/x402/*.ts and app/x402/**): the
@@ -51,6 +50,11 @@ const INVOICE_STATUSES: Record<(typeof invoiceStatus.enumValues)[number], string
   denied: "refused before payment (merchant API invoices)",
   payment_error: "a payment was accepted (sent to the chain) and failed for good, and the invoice can no longer be paid: nothing was charged",
 };
+/** How far a paid invoice's orders are delivered (lib/checkout/roll-up.ts writes it from its orders). */
+export type DeliveryStatus = "pending" | "delivering" | "all_delivered" | "partially_delivered" | "failed";
+/** Why a complete invoice is not fully delivered. */
+export type InvoiceErrorCode = "PARTIAL_FULFILMENT" | "ALL_FAILED";
+
 const DELIVERY_STATUSES: Record<DeliveryStatus, string> = {
   pending: "nothing delivered yet",
   delivering: "orders are being delivered",

@@ -1,10 +1,11 @@
 import { config } from "@/lib/platform/config";
+import { log } from "@/lib/platform/log";
 import { openDatabase, type Database, type Db, type OpenOptions } from "./client";
 
 export type { Db, DbOrTx, Database } from "./client";
 export * as schema from "./schema";
 
-const globalForDb = globalThis as typeof globalThis & { __storefrontDb?: Promise<Database> };
+const globalForDb = globalThis as typeof globalThis & { __storefrontDb?: Promise<Database>; __storefrontDbPrepared?: boolean };
 
 /** How this process reaches its database: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR. */
 export function defaultOpenOptions(role = "server"): OpenOptions {
@@ -29,10 +30,14 @@ export function openProcessDatabase(prepare?: Preparation): Promise<Database> {
   if (!globalForDb.__storefrontDb) {
     const opening = openDatabase(defaultOpenOptions(), prepare);
     globalForDb.__storefrontDb = opening;
+    globalForDb.__storefrontDbPrepared = Boolean(prepare);
     // A failed open is not cached: the next call tries again (and reports the error again).
     opening.catch(() => {
       if (globalForDb.__storefrontDb === opening) globalForDb.__storefrontDb = undefined;
     });
+  } else if (prepare && !globalForDb.__storefrontDbPrepared) {
+    // Something queried the database before the start opened it: it is migrated, but its preparation did not run.
+    log.warn("the database was opened before the server's start: it was migrated but not seeded");
   }
   return globalForDb.__storefrontDb;
 }

@@ -1,8 +1,7 @@
 import type { invoices, orders } from "@/lib/platform/db/schema";
+import type { DeliveryStatus, InvoiceErrorCode } from "@/lib/api/x402";
 
 export type OrderStatus = (typeof orders.$inferSelect)["status"];
-export type DeliveryStatus = "pending" | "delivering" | "all_delivered" | "partially_delivered" | "failed";
-export type InvoiceErrorCode = "PARTIAL_FULFILMENT" | "ALL_FAILED";
 
 export type RollUp = {
   /** Only the statuses fulfilment moves a paid invoice through. */

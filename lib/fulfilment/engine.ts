@@ -7,7 +7,6 @@ import { announceFinishedInvoices } from "./orders-ended";
 
 export { claimDueOrders, DEFAULT_LOCK_MS, releaseClaims, releaseDeadClaims, type ClaimedOrder } from "./claim";
 export { fulfilOrder, PROVIDER_TIMEOUT_MS, type FulfilOutcome, type FulfilOptions } from "./fulfil-order";
-export { announceFinishedInvoices } from "./orders-ended";
 
 export type DrainOptions = {
   /** One provider for every order (tests); otherwise `providerFor(order)`. */

@@ -3,7 +3,6 @@ export {
   claimDueOrders,
   drainDue,
   fulfilOrder,
-  announceFinishedInvoices,
   DEFAULT_LOCK_MS,
   releaseClaims,
   releaseDeadClaims,

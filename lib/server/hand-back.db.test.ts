@@ -89,6 +89,7 @@ describe("handing claims back", () => {
   });
 
   // A claim holder is a session holding an advisory lock (lib/platform/db/presence.ts): a key no session holds is a dead server's.
+  // PostgreSQL only: on PGlite one process holds the database, and no other session can hold or lose a lock.
   it.skipIf(testDriver !== "postgres")("frees a dead holder's claims, never a live holder's", async () => {
     const url = (database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
     const live = new pg.Client({ connectionString: url });

@@ -44,6 +44,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// Skipped outside the PostgreSQL run as root with Debian's postgresql (canRun above): .ci/run is such a run.
 describe.skipIf(!canRun)("merchant purchases while PostgreSQL restarts", () => {
   it("answers 503 with Retry-After while it is down (pages too), never 500; every auto_pay invoice is paid and every balance exact", async () => {
     const db = database!.db;

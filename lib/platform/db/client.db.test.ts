@@ -113,6 +113,7 @@ describe.skipIf(testDriver === "postgres")("embedded database on disk", () => {
   });
 });
 
+// The pool of a PostgreSQL server: in the PostgreSQL run only (PGlite has no pool; its own files are tested above).
 describe.skipIf(testDriver !== "postgres")("the PostgreSQL pool", () => {
   it("takes back a checked-out connection that the server ended: a transaction whose BEGIN met it does not hold it for good", async () => {
     const server = process.env.TEST_DATABASE_URL!;

@@ -6,7 +6,7 @@ import { getDb, type Db } from "@/lib/platform/db";
 import { queryRows } from "@/lib/platform/db/client";
 import { affiliates, inventoryCodes, invoices, orders } from "@/lib/platform/db/schema";
 import { walletOwnerKey, type Wallet } from "@/lib/identity";
-import { ipSubject } from "@/lib/platform/ratelimit";
+import { ipNetwork, ipSubject } from "@/lib/platform/ratelimit";
 import { AFFILIATE_CODE, MAX_INVOICE_USDC, MIN_INVOICE_USDC, type CartItem } from "@/lib/api/x402";
 import { newId } from "@/lib/platform/ids";
 import { DomainError } from "@/lib/platform/errors";
@@ -148,6 +148,7 @@ export async function createInvoice(
   // Kept only where it is needed: on a wallet's invoice that reserves stocked codes.
   const clientIp = "clientIp" in input ? input.clientIp : undefined;
   const clientAddress = clientIp && orderRows.some((o) => o.supplier === "inventory") ? ipSubject(clientIp) : null;
+  const clientNetwork = clientIp && clientAddress ? ipNetwork(clientIp) : null;
 
   let giftCardCents: bigint | null = null;
   let paidByCard = false;
@@ -161,14 +162,15 @@ export async function createInvoice(
       createdAt: now,
       updatedAt: now,
       clientAddress,
+      clientNetwork,
       ...(merchant
         ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents }
         : {}),
     });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
     // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free), and
-    // so do those of one client address (wallets are free too).
-    if (!merchant) await checkReservationLimits(tx as unknown as Db, { payer, clientAddress }, orderRows, now);
+    // so do those of one client address (wallets are free too) and of one network (so are an IPv6 /48's /64s).
+    if (!merchant) await checkReservationLimits(tx as unknown as Db, { payer, clientAddress, clientNetwork }, orderRows, now);
     // Each inventory item holds its own code until the invoice is paid or expires; a cart that cannot be
     // served in full is refused whole (the transaction rolls back every reservation).
     for (const [i, o] of orderRows.entries()) {
@@ -222,21 +224,34 @@ export const MAX_OPEN_RESERVATIONS_PER_PACKAGE = 5;
 /** The same for all the wallets of one client address: a few wallets' worth, for an address that several buyers share. */
 export const MAX_OPEN_RESERVATIONS_PER_ADDRESS = 30;
 export const MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE = 15;
-
-type Reserved = { supplier: string; productId: string; packageValue: string };
+/**
+ * The same for all the addresses of one network (an IPv6 /48, an IPv4 /24): two addresses' worth, as a /48 is usually
+ * one site (a home, an office) and its /64s cost its holder nothing.
+ */
+export const MAX_OPEN_RESERVATIONS_PER_NETWORK = 60;
+export const MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE = 30;
+/** The share of a package's unsold codes that one network's unpaid invoices may hold, so that no network empties the shelf. */
+export const NETWORK_SHARE_OF_STOCK = 0.25;
 
 /**
- * Refuses a cart that would make the wallet, or its client address, hold more stocked codes in unpaid invoices than
- * the limits allow, so that nobody can hold a product sold out with invoices they never pay. Counted under a lock per
- * wallet and per address (always taken in that order), in the creating transaction, so that concurrent carts cannot
- * pass together.
+ * What one network may hold of a package with `unsold` codes left (free, or held by unpaid invoices): its share, but
+ * never less than one client address may hold, so that a small stock still sells to one buyer or one shared address.
  */
-async function checkReservationLimits(
-  tx: Db,
-  { payer, clientAddress }: { payer: string; clientAddress: string | null },
-  rows: Reserved[],
-  now: Date,
-): Promise<void> {
+export function networkShare(unsold: number): number {
+  return Math.max(MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE, Math.floor(unsold * NETWORK_SHARE_OF_STOCK));
+}
+
+type Reserved = { supplier: string; productId: string; packageValue: string };
+/** Who would hold the cart's codes: its wallet, and its client address and network when it has one. */
+type CartHolders = { payer: string; clientAddress: string | null; clientNetwork: string | null };
+
+/**
+ * Refuses a cart that would make the wallet, its client address or its network hold more stocked codes in unpaid
+ * invoices than the limits allow (the network also more than its share of a package), so that nobody can hold a
+ * product sold out with invoices they never pay. Counted under a lock per wallet, per address and per network (always
+ * taken in that order), in the creating transaction, so that concurrent carts cannot pass together.
+ */
+async function checkReservationLimits(tx: Db, { payer, clientAddress, clientNetwork }: CartHolders, rows: Reserved[], now: Date): Promise<void> {
   const wanted = rows.filter((o) => o.supplier === "inventory");
   if (wanted.length === 0) return;
   await checkHolder(tx, `reservations:${payer}`, sql`i.payer = ${payer}`, wanted, now, {
@@ -250,9 +265,25 @@ async function checkReservationLimits(
     limit: MAX_OPEN_RESERVATIONS_PER_ADDRESS,
     packageLimit: MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE,
   });
+  if (!clientNetwork) return;
+  const held = await checkHolder(tx, `reservations-network:${clientNetwork}`, sql`i.client_network = ${clientNetwork}`, wanted, now, {
+    who: "one network (an IPv6 /48, an IPv4 /24)",
+    limit: MAX_OPEN_RESERVATIONS_PER_NETWORK,
+    packageLimit: MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE,
+  });
+  await checkNetworkShare(tx, held);
 }
 
-/** One holder's check: the codes its unpaid invoices hold (`holder`, on invoices `i`) and the cart's, within its limits. */
+/** A package's key in the counts below. */
+const packageKey = (productId: string, packageValue: string) => `${productId}\u0000${packageValue}`;
+
+/** What a holder would hold of a package the cart wants: the codes its unpaid invoices hold and the cart's. */
+type Holding = { productId: string; packageValue: string; n: number };
+
+/**
+ * One holder's check: the codes its unpaid invoices hold (`holder`, on invoices `i`) and the cart's, within its
+ * limits. Returns what it would hold of each package the cart wants.
+ */
 async function checkHolder(
   tx: Db,
   lock: string,
@@ -260,7 +291,7 @@ async function checkHolder(
   wanted: Reserved[],
   now: Date,
   { who, limit, packageLimit }: { who: string; limit: number; packageLimit: number },
-): Promise<void> {
+): Promise<Holding[]> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lock}, 402))`);
   const held = await queryRows<{ product_id: string; package_value: string; n: number }>(
     tx,
@@ -269,18 +300,51 @@ async function checkHolder(
         WHERE ${holder} AND i.status = 'unpaid' AND i.expires_at > ${now} AND ic.sold_at IS NULL
         GROUP BY o.product_id, o.package_value`,
   );
-  const perPackage = new Map(held.map((h) => [`${h.product_id}\u0000${h.package_value}`, h.n]));
+  const perPackage = new Map(held.map((h) => [packageKey(h.product_id, h.package_value), h.n]));
+  const holdings = new Map<string, Holding>();
   let total = held.reduce((sum, h) => sum + h.n, 0);
   for (const o of wanted) {
-    const key = `${o.productId}\u0000${o.packageValue}`;
+    const key = packageKey(o.productId, o.packageValue);
     const n = (perPackage.get(key) ?? 0) + 1;
     perPackage.set(key, n);
+    holdings.set(key, { productId: o.productId, packageValue: o.packageValue, n });
     total++;
     if (n > packageLimit || total > limit) {
       throw new DomainError(
         "reservation_limit",
         `Unpaid invoices of ${who} hold at most ${limit} stocked codes, ${packageLimit} of one package: pay or let expire the invoices you have (${o.productId} ${o.packageValue}).`,
         { details: { limit, package_limit: packageLimit } },
+      );
+    }
+  }
+  return [...holdings.values()];
+}
+
+/**
+ * Refuses a cart that would make one network hold more than its share of a package's unsold codes. Called under the
+ * network's lock: its own holdings cannot change meanwhile, and other holders' reservations leave the unsold count as
+ * it is (only a sale or an import moves it, which makes the share a little stale for one cart at most).
+ */
+async function checkNetworkShare(tx: Db, holdings: Holding[]): Promise<void> {
+  const unsold = await queryRows<{ product_id: string; package_value: string; n: number }>(
+    tx,
+    sql`SELECT product_id, package_value, count(*)::int AS n FROM ${inventoryCodes}
+        WHERE (product_id, package_value) IN (${sql.join(
+          holdings.map((h) => sql`(${h.productId}, ${h.packageValue})`),
+          sql`, `,
+        )}) AND sold_at IS NULL
+        GROUP BY product_id, package_value`,
+  );
+  const onShelf = new Map(unsold.map((u) => [packageKey(u.product_id, u.package_value), u.n]));
+  for (const h of holdings) {
+    // A package without codes is refused as sold out when its code is reserved, not here.
+    const left = onShelf.get(packageKey(h.productId, h.packageValue)) ?? 0;
+    const share = networkShare(left);
+    if (h.n > share) {
+      throw new DomainError(
+        "reservation_limit",
+        `Unpaid invoices of one network (an IPv6 /48, an IPv4 /24) hold at most ${NETWORK_SHARE_OF_STOCK * 100}% of a package's unsold codes (at least ${MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE}): ${share} of the ${left} left of ${h.productId} ${h.packageValue}. Pay or let expire the invoices you have.`,
+        { details: { limit: MAX_OPEN_RESERVATIONS_PER_NETWORK, package_limit: share } },
       );
     }
   }

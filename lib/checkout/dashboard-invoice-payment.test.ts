@@ -29,6 +29,7 @@ const invoice = (over: Partial<typeof invoices.$inferSelect>): typeof invoices.$
   webhookUrl: null,
   giftCardCents: null,
   clientAddress: null,
+  clientNetwork: null,
   ...over,
 });
 const base: PaymentNetwork = {

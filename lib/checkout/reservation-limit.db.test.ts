@@ -9,18 +9,23 @@ import {
   MAX_OPEN_RESERVATIONS,
   MAX_OPEN_RESERVATIONS_PER_ADDRESS,
   MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE,
+  MAX_OPEN_RESERVATIONS_PER_NETWORK,
+  MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE,
   MAX_OPEN_RESERVATIONS_PER_PACKAGE,
+  networkShare,
 } from "./create-invoice";
 import { expireInvoices } from "./payment";
 
 let database: Database;
-let packages: [string, string];
+let packages: [string, string, string];
+/** Codes stocked of each package: the first two hold a network's bound per package as its share, the third less. */
+const STOCK = [4 * MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE, 4 * MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE, 80] as const;
 beforeAll(async () => {
   database = await openTestDatabase(withTestCatalog);
   const steam = (await getProduct("steam-us", database.db))!;
-  packages = [steam.packages[0]!.value, steam.packages[1]!.value];
-  for (const value of packages) {
-    const codes = Array.from({ length: 40 }, (_, i) => ({ code: `STEAM-${value}-${i}`, pin: null, expirationDate: null }));
+  packages = [steam.packages[0]!.value, steam.packages[1]!.value, steam.packages[2]!.value];
+  for (const [p, value] of packages.entries()) {
+    const codes = Array.from({ length: STOCK[p]! }, (_, i) => ({ code: `STEAM-${value}-${i}`, pin: null, expirationDate: null }));
     await importStock(database.db, { productId: "steam-us", packageValue: value, codes, batch: "limits" });
   }
 });
@@ -102,5 +107,87 @@ describe(`reservations of stocked codes by unpaid invoices, on ${testDriver}`, (
     const after = new Date(later.getTime() + 24 * 60 * 60_000);
     await expireInvoices(database.db, after);
     expect(await buy(n++, packages[0], 1, after, ip)).toBe("created");
+  });
+
+  /** A /64 of the IPv6 /48 2001:db8:48::/48: a holder of the /48 has 65,536 of them. */
+  const line = (i: number) => `2001:db8:48:${i.toString(16)}::1`;
+
+  it(`hold at most ${MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE} codes of a package and ${MAX_OPEN_RESERVATIONS_PER_NETWORK} in all per network (an IPv6 /48), whatever its /64s and wallets`, async () => {
+    const later = new Date(Date.now() + 72 * 60 * 60_000);
+    await expireInvoices(database.db, later);
+    // Each cart from a new wallet on a new /64: neither reaches its own limits, the /48 reaches its own.
+    let n = 200;
+    let i = 0;
+    const fill = async (value: string, codes: number) => {
+      for (let left = codes; left > 0; left -= MAX_OPEN_RESERVATIONS_PER_PACKAGE) {
+        expect(await buy(n++, value, Math.min(left, MAX_OPEN_RESERVATIONS_PER_PACKAGE), later, line(i++))).toBe("created");
+      }
+    };
+    await fill(packages[0], MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE);
+    expect(await buy(n++, packages[0], 1, later, line(i++))).toBe("reservation_limit");
+    await fill(packages[1], MAX_OPEN_RESERVATIONS_PER_NETWORK - MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE);
+    expect(await buy(n++, packages[2], 1, later, line(i++))).toBe("reservation_limit");
+    // Another /48 still buys, and so does a client without an address.
+    expect(await buy(n++, packages[2], 1, later, "2001:db8:49::1")).toBe("created");
+    expect(await buy(n++, packages[0], 1, later)).toBe("created");
+    // The refusal says which limit, with the documented fields.
+    const refused = await createInvoice(
+      {
+        items: createInvoiceBody.parse({ items: [{ product_id: "steam-us", package_value: packages[2] }] }).items,
+        payer: wallet(n++),
+        now: later,
+        clientIp: line(i++),
+      },
+      database.db,
+    ).catch((err: unknown) => err);
+    expect(refused).toMatchObject({
+      code: "reservation_limit",
+      message: expect.stringContaining("one network (an IPv6 /48, an IPv4 /24)"),
+      details: { limit: MAX_OPEN_RESERVATIONS_PER_NETWORK, package_limit: MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE },
+    });
+  });
+
+  it("hold at most a share of a package's unsold codes per network (an IPv4 /24), never less than one address may hold", async () => {
+    const later = new Date(Date.now() + 96 * 60 * 60_000);
+    await expireInvoices(database.db, later);
+    // A small stock still sells to one address in full measure; a larger one is shared out.
+    expect(networkShare(0)).toBe(MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE);
+    expect(networkShare(1000)).toBe(250);
+    const share = networkShare(STOCK[2]);
+    expect(share).toBeGreaterThan(MAX_OPEN_RESERVATIONS_PER_ADDRESS_PACKAGE);
+    expect(share).toBeLessThan(MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE);
+    // Addresses of one /24, each with a new wallet and within its own limits, reach the network's share of the package.
+    let n = 300;
+    let i = 1;
+    for (let held = 0; held < share; held += MAX_OPEN_RESERVATIONS_PER_PACKAGE) {
+      expect(await buy(n++, packages[2], Math.min(share - held, MAX_OPEN_RESERVATIONS_PER_PACKAGE), later, `192.0.2.${i++}`)).toBe("created");
+    }
+    const refused = await createInvoice(
+      {
+        items: createInvoiceBody.parse({ items: [{ product_id: "steam-us", package_value: packages[2] }] }).items,
+        payer: wallet(n++),
+        now: later,
+        clientIp: `192.0.2.${i++}`,
+      },
+      database.db,
+    ).catch((err: unknown) => err);
+    expect(refused).toMatchObject({
+      code: "reservation_limit",
+      message: expect.stringContaining(`${share} of the ${STOCK[2]} left of steam-us ${packages[2]}`),
+      details: { limit: MAX_OPEN_RESERVATIONS_PER_NETWORK, package_limit: share },
+    });
+    // The network still buys other packages, and another /24 still buys this one.
+    expect(await buy(n++, packages[0], 1, later, `192.0.2.${i++}`)).toBe("created");
+    expect(await buy(n++, packages[2], 1, later, "192.0.3.1")).toBe("created");
+  });
+
+  it("cannot be passed by one network's carts sent at once, each from a /64 and a wallet of its own", async () => {
+    const later = new Date(Date.now() + 120 * 60 * 60_000);
+    await expireInvoices(database.db, later);
+    const carts = 8;
+    const results = await Promise.all(Array.from({ length: carts }, (_, c) => buy(400 + c, packages[0], MAX_OPEN_RESERVATIONS_PER_PACKAGE, later, line(c))));
+    const passing = MAX_OPEN_RESERVATIONS_PER_NETWORK_PACKAGE / MAX_OPEN_RESERVATIONS_PER_PACKAGE;
+    expect(results.filter((r) => r === "created")).toHaveLength(passing);
+    expect(results.filter((r) => r === "reservation_limit")).toHaveLength(carts - passing);
   });
 });

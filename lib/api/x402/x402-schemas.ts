@@ -112,11 +112,13 @@ export const ErrorDetails = {
     .meta({ description: "The networks (CAIP-2) this shop takes payments on.", example: ["eip155:8453"] }),
   retry_after: z.number().int().optional().meta({ description: "Seconds to wait before trying again.", example: 12 }),
   limit: z.number().int().optional().meta({
-    description: "RESERVATION_LIMIT: the stocked codes the unpaid invoices of one wallet (or of one client address, as the message says) may hold in all.",
+    description:
+      "RESERVATION_LIMIT: the stocked codes the unpaid invoices of one wallet (or of one client address, or of one network: an IPv6 /48, an IPv4 /24, as the message says) may hold in all.",
     example: 10,
   }),
   package_limit: z.number().int().optional().meta({
-    description: "RESERVATION_LIMIT: the stocked codes of one package the unpaid invoices of one wallet (or of one client address) may hold.",
+    description:
+      "RESERVATION_LIMIT: the stocked codes of one package the unpaid invoices of one wallet (or of one client address, or of one network) may hold; for a network, at most its share of the package's unsold codes.",
     example: 5,
   }),
   transaction: z.string().nullable().optional().meta({ description: "The transaction that carries a payment still waiting for the chain, when known." }),

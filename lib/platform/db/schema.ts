@@ -199,12 +199,20 @@ export const invoices = pgTable(
      * address as well as per wallet.
      */
     clientAddress: text("client_address"),
+    /**
+     * The same invoice's client network (an IPv6 /48 or an IPv4 /24): one holder of many addresses holds a bounded
+     * number of codes too, and at most a share of each package's stock.
+     */
+    clientNetwork: text("client_network"),
   },
   (t) => [
     index("invoices_payer_idx").on(t.payer, t.createdAt),
     index("invoices_client_address_idx")
       .on(t.clientAddress)
       .where(sql`${t.clientAddress} IS NOT NULL AND ${t.status} = 'unpaid'`),
+    index("invoices_client_network_idx")
+      .on(t.clientNetwork)
+      .where(sql`${t.clientNetwork} IS NOT NULL AND ${t.status} = 'unpaid'`),
     index("invoices_status_expiry_idx").on(t.status, t.expiresAt),
     index("invoices_merchant_idx")
       .on(t.merchantId, t.createdAt, t.id)

@@ -15,7 +15,16 @@ import { createRateLimiter, type RateLimiter } from "./limiter";
 import { BENCHMARK_FACTOR, DEFAULT_POLICIES, raisedPolicies, type RateLimitPolicies } from "./policies";
 import { connectRedis, type RateLimitStore } from "./store";
 
-export { createRateLimiter, ipSubject, walletSubject, type GuessSubject, type RateLimitDecision, type RateLimiter, type SignInSubject } from "./limiter";
+export {
+  createRateLimiter,
+  ipNetwork,
+  ipSubject,
+  walletSubject,
+  type GuessSubject,
+  type RateLimitDecision,
+  type RateLimiter,
+  type SignInSubject,
+} from "./limiter";
 export { rateLimitHeaders, type PolicyState } from "./headers";
 export {
   DASHBOARD_SIGN_IN_LIMITS,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createRateLimiter, ipSubject, walletSubject, type RateLimiter } from "./limiter";
+import { createRateLimiter, ipNetwork, ipSubject, walletSubject, type RateLimiter } from "./limiter";
 import { DEFAULT_POLICIES, MERCHANT_LIMITS, PRODUCT_QUOTA, type MerchantRouteId, type RateLimitPolicies } from "./policies";
 import { checkRandomSchedule, checkSimultaneous, scheduleRules } from "@/test/rolling-window";
 import { rateLimitedResponse } from "@/lib/api/merchant/rate-limited";
@@ -257,6 +257,24 @@ describe("rate limits of the /x402 API", () => {
     expect(ipSubject("unknown")).toBe("unknown");
     expect(walletSubject("0xAbCdEf0123456789aBcDeF0123456789AbCdEf01")).toBe("0xabcdef0123456789abcdef0123456789abcdef01");
     expect(walletSubject("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU")).toBe("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
+  });
+
+  it("names an address's network: an IPv6 /48, an IPv4 /24", () => {
+    // Every /64 of a /48, however it is written, is one network; the next /48 is another.
+    for (const ip of ["2001:db8:1:2::1", "2001:DB8:1:ffff::9", "2001:0db8:0001:0000:0000:0000:0000:0001", "2001:db8:1::", "2001:db8:1:0:0:0:1.2.3.4"]) {
+      expect(ipNetwork(ip), ip).toBe("2001:db8:1::/48");
+    }
+    expect(ipNetwork("2001:db8:2:2::1")).toBe("2001:db8:2::/48");
+    expect(ipNetwork("2001:db8::1")).toBe("2001:db8:0::/48");
+    expect(ipNetwork("fe80::1%eth0")).toBe("fe80:0:0::/48");
+    expect(ipNetwork("::1")).toBe("0:0:0::/48");
+    expect(ipNetwork(" 203.0.113.9 ")).toBe("203.0.113.0/24");
+    expect(ipNetwork("203.0.113.250")).toBe("203.0.113.0/24");
+    expect(ipNetwork("::ffff:203.0.113.9")).toBe("203.0.113.0/24");
+    expect(ipNetwork("203.0.114.9")).toBe("203.0.114.0/24");
+    expect(ipNetwork("203.0.11.9")).toBe("203.0.11.0/24");
+    expect(ipNetwork("unknown")).toBeNull();
+    expect(ipNetwork("203.0.113")).toBeNull();
   });
 });
 

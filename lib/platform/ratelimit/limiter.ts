@@ -186,11 +186,31 @@ export function walletSubject(wallet: string): string {
  */
 export function ipSubject(ip: string): string {
   const address = ip.trim();
-  if (isIPv4(address)) return address;
+  const v4 = ipv4Of(address);
+  if (v4) return v4;
   if (!isIPv6(address)) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
   return `${expandIPv6(address).slice(0, 4).join(":")}::/64`;
+}
+
+/**
+ * The network an address belongs to, for bounds wider than one client: an IPv6 address by its /48, the prefix a
+ * site gets (a tunnel broker hands one out for free, and it holds 65,536 /64s); an IPv4 address by its /24, the
+ * smallest block routed to one holder (single IPv4 addresses cost money, but a holder of a block has 256 of them); an
+ * IPv4-mapped IPv6 address as IPv4. Null for anything that is not an IP address.
+ */
+export function ipNetwork(ip: string): string | null {
+  const address = ip.trim();
+  const v4 = ipv4Of(address);
+  if (v4) return `${v4.split(".").slice(0, 3).join(".")}.0/24`;
+  if (!isIPv6(address)) return null;
+  return `${expandIPv6(address).slice(0, 3).join(":")}::/48`;
+}
+
+/** An IPv4 address as it is, or the one an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) carries; else undefined. */
+function ipv4Of(address: string): string | undefined {
+  if (isIPv4(address)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  return mapped && isIPv4(mapped) ? mapped : undefined;
 }
 
 /** The eight 16-bit groups of an IPv6 address, without leading zeros ("2001:db8::1" -> 2001, db8, 0, ..., 1). */
@@ -200,7 +220,7 @@ function expandIPv6(address: string): string[] {
   const groups = (part: string) => (part === "" ? [] : part.split(":"));
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
-  // An embedded IPv4 tail (::1.2.3.4) is two groups; it only matters past the /64, so it is counted, not converted.
+  // An embedded IPv4 tail (::1.2.3.4) is two groups; it only matters past the /64 (and the /48), so it is counted, not converted.
   const width = (gs: string[]) => gs.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
   const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - width(left) - width(right))).fill("0");
   return [...left, ...zeros, ...right].map((g) => (g.includes(".") ? g : g.replace(/^0+(?=.)/, "")));

@@ -1,0 +1,2 @@
+ALTER TABLE "invoices" ADD COLUMN "client_network" text;--> statement-breakpoint
+CREATE INDEX "invoices_client_network_idx" ON "invoices" USING btree ("client_network") WHERE "invoices"."client_network" IS NOT NULL AND "invoices"."status" = 'unpaid';

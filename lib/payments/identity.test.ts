@@ -51,6 +51,23 @@ describe("payment identity", () => {
     expect(() => paymentIdentity(evmPayload({ validBefore: "99999999999999999999" }), evmRequirement, now)).toThrow(/too long/);
   });
 
+  it("refuses a payload that carries anything beside the payment it is read as", () => {
+    const evm = evmPayload({});
+    const inner = evm.payload as { signature: string; authorization: Record<string, unknown> };
+    // The x402 library settles a payload with a permit2Authorization through Permit2, whatever else it carries.
+    const permit2 = { ...evm, payload: { ...inner, permit2Authorization: { from: inner.authorization.from, nonce: "1" } } };
+    expect(() => paymentIdentity(permit2, evmRequirement, now)).toThrow(/permit2Authorization: the shop takes EIP-3009 authorizations only/);
+    expect(() => paymentIdentity({ ...evm, payload: { permit2Authorization: {}, signature: "0x00" } }, evmRequirement, now)).toThrow(/permit2Authorization/);
+    expect(() => paymentIdentity({ ...evm, payload: { ...inner, salt: "0x01" } }, evmRequirement, now)).toThrow(
+      new PaymentIdentityError("The payment carries fields the shop does not take: salt"),
+    );
+    expect(() => paymentIdentity(evmPayload({ data: "0x" }), evmRequirement, now)).toThrow(/does not take: authorization\.data/);
+    // A signature is part of an EIP-3009 payment.
+    expect(() => paymentIdentity({ ...evm, payload: { authorization: inner.authorization } }, evmRequirement, now)).toThrow(PaymentIdentityError);
+    const solana: PaymentRequirements = { ...evmRequirement, network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" };
+    expect(() => paymentIdentity({ ...evm, payload: { transaction: "AAAA", feePayer: "x" } }, solana, now)).toThrow(/does not take: feePayer/);
+  });
+
   it("refuses what is not a payment of the network's kind", () => {
     expect(() => paymentIdentity(evmPayload({ nonce: "0x12" }), evmRequirement, now)).toThrow(PaymentIdentityError);
     expect(() => paymentIdentity({ ...evmPayload({}), payload: { transaction: "AAAA" } }, evmRequirement, now)).toThrow(PaymentIdentityError);

@@ -28,8 +28,16 @@ export type PaymentIdentity = {
 };
 
 const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
-const EvmPayload = z.object({
-  authorization: z.object({
+/**
+ * An EIP-3009 payment as the official client sends it (@x402/evm's createEIP3009Payload: the authorization and its
+ * signature) and nothing more. The payload is refused whole when it carries anything else: the x402 library settles a
+ * payload that carries a `permit2Authorization` through Permit2 whatever else is in it, so a payment recorded under
+ * its authorization's identity would be executed as another one; and a field the shop does not read is one it cannot
+ * decide on.
+ */
+const EvmPayload = z.strictObject({
+  signature: Hex,
+  authorization: z.strictObject({
     from: Hex.length(42),
     to: Hex.length(42),
     value: z.string(),
@@ -38,19 +46,31 @@ const EvmPayload = z.object({
     nonce: Hex.length(66),
   }),
 });
-const SvmPayload = z.object({ transaction: z.string().min(1).max(8192) });
+/** A Solana payment as the official client sends it (@x402/svm's ExactSvmScheme: the partly signed transaction), and nothing more. */
+const SvmPayload = z.strictObject({ transaction: z.string().min(1).max(8192) });
 
 export class PaymentIdentityError extends Error {}
 
+/** Why a payload is not a payment of its network's kind: the fields the shop does not take named, else `kind`. */
+function refusal(error: z.ZodError, kind: string): PaymentIdentityError {
+  const unknown = error.issues.flatMap((i) => (i.code === "unrecognized_keys" ? i.keys.map((k) => [...i.path, k].map(String).join(".")) : []));
+  if (unknown.includes("permit2Authorization")) {
+    return new PaymentIdentityError("The payment carries a permit2Authorization: the shop takes EIP-3009 authorizations only, with nothing beside them");
+  }
+  if (unknown.length > 0) return new PaymentIdentityError(`The payment carries fields the shop does not take: ${unknown.join(", ")}`);
+  return new PaymentIdentityError(`The payment is not ${kind}`);
+}
+
 /**
  * The identity of a payment made for `requirement`. Throws PaymentIdentityError when the payload is not a payment of
- * that network's kind, or (EVM) when its authorization stays valid longer than the shop accepts.
+ * that network's kind (or carries anything beside it), or (EVM) when its authorization stays valid longer than the
+ * shop accepts.
  */
 export function paymentIdentity(payload: PaymentPayload, requirement: PaymentRequirements, now = new Date()): PaymentIdentity {
   const network = requirement.network;
   if (network.startsWith("eip155:")) {
     const parsed = EvmPayload.safeParse(payload.payload);
-    if (!parsed.success) throw new PaymentIdentityError("The payment is not an EIP-3009 authorization");
+    if (!parsed.success) throw refusal(parsed.error, "an EIP-3009 authorization");
     const a = parsed.data.authorization;
     const validBefore = BigInt(a.validBefore);
     const latest = BigInt(Math.floor(now.getTime() / 1000) + requirement.maxTimeoutSeconds + VALID_BEFORE_SLACK_SECONDS);
@@ -72,7 +92,7 @@ export function paymentIdentity(payload: PaymentPayload, requirement: PaymentReq
   }
   if (network.startsWith("solana:")) {
     const parsed = SvmPayload.safeParse(payload.payload);
-    if (!parsed.success) throw new PaymentIdentityError("The payment is not a Solana transaction");
+    if (!parsed.success) throw refusal(parsed.error, "a Solana transaction");
     let messageBytes: Uint8Array;
     let blockhash: string;
     try {

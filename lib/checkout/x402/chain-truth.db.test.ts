@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { x402Client } from "@x402/core/client";
-import { encodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -202,6 +202,48 @@ describe(`chain truth on ${testDriver}`, () => {
     await database.db.update(invoices).set({ paymentClaim: null, paymentClaimUntil: null }).where(eq(invoices.id, inv.id));
     // The good one still pays.
     expect((await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(good)))).status).toBe(200);
+  });
+
+  it("refuses a Permit2 payment carrying an EIP-3009 authorization beside it, with nothing recorded and nothing sent", async () => {
+    const n = evm();
+    const inv = await newInvoice();
+    const buyer = await payer(n);
+    const required = await requiredFor(inv.id, n.network);
+    const requirement = required.accepts[0]!;
+    // The payer's Permit2 payment (the official client's, for the same offer), which the devnet's token and the x402
+    // library verify and settle, with an EIP-3009 authorization beside it: the shop would record the payment under the
+    // authorization's identity while the library executes the Permit2 transfer.
+    const permit2 = await new ExactEvmScheme(buyer.account).createPaymentPayload(2, {
+      ...requirement,
+      extra: { ...requirement.extra, assetTransferMethod: "permit2" },
+    });
+    const eip3009 = await buyer.payload(required);
+    const both = { ...eip3009, payload: { ...permit2.payload, authorization: authorizationOf(eip3009) } } as PaymentPayload;
+    const before = await devnet.balance(n.network, buyer.account.address);
+
+    const res = await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(both)));
+    expect(res.status).toBe(402);
+    expect(decodePaymentRequiredHeader(res.headers.get("payment-required")!).error).toMatch(
+      /permit2Authorization: the shop takes EIP-3009 authorizations only/,
+    );
+    const [row] = await database.db.select({ claim: invoices.paymentClaim, status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
+    expect(row).toEqual({ claim: null, status: "unpaid" });
+    // The same for a balance top-up: nothing recorded, nothing credited.
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Permit2 top-up" });
+    const result = await exchange({
+      db: database.db,
+      payments,
+      payload: both,
+      requirement,
+      purpose: "topup",
+      reference: merchantId,
+      details: { amountCents: "1000" },
+      effects: settlementEffects,
+    });
+    expect(result).toMatchObject({ kind: "invalid", reason: expect.stringMatching(/permit2Authorization/) });
+    expect(await balanceOf(database.db, merchantId)).toBe(0n);
+    expect(await settlementsOf(buyer.account.address)).toEqual([]);
+    expect(await devnet.balance(n.network, buyer.account.address)).toBe(before);
   });
 
   it("delivers only at the network's depth: a payment whose block is reorganized away is decided again from the chain", async () => {

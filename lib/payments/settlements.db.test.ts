@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "@/lib/platform/db";
 import { settlements } from "@/lib/platform/db/schema";
 import { processTestDatabase, testDriver } from "@/test/db";
+import { balanceOf, createMerchant, getTopup, recordTopup, topupIdOf, topupPaymentEffect } from "@/lib/merchants";
 import {
   beginSettlement,
   deleteStaleSettlements,
@@ -11,11 +12,13 @@ import {
   finishSettlement,
   nextCheck,
   openSettlements,
+  reconcileSettlements,
   RECHECK_MAX_MS,
   RECHECK_MS,
   SETTLED_RETENTION_MS,
   UNDECIDED_WARNING_MS,
   undecidedSettlements,
+  type ChainVerdict,
   type Outcome,
 } from "./settlements";
 
@@ -97,6 +100,72 @@ describe(`settlements kept and shown, on ${testDriver}`, () => {
     expect(await exists(failedNew)).toBe(true);
     expect(await exists(settledNew)).toBe(true);
     expect(await exists(pendingOld)).toBe(true);
+    // Out of the way of the next test.
+    await database.db.delete(settlements);
+  });
+
+  it("goes on with the round when one settlement's outcome cannot be recorded, and keeps the error on that one", async () => {
+    const now = new Date();
+    const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
+    const later = new Date(now.getTime() + HOUR);
+    const { merchant_id: merchantId } = await createMerchant(database.db, { name: "Two top-ups, one transaction" });
+    /** A dashboard top-up sent but not confirmed: its settlement pending, its top-up held under its own transaction. */
+    async function pendingTopup(at: Date) {
+      const begun = await beginSettlement(
+        database.db,
+        {
+          network: "eip155:84530402",
+          identity: `0x${randomBytes(20).toString("hex")}:${randomBytes(32).toString("hex")}`,
+          payer: null,
+          validUntil: later,
+          purpose: "topup",
+          reference: merchantId,
+          amountUsdc: 10_000_000n,
+          details: { amountCents: "1000" },
+        },
+        undefined,
+        at,
+      );
+      if (!("settlement" in begun)) throw new Error("not recorded");
+      const transaction = `0x${randomBytes(32).toString("hex")}`;
+      await finishSettlement(database.db, begun.settlement.id, { status: "pending", error: "sent, not confirmed", transaction }, {}, at);
+      const topup = { id: topupIdOf(begun.settlement.id), merchantId, amountCents: 1000n, network: "eip155:84530402", transaction };
+      await recordTopup(database.db, topup, { settled: false, holdMs: HOUR }, at);
+      return begun.settlement.id;
+    }
+    const first = await pendingTopup(minutesAgo(3));
+    const second = await pendingTopup(minutesAgo(2));
+    const fee = await settlement("pending", later, minutesAgo(1));
+    // A lying remote facilitator settled both top-ups in one transaction: the chain's verdict names it for both, and
+    // the top-ups' unique (network, transaction) refuses the second.
+    const shared = `0x${randomBytes(32).toString("hex")}`;
+    const verdicts: Record<string, ChainVerdict> = {
+      [first]: { landed: true, transaction: shared },
+      [second]: { landed: true, transaction: shared },
+      [fee]: { landed: false, final: true, why: "the authorization expired unused" },
+    };
+    const verdict = async (s: { id: string }) => verdicts[s.id] ?? { landed: false as const, final: false as const };
+    const effects = { topup: topupPaymentEffect };
+
+    expect(await reconcileSettlements(database.db, verdict, effects, now)).toEqual({ settled: 1, failed: 1, open: 1 });
+    const rows = async () => Object.fromEntries((await database.db.select().from(settlements)).map((r) => [r.id, r]));
+    const after = await rows();
+    expect(after[first]).toMatchObject({ status: "settled", transaction: shared });
+    expect(after[fee]).toMatchObject({ status: "failed", lastError: "the authorization expired unused" });
+    expect(after[second]).toMatchObject({
+      status: "pending",
+      checks: 1,
+      nextCheckAt: nextCheck(now, 0),
+      lastError: expect.stringMatching(/unique constraint "balance_topups_transaction_idx"/),
+    });
+    expect(await getTopup(database.db, topupIdOf(second))).toMatchObject({ status: "pending" });
+    expect(await balanceOf(database.db, merchantId)).toBe(1000n);
+
+    // The next round does not take it before its time, and then tries it again, later still.
+    expect(await reconcileSettlements(database.db, verdict, effects, now)).toEqual({ settled: 0, failed: 0, open: 0 });
+    const due = new Date(nextCheck(now, 0).getTime() + 1);
+    expect(await reconcileSettlements(database.db, verdict, effects, due)).toEqual({ settled: 0, failed: 0, open: 1 });
+    expect((await rows())[second]).toMatchObject({ status: "pending", checks: 2, nextCheckAt: nextCheck(due, 1) });
     // Out of the way of the next test.
     await database.db.delete(settlements);
   });

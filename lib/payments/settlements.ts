@@ -7,7 +7,7 @@ import { settlements } from "@/lib/platform/db/schema";
 import type { PaymentIdentity } from "./identity";
 import { runAfterCommit } from "@/lib/platform/events";
 import { log } from "@/lib/platform/log";
-import { redactUrls } from "@/lib/platform/errors";
+import { errorText, redactUrls } from "@/lib/platform/errors";
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementPurpose = "invoice" | "fee" | "topup";
@@ -250,7 +250,9 @@ export type ChainVerdict =
 /**
  * Decides every open settlement from what the chain says: landed ones are applied (once), ones that can no longer
  * land are failed (their effect undone), the rest wait. A settling one is only taken once its server's hold lapsed
- * (that server died, or is stuck). Returns what it did.
+ * (that server died, or is stuck). One whose outcome cannot be recorded (its effect throws: two top-ups a facilitator
+ * settled in one transaction, which the top-ups' unique (network, transaction) refuses the second of) stays open with
+ * that error and waits like an undecided one, so that it never holds up the others. Returns what it did.
  */
 export async function reconcileSettlements(
   db: Db,
@@ -262,25 +264,54 @@ export async function reconcileSettlements(
   let settled = 0;
   let failed = 0;
   for (const s of open) {
-    let v: ChainVerdict;
     try {
-      v = await verdict(s);
-    } catch {
-      v = { landed: false, final: false }; // The chain did not answer: asked again later.
-    }
-    if (v.landed) {
-      if (await finishSettlement(db, s.id, { status: "settled", transaction: v.transaction, payer: v.payer }, effects, now)) settled++;
-    } else if (v.final) {
-      if (await finishSettlement(db, s.id, { status: "failed", error: v.why, transaction: s.transaction ?? undefined }, effects, now)) failed++;
-    } else {
-      // Not decided: asked again later, later each time, so that the next round takes the others first.
-      await db
-        .update(settlements)
-        .set({ checks: s.checks + 1, nextCheckAt: nextCheck(now, s.checks) })
-        .where(and(eq(settlements.id, s.id), inArray(settlements.status, ["settling", "pending"])));
+      const decided = await reconcileOne(db, s, verdict, effects, now);
+      if (decided === "settled") settled++;
+      if (decided === "failed") failed++;
+    } catch (err) {
+      // Nothing of it was recorded (its transaction rolled back): the error is kept on the row for the operator, in the
+      // database's own words when a query failed (its error carries them as its cause), not the query and its values.
+      const error = errorText(err instanceof Error && err.cause instanceof Error ? err.cause : err).slice(0, 500);
+      log.error({ settlement_id: s.id, purpose: s.purpose, network: s.network, reason: error }, "a settlement's outcome could not be recorded");
+      await askAgainLater(db, s, now, error);
     }
   }
   return { settled, failed, open: open.length - settled - failed };
+}
+
+/** Decides one open settlement from what the chain says; answers what this call did to it. */
+async function reconcileOne(
+  db: Db,
+  s: Settlement,
+  verdict: (s: Settlement) => Promise<ChainVerdict>,
+  effects: SettlementEffects,
+  now: Date,
+): Promise<"settled" | "failed" | "open"> {
+  let v: ChainVerdict;
+  try {
+    v = await verdict(s);
+  } catch {
+    v = { landed: false, final: false }; // The chain did not answer: asked again later.
+  }
+  if (v.landed) {
+    return (await finishSettlement(db, s.id, { status: "settled", transaction: v.transaction, payer: v.payer }, effects, now)) ? "settled" : "open";
+  }
+  if (v.final) {
+    return (await finishSettlement(db, s.id, { status: "failed", error: v.why, transaction: s.transaction ?? undefined }, effects, now)) ? "failed" : "open";
+  }
+  await askAgainLater(db, s, now);
+  return "open";
+}
+
+/**
+ * An open settlement not decided this round is asked again later, later each time, so that the next round takes the
+ * others first; `error` is what kept it open, when recording its outcome failed.
+ */
+async function askAgainLater(db: Db, s: Settlement, now: Date, error?: string): Promise<void> {
+  await db
+    .update(settlements)
+    .set({ checks: s.checks + 1, nextCheckAt: nextCheck(now, s.checks), ...(error ? { lastError: error } : {}) })
+    .where(and(eq(settlements.id, s.id), inArray(settlements.status, ["settling", "pending"])));
 }
 
 /** A failed settlement is kept this long (for the logs' and the operator's questions), then deleted. */

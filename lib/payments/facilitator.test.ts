@@ -3,8 +3,32 @@ import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { JWK } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { facilitatorAuthHeaders, remoteFacilitator } from "./facilitator";
+import {
+  AccountRole,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  partiallySignTransactionMessageWithSigners,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Address,
+  type Blockhash,
+  type KeyPairSigner,
+} from "@solana/kit";
+import type { SenderSync } from "./evm-signer";
+import {
+  facilitatorAuthHeaders,
+  inProcessFacilitator,
+  remoteFacilitator,
+  SOLANA_MAX_COMPUTE_UNITS,
+  SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS,
+  SOLANA_MAX_REQUIRED_SIGNATURES,
+} from "./facilitator";
 import { standInFacilitator, type Credentials, type StandIn } from "@/test/facilitator";
+import { computeUnitLimit, computeUnitPrice } from "@/test/adversarial/solana-compute";
+import type { SolanaNetwork } from "@/lib/platform/networks";
 
 // What a hosted facilitator behind the stand-in answers; the devnet test (x402-exchange.db.test.ts) puts the real one there.
 const PAYER = "0x000000000000000000000000000000000000dEaD";
@@ -92,5 +116,79 @@ describe("a remote facilitator that wants credentials", () => {
     await expect(
       facilitatorAuthHeaders("https://api.cdp.coinbase.com/platform/v2/x402", { kind: "cdp", keyId: "k", keySecret: "not-a-key" })(),
     ).rejects.toThrow(/not a CDP API key secret/);
+  });
+});
+
+describe("the in-process Solana fee payer", () => {
+  const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111" as Address;
+  const MEMO = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
+  // No node behind it: every refusal below comes before the facilitator would simulate the transaction.
+  const network: SolanaNetwork = {
+    kind: "solana",
+    key: "solana",
+    network: "solana:localtest",
+    name: "Solana (test)",
+    rpcUrl: "http://127.0.0.1:9",
+    payTo: "11111111111111111111111111111111",
+    usdc: { mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", decimals: 6 },
+  };
+
+  /** A transaction the shop's fee payer would pay for: the compute budget asked, then a memo that `signers` sign. */
+  async function transaction(feePayer: Address, budget: { units: number; microLamports: bigint }, signers: KeyPairSigner[]) {
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(feePayer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 1n }, m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            { programAddress: COMPUTE_BUDGET, data: computeUnitLimit(budget.units) },
+            { programAddress: COMPUTE_BUDGET, data: computeUnitPrice(budget.microLamports) },
+            {
+              programAddress: MEMO,
+              accounts: signers.map((signer) => ({ address: signer.address, role: AccountRole.READONLY_SIGNER, signer })),
+              data: new Uint8Array([1]),
+            },
+          ],
+          m,
+        ),
+    );
+    return getBase64EncodedWireTransaction(await partiallySignTransactionMessageWithSigners(message));
+  }
+
+  it("refuses a transaction asking more compute units, a higher price per unit or more signatures than an ordinary payment", async () => {
+    const feePayer = await generateKeyPairSigner();
+    const facilitator = inProcessFacilitator([network], { evm: [], solana: feePayer }, {} as SenderSync);
+    const requirements = {
+      scheme: "exact",
+      network: network.network,
+      amount: "2000",
+      asset: network.usdc.mint,
+      payTo: network.payTo,
+      maxTimeoutSeconds: 300,
+      extra: { feePayer: feePayer.address },
+    } as PaymentRequirements;
+    const verdict = async (budget: { units: number; microLamports: bigint }, signers: KeyPairSigner[]) => {
+      const payload = {
+        x402Version: 2,
+        accepted: requirements,
+        payload: { transaction: await transaction(feePayer.address, budget, signers) },
+      } as PaymentPayload;
+      return (await facilitator.verify(payload, requirements)).invalidReason;
+    };
+    const payer = await generateKeyPairSigner();
+    const bounds = { units: SOLANA_MAX_COMPUTE_UNITS, microLamports: BigInt(SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS) };
+    // At the bounds the budget passes: this one is refused further on, as it transfers nothing.
+    expect(await verdict(bounds, [payer])).toBe("invalid_exact_svm_payload_no_transfer_instruction");
+    expect(await verdict({ ...bounds, units: bounds.units + 1 }, [payer])).toBe(
+      "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high",
+    );
+    expect(await verdict({ ...bounds, microLamports: bounds.microLamports + 1n }, [payer])).toBe(
+      "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
+    );
+    const signers = await Promise.all(Array.from({ length: SOLANA_MAX_REQUIRED_SIGNATURES }, () => generateKeyPairSigner()));
+    expect(await verdict(bounds, signers)).toBe("invalid_exact_svm_payload_excessive_signers");
+    // Within the bounds, the priority fee stays below one signature's 5,000 lamports.
+    expect((BigInt(SOLANA_MAX_COMPUTE_UNITS) * BigInt(SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS)) / 1_000_000n).toBeLessThan(5_000n);
   });
 });

@@ -19,6 +19,24 @@ import type { FacilitatorAuth } from "@/lib/platform/config";
  */
 const CONFIRMATION_TIMEOUT_MS = 15_000;
 
+/**
+ * What the shop's Solana fee payer pays for a payment: an ordinary transfer's fees, no more. The payer builds the
+ * transaction and the shop signs it as its fee payer, so the compute budget in it is the payer's to choose and the
+ * shop's to pay (the priority fee is the unit limit asked times the price per unit). Unbounded, one payment could ask
+ * 1,400,000 units at 5,000,000 micro-lamports: 7,000,000 lamports of the shop's SOL. A transferChecked with a memo uses
+ * about 20,000 units (the official client asks 20,000 at 1 micro-lamport); the limit leaves it twice that, and the
+ * price keeps the priority fee (limit × price) below one signature's 5,000 lamports. A transaction beyond either is
+ * refused with the x402 library's reason (`invalid_exact_svm_payload_transaction_instructions_compute_*_too_high`).
+ */
+export const SOLANA_MAX_COMPUTE_UNITS = 40_000;
+/** 40,000 units at 100,000 micro-lamports each: a priority fee of at most 4,000 lamports. */
+export const SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS = 100_000;
+/**
+ * Each signature a transaction requires costs its fee payer 5,000 lamports: a payment needs the payer's and the fee
+ * payer's. More is refused (`invalid_exact_svm_payload_excessive_signers`).
+ */
+export const SOLANA_MAX_REQUIRED_SIGNATURES = 2;
+
 export type GasWallets = {
   /** The EVM gas wallets (one or more: each settlement goes to the least busy). */
   evm: readonly LocalAccount[];
@@ -27,7 +45,8 @@ export type GasWallets = {
 
 /**
  * The x402 facilitator run inside this process: it verifies payments and settles them on chain with our own
- * gas wallets, one scheme instance per network. EVM transactions take their nonces under `sync` (see evm-signer.ts).
+ * gas wallets, one scheme instance per network. EVM transactions take their nonces under `sync` (see evm-signer.ts);
+ * a Solana payment's transaction is paid for within the bounds above.
  */
 export function inProcessFacilitator(
   networks: PaymentNetwork[],
@@ -44,7 +63,14 @@ export function inProcessFacilitator(
       });
       facilitator.register(n.network, new ExactEvmFacilitatorScheme(signer, { pendingSettlementStore: pendingStore(signer) }));
     } else {
-      facilitator.register(n.network, new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana)));
+      facilitator.register(
+        n.network,
+        new ExactSvmFacilitatorScheme(solanaSigner(n, gas.solana), undefined, {
+          maxComputeUnits: SOLANA_MAX_COMPUTE_UNITS,
+          maxPriorityFeeMicroLamports: SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS,
+          maxRequiredSignatures: SOLANA_MAX_REQUIRED_SIGNATURES,
+        }),
+      );
     }
   }
   return {

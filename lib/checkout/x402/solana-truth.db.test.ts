@@ -1,8 +1,8 @@
 import { x402Client } from "@x402/core/client";
-import { encodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
-import { generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
+import { createSolanaRpc, generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,8 @@ import { chainVerdict } from "@/lib/payments/verdict";
 import { settlementEffects } from "@/lib/checkout/settlement-effects";
 import { payInvoice } from "./pay";
 import { newTestInvoice, payRequest, requiredFor as requiredForNetwork } from "@/test/x402-api";
+import { withComputeBudget } from "@/test/adversarial/solana-compute";
+import { SOLANA_MAX_COMPUTE_UNITS, SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS } from "@/lib/payments/facilitator";
 
 // A Solana payment counts only when the chain shows its transaction confirmed and its token balances show the USDC
 // arriving at the shop: not on a facilitator's word, nor on the bare status of a transaction it names. On the devnet's
@@ -43,7 +45,7 @@ async function payer(funds = 50_000_000n) {
   const client = new x402Client()
     .register(solana().network, localnetExactSvmClient(signer, solana() as never))
     .setSpendControls({ allowedAssets: true, maxAmountPerPayment: false });
-  return { address: signer.address as string, payload: (required: PaymentRequired) => client.createPaymentPayload(required) };
+  return { signer, address: signer.address as string, payload: (required: PaymentRequired) => client.createPaymentPayload(required) };
 }
 
 /** Payments through a remote facilitator: the in-process one verifies, `settle` answers what the test says. */
@@ -155,5 +157,38 @@ describe(`Solana chain truth on ${testDriver}`, () => {
     expect(await decide(later.id)).toMatchObject({ status: "settled" });
     expect((await getInvoice(database.db, later.id))!.status).toBe("paid");
     expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore + inv.priceUsdc + later.priceUsdc);
+  }, 30_000);
+
+  it("pays a payer's transaction ordinary fees only: one asking more compute or a higher price is refused, nothing sent", async () => {
+    const n = solana();
+    const rpc = createSolanaRpc(n.rpcUrl);
+    const lamports = async () => (await rpc.getBalance(devnet.keys.solanaFacilitator.address).send()).value;
+    const bounds = { units: SOLANA_MAX_COMPUTE_UNITS, microLamports: BigInt(SOLANA_MAX_PRIORITY_FEE_MICROLAMPORTS) };
+    // The most a payer could ask unbounded (1,400,000 units at the x402 library's highest price: 7,000,000 lamports of
+    // the shop's SOL for one payment), and just past each bound.
+    const greedy = [
+      [{ units: 1_400_000, microLamports: 5_000_000n }, "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high"],
+      [{ ...bounds, units: bounds.units + 1 }, "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high"],
+      [{ ...bounds, microLamports: bounds.microLamports + 1n }, "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high"],
+    ] as const;
+    for (const [budget, reason] of greedy) {
+      const inv = await newInvoice();
+      const buyer = await payer();
+      const payload = await withComputeBudget(await buyer.payload(await requiredFor(inv.id)), buyer.signer, budget);
+      const before = await lamports();
+      const answer = await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)));
+      expect(answer.status, reason).toBe(402);
+      expect(decodePaymentRequiredHeader(answer.headers.get("payment-required")!).error).toBe(reason);
+      expect(await lamports(), reason).toBe(before);
+      expect(await settlementOf(inv.id), reason).toBeUndefined();
+      expect(await devnet.balance(n.network, buyer.address), reason).toBe(50_000_000n);
+    }
+    // At the bounds the payment is taken, and costs the fee payer two signatures and at most 4,000 lamports more.
+    const inv = await newInvoice();
+    const buyer = await payer();
+    const payload = await withComputeBudget(await buyer.payload(await requiredFor(inv.id)), buyer.signer, bounds);
+    const before = await lamports();
+    expect((await payInvoice(payRequest(inv.id, encodePaymentSignatureHeader(payload)))).status).toBe(200);
+    expect(before - (await lamports())).toBe(2n * 5_000n + 4_000n);
   }, 30_000);
 });

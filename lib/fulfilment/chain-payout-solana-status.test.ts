@@ -13,7 +13,10 @@ import { chainPayout } from "./chain-payout";
 describe("chainPayout status on Solana", () => {
   let server: http.Server;
   let node = { height: 0, slot: 0, statusSlot: 0 };
+  /** The signature's status the node answers (null: unknown). */
+  let signature: { err: unknown; confirmationStatus: string } | null = null;
   const asked: string[] = [];
+  const epochCommitments: unknown[] = [];
   const EXPIRY = 500;
   let network: SolanaNetwork;
 
@@ -22,12 +25,13 @@ describe("chainPayout status on Solana", () => {
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString()));
       req.on("end", () => {
-        const call = JSON.parse(body) as { id: number; method: string };
+        const call = JSON.parse(body) as { id: number; method: string; params?: [{ commitment?: string }?] };
         asked.push(call.method);
+        if (call.method === "getEpochInfo") epochCommitments.push(call.params?.[0]?.commitment);
         const result =
           call.method === "getEpochInfo"
             ? { absoluteSlot: node.slot, blockHeight: node.height, epoch: 0, slotIndex: node.slot, slotsInEpoch: 432_000, transactionCount: 0 }
-            : { context: { slot: node.statusSlot }, value: [null] };
+            : { context: { slot: node.statusSlot }, value: [signature && { slot: 1, confirmations: null, status: { Ok: null }, ...signature }] };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
       });
     });
@@ -49,11 +53,29 @@ describe("chainPayout status on Solana", () => {
   const status = () =>
     chainPayout({ networks: [network], sync: {} as SenderSync }).status(network.network, [{ transaction: "5".repeat(88), raw: "", expiry: String(EXPIRY) }]);
 
-  it("asks the height and its slot first, then the signature", async () => {
+  it("asks the finalized height and its slot first, then the signature", async () => {
     node = { height: EXPIRY + 1, slot: 1_000, statusSlot: 1_000 };
+    signature = null;
     asked.length = 0;
+    epochCommitments.length = 0;
     expect(await status()).toEqual({ status: "dead" });
     expect(asked).toEqual(["getEpochInfo", "getSignatureStatuses"]);
+    // Expired as seen at finalized, a height no fork takes back (@solana/kit leaves out a commitment that is the node's
+    // default, finalized).
+    expect(epochCommitments.map((c) => c ?? "finalized")).toEqual(["finalized"]);
+  });
+
+  it("takes a failure as final only once confirmed: a failed transaction only processed may be dropped with its fork", async () => {
+    node = { height: EXPIRY, slot: 1_000, statusSlot: 1_000 };
+    signature = { err: { InstructionError: [0, "Custom"] }, confirmationStatus: "processed" };
+    expect(await status()).toEqual({ status: "pending" });
+    signature = { err: { InstructionError: [0, "Custom"] }, confirmationStatus: "confirmed" };
+    expect(await status()).toMatchObject({ status: "failed" });
+    signature = { err: null, confirmationStatus: "processed" };
+    expect(await status()).toEqual({ status: "pending" });
+    signature = { err: null, confirmationStatus: "confirmed" };
+    expect(await status()).toMatchObject({ status: "landed" });
+    signature = null;
   });
 
   it("is pending while the blockhash may still be used", async () => {

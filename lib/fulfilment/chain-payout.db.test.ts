@@ -117,9 +117,11 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
     expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundUsdc: 10_000_000n, refundTx: refund!.tx });
   });
 
-  it("pays back on Solana, the refund wallet paying the fee and the payer's new token account", async () => {
+  it("pays back on Solana to the payer's token account, the refund wallet paying the fee", async () => {
     const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    // The payer's token account (it paid from it): 1 atomic USDC left in it.
+    await devnet.mint(solana.network, wallet.address, 1n);
     const id = await partlyFailedInvoice(wallet);
     const rpc = createSolanaRpc(solana.rpcUrl);
     const lamports = async (a: Address) => (await rpc.getBalance(a).send()).value;
@@ -127,13 +129,37 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
 
     const refund = await refundFailedOrders(database.db, id, payout);
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n, tx: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/) });
-    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_001n);
     expect(await devnet.balance(solana.network, refundSolana.address)).toBe(REFUND_FLOAT - 10_000_000n);
     expect(await lamports(refundSolana.address)).toBeLessThan(solBefore);
     expect(await lamports(devnet.keys.solanaFacilitator.address)).toBe(gasWalletBefore);
     const [status] = (await rpc.getSignatureStatuses([refund!.tx as Parameters<typeof rpc.getSignatureStatuses>[0][number]]).send()).value;
     expect(status).toMatchObject({ err: null });
     expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: refund!.tx });
+  });
+
+  it("pays no rent on Solana: a payer without a token account (closed since the payment) waits, nothing spent", async () => {
+    const payout = payoutWith({ networks: devnet.networks, evmKey: refundEvm, solanaKey: refundSolana });
+    const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    const id = await partlyFailedInvoice(wallet);
+    const rpc = createSolanaRpc(solana.rpcUrl);
+    const lamports = async (a: Address) => (await rpc.getBalance(a).send()).value;
+    const [solBefore, floatBefore] = await Promise.all([lamports(refundSolana.address), devnet.balance(solana.network, refundSolana.address)]);
+
+    await expect(refundFailedOrders(database.db, id, payout)).rejects.toThrow(/has no USDC token account/);
+    expect(await failedOrder(id)).toMatchObject({
+      status: "failed",
+      refundTx: null,
+      lastError: expect.stringMatching(/^refund: the payer .* has no USDC token account/),
+    });
+    expect(await lamports(refundSolana.address)).toBe(solBefore);
+    expect(await devnet.balance(solana.network, refundSolana.address)).toBe(floatBefore);
+
+    // Once the account exists again, the next round pays it.
+    await devnet.mint(solana.network, wallet.address, 1n);
+    await refundFailedOrders(database.db, id, payout, { now: new Date(Date.now() + 61_000) });
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_001n);
+    expect(await failedOrder(id)).toMatchObject({ status: "refunded" });
   });
 
   it("refuses a network whose family has no refund key, leaving the refund due with the reason", async () => {
@@ -182,6 +208,9 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
         address: family === "evm" ? privateKeyToAccount(generatePrivateKey()).address : (await generateKeyPairSigner()).address,
       };
       const id = await partlyFailedInvoice(wallet);
+      // A Solana payer has the token account it paid from (refunds go to existing ones only): 1 atomic USDC left in it.
+      const left = family === "solana" ? 1n : 0n;
+      if (left) await devnet.mint(n.network, wallet.address, left);
       const floatBefore = await devnet.balance(n.network, family === "evm" ? refundEvm.address : refundSolana.address);
 
       await expect(refundFailedOrders(database.db, id, dyingAfterSend(real))).rejects.toThrow(/killed/);
@@ -195,7 +224,7 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(await failedOrder(id)).toMatchObject({ status: "refunded", refundTx: stored.refundTx, refundRaw: null });
-      expect(await devnet.balance(n.network, wallet.address)).toBe(10_000_000n);
+      expect(await devnet.balance(n.network, wallet.address)).toBe(10_000_000n + left);
       expect(await devnet.balance(n.network, family === "evm" ? refundEvm.address : refundSolana.address)).toBe(floatBefore - 10_000_000n);
     });
   }
@@ -242,6 +271,8 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       await payout.send(base.network, signed);
       expect(await devnet.balance(base.network, payer)).toBe(0n);
       mineAfterNext = true;
+      // Mined between the questions: never dead (its own nonce), at worst not yet seen landed; the next question sees it.
+      expect(await payout.status(base.network, [signed])).not.toMatchObject({ status: "dead" });
       expect(await payout.status(base.network, [signed])).toMatchObject({ status: "landed", transaction: signed.transaction });
       expect(await devnet.balance(base.network, payer)).toBe(1_000_000n);
     } finally {

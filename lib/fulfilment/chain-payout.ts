@@ -1,10 +1,5 @@
 import { randomBytes } from "node:crypto";
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from "@solana-program/token";
+import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import {
   address,
   appendTransactionMessageInstructions,
@@ -33,7 +28,6 @@ import {
   keccak256,
   parseTransaction,
   recoverTransactionAddress,
-  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
   type Hash,
@@ -46,10 +40,8 @@ import type { Payout, PayoutVerdict, SignedPayout } from "./refund";
 /** How long a sent transfer is watched before the refund is left for the next round. */
 const CONFIRM_TIMEOUT_MS = 5 * 60_000;
 const STUCK_AFTER_MS = 12_000;
-/** Blocks under the head at which an EVM transfer's nonce must already be used before it can be called dead. */
-const DEAD_NONCE_DEPTH = 3;
-/** Blocks over which an EVM transfer must keep looking dead, at every question, before it is called dead. */
-const DEAD_AGREEMENT_BLOCKS = 3;
+/** A transfer found mined in a block while its receipt is not served yet is not searched for again before this. */
+const MINED_UNRECEIPTED_MEMO_MS = 2_000;
 const MEMO_PROGRAM_ADDRESS = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 export type ChainPayoutOptions = {
@@ -59,7 +51,7 @@ export type ChainPayoutOptions = {
   evmKey?: LocalAccount;
   /** The Solana refund wallet: holds the USDC. */
   solanaKey?: KeyPairSigner;
-  /** Pays the Solana fee and the rent of a payer's new token account; the refund wallet itself by default. */
+  /** Pays the Solana fee (never a token account's rent: refunds go to existing ones only); the refund wallet by default. */
   solanaFeePayer?: KeyPairSigner;
   /** Runs before each EVM transfer is signed (the devnet gives the sender gas here). */
   beforeEvmTransfer?: (n: EvmNetwork, from: Address) => Promise<void>;
@@ -72,8 +64,8 @@ export type ChainPayoutOptions = {
 
 /**
  * Refunds as real USDC transfers from a refund wallet back to the payer, on the network the invoice was paid on: an
- * ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (creating the payer's token account if
- * missing). Each transfer is signed here and stored by the caller before it is sent (see refund.ts):
+ * ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (to the payer's token account, which must
+ * exist: see `signSolana`). Each transfer is signed here and stored by the caller before it is sent (see refund.ts):
  * - EVM: its nonce is taken under the wallet's lock (one nonce sequence per network and wallet across servers) and
  *   recorded as used once the transfer is stored; a stored transfer can no longer land once the wallet's nonce was
  *   used without any of its versions, which is decided only on proof (see `evmStatus`).
@@ -85,71 +77,61 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
     if (!n) throw new Error(`This shop has no network ${id}`);
     return n;
   };
-  // Transfers that looked dead at the last question (every version unknown, their nonce used): by network and nonce,
-  // with their versions and the head at which they first did. Only in this process: after a restart the chain is
-  // asked again from the start, which only makes a dead transfer's refund later.
-  const suspects = new Map<string, { hashes: string; since: bigint; head: bigint }>();
+  // Transfers found mined in a block while no receipt of theirs was served yet (receipts indexed late, another node
+  // behind the URL): by network and nonce, with when. Only spares the node the search for a moment; nothing is decided
+  // from it, so a restart loses nothing.
+  const minedUnreceipted = new Map<string, number>();
 
   /**
-   * What the chain says of an EVM transfer, all its versions together (one nonce: at most one can be mined). "dead"
-   * only on proof, since a new transfer is signed then, and a live one would pay the refund twice:
-   * - the wallet's nonce was used DEAD_NONCE_DEPTH blocks under the head already (whatever took it is in a block old
-   *   enough to be served by the node), and
-   * - no version is known to the node: no receipt, and the look-up by hash says "not found" for every one (a version
-   *   found, mined or waiting, is pending; a look-up not answered, a 429 or a timeout, is no answer), and
-   * - it has looked so at every question answered for DEAD_AGREEMENT_BLOCKS blocks, on a head that never went back (a
-   *   node behind the others, or receipts indexed after the block, show a mined transfer as unknown for a while).
-   * Anything short of that is "pending": a refund late by minutes is fine, a refund paid twice is not.
+   * What the chain says of an EVM transfer, all its versions together (one nonce: at most one can be mined), at the
+   * network's depth (`confirmations`, as payments; the block counted from the one that holds it, included):
+   * - "landed" / "failed": a version's receipt, in a block at the depth that is still the chain's block at that height.
+   * - "dead", only on proof, since a new transfer is signed then and a live one would pay the refund twice: the wallet's
+   *   nonce was used by the block at the depth, and the block that used it holds a transaction of this wallet with this
+   *   nonce that is none of the versions. A receipt or a look-up that says "not found" proves nothing (a node that
+   *   lags says so of a mined transfer for as long as it lags), and no count of blocks or seconds stands in for it.
+   * - "pending" otherwise: not mined yet, mined but not at the depth, mined and its receipt not served yet, or a
+   *   question not answered (which throws: taken as pending too). A refund late by minutes is fine; one paid twice is not.
    */
   async function evmStatus(n: EvmNetwork, wallet: Address, versions: readonly SignedPayout[]): Promise<PayoutVerdict> {
     const client = evmClient(n);
+    const depth = BigInt(n.confirmations ?? 1);
     const key = `${n.network} ${versions[0]!.expiry}`;
-    const hashes = versions.map((v) => v.transaction as Hash);
+    const hashes = versions.map((v) => v.transaction.toLowerCase() as Hash);
     const nonce = Number(versions[0]!.expiry);
-    const suspect = suspects.get(key);
-    // Evidence that it may live (a version known, the nonce not used yet, the head gone back) starts the agreement over;
-    // a question not answered is only no answer, and leaves it as it was.
-    const alive = (): PayoutVerdict => {
-      suspects.delete(key);
-      return { status: "pending" };
-    };
-    const noAnswer: PayoutVerdict = { status: "pending" };
-    // The head first, then the nonce under it, then the versions: a version mined before the nonce was read as used
-    // is in a block by the time it is looked up.
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    // A head behind one seen before is another node, or a chain rolled back: whatever was seen of it starts over.
-    if (suspect && head < suspect.head) return alive();
-    const used = head >= DEAD_NONCE_DEPTH && (await client.getTransactionCount({ address: wallet, blockNumber: head - BigInt(DEAD_NONCE_DEPTH) })) > nonce;
+    const pending: PayoutVerdict = { status: "pending" };
     // Only "no such receipt" means none; any other failure is no answer (undefined).
     const receipts = await Promise.all(
       hashes.map((hash) => client.getTransactionReceipt({ hash }).catch((err: unknown) => (err instanceof TransactionReceiptNotFoundError ? null : undefined))),
     );
+    // The head after the receipts: a receipt read before it is from a block it has (on a node that does not go back).
+    const head = await client.getBlockNumber({ cacheTime: 0 });
     const receipt = receipts.find((r) => r);
     if (receipt) {
-      suspects.delete(key);
+      minedUnreceipted.delete(key);
+      // A receipt from a block not yet at the depth (or from a node ahead of the one that gave the head) is waited for.
+      if (head - receipt.blockNumber + 1n < depth) return pending;
+      // Its block must still be the chain's at that height: a node that kept a block the chain reorganized away serves
+      // its receipts too.
+      if ((await client.getBlock({ blockNumber: receipt.blockNumber })).hash !== receipt.blockHash) return pending;
       return { status: receipt.status === "success" ? "landed" : "failed", transaction: receipt.transactionHash };
     }
-    if (!used) return alive();
-    if (receipts.includes(undefined)) return noAnswer;
-    // Only viem's TransactionNotFoundError means the node knows no such transaction.
-    const known = await Promise.all(
-      hashes.map((hash) =>
-        client.getTransaction({ hash }).then(
-          () => true,
-          (err: unknown) => (err instanceof TransactionNotFoundError ? false : undefined),
-        ),
-      ),
-    );
-    if (known.includes(true)) return alive();
-    if (known.includes(undefined)) return noAnswer;
-    const versionsKey = [...hashes].sort().join(",");
-    if (!suspect || suspect.hashes !== versionsKey) {
-      suspects.set(key, { hashes: versionsKey, since: head, head });
-      return { status: "pending" };
+    if (receipts.includes(undefined)) return pending;
+    if (Date.now() - (minedUnreceipted.get(key) ?? 0) < MINED_UNRECEIPTED_MEMO_MS) return pending;
+    const deep = head - depth + 1n;
+    if (deep < 0n) return pending;
+    const usedIn = await blockThatUsedNonce(client, wallet, nonce, deep);
+    // Not used at the depth: a version may still be mined (the refund sends it again).
+    if (usedIn === null) return pending;
+    const block = await client.getBlock({ blockNumber: usedIn, includeTransactions: true });
+    const user = block.transactions.find((t) => t.from.toLowerCase() === wallet.toLowerCase() && t.nonce === nonce);
+    // A block that does not show what its state says (an inconsistent node) is no answer.
+    if (!user) return pending;
+    if (hashes.includes(user.hash.toLowerCase() as Hash)) {
+      minedUnreceipted.set(key, Date.now());
+      return pending;
     }
-    suspect.head = head;
-    if (head - suspect.since < DEAD_AGREEMENT_BLOCKS) return { status: "pending" };
-    suspects.delete(key);
+    minedUnreceipted.delete(key);
     return { status: "dead" };
   }
 
@@ -204,19 +186,50 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
 }
 
 /**
- * What the chain says of a Solana transfer: a signature still unknown once its blockhash has expired can never land.
- * The height and its slot are read first, then the status: "dead" only when the node that answered the status had
- * seen that slot (one behind the others would not know a transfer landed since, and the refund would be paid twice).
+ * The block in which `wallet`'s transaction of nonce `nonce` was mined, if it was by block `by` (else null): the first
+ * block after which the wallet's transaction count passes the nonce. Looked for backwards from `by`, by steps that
+ * double, then halved: a nonce used a few blocks back takes a few questions, and only recent state is asked for
+ * (older state needs an archive node; a node that cannot serve it answers an error, and the refund waits).
+ */
+async function blockThatUsedNonce(client: ReturnType<typeof evmClient>, wallet: Address, nonce: number, by: bigint): Promise<bigint | null> {
+  const usedBy = async (blockNumber: bigint) => (await client.getTransactionCount({ address: wallet, blockNumber })) > nonce;
+  if (!(await usedBy(by))) return null;
+  // `hi`: a block by which it was used; `lo`: one by which it was not (-1: before the first block).
+  let hi = by;
+  let lo = -1n;
+  for (let step = 1n; hi > 0n; step *= 2n) {
+    const at = by - step < 0n ? 0n : by - step;
+    if (!(await usedBy(at))) {
+      lo = at;
+      break;
+    }
+    hi = at;
+  }
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (await usedBy(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * What the chain says of a Solana transfer: landed or failed once its status is `confirmed` (Solana's depth, as for
+ * payments); dead only when its blockhash has expired as seen at `finalized` (a height no fork can take back) and its
+ * signature is unknown to a node that had seen that slot (one behind the others would not know a transfer that landed
+ * since, and the refund would be paid twice). The finalized height and its slot are read first, then the status.
  */
 async function solanaStatus(n: SolanaNetwork, p: SignedPayout): Promise<PayoutVerdict> {
   const rpc = createSolanaRpc(n.rpcUrl);
-  const { blockHeight: height, absoluteSlot } = await rpc.getEpochInfo({ commitment: "confirmed" }).send();
+  const { blockHeight: height, absoluteSlot } = await rpc.getEpochInfo({ commitment: "finalized" }).send();
   const {
     context,
     value: [status],
   } = await rpc.getSignatureStatuses([p.transaction as Signature], { searchTransactionHistory: true }).send();
-  if (status?.err) return { status: "failed", transaction: p.transaction };
-  if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") return { status: "landed", transaction: p.transaction };
+  const deep = status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized";
+  // A failure only processed (on a fork that may be dropped) is not final: the same transaction may still land.
+  if (deep && status.err) return { status: "failed", transaction: p.transaction };
+  if (deep) return { status: "landed", transaction: p.transaction };
   if (!status && height > BigInt(p.expiry) && context.slot >= absoluteSlot) return { status: "dead" };
   return { status: "pending" };
 }
@@ -291,7 +304,7 @@ async function signEvm(
   });
 }
 
-/** An SPL `transferChecked` from the refund wallet's token account to the payer's, created if missing; signed, not sent. */
+/** An SPL `transferChecked` from the refund wallet's token account to the payer's existing one; signed, not sent. */
 async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyPairSigner, payer: string, amount: bigint): Promise<SignedPayout> {
   if (!isAddress(payer)) throw new Error(`Not a Solana address: ${payer}`);
   const rpc = createSolanaRpc(n.rpcUrl);
@@ -299,6 +312,14 @@ async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyP
   const recipient = address(payer);
   const [source] = await findAssociatedTokenPda({ owner: owner.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const [destination] = await findAssociatedTokenPda({ owner: recipient, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  // Only to a token account that exists: creating one would cost the shop its rent at every refund of a payer who
+  // closes it in between (and keeps the rent). The payer paid from one; without it the refund waits for the operator.
+  const { value: account } = await rpc.getAccountInfo(destination, { commitment: "confirmed", encoding: "base64", dataSlice: { offset: 0, length: 0 } }).send();
+  if (!account) {
+    throw new Error(
+      `the payer ${payer} has no USDC token account on ${n.network} (${destination}, closed since the payment?): the refund waits until it exists again, or for the operator to pay it by hand`,
+    );
+  }
   // Two refunds of the same amount to the same wallet within one blockhash would otherwise be one transaction.
   const memo: Instruction = { programAddress: MEMO_PROGRAM_ADDRESS, data: new TextEncoder().encode(`refund ${randomBytes(8).toString("hex")}`) };
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
@@ -308,11 +329,7 @@ async function signSolana(n: SolanaNetwork, owner: KeyPairSigner, feePayer: KeyP
     (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
     (m) =>
       appendTransactionMessageInstructions(
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: destination, owner: recipient, mint }),
-          getTransferCheckedInstruction({ source, mint, destination, authority: owner, amount, decimals: n.usdc.decimals }),
-          memo,
-        ],
+        [getTransferCheckedInstruction({ source, mint, destination, authority: owner, amount, decimals: n.usdc.decimals }), memo],
         m,
       ),
   );

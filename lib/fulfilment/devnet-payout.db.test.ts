@@ -56,9 +56,11 @@ describe(`devnet refunds on ${testDriver}`, () => {
     expect(failed).toMatchObject({ status: "refunded", refundUsdc: 10_000_000n, refundTx: refund!.tx });
   });
 
-  it("pays back on Solana, creating the payer's token account", async () => {
+  it("pays back on Solana, to the token account the payer paid from", async () => {
     const solana = devnet.networks.find((n) => n.kind === "solana")!;
     const wallet = { chainId: solana.network, address: (await generateKeyPairSigner()).address };
+    // The account it paid from, 1 atomic USDC left in it (refunds go to existing token accounts only).
+    await devnet.mint(solana.network, wallet.address, 1n);
     const id = await partlyFailedInvoice(wallet);
 
     const refund = await refundFailedOrders(
@@ -70,7 +72,7 @@ describe(`devnet refunds on ${testDriver}`, () => {
       ),
     );
     expect(refund).toMatchObject({ orders: 1, amountUsdc: 10_000_000n });
-    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_000n);
+    expect(await devnet.balance(solana.network, wallet.address)).toBe(10_000_001n);
   });
 
   it("refuses a payout to a network the devnet does not have, leaving the refund due", async () => {

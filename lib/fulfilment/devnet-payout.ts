@@ -11,7 +11,7 @@ const PAYTO_GAS_WEI = 10n ** 18n;
 /**
  * Refunds on the devnet: a real USDC transfer from the shop's payTo wallet back to the payer, on the network the
  * invoice was paid on. The payTo wallet holds no gas: on the EVM chains the devnet sets its balance before each
- * transfer, and on Solana the devnet's gas wallet pays the fee and any new token account's rent.
+ * transfer, and on Solana the devnet's gas wallet pays the fee.
  */
 export function devnetPayout(devnet: Pick<Devnet, "networks" | "keys">, sync: SenderSync): Payout {
   return chainPayout({

@@ -10,7 +10,7 @@ import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./i
 import { acceptingSettlements, trackSettlement } from "./in-flight";
 import type { Payments } from "./payments";
 import { Slots, type Slot } from "./slots";
-import { confirmSolanaTransfer } from "./solana-proof";
+import { confirmSolanaPayment } from "./solana-proof";
 import {
   beginSettlement,
   extendLease,
@@ -35,7 +35,7 @@ import {
  *    the payment still verifies) is tried again while the payment is valid;
  * 5. an EVM payment counts once the chain shows its transfer to payTo in a block at the network's depth
  *    (`confirmations`; a remote facilitator's success is always checked so); a remote facilitator's Solana success,
- *    once the chain shows that transaction confirmed and paying payTo (see solana-proof.ts);
+ *    once the chain shows the payment's own transaction confirmed and paying payTo, whichever it named (solana-proof.ts);
  * 6. the outcome is recorded once: settled (its effect applied in the same transaction), failed (nothing was sent: the
  *    payment is refused, its claim undone), or pending (something was sent and may still land: the reconciler decides
  *    from the chain; a payment it finds can never land failed after it was accepted, see Failure).
@@ -215,7 +215,10 @@ async function settleOnce(
   // A replacement (the same transfer sent again at a higher fee) was mined: the settlement names that transaction.
   if (broadcast.landed) result = { ...result, transaction: broadcast.landed };
   // A success counts once the chain agrees; until then the payment is pending, for the reconciler to decide.
-  const doubt = result.success ? await chainDoubt(payments, identity, requirement, result.transaction, broadcast) : undefined;
+  const checked = result.success ? await chainDoubt(payments, identity, requirement, result.transaction, broadcast) : undefined;
+  // The chain showed the payment carried by another transaction than the one answered: the settlement names that one.
+  if (checked?.transaction) result = { ...result, transaction: checked.transaction };
+  const doubt = checked?.doubt;
   if (doubt) {
     const pending = await finishSettlement(db, settlement.id, { status: "pending", error: doubt, transaction: result.transaction }, effects);
     return { kind: "pending", settle: { ...result, success: false, errorReason: doubt }, settlement: pending };
@@ -241,12 +244,14 @@ async function settleOnce(
 }
 
 /**
- * Why a settlement reported successful does not count yet, or undefined when it does:
+ * Why a settlement reported successful does not count yet (`doubt`), or nothing when it does (with the `transaction`
+ * that carried it when the chain shows another one than the answer named):
  * - EVM: its transfer must be in a block at the network's depth. The in-process facilitator saw the transfer in its
  *   own transaction's receipt (enough at depth 1; deeper, that block must reach the depth and stay the chain's); a
  *   remote facilitator's word is checked on chain (the transaction must carry the transfer to payTo).
- * - Solana: a remote facilitator's success counts once the chain shows that transaction paying the shop. The
- *   in-process one sent the payer's own transaction, verified beforehand, and saw it confirmed: its word needs no check.
+ * - Solana: a remote facilitator's success counts once the chain shows the payment's own transaction paying the shop,
+ *   found by its message whatever signature the answer named (a wrong one costs nothing). The in-process one sent the
+ *   payer's own transaction, verified beforehand, and saw it confirmed: its word needs no check.
  */
 async function chainDoubt(
   payments: Payments,
@@ -254,7 +259,7 @@ async function chainDoubt(
   requirement: PaymentRequirements,
   transaction: string,
   broadcast: Broadcasts,
-): Promise<string | undefined> {
+): Promise<{ doubt?: string; transaction?: string }> {
   const evm = evmNetworkOf(payments, requirement.network);
   if (evm && identity.authorization && (!payments.inProcess || (evm.confirmations ?? 1) > 1)) {
     const transfer = { ...identity.authorization, to: requirement.payTo as `0x${string}`, value: BigInt(requirement.amount) };
@@ -262,18 +267,23 @@ async function chainDoubt(
       payments.inProcess && broadcast.mined
         ? await confirmMined(evm, broadcast.mined, CONFIRM_TIMEOUT_MS)
         : await confirmTransfer(evm, transfer, transaction as `0x${string}`, CONFIRM_TIMEOUT_MS);
-    if (confirmed === "landed") return undefined;
-    return payments.inProcess
-      ? "the payment's transaction did not reach the network's confirmation depth in time, or its block was reorganized away"
-      : `the facilitator answered success with transaction ${transaction}, which the chain does not show carrying the transfer`;
+    if (confirmed === "landed") return {};
+    return {
+      doubt: payments.inProcess
+        ? "the payment's transaction did not reach the network's confirmation depth in time, or its block was reorganized away"
+        : `the facilitator answered success with transaction ${transaction}, which the chain does not show carrying the transfer`,
+    };
   }
   const solana = payments.inProcess ? undefined : solanaNetworkOf(payments, requirement.network);
   if (solana) {
-    const expected = { payTo: requirement.payTo, amount: BigInt(requirement.amount), identity: identity.identity };
-    if ((await confirmSolanaTransfer(solana, transaction, expected, SOLANA_CONFIRM_TIMEOUT_MS)) === "landed") return undefined;
-    return `the facilitator answered success with transaction ${transaction}, which the chain does not show paying the shop`;
+    const sought = { payTo: requirement.payTo, amount: BigInt(requirement.amount), identity: identity.identity, validUntil: identity.validUntil };
+    const carried = await confirmSolanaPayment(solana, sought, transaction, SOLANA_CONFIRM_TIMEOUT_MS);
+    if (carried) return carried === transaction ? {} : { transaction: carried };
+    return {
+      doubt: `the facilitator answered success with transaction ${transaction}, which the chain does not show paying the shop, nor any transaction of this payment`,
+    };
   }
-  return undefined;
+  return {};
 }
 
 /** The Solana network of a requirement, if it is one. */

@@ -17,7 +17,7 @@ import {
 import { afterAll, describe, expect, it } from "vitest";
 import { startSolanaChain, type SolanaDevChain } from "@/lib/devnet/solana";
 import type { SolanaNetwork } from "@/lib/platform/networks";
-import { confirmSolanaTransfer, judgeTransaction, solanaTransferLanded, type ConfirmedTransaction } from "./solana-proof";
+import { confirmSolanaPayment, findSolanaPayment, judgeTransaction, solanaTransferLanded, type ConfirmedTransaction } from "./solana-proof";
 
 const MINT = "USDCmint1111111111111111111111111111111111";
 const OTHER_MINT = "OtherMint111111111111111111111111111111111";
@@ -84,6 +84,14 @@ describe("judging a Solana transaction by its token balances", () => {
     expect(judgeTransaction(paid(new Uint8Array([9])), MINT, { ...due, identity })).toMatchObject({
       outcome: "absent",
       found: true,
+      why: expect.stringMatching(/not this payment's/),
+    });
+    // Another transaction's failure is not this payment's either: it says nothing of it.
+    const failedOther = tx([balance(2, SHOP, 0n)], [balance(2, SHOP, 0n)], { InstructionError: [0n, { Custom: 1n }] }, new Uint8Array([9]));
+    expect(judgeTransaction(failedOther, MINT, { ...due, identity })).toEqual({
+      outcome: "absent",
+      found: true,
+      other: true,
       why: expect.stringMatching(/not this payment's/),
     });
   });
@@ -173,11 +181,47 @@ describe("solanaTransferLanded against the local Solana chain", () => {
     // A signature the chain never saw.
     const random = getBase58Decoder().decode(new Uint8Array(64).fill(3));
     expect(await solanaTransferLanded(n, random, { payTo: shop.address, amount: 1n })).toMatchObject({ outcome: "absent", found: false });
-    expect(await confirmSolanaTransfer(n, random, { payTo: shop.address, amount: 1n }, 600)).toBe("unconfirmed");
-    expect(await confirmSolanaTransfer(n, paid.signature, { payTo: shop.address, amount: 2_000n }, 600)).toBe("landed");
+
+    // A payment is found by its message among the shop's token account's transactions, whatever signature is named: its
+    // own, another real one, one the chain never saw, or none.
+    const sought = (p: { identity: string }, amount = 2_000n, validUntil = new Date(Date.now() + 60_000)) => ({
+      payTo: shop.address,
+      amount,
+      identity: p.identity,
+      validUntil,
+    });
+    for (const named of [paid.signature, minted, elsewhere.signature, failed.signature, random, undefined]) {
+      expect(await findSolanaPayment(n, sought(paid), named), named).toEqual({ outcome: "landed", transaction: paid.signature });
+    }
+    // Its own transaction, confirmed without paying the shop what is due (or failed): it never can.
+    expect(await findSolanaPayment(n, sought(paid, 2_001n), random)).toMatchObject({
+      outcome: "failed",
+      transaction: paid.signature,
+      why: expect.stringMatching(/less than/),
+    });
+    expect(await findSolanaPayment(n, sought(failed, 1n), elsewhere.signature)).toMatchObject({
+      outcome: "failed",
+      transaction: failed.signature,
+      why: expect.stringMatching(/failed/),
+    });
+    // A payment never sent: absent, with what the named transaction is (another payment's failure says nothing of it).
+    const unsent = { identity: "00".repeat(32) };
+    expect(await findSolanaPayment(n, sought(unsent), elsewhere.signature)).toEqual({ outcome: "absent", why: expect.stringMatching(/not this payment's/) });
+    expect(await findSolanaPayment(n, sought(unsent), failed.signature)).toEqual({ outcome: "absent", why: expect.stringMatching(/not this payment's/) });
+    expect(await findSolanaPayment(n, sought(unsent), random)).toEqual({ outcome: "absent", why: expect.stringMatching(/has no transaction/) });
+    expect(await findSolanaPayment(n, sought(unsent))).toEqual({ outcome: "absent" });
+    // Only looked for while it can have landed: a payment valid until ten minutes ago is not this one.
+    expect(await findSolanaPayment(n, sought(paid, 2_000n, new Date(Date.now() - 10 * 60_000)), random)).toMatchObject({ outcome: "absent" });
+
+    // What a remote facilitator's success waits for: the transaction that carried the payment, whichever was named.
+    expect(await confirmSolanaPayment(n, sought(unsent, 1n), random, 600)).toBeUndefined();
+    expect(await confirmSolanaPayment(n, sought(paid), paid.signature, 600)).toBe(paid.signature);
+    expect(await confirmSolanaPayment(n, sought(paid), minted, 600)).toBe(paid.signature);
 
     // A node that does not answer: unknown, never absent.
     await chain.stop();
     expect(await solanaTransferLanded(n, paid.signature, { payTo: shop.address, amount: 2_000n })).toEqual({ outcome: "unknown" });
+    expect(await findSolanaPayment(n, sought(paid), paid.signature)).toEqual({ outcome: "unknown" });
+    expect(await findSolanaPayment(n, sought(paid))).toEqual({ outcome: "unknown" });
   });
 });

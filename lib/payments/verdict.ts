@@ -1,4 +1,4 @@
-import { createSolanaRpc, type Blockhash, type Signature } from "@solana/kit";
+import { createSolanaRpc, type Blockhash } from "@solana/kit";
 import {
   createPublicClient,
   http,
@@ -11,7 +11,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { viemChain } from "./chain";
-import { solanaTransferLanded } from "./solana-proof";
+import { findSolanaPayment, type SolanaFinding } from "./solana-proof";
 import { carriesTransfer, findAuthorizationEvent, type ExpectedTransfer } from "./transfer-proof";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import type { ChainVerdict, Settlement } from "./settlements";
@@ -26,9 +26,11 @@ const EIP3009 = parseAbi(["function authorizationState(address authorizer, bytes
  *   a transaction without that transfer (the payer's own authorization on the same nonce, a cancellation) means this
  *   one never can. Unspent in a block past `validBefore`: it never can either. Everything else waits: a receipt the
  *   node does not serve, an event not found yet, a block not deep enough.
- * - Solana: the transaction (its id is known before it is sent, or a facilitator named it) landed only when it is
- *   confirmed, succeeded, is this payment's, and its token balances show the amount arriving at payTo (see
- *   solana-proof.ts); confirmed without that, it never can. Unknown and its blockhash expired: it never can land.
+ * - Solana: it landed only by a transaction that is confirmed, succeeded, is this payment's own (its message), and
+ *   whose token balances show the amount arriving at payTo (see solana-proof.ts): the one named (its id known before
+ *   it is sent, or a facilitator's answer), else one found among the shop's token account's recent transactions,
+ *   whatever was named. Its own transaction confirmed without that: it never can. Found nowhere, it waits until its
+ *   blockhash has expired at `finalized` (then looked for once more): only then can it never land.
  */
 export async function chainVerdict(networks: readonly PaymentNetwork[], s: Settlement): Promise<ChainVerdict> {
   const n = networks.find((x) => x.network === s.network);
@@ -126,39 +128,34 @@ async function blockBefore(client: PublicClient, at: Date, head: bigint): Promis
 }
 
 async function solanaVerdict(n: SolanaNetwork, s: Settlement): Promise<ChainVerdict> {
-  const rpc = createSolanaRpc(n.rpcUrl);
-  // A status says only that a transaction by that signature landed: it counts once its token balances show the
-  // payment's USDC arriving at payTo, and it must be this payment's own transaction (a remote facilitator names it).
-  const expected = { payTo: s.payTo ?? n.payTo, amount: s.amountUsdc, identity: s.identity };
-  const byTransfer = async (transaction: string): Promise<ChainVerdict> => {
-    const landing = await solanaTransferLanded(n, transaction, expected);
-    if (landing.outcome === "landed") return { landed: true, transaction };
-    // Confirmed, yet not served by the node (another node behind a load balancer, say): asked again later.
-    if (landing.outcome === "unknown" || !landing.found) return { landed: false, final: false };
-    return { landed: false, final: true, why: `transaction ${transaction} did not pay the shop: ${landing.why}` };
-  };
-  if (s.transaction) {
-    const [status] = (await rpc.getSignatureStatuses([s.transaction as Signature], { searchTransactionHistory: true }).send()).value;
-    if (status?.err)
-      return {
-        landed: false,
-        final: true,
-        why: `the transaction failed: ${JSON.stringify(status.err, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
-      };
-    if (status && status.confirmationStatus !== "processed") return byTransfer(s.transaction);
-    if (status) return { landed: false, final: false };
-  }
+  // Found by its own message whatever transaction was named (a remote facilitator's answer, or the id the shop knew).
+  const sought = { payTo: s.payTo ?? n.payTo, amount: s.amountUsdc, identity: s.identity, validUntil: s.validUntil };
+  const waiting = { landed: false, final: false } as const;
+  const first = await findSolanaPayment(n, sought, s.transaction ?? undefined);
+  if (first.outcome !== "absent") return decided(first) ?? waiting;
   const blockhash = s.details?.blockhash;
-  if (blockhash) {
-    const { value: valid } = await rpc.isBlockhashValid(blockhash as Blockhash, { commitment: "confirmed" }).send();
-    // Checked after the status: a transaction not seen while its blockhash is no longer valid can never land.
-    if (!valid && s.transaction) {
-      const [again] = (await rpc.getSignatureStatuses([s.transaction as Signature], { searchTransactionHistory: true }).send()).value;
-      if (again && !again.err) return byTransfer(s.transaction);
-    }
-    if (!valid) return { landed: false, final: true, why: "the transaction's blockhash expired before it landed" };
-    return { landed: false, final: false };
-  }
   // Without a blockhash nothing proves it can no longer land: it stays open for the operator to look at.
-  return { landed: false, final: false };
+  if (!blockhash || !(await blockhashExpired(n, blockhash))) return waiting;
+  // Looked for again once the blockhash has expired: a transaction that landed before then is seen now.
+  const again = await findSolanaPayment(n, sought, s.transaction ?? undefined);
+  if (again.outcome !== "absent") return decided(again) ?? waiting;
+  return { landed: false, final: true, why: `the transaction's blockhash expired before it landed${again.why ? ` (${again.why})` : ""}` };
+}
+
+/** A finding that decides: landed, or its own transaction failed; undefined for one that does not (unknown). */
+function decided(f: SolanaFinding): ChainVerdict | undefined {
+  if (f.outcome === "landed") return { landed: true, transaction: f.transaction };
+  if (f.outcome === "failed") return { landed: false, final: true, why: f.why };
+  return undefined;
+}
+
+/**
+ * Whether no block can take a transaction of this blockhash any more: valid neither at `confirmed` (past its lifetime
+ * there; the reconciler never asks about a hash too new for that bank) nor at `finalized`, so that every block that
+ * could have carried the payment is final before its absence is believed.
+ */
+async function blockhashExpired(n: SolanaNetwork, blockhash: string): Promise<boolean> {
+  const rpc = createSolanaRpc(n.rpcUrl);
+  const valid = async (commitment: "confirmed" | "finalized") => (await rpc.isBlockhashValid(blockhash as Blockhash, { commitment }).send()).value;
+  return !(await valid("confirmed")) && !(await valid("finalized"));
 }

@@ -87,50 +87,137 @@ async function decide(invoiceId: string, rounds = 10) {
   return settlementOf(invoiceId);
 }
 
+/**
+ * Decides the invoice's settlement once the chain can: a payment found nowhere waits until its blockhash has expired
+ * at `finalized` (182 slots of 400 ms after the payer read it: about 73 s). The chain is asked every 2 s meanwhile, and
+ * the reconciler runs when it answers (not at the settlement's next check, which backs off to a minute by then).
+ */
+async function decideOnceExpired(invoiceId: string) {
+  const row = (await settlementOf(invoiceId))!;
+  for (const deadline = Date.now() + 100_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 2_000))) {
+    const verdict = await chainVerdict(devnet.networks, row);
+    if (verdict.landed || verdict.final) break;
+  }
+  return decide(invoiceId);
+}
+
+/** How long a test that waits for a blockhash to expire may take. */
+const EXPIRY_TEST_MS = 120_000;
+
+// The cases that wait for a blockhash to expire run at once, so that the file waits for one expiry, not for each.
 describe(`Solana chain truth on ${testDriver}`, () => {
-  it("delivers nothing on a remote facilitator's success naming another real transaction, or one the chain never saw", async () => {
-    const n = solana();
-    const stranger = await generateKeyPairSigner();
-    // A real, confirmed transaction of the chain that paid someone else: the faucet's mint to a stranger.
-    const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
-    const named = [elsewhere, getBase58Decoder().decode(new Uint8Array(64).fill(5))];
-    for (const transaction of named) {
-      const lying = await remotePayments(async (p, _inner, network) => ({ success: true, transaction, network: network as `${string}:${string}`, payer: "" }));
+  it.concurrent(
+    "delivers nothing on a remote facilitator's success naming another real transaction, or one the chain never saw",
+    async ({ expect }) => {
+      const n = solana();
+      const stranger = await generateKeyPairSigner();
+      // A real, confirmed transaction of the chain that paid someone else: the faucet's mint to a stranger.
+      const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
+      const named = [elsewhere, getBase58Decoder().decode(new Uint8Array(64).fill(5))];
+      // Both at once: one waits for its blockhash to expire.
+      await Promise.all(
+        named.map(async (transaction) => {
+          const lying = await remotePayments(async (p, _inner, network) => ({
+            success: true,
+            transaction,
+            network: network as `${string}:${string}`,
+            payer: "",
+          }));
+          const inv = await newInvoice();
+          const buyer = await payer();
+          const required = await requiredFor(inv.id);
+          const result = await payThrough(lying, inv, await buyer.payload(required), required);
+          expect(result.kind, transaction).toBe("pending");
+          expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
+          // Neither answer proves that the payment will not land (the facilitator may have sent it under another
+          // signature): the reconciler waits; it fails the one that named another transaction once its blockhash has
+          // expired, and so it would the one the chain never saw.
+          expect(await reconcile().then(() => settlementOf(inv.id))).toMatchObject({ status: "pending" });
+          if (transaction === elsewhere)
+            expect(await decideOnceExpired(inv.id)).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
+          expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
+          // Nothing was sent for the payment: the buyer still holds everything, the stranger only the faucet's mint.
+          expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n);
+        }),
+      );
+      expect(await devnet.balance(n.network, stranger.address)).toBe(1_000n);
+    },
+    EXPIRY_TEST_MS,
+  );
+
+  it.concurrent(
+    "does not take a transaction the facilitator names for an unfinished settlement unless it paid the shop",
+    async ({ expect }) => {
+      const n = solana();
+      const stranger = await generateKeyPairSigner();
+      const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
+      // The facilitator says it is still waiting, naming a transaction: the settlement is left to the reconciler.
+      const waiting = await remotePayments(async (_p, _inner, network) => ({
+        success: false,
+        errorReason: "transaction_confirmation_timeout",
+        transaction: elsewhere,
+        network: network as `${string}:${string}`,
+      }));
       const inv = await newInvoice();
       const buyer = await payer();
       const required = await requiredFor(inv.id);
-      const result = await payThrough(lying, inv, await buyer.payload(required), required);
-      expect(result.kind, transaction).toBe("pending");
-      expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
-      // The reconciler fails the one that named another transaction; the one the chain never saw waits for its blockhash.
-      if (transaction === elsewhere) expect(await decide(inv.id)).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
-      else expect(await reconcile().then(() => settlementOf(inv.id))).toMatchObject({ status: "pending" });
-      expect((await getInvoice(database.db, inv.id))!.status, transaction).toBe("unpaid");
-      // Nothing was sent for the payment: the buyer still holds everything, the stranger only the faucet's mint.
-      expect(await devnet.balance(n.network, buyer.address)).toBe(50_000_000n);
-    }
-    expect(await devnet.balance(n.network, stranger.address)).toBe(1_000n);
-  }, 30_000);
+      expect((await payThrough(waiting, inv, await buyer.payload(required), required)).kind).toBe("pending");
+      expect(await reconcile().then(() => settlementOf(inv.id))).toMatchObject({ status: "pending" });
+      const decided = await decideOnceExpired(inv.id);
+      expect(decided).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
+      expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
+    },
+    EXPIRY_TEST_MS,
+  );
 
-  it("does not take a transaction the facilitator names for an unfinished settlement unless it paid the shop", async () => {
-    const n = solana();
-    const stranger = await generateKeyPairSigner();
-    const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
-    // The facilitator says it is still waiting, naming a transaction: the settlement is left to the reconciler.
-    const waiting = await remotePayments(async (_p, _inner, network) => ({
-      success: false,
-      errorReason: "transaction_confirmation_timeout",
-      transaction: elsewhere,
-      network: network as `${string}:${string}`,
-    }));
-    const inv = await newInvoice();
-    const buyer = await payer();
-    const required = await requiredFor(inv.id);
-    expect((await payThrough(waiting, inv, await buyer.payload(required), required)).kind).toBe("pending");
-    const decided = await decide(inv.id);
-    expect(decided).toMatchObject({ status: "failed", lastError: expect.stringMatching(/did not pay the shop/) });
-    expect((await getInvoice(database.db, inv.id))!.status).toBe("unpaid");
-  }, 30_000);
+  it.concurrent(
+    "A remote Solana facilitator naming a wrong signature for a payment it really sent: the invoice is paid once",
+    async ({ expect }) => {
+      const n = solana();
+      const shopBefore = await devnet.balance(n.network, n.payTo);
+      const stranger = await generateKeyPairSigner();
+      // Another real, confirmed transaction of the chain (the faucet's mint to a stranger), and one the chain never saw.
+      const elsewhere = await devnet.mint(n.network, stranger.address, 1_000n);
+      const unseen = getBase58Decoder().decode(new Uint8Array(64).fill(6));
+      let charged = 0n;
+      // The facilitator really settles the payment, and answers success naming the wrong transaction; or, answering
+      // before it knows the outcome, a timeout naming the wrong one (the reconciler then finds it).
+      for (const [named, answered] of [
+        [elsewhere, "success"],
+        [unseen, "success"],
+        [elsewhere, "timeout"],
+      ] as const) {
+        let sent = "";
+        const misnaming = await remotePayments(async (p, inner) => {
+          const settled = await inner.settle(p, p.accepted);
+          sent = settled.transaction;
+          return answered === "success"
+            ? { ...settled, transaction: named }
+            : { ...settled, success: false, errorReason: "transaction_confirmation_timeout", transaction: named };
+        });
+        const inv = await newInvoice();
+        const buyer = await payer();
+        const required = await requiredFor(inv.id);
+        const payload = await buyer.payload(required);
+        const result = await payThrough(misnaming, inv, payload, required);
+        const label = `${answered} naming ${named}`;
+        expect(sent, label).not.toBe(named);
+        if (answered === "success") expect(result.kind, label).toBe("settled");
+        else expect(await decide(inv.id), label).toMatchObject({ status: "settled" });
+        // The settlement and the invoice name the transaction that carried the payment, not the one named.
+        expect(await settlementOf(inv.id), label).toMatchObject({ status: "settled", transaction: sent });
+        expect(await getInvoice(database.db, inv.id), label).toMatchObject({ status: "paid", paymentTx: sent });
+        // Paid once: the same payment offered again is not taken, and the reconciler has nothing left to do.
+        expect((await payThrough(misnaming, inv, payload, required)).kind, label).not.toBe("settled");
+        expect(await decide(inv.id, 1), label).toMatchObject({ status: "settled", transaction: sent });
+        expect(await devnet.balance(n.network, buyer.address), label).toBe(50_000_000n - inv.priceUsdc);
+        charged += inv.priceUsdc;
+      }
+      expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore + charged);
+      expect(await devnet.balance(n.network, stranger.address)).toBe(1_000n);
+    },
+    30_000,
+  );
 
   it("still pays an invoice with a real Solana payment, and the reconciler settles a pending one whose transfer landed", async () => {
     const n = solana();

@@ -58,6 +58,8 @@ export type TokenBalance = { accountIndex: number; mint: string; owner: string; 
  */
 export type ProcessedTransaction = {
   slot: bigint;
+  /** Its place among every transaction this ledger processed (the first is 1): the order of a node's ledger. */
+  sequence: bigint;
   blockTime: bigint;
   wire: Uint8Array;
   err: TransactionErrorJson | null;
@@ -69,12 +71,18 @@ export type ProcessedTransaction = {
   logs: string[];
   computeUnitsConsumed: bigint;
   innerInstructions: InnerInstructionsJson[];
+  /** The message's account keys: what getSignaturesForAddress finds it by. */
+  accounts: readonly string[];
+  /** Its memos as a node lists them in getSignaturesForAddress (`[length] text`, joined by "; "), or null. */
+  memo: string | null;
 };
 
 /** A slot every 400 ms of wall time, as on a real cluster. */
 export const SLOT_MS = 400;
 /** A blockhash is good for 150 slots (about a minute), as on a real cluster. */
 export const BLOCKHASH_LIFETIME_SLOTS = 150n;
+/** Slots after which a confirmed transaction reads finalized (as on a cluster): how far the finalized bank lags. */
+export const FINALIZED_AFTER_SLOTS = 32n;
 export const SLOTS_PER_EPOCH = 432_000n;
 /** Lamports per signature, litesvm's (and mainnet's) base fee. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
@@ -83,6 +91,8 @@ const MAX_STATUSES = 50_000;
 /** Whole transactions kept for getTransaction (larger than a status: a shorter history, as a node without a ledger archive). */
 const MAX_TRANSACTIONS = 10_000;
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
+/** The SPL Memo programs (v1 and v3) whose instructions a node lists as a transaction's memo. */
+const MEMO_PROGRAMS = new Set(["Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo", "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"]);
 const MAX_COMPUTE_UNITS = 1_400_000n;
 const DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION = 200_000n;
 
@@ -110,6 +120,8 @@ export class SolanaLedger {
   private lastIssued: { slot: bigint; blockhash: string } | undefined;
   private readonly statuses = new Map<string, SignatureStatus>();
   private readonly transactions = new Map<string, ProcessedTransaction>();
+  /** Account -> signatures of the kept transactions that name it, oldest first. */
+  private readonly signaturesByAccount = new Map<string, string[]>();
   private transactionCount = 0n;
   private clockSlot = -1n;
 
@@ -140,8 +152,9 @@ export class SolanaLedger {
       const blockhash = base58.decode(createHash("sha256").update(this.blockhashSalt).update(slot.toString()).digest());
       this.blockhashes.set(blockhash, slot);
       this.lastIssued = { slot, blockhash };
+      // Kept while the finalized bank, FINALIZED_AFTER_SLOTS behind, may still take it.
       for (const [hash, issued] of this.blockhashes) {
-        if (issued + BLOCKHASH_LIFETIME_SLOTS >= slot) break;
+        if (issued + BLOCKHASH_LIFETIME_SLOTS + FINALIZED_AFTER_SLOTS >= slot) break;
         this.blockhashes.delete(hash);
       }
     }
@@ -152,9 +165,14 @@ export class SolanaLedger {
     };
   }
 
-  isBlockhashValid(blockhash: string): boolean {
+  /**
+   * Whether a transaction with this blockhash could land in a block at `atSlot` (the newest one unless told; a
+   * commitment's bank is an older one): issued by then, and not more than its lifetime before. A hash newer than the
+   * bank is unknown to it, as to a node's bank at that commitment.
+   */
+  isBlockhashValid(blockhash: string, atSlot = this.slot()): boolean {
     const issued = this.blockhashes.get(blockhash);
-    return issued !== undefined && this.slot() <= issued + BLOCKHASH_LIFETIME_SLOTS;
+    return issued !== undefined && issued <= atSlot && atSlot <= issued + BLOCKHASH_LIFETIME_SLOTS;
   }
 
   getAccount(address: string): LedgerAccount | null {
@@ -283,6 +301,11 @@ export class SolanaLedger {
     return this.transactions.get(signature) ?? null;
   }
 
+  /** The signatures of the kept transactions that name `address` among their accounts, oldest first. */
+  signaturesFor(address: string): readonly string[] {
+    return this.signaturesByAccount.get(address) ?? [];
+  }
+
   /** Base fee plus priority fee for a compiled message, as the cluster computes it. */
   feeForMessage(message: CompiledMessage): bigint {
     let unitLimit: bigint | undefined;
@@ -361,8 +384,10 @@ export class SolanaLedger {
       if (!oldest.done) this.statuses.delete(oldest.value);
     }
     const after = this.balances(message);
+    const accounts = [...message.staticAccounts];
     this.transactions.set(signature, {
       slot,
+      sequence: this.transactionCount,
       blockTime: BigInt(Math.floor(Date.now() / 1000)),
       wire: run.bytes,
       err,
@@ -374,12 +399,29 @@ export class SolanaLedger {
       logs: run.meta.logs(),
       computeUnitsConsumed: run.meta.computeUnitsConsumed(),
       innerInstructions: innerInstructionsJson(run.meta),
+      accounts,
+      memo: memoOf(message),
     });
+    for (const account of accounts) {
+      const list = this.signaturesByAccount.get(account);
+      if (list) list.push(signature);
+      else this.signaturesByAccount.set(account, [signature]);
+    }
     if (this.transactions.size > MAX_TRANSACTIONS) {
-      const oldest = this.transactions.keys().next();
-      if (!oldest.done) this.transactions.delete(oldest.value);
+      const oldest = this.transactions.entries().next();
+      if (!oldest.done) this.forget(...oldest.value);
     }
     this.onAccountsWritten(writableStaticAccounts(message));
+  }
+
+  /** Drops the oldest kept transaction, and its signature from its accounts' lists (where it is the first). */
+  private forget(signature: string, transaction: ProcessedTransaction): void {
+    this.transactions.delete(signature);
+    for (const account of transaction.accounts) {
+      const list = this.signaturesByAccount.get(account);
+      if (list?.[0] === signature) list.shift();
+      if (list?.length === 0) this.signaturesByAccount.delete(account);
+    }
   }
 
   /** The lamports and SPL Token balances of a message's account keys, as the SVM holds them now. */
@@ -429,6 +471,23 @@ function innerInstructionsJson(meta: TransactionMetadata): InnerInstructionsJson
       }),
     }))
     .filter((entry) => entry.instructions.length > 0);
+}
+
+/** A message's memos as a node formats them: each Memo instruction's text as `[its length in bytes] text`, joined by "; ". */
+function memoOf(message: CompiledMessage): string | null {
+  const memos = message.instructions
+    .filter((ix) => MEMO_PROGRAMS.has(message.staticAccounts[ix.programAddressIndex] ?? ""))
+    .map((ix) => {
+      const data = ix.data ?? new Uint8Array();
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(data);
+      } catch {
+        text = "(unparseable)";
+      }
+      return `[${data.length}] ${text}`;
+    });
+  return memos.length > 0 ? memos.join("; ") : null;
 }
 
 function preflightError(err: TransactionErrorJson, logs: string[]): RpcError {

@@ -1,5 +1,6 @@
 import { getBase58Decoder, getBase58Encoder, isAddress } from "@solana/kit";
 import {
+  FINALIZED_AFTER_SLOTS,
   RpcError,
   SLOTS_PER_EPOCH,
   writableStaticAccounts,
@@ -19,14 +20,15 @@ const API_VERSION = "2.2.0";
 const RENT_EPOCH_EXEMPT = 18_446_744_073_709_551_615n;
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_SIGNATURE_STATUSES = 256;
+/** getSignaturesForAddress's largest (and default) page, as on a node. */
+const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 
 const base58 = getBase58Decoder();
 const fromBase58 = getBase58Encoder();
 
-/** The Solana JSON-RPC methods this local chain answers. */
-/** Slots after which a confirmed transaction reads finalized (as on a cluster). */
-const FINALIZED_AFTER_SLOTS = 32n;
+type Commitment = "processed" | "confirmed" | "finalized";
 
+/** The Solana JSON-RPC methods this local chain answers. */
 export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts: { confirmBySlot?: boolean } = {}): Record<string, RpcMethod> {
   const context = () => ({ apiVersion: API_VERSION, slot: ledger.slot() });
   /** How far a processed transaction has gone: with `confirmBySlot` by its slot's age, else final at once. */
@@ -34,6 +36,12 @@ export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts
     const age = opts.confirmBySlot ? ledger.slot() - status.slot : FINALIZED_AFTER_SLOTS;
     const level = age >= FINALIZED_AFTER_SLOTS ? "finalized" : age > 0n ? "confirmed" : "processed";
     return { age, level } as const;
+  };
+  /** The slot of the bank a commitment reads: with `confirmBySlot` the confirmed one a slot back, the finalized one 32. */
+  const bankSlot = (commitment: Commitment) => {
+    const slot = ledger.slot();
+    if (!opts.confirmBySlot || commitment === "processed") return slot;
+    return commitment === "confirmed" ? slot - 1n : slot - FINALIZED_AFTER_SLOTS;
   };
   const mintOf = (mint: string) => decodeMintAccount(ledger.getAccount(mint));
 
@@ -100,9 +108,10 @@ export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts
       const { blockhash, lastValidBlockHeight, slot } = ledger.latestBlockhash();
       return { context: { apiVersion: API_VERSION, slot }, value: { blockhash, lastValidBlockHeight } };
     },
+    // At the node's default commitment (finalized) unless told, as a node answers it.
     isBlockhashValid: (params) => ({
       context: context(),
-      value: ledger.isBlockhashValid(requireString(params[0], "blockhash")),
+      value: ledger.isBlockhashValid(requireString(params[0], "blockhash"), bankSlot(commitmentOf(config(params[1])) ?? "finalized")),
     }),
     getFeeForMessage: (params) => {
       const message = ledger.decodeMessage(new Uint8Array(Buffer.from(requireString(params[0], "message"), "base64")));
@@ -196,6 +205,38 @@ export function createRpcMethods(ledger: SolanaLedger, genesisHash: string, opts
           };
         }),
       };
+    },
+    getSignaturesForAddress: (params) => {
+      const address = requireAddress(params[0]);
+      const cfg = config(params[1]);
+      const commitment = commitmentOf(cfg) ?? "finalized";
+      if (commitment === "processed") throw new RpcError(-32602, "Method does not support commitment below `confirmed`");
+      const limit = cfg.limit ?? MAX_SIGNATURES_FOR_ADDRESS;
+      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) {
+        throw new RpcError(-32602, `Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
+      }
+      // Newest first, from just before the transaction `before` (one the node does not have: nothing) down to just
+      // after the transaction `until` (one it does not have: down to the oldest). Either may name any transaction.
+      const place = (name: string) => {
+        const signature = optionalString(cfg[name], name);
+        return signature === undefined ? undefined : (ledger.processedTransaction(signature)?.sequence ?? null);
+      };
+      const [before, until] = [place("before"), place("until")];
+      if (before === null) return [];
+      const signatures = ledger.signaturesFor(address);
+      const answer = [];
+      for (let i = signatures.length - 1; i >= 0 && answer.length < limit; i--) {
+        const signature = signatures[i]!;
+        const processed = ledger.processedTransaction(signature);
+        const status = ledger.signatureStatus(signature);
+        if (!processed || !status || (before !== undefined && processed.sequence >= before)) continue;
+        if (until !== undefined && until !== null && processed.sequence <= until) break;
+        // Listed once the commitment asked for is reached, as getTransaction serves it.
+        const { level } = confirmation(status);
+        if (level === "processed" || (commitment === "finalized" && level !== "finalized")) continue;
+        answer.push({ signature, slot: processed.slot, err: processed.err, memo: processed.memo, blockTime: processed.blockTime, confirmationStatus: level });
+      }
+      return answer;
     },
     getTransaction: (params) => {
       const signature = requireString(params[0], "signature");
@@ -333,6 +374,12 @@ function transactionMeta(p: ProcessedTransaction, keys?: readonly string[]) {
     ...(keys ? {} : { loadedAddresses: { writable: [], readonly: [] } }),
     computeUnitsConsumed: p.computeUnitsConsumed,
   };
+}
+
+function commitmentOf(cfg: Record<string, unknown>): Commitment | undefined {
+  const commitment = optionalString(cfg.commitment, "commitment");
+  if (commitment === undefined || commitment === "processed" || commitment === "confirmed" || commitment === "finalized") return commitment;
+  throw new RpcError(-32602, `Invalid params: unknown variant \`${commitment}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``);
 }
 
 function config(v: unknown): Record<string, unknown> {

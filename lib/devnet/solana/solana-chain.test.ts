@@ -300,6 +300,63 @@ describe("local Solana chain", () => {
     await new Promise((r) => setTimeout(r, 450));
     expect((await ask("confirmed"))?.meta?.err).toBeNull();
     expect(await ask("finalized")).toBeNull();
+
+    // A blockhash is valid for a bank that has it: the newest one at once, the finalized one (a node's default; kit
+    // asks at confirmed unless told) 32 slots later.
+    const { value: latest } = await rpc.getLatestBlockhash().send();
+    const valid = async (commitment: "processed" | "confirmed" | "finalized") => (await rpc.isBlockhashValid(latest.blockhash, { commitment }).send()).value;
+    expect(await valid("processed")).toBe(true);
+    expect(await valid("finalized")).toBe(false);
+    const byDefault = await rawRpc(chain, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "isBlockhashValid", params: [latest.blockhash] }));
+    expect(byDefault.json).toMatchObject({ result: { value: false } });
+    await new Promise((r) => setTimeout(r, 450));
+    expect(await valid("confirmed")).toBe(true);
+    expect(await valid("finalized")).toBe(false);
+  });
+
+  it("lists the transactions that name an address, newest first, once confirmed (getSignaturesForAddress)", async () => {
+    const chain = await start({ confirmBySlot: true });
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    const [a, b] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    const [first, second, other] = [await chain.mintUsdc(a.address, 1n), await chain.mintUsdc(a.address, 2n), await chain.mintUsdc(b.address, 3n)];
+    const [ataA, ataB, mint] = [await usdcAta(chain, a.address), await usdcAta(chain, b.address), address(chain.usdc.mint)];
+    type Options = Parameters<typeof rpc.getSignaturesForAddress>[1];
+    const list = async (of: typeof mint, options: Options = {}) =>
+      (await rpc.getSignaturesForAddress(of, { commitment: "confirmed", ...options }).send()).map((s) => s.signature);
+
+    // In their own slot they are only processed: not listed.
+    expect(await list(ataA)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 450));
+    const [newest] = await rpc.getSignaturesForAddress(ataA, { commitment: "confirmed" }).send();
+    expect(newest).toMatchObject({
+      signature: second,
+      err: null,
+      confirmationStatus: "confirmed",
+      memo: expect.stringMatching(/^\[30\] devnet faucet [0-9a-f]{16}$/),
+    });
+    expect(newest!.slot).toBe((await rpc.getSignatureStatuses([second as Signature]).send()).value[0]?.slot);
+    expect(Number(newest!.blockTime)).toBeCloseTo(Date.now() / 1000, -1);
+    expect(await list(ataA)).toEqual([second, first]);
+    expect(await list(ataB)).toEqual([other]);
+    expect(await list(mint)).toEqual([other, second, first]);
+    // Paged by limit, before and until; before and until may name a transaction that does not name the address.
+    expect(await list(mint, { limit: 1 })).toEqual([other]);
+    expect(await list(mint, { before: other as Signature })).toEqual([second, first]);
+    expect(await list(ataA, { before: other as Signature })).toEqual([second, first]);
+    expect(await list(mint, { until: first as Signature })).toEqual([other, second]);
+    expect(await list(ataB, { before: second as Signature })).toEqual([]);
+    const unknown = getBase58Decoder().decode(new Uint8Array(64).fill(7)) as Signature;
+    expect(await list(mint, { before: unknown })).toEqual([]);
+    expect(await list(mint, { until: unknown })).toEqual([other, second, first]);
+    expect(await list((await generateKeyPairSigner()).address)).toEqual([]);
+    // At finalized (a node's default) not yet; refused below confirmed or beyond a page of 1,000, as a node does.
+    const raw = async (options?: Record<string, unknown>) =>
+      (await rawRpc(chain, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSignaturesForAddress", params: options ? [ataA, options] : [ataA] }))).json;
+    expect(await list(ataA, { commitment: "finalized" })).toEqual([]);
+    expect(await raw()).toEqual({ jsonrpc: "2.0", id: 1, result: [] });
+    expect(await raw({ commitment: "processed" })).toMatchObject({ error: { code: -32602, message: expect.stringContaining("below `confirmed`") } });
+    expect(await raw({ limit: 1001 })).toMatchObject({ error: { code: -32602, message: "Invalid limit; max 1000" } });
+    expect(await raw({ limit: 0 })).toMatchObject({ error: { code: -32602, message: "Invalid limit; max 1000" } });
   });
 
   it("verifies and settles an x402 exact payment with the official client and facilitator", async () => {

@@ -99,7 +99,7 @@ const COMMON = {
 } satisfies Record<number, ApiResponse>;
 
 const paymentRequired = (what: string): ApiResponse => ({
-  description: `Payment required: ${what} The requirements are in the PAYMENT-REQUIRED header (base64 JSON) and in the body; pay one and send the call again with PAYMENT-SIGNATURE. A payment that is invalid, replayed or does not settle gets a 402 again, with the reason in \`error\`.`,
+  description: `Payment required: ${what} The requirements are in the PAYMENT-REQUIRED header (base64 JSON) and in the body; pay one and send the call again with PAYMENT-SIGNATURE. A payment that is invalid, replayed, beyond what its payer can cover beside its payments still being settled, or does not settle gets a 402 again, with the reason in \`error\`.`,
   body: s.PaymentRequired,
   headers: requiredHeaders,
 });
@@ -113,7 +113,7 @@ const signInRequired: ApiResponse = {
 
 /** The 402 of a paid route that also takes SIGN-IN-WITH-X: the payment and a fresh sign-in challenge, side by side. */
 const paymentOrSignInRequired = (what: string, signIn: string): ApiResponse => ({
-  description: `Payment required: ${what} The requirements are in the PAYMENT-REQUIRED header (base64 JSON) and in the body, with a fresh sign-in challenge in \`extensions["sign-in-with-x"]\`: ${signIn} A payment that is invalid, replayed or does not settle, or a SIGN-IN-WITH-X that is malformed or refused (even beside a valid token), gets a 402 again with the reason in \`error\` and nothing charged.`,
+  description: `Payment required: ${what} The requirements are in the PAYMENT-REQUIRED header (base64 JSON) and in the body, with a fresh sign-in challenge in \`extensions["sign-in-with-x"]\`: ${signIn} A payment that is invalid, replayed, beyond what its payer can cover beside its payments still being settled, or does not settle, or a SIGN-IN-WITH-X that is malformed or refused (even beside a valid token), gets a 402 again with the reason in \`error\` and nothing charged.`,
   body: s.PaymentOrSignInRequired,
   headers: requiredHeaders,
 });

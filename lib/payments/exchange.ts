@@ -8,6 +8,7 @@ import { blockBeforeSending, confirmMined, confirmTransfer } from "./confirm";
 import { broadcasts, unanswered, type Broadcasts, type Unanswered } from "./evm-signer";
 import { paymentIdentity, PaymentIdentityError, type PaymentIdentity } from "./identity";
 import { acceptingSettlements, trackSettlement } from "./in-flight";
+import { readPayerFunds } from "./payer-funds";
 import type { Payments } from "./payments";
 import { Slots, type Slot } from "./slots";
 import { confirmSolanaPayment } from "./solana-proof";
@@ -27,9 +28,11 @@ import {
  * has decoded a payment and matched it to one of its requirements:
  *
  * 1. the payment's identity is read (EVM authorizations valid for too long are refused) and the payment is verified
- *    (settlement verifies it again itself): one that fails is refused with nothing recorded;
+ *    (settlement verifies it again itself), its payer's funds read from the chain meanwhile: one that fails, or whose
+ *    funds the node does not tell, is refused with nothing recorded;
  * 2. it is recorded before anything else, with what it pays for claimed in the same transaction: a payment already
- *    used, or being settled by this or another server, is refused;
+ *    used, or being settled by this or another server, is refused, and so is one that the payer's funds do not cover
+ *    beside the payer's other payments in flight (it could not land);
  * 3. `beforeSettle` runs (the fee routes' handler: its refusal cancels the payment, which may then be offered again);
  * 4. it is settled, the record's hold extended meanwhile. A failure for the shop's own reasons (nothing was sent and
  *    the payment still verifies) is tried again while the payment is valid;
@@ -122,6 +125,10 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeResult> {
 
 async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, slot: Slot | undefined): Promise<ExchangeResult> {
   const { db, payments, payload, requirement } = input;
+  // The payer's funds, read beside the verification (one read, no wait of its own): the verification sees the balance
+  // alone, the same for every payment of the payer checked at once, so the record weighs it against the payer's
+  // payments in flight (beginSettlement).
+  const funds = readPayerFunds(payments.networks, requirement, identity);
   // A block seen before anything is sent: the payment's events are looked for from there (read first, so that it is
   // older than whatever the verification below sees).
   const network = evmNetworkOf(payments, requirement.network);
@@ -132,13 +139,18 @@ async function checkAndSettle(input: ExchangeInput, identity: PaymentIdentity, s
   const verified = await verifyPayment(payments, payload, requirement);
   if (!verified.isValid)
     return { kind: "invalid", reason: verified.unanswered ? NODE_UNANSWERED : (verified.invalidReason ?? "invalid payment"), payer: verified.payer };
+  // Never sent blind: funds the node would not tell are a refusal, nothing charged.
+  const read = await funds();
+  if ("unanswered" in read) return { kind: "invalid", reason: NODE_UNANSWERED, payer: verified.payer };
+  if ("unreadable" in read) return { kind: "invalid", reason: read.unreadable, payer: verified.payer };
 
   const expected = await expectedTransaction(payments, identity);
   const begun = await beginSettlement(
     db,
     {
       ...identity,
-      payer: verified.payer ?? identity.payer,
+      payer: verified.payer || identity.payer || read.funds.payer,
+      funds: read.funds,
       purpose: input.purpose,
       reference: input.reference,
       amountUsdc: BigInt(requirement.amount),

@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/platform/db";
 import { databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/platform/db/claim";
 import { claimHolder } from "@/lib/platform/db/presence";
 import { settlements } from "@/lib/platform/db/schema";
 import type { PaymentIdentity } from "./identity";
+import type { PayerFunds } from "./payer-funds";
 import { runAfterCommit } from "@/lib/platform/events";
 import { log } from "@/lib/platform/log";
 import { errorText, redactUrls } from "@/lib/platform/errors";
@@ -33,7 +34,11 @@ export type SettlementEffect = {
 };
 export type SettlementEffects = Partial<Record<SettlementPurpose, SettlementEffect>>;
 
-export type Refusal = { refused: "used" | "in_progress" } | { refused: "claim"; reason: string };
+export type Refusal =
+  | { refused: "used" | "in_progress" }
+  | { refused: "claim"; reason: string }
+  /** The payer's balance does not cover the payment beside what it has committed already (see `committedBy`). */
+  | { refused: "balance"; balance: bigint; committed: bigint };
 
 class ClaimRefused extends Error {
   constructor(readonly reason: string) {
@@ -41,10 +46,30 @@ class ClaimRefused extends Error {
   }
 }
 
+class BeyondBalance extends Error {
+  constructor(
+    readonly balance: bigint,
+    readonly committed: bigint,
+  ) {
+    super("the payer's balance does not cover the payment");
+  }
+}
+
+/**
+ * A payment settled this long before its payer's balance was read is taken as gone from that balance; one settled
+ * since may still show in it (a read from a node a few blocks behind the one that saw it land), so it is counted
+ * against the balance as if still open: a payer may then be refused for a few seconds, but nothing is sent that
+ * cannot land.
+ */
+export const SETTLED_UNSEEN_MS = 10_000;
+
 /**
  * Records a payment before it is settled, in one transaction with `claim` (which takes what the payment is for, an
  * invoice say, under the new settlement's id and answers a reason when it cannot). A payment already settled, or being
- * settled now by this or another server, is refused; a payment that failed before may be offered again.
+ * settled now by this or another server, is refused; a payment that failed before may be offered again. With the
+ * payer's `funds` (read from the chain just before), a payment they do not cover beside what the payer has committed
+ * already is refused too: the payments of one payer are recorded one at a time (a transaction lock per network and
+ * payer, across servers on PostgreSQL), so that of several sent at once from a balance that covers one, one is sent.
  */
 export async function beginSettlement(
   db: Db,
@@ -58,15 +83,21 @@ export async function beginSettlement(
     payTo?: string;
     /** EVM: a block seen before the payment is sent (its events are looked for from there). */
     sentBlock?: bigint;
+    /** The payer's funds, read from the chain: the payment is refused unless they cover it (see above). */
+    funds?: PayerFunds;
   },
   claim?: (tx: Db, settlementId: string) => Promise<string | null>,
   now = new Date(),
 ): Promise<{ settlement: Settlement } | Refusal> {
   const id = `pay_${ulid()}`;
-  // Without a claim the record is one statement: no transaction around it (two round trips fewer per payment).
-  const atomically = <T>(work: (tx: Db) => Promise<T>): Promise<T> => (claim ? db.transaction((tx) => work(tx as unknown as Db)) : work(db));
+  const { funds } = p;
+  // Without a claim or funds to weigh the record is one statement: no transaction around it (two round trips fewer).
+  const atomically = <T>(work: (tx: Db) => Promise<T>): Promise<T> => (claim || funds ? db.transaction((tx) => work(tx as unknown as Db)) : work(db));
   try {
     return await atomically(async (tx) => {
+      // Taken before anything is read, and held until the record commits: the next payment of this payer waits, then
+      // sees this one among the payer's open payments.
+      if (funds) await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`settlement-payer:${p.network}:${funds.payer.toLowerCase()}`}, 402))`);
       const values = {
         id,
         network: p.network,
@@ -103,14 +134,44 @@ export async function beginSettlement(
           .where(and(eq(settlements.network, p.network), eq(settlements.identity, p.identity)));
         return { refused: existing?.status === "settled" ? ("used" as const) : ("in_progress" as const) };
       }
+      if (funds) {
+        // Refused by throwing, so that the record (or a failed attempt it took over) is rolled back.
+        const committed = await committedBy(tx, p.network, funds, id);
+        if (funds.balance < committed + p.amountUsdc) throw new BeyondBalance(funds.balance, committed);
+      }
       const refusal = claim ? await claim(tx, id) : null;
       if (refusal) throw new ClaimRefused(refusal);
       return { settlement: row };
     });
   } catch (err) {
     if (err instanceof ClaimRefused) return { refused: "claim", reason: err.reason };
+    if (err instanceof BeyondBalance) return { refused: "balance", balance: err.balance, committed: err.committed };
     throw err;
   }
+}
+
+/**
+ * What a payer has committed on a network beside the payment `id`, in USDC atomic units: its payments still open
+ * (being settled, or sent and pending), whose money may still be in the balance read, and those settled since shortly
+ * before that read (SETTLED_UNSEEN_MS). An open payment whose transfer has already landed is counted though the
+ * balance no longer holds it: the error is on the side of refusing.
+ */
+async function committedBy(tx: Db, network: string, funds: PayerFunds, id: string): Promise<bigint> {
+  const since = new Date(funds.readAt.getTime() - SETTLED_UNSEEN_MS);
+  const [row] = await tx
+    .select({ sum: sql<string>`coalesce(sum(${settlements.amountUsdc}), 0)::text` })
+    .from(settlements)
+    .where(
+      and(
+        eq(settlements.network, network),
+        sql`lower(${settlements.payer}) = ${funds.payer.toLowerCase()}`,
+        inArray(settlements.status, ["settling", "pending", "settled"]),
+        // Open ones have no settled_at yet.
+        or(isNull(settlements.settledAt), gte(settlements.settledAt, since)),
+        ne(settlements.id, id),
+      ),
+    );
+  return BigInt(row?.sum ?? "0");
 }
 
 /** Extends the hold of a settlement this server is still working on. */

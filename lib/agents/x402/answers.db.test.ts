@@ -25,6 +25,7 @@ import type { EvmNetwork, PaymentNetwork } from "@/lib/platform/networks";
 import { answerProblems } from "@/test/openapi";
 import { documentedX402Answers, x402Response } from "@/lib/openapi/x402";
 import { getPayments } from "@/lib/payments/payments";
+import { verdictClient } from "@/lib/payments/verdict";
 import { captureLog } from "@/test/log";
 import { offlineSolanaNetwork, installInProcessPayments } from "@/test/payments";
 import { getRateLimiter, X402_LIMITS } from "@/lib/platform/ratelimit";
@@ -328,6 +329,8 @@ describe(`every documented answer of the /x402 API, on ${testDriver}`, () => {
     const payments = await getPayments();
     const required = requiredOf(await expectAnswer("invoiceCreate", 402, { body: CART }));
     vi.spyOn(payments.server, "verifyPayment").mockResolvedValueOnce({ isValid: true } as Awaited<ReturnType<typeof payments.server.verifyPayment>>);
+    // The payer's funds, read beside the verification, as a node would answer them.
+    vi.spyOn(verdictClient(evm), "readContract").mockResolvedValueOnce(10n ** 12n);
     await expectAnswer("invoiceCreate", "400 MISSING_IDENTITY", { body: CART, headers: { "PAYMENT-SIGNATURE": await signedPayment(required) } });
   });
 

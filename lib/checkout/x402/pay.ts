@@ -112,7 +112,8 @@ export const payInvoice = guardedRoute(async (req: Request, kick?: () => void): 
       async (why, headers) => paymentRequiredResponse(await required(why), headers),
       async (r) => {
         if (r.refused === "claim") throw REFUSALS[r.reason as keyof typeof REFUSALS]((await getInvoice(db, invoice.id))?.status);
-        if (r.refused !== "used") throw REFUSALS.busy();
+        // A payment beyond its payer's funds is an invalid payment (a 402 with the reason), as a used one is.
+        if (r.refused === "in_progress") throw REFUSALS.busy();
       },
     );
     if (result instanceof Response) return result;

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { generateKeyPairSigner } from "@solana/kit";
+import { address, createSolanaRpc, generateKeyPairSigner, type Signature } from "@solana/kit";
 import { x402Client } from "@x402/core/client";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { eq } from "drizzle-orm";
 import type { JWK } from "jose";
@@ -124,7 +124,69 @@ describe(`one x402 payment, one use, on ${testDriver}`, () => {
     // No payment of this file's tests so far, refused ones included, still holds or waits for a place to be sent.
     expect(paymentsSending()).toEqual({ held: 0, queued: 0 });
   }, 300_000);
+
+  for (const kind of ["evm", "solana"] as const) {
+    it(`sends no ${kind} fee its payer cannot cover beside its fees in flight: one of five from a balance for one, all five from a balance for five`, async () => {
+      const n = kind === "evm" ? evmNetwork() : solanaNetwork();
+      const fee = 2_000n;
+      const [poor, rich] = [await payer(n, fee), await payer(n, 5n * fee)];
+      const shopBefore = await devnet.balance(n.network, n.payTo);
+      const gasBefore = await gasSpent(n);
+      let served = 0;
+      // Each payer's five fees at once, as five paid calls of a fee route (the handler answers before settlement). One
+      // payer after the other: five at a time all take a place to be sent at once (exchange.ts SENDING_AT_ONCE).
+      const pay = async (buyer: typeof poor) => {
+        const payloads = await Promise.all([1, 2, 3, 4, 5].map(() => feePayment(buyer, n, fee)));
+        return Promise.all(payloads.map((f) => exchange({ ...f, purpose: "fee", reference: "giftCardSearch", beforeSettle: async () => (served++, true) })));
+      };
+      const fromPoor = await pay(poor);
+      const fromRich = await pay(rich);
+
+      expect(fromRich.map((r) => r.kind)).toEqual(Array<string>(5).fill("settled"));
+      expect(fromPoor.filter((r) => r.kind === "settled")).toHaveLength(1);
+      // The four others are refused before they are answered or sent, saying what the payer has and has in flight.
+      expect(fromPoor.filter((r) => r.kind !== "settled")).toEqual(
+        Array(4).fill({ kind: "refused", refusal: { refused: "balance", balance: fee, committed: fee } }),
+      );
+      expect(served).toBe(6);
+      expect(await devnet.balance(n.network, poor.address)).toBe(0n);
+      expect(await devnet.balance(n.network, rich.address)).toBe(0n);
+      expect(await devnet.balance(n.network, n.payTo)).toBe(shopBefore + 6n * fee);
+      // Six transactions sent, and only their fees paid: none sent to fail.
+      const settled = [...fromPoor, ...fromRich].flatMap((r) => (r.kind === "settled" ? [r.settle.transaction] : []));
+      expect(await gasSpent(n)).toEqual(await gasAfter(n, gasBefore, settled));
+    }, 60_000);
+  }
 });
+
+/** A fee of `amount` on `n` signed by `buyer`: the exchange's input but for what the route adds. */
+async function feePayment(buyer: Awaited<ReturnType<typeof payer>>, n: PaymentNetwork, amount: bigint) {
+  const [requirement] = (await payments.requirements(amount)).filter((r) => r.network === n.network);
+  const header = await buyer.sign({ x402Version: 2, resource: { url: "http://127.0.0.1/x402/gift-cards/search" }, accepts: [requirement!] });
+  const payload = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as PaymentPayload;
+  return { db: database.db, payments, payload, requirement: requirement!, effects: settlementEffects };
+}
+
+/** What the shop's gas has paid for on `n` so far: EVM, the gas wallet's transactions (its nonce); Solana, its fee payer's lamports. */
+async function gasSpent(n: PaymentNetwork): Promise<bigint> {
+  if (n.kind === "evm") {
+    const client = createPublicClient({ transport: rpcHttp(n.rpcUrl) });
+    return BigInt(await client.getTransactionCount({ address: devnet.keys.evmFacilitator.address, blockTag: "latest" }));
+  }
+  return (await createSolanaRpc(n.rpcUrl).getBalance(address(devnet.keys.solanaFacilitator.address), { commitment: "confirmed" }).send()).value;
+}
+
+/** What `gasSpent` reads after `before` once the shop sent `transactions` and nothing else: one nonce each, or their fees. */
+async function gasAfter(n: PaymentNetwork, before: bigint, transactions: string[]): Promise<bigint> {
+  if (n.kind === "evm") return before + BigInt(transactions.length);
+  const rpc = createSolanaRpc(n.rpcUrl);
+  let after = before;
+  for (const signature of transactions) {
+    const tx = await rpc.getTransaction(signature as Signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 }).send();
+    after -= tx!.meta!.fee;
+  }
+  return after;
+}
 
 type RpcCall = { method: string; id: number };
 

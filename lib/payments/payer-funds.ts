@@ -16,8 +16,6 @@ export type PayerFunds = {
   payer: string;
   /** The USDC (atomic units) of the account the payment would take them from. */
   balance: bigint;
-  /** When the read was asked: a payment settled after this may still show in it. */
-  readAt: Date;
 };
 
 /** The funds read, or why not: the node never answered (nothing is sent blind), or the payment names no account to read. */
@@ -59,12 +57,11 @@ async function fundsOf(networks: readonly PaymentNetwork[], requirement: Payment
   return { unreadable: `No payer's funds can be read for network ${requirement.network}` };
 }
 
-/** Reads a balance, a few times while the node does not answer; the time of the read that answered is kept. */
+/** Reads a balance, a few times while the node does not answer. */
 async function withTries(payer: string, read: () => Promise<bigint>): Promise<FundsRead> {
   for (let attempt = 1; ; attempt++) {
-    const readAt = new Date();
     try {
-      return { funds: { payer, balance: await read(), readAt } };
+      return { funds: { payer, balance: await read() } };
     } catch {
       if (attempt >= READ_ATTEMPTS) return { unanswered: true };
       await new Promise((r) => setTimeout(r, READ_PAUSE_MS * attempt));

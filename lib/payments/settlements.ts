@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db } from "@/lib/platform/db";
 import { databaseJustStarted, goneLongEnough, heldBy, RESTART_GRACE_MS, type ClaimScope } from "@/lib/platform/db/claim";
@@ -54,14 +54,6 @@ class BeyondBalance extends Error {
     super("the payer's balance does not cover the payment");
   }
 }
-
-/**
- * A payment settled this long before its payer's balance was read is taken as gone from that balance; one settled
- * since may still show in it (a read from a node a few blocks behind the one that saw it land), so it is counted
- * against the balance as if still open: a payer may then be refused for a few seconds, but nothing is sent that
- * cannot land.
- */
-export const SETTLED_UNSEEN_MS = 10_000;
 
 /**
  * Records a payment before it is settled, in one transaction with `claim` (which takes what the payment is for, an
@@ -136,7 +128,7 @@ export async function beginSettlement(
       }
       if (funds) {
         // Refused by throwing, so that the record (or a failed attempt it took over) is rolled back.
-        const committed = await committedBy(tx, p.network, funds, id);
+        const committed = await committedBy(tx, p.network, funds.payer, id);
         if (funds.balance < committed + p.amountUsdc) throw new BeyondBalance(funds.balance, committed);
       }
       const refusal = claim ? await claim(tx, id) : null;
@@ -152,22 +144,20 @@ export async function beginSettlement(
 
 /**
  * What a payer has committed on a network beside the payment `id`, in USDC atomic units: its payments still open
- * (being settled, or sent and pending), whose money may still be in the balance read, and those settled since shortly
- * before that read (SETTLED_UNSEEN_MS). An open payment whose transfer has already landed is counted though the
- * balance no longer holds it: the error is on the side of refusing.
+ * (being settled, or sent and pending), whose money may still be in the balance read. A settled one is at the network's
+ * depth, gone from any balance read since (counting it too refused a payer's second purchase made right after the
+ * first). An open payment whose transfer has already landed is counted though the balance no longer holds it: for
+ * the second or two until it is recorded, the error is on the side of refusing.
  */
-async function committedBy(tx: Db, network: string, funds: PayerFunds, id: string): Promise<bigint> {
-  const since = new Date(funds.readAt.getTime() - SETTLED_UNSEEN_MS);
+async function committedBy(tx: Db, network: string, payer: string, id: string): Promise<bigint> {
   const [row] = await tx
     .select({ sum: sql<string>`coalesce(sum(${settlements.amountUsdc}), 0)::text` })
     .from(settlements)
     .where(
       and(
         eq(settlements.network, network),
-        sql`lower(${settlements.payer}) = ${funds.payer.toLowerCase()}`,
-        inArray(settlements.status, ["settling", "pending", "settled"]),
-        // Open ones have no settled_at yet.
-        or(isNull(settlements.settledAt), gte(settlements.settledAt, since)),
+        sql`lower(${settlements.payer}) = ${payer.toLowerCase()}`,
+        inArray(settlements.status, ["settling", "pending"]),
         ne(settlements.id, id),
       ),
     );

@@ -644,8 +644,10 @@ export const settlements = pgTable(
       .on(t.nextCheckAt)
       .where(sql`${t.status} IN ('settling', 'pending')`),
     index("settlements_reference_idx").on(t.purpose, t.reference),
-    // A payer's payments in flight, and those settled lately, weighed against its balance as a payment is recorded.
-    index("settlements_payer_idx").on(t.network, sql`lower(${t.payer})`, t.settledAt),
+    // A payer's payments in flight, weighed against its balance as a payment is recorded.
+    index("settlements_payer_idx")
+      .on(t.network, sql`lower(${t.payer})`)
+      .where(sql`${t.status} IN ('settling', 'pending')`),
   ],
 );
 

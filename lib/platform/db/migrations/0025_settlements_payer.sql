@@ -1,1 +1,1 @@
-CREATE INDEX "settlements_payer_idx" ON "settlements" USING btree ("network",lower("payer"),"settled_at");
+CREATE INDEX "settlements_payer_idx" ON "settlements" USING btree ("network",lower("payer")) WHERE "settlements"."status" IN ('settling', 'pending');

@@ -33,7 +33,7 @@ import {
   type Hash,
   type LocalAccount,
 } from "viem";
-import { viemChain, errorText, nonceKey, replacementFees, type SenderSync } from "@/lib/payments";
+import { viemChain, errorText, nonceKey, nonceUse, replacementFees, type SenderSync } from "@/lib/payments";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import type { Payout, PayoutVerdict, SignedPayout } from "./refund";
 
@@ -118,16 +118,11 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
     }
     if (receipts.includes(undefined)) return pending;
     if (Date.now() - (minedUnreceipted.get(key) ?? 0) < MINED_UNRECEIPTED_MEMO_MS) return pending;
-    const deep = head - depth + 1n;
-    if (deep < 0n) return pending;
-    const usedIn = await blockThatUsedNonce(client, wallet, nonce, deep);
-    // Not used at the depth: a version may still be mined (the refund sends it again).
-    if (usedIn === null) return pending;
-    const block = await client.getBlock({ blockNumber: usedIn, includeTransactions: true });
-    const user = block.transactions.find((t) => t.from.toLowerCase() === wallet.toLowerCase() && t.nonce === nonce);
-    // A block that does not show what its state says (an inconsistent node) is no answer.
-    if (!user) return pending;
-    if (hashes.includes(user.hash.toLowerCase() as Hash)) {
+    // Used by the block at the depth, by another transaction than its versions: dead. Not used there yet: a version may
+    // still be mined (the refund sends it again). Used by a version: mined, its receipt not served yet.
+    const use = await nonceUse(client, wallet, nonce, head - depth + 1n);
+    if (!use.used) return pending;
+    if (hashes.includes(use.by.toLowerCase() as Hash)) {
       minedUnreceipted.set(key, Date.now());
       return pending;
     }
@@ -183,34 +178,6 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
       return solanaStatus(n, versions[0]!);
     },
   };
-}
-
-/**
- * The block in which `wallet`'s transaction of nonce `nonce` was mined, if it was by block `by` (else null): the first
- * block after which the wallet's transaction count passes the nonce. Looked for backwards from `by`, by steps that
- * double, then halved: a nonce used a few blocks back takes a few questions, and only recent state is asked for
- * (older state needs an archive node; a node that cannot serve it answers an error, and the refund waits).
- */
-async function blockThatUsedNonce(client: ReturnType<typeof evmClient>, wallet: Address, nonce: number, by: bigint): Promise<bigint | null> {
-  const usedBy = async (blockNumber: bigint) => (await client.getTransactionCount({ address: wallet, blockNumber })) > nonce;
-  if (!(await usedBy(by))) return null;
-  // `hi`: a block by which it was used; `lo`: one by which it was not (-1: before the first block).
-  let hi = by;
-  let lo = -1n;
-  for (let step = 1n; hi > 0n; step *= 2n) {
-    const at = by - step < 0n ? 0n : by - step;
-    if (!(await usedBy(at))) {
-      lo = at;
-      break;
-    }
-    hi = at;
-  }
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if (await usedBy(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }
 
 /**

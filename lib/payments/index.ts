@@ -4,6 +4,7 @@ export { errorText, nonceKey, replacementFees, type SenderSync } from "./evm-sig
 export { exchange, findMatchingRequirement, type ExchangeResult } from "./exchange";
 export { solanaSignerFromSecret } from "./facilitator";
 export { drainSettlements } from "./in-flight";
+export { nonceUse, type NonceUse } from "./nonce-proof";
 export { getPayments, senderSync, type Payments } from "./payments";
 export {
   deleteStaleSettlements,

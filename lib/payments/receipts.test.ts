@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createPublicClient, http, TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  http,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
-import { DROP_AGREEMENT_BLOCKS, DROP_NONCE_DEPTH, receiptWatcher, TransactionDroppedError } from "./receipts";
+import { DROP_NONCE_DEPTH, receiptWatcher, TransactionDroppedError } from "./receipts";
 
 const CHAIN_ID = 84_530_402;
 const sender = privateKeyToAccount(generatePrivateKey());
@@ -96,7 +104,7 @@ describe("receiptWatcher", () => {
     });
   });
 
-  it("reports a transaction whose nonce another transaction used as dropped, once that is a few blocks deep and has held a few blocks", async () => {
+  it("reports a transaction whose nonce another transaction used as dropped, once the block that shows it is a few blocks deep", async () => {
     const watcher = receiptWatcher(client, { pollingIntervalMs: 50 });
     await withoutAutomine(async () => {
       const nonce = await nextNonce();
@@ -110,7 +118,7 @@ describe("receiptWatcher", () => {
       await rpc("anvil_dropAllTransactions");
       await send(nonce, 7n);
       // Not at the block that mined the other (a node behind another could show that before the transaction itself).
-      const blocks = Number(DROP_NONCE_DEPTH + DROP_AGREEMENT_BLOCKS);
+      const blocks = Number(DROP_NONCE_DEPTH) + 1;
       for (let i = 0; i < blocks; i++) {
         await rpc("evm_mine");
         await new Promise((r) => setTimeout(r, 200));
@@ -126,13 +134,16 @@ describe("receiptWatcher", () => {
     });
   });
 
-  it("does not take a mined transaction whose receipt the node serves late for dropped", async () => {
-    // A node that shows the transaction in its block, and its sender's nonce used, before it serves the receipt.
+  it("does not take a mined transaction whose receipt and look-up the node serves late for dropped, however long", async () => {
+    // A node that shows the transaction in its block, and its sender's nonce used, long before it serves the receipt or
+    // the transaction by its hash (a provider whose indexes trail the head).
     let receiptsServed = false;
     const lagging = {
       ...client,
       getTransactionReceipt: (args: { hash: Hex }) =>
         receiptsServed ? client.getTransactionReceipt(args) : Promise.reject(new TransactionReceiptNotFoundError({ hash: args.hash })),
+      getTransaction: (args: { hash: Hex }) =>
+        receiptsServed ? client.getTransaction(args) : Promise.reject(new TransactionNotFoundError({ hash: args.hash })),
     } as PublicClient;
     const watcher = receiptWatcher(lagging, { pollingIntervalMs: 50 });
     const nonce = await nextNonce();
@@ -143,8 +154,9 @@ describe("receiptWatcher", () => {
       () => (outcome = "mined"),
       (err: unknown) => (outcome = err),
     );
-    // Blocks go by (automine: the transaction is in the first), and the watcher sees the nonce used without a receipt.
-    for (let i = 0; i < 3; i++) {
+    // Blocks go by (automine: the transaction is in the first), and the watcher sees the nonce used without a receipt,
+    // long past the depth at which the nonce is looked at.
+    for (let i = 0; i < 3 * Number(DROP_NONCE_DEPTH) + 2; i++) {
       await rpc("evm_mine");
       await new Promise((r) => setTimeout(r, 150));
     }

@@ -1,6 +1,5 @@
 import {
   BaseError,
-  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
   type Address,
@@ -8,6 +7,7 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from "viem";
+import { nonceUse } from "./nonce-proof";
 
 /** A transaction waited for. */
 export type Watched = {
@@ -49,18 +49,16 @@ export class TransactionDroppedError extends BaseError {
 const BEHIND_BLOCKS = 2n;
 
 /**
- * A transaction is taken for dropped only on proof that survives a node behind the others (receipts and look-ups
- * served late by one node, the nonce count by another one ahead): its sender's nonce was already used this many blocks
- * below the head, no version of it is known by receipt or by look-up, and all that has held for this many blocks.
+ * A transaction is taken for dropped only on proof from the chain's blocks (see nonce-proof.ts): the block that used
+ * its sender's nonce, this many blocks below the head, holds another transaction of that nonce. A receipt or a
+ * look-up that says "not found" proves nothing (receipts and look-ups served late by one node, the nonce count by
+ * another one ahead).
  */
 export const DROP_NONCE_DEPTH = 3n;
-export const DROP_AGREEMENT_BLOCKS = 3n;
 
 type Waiter = Watched & {
   /** The highest block known not to hold any version yet. */
   checked: bigint;
-  /** The head at which it was first seen with its nonce used and no version known (dropped once that holds long enough). */
-  unseenSince?: bigint;
   resolve(found: { receipt: TransactionReceipt; hash: Hash }): void;
   reject(err: unknown): void;
 };
@@ -147,37 +145,21 @@ export function receiptWatcher(client: PublicClient, opts: ReceiptWatcherOptions
     const counts = await Promise.all(senders.map((address) => client.getTransactionCount({ address, blockNumber: at }).catch(() => undefined)));
     const used = left.filter((w) => {
       const count = counts[senders.indexOf(w.sender!.address)];
-      // Not used yet that deep: whatever was seen before was a node behind; the agreement starts over.
-      if (count !== undefined && count <= w.sender!.nonce) w.unseenSince = undefined;
       return count !== undefined && count > w.sender!.nonce;
     });
     if (used.length === 0) return;
     for (const w of used) w.checked = -1n;
     await check(used, block);
-    // A node may show a transaction in a block before it serves its receipt (receipts indexed later, or another node
-    // behind the same URL): a version it shows mined is not dropped, and its receipt is asked again at the next block.
+    // Still no receipt: the block that used the nonce tells. A version in it is mined (receipts indexed later, or another
+    // node behind the same URL), its receipt asked again at the next block; another transaction there is the proof that
+    // no version can be mined. A question not answered decides nothing.
     const unseen = used.filter((w) => waiters.has(w) && w.checked >= block);
-    const mined = await Promise.all(unseen.map((w) => anyVersionMined(w)));
+    const uses = await Promise.all(unseen.map((w) => nonceUse(client, w.sender!.address, w.sender!.nonce, at).catch(() => undefined)));
     unseen.forEach((w, i) => {
-      if (mined[i] === true) w.unseenSince = undefined;
-      if (mined[i] !== false) return;
-      w.unseenSince ??= block;
-      if (block - w.unseenSince >= DROP_AGREEMENT_BLOCKS) settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
+      const use = uses[i];
+      if (!use?.used || w.hashes().some((hash) => hash.toLowerCase() === use.by.toLowerCase())) return;
+      settle(w, () => w.reject(new TransactionDroppedError(w.hashes()[0]!, w.sender!.nonce)));
     });
-  }
-
-  /** Whether the node shows a version of `w` in a block: true, false (it knows none of them), or undefined (no answer). */
-  async function anyVersionMined(w: Waiter): Promise<boolean | undefined> {
-    const found = await Promise.all(
-      w.hashes().map((hash) =>
-        client.getTransaction({ hash }).then(
-          (tx) => tx.blockNumber !== null,
-          (err: unknown) => (err instanceof TransactionNotFoundError ? false : undefined),
-        ),
-      ),
-    );
-    if (found.includes(true)) return true;
-    return found.includes(undefined) ? undefined : false;
   }
 
   function settle(w: Waiter, outcome: () => void) {

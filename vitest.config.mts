@@ -17,10 +17,14 @@ const pgliteOnly = [
   "lib/checkout/x402/chain-truth.db.test.ts",
 ];
 
+// `npm run test:timings` asks for Vitest's JSON report too (scripts/test-timings.mjs), written where this variable says.
+const timingsReport = process.env.TEST_TIMINGS_VITEST_JSON;
+
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
     environment: "node",
+    ...(timingsReport ? { reporters: ["default", "json"], outputFile: { json: timingsReport } } : {}),
     // Each database test file opens its own in-memory PGlite; loading its WebAssembly takes a moment.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -63,7 +63,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  reporter: [["list"]],
+  // `npm run test:timings` asks for the JSON report too (scripts/test-timings.mjs), written where the variable says.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   // Checkouts wait for blocks (a second each on the devnet, as on Base), and the CI machine runs six shops at once.
   timeout: 60_000,
   // A page or an assertion may wait on a shop that shares two cores with five others and the browsers.

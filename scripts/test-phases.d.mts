@@ -1,0 +1,7 @@
+// Types of scripts/test-phases.mjs (plain JavaScript, so that `npm test` starts without a compiler).
+export type Phase = { name: string; script: string; env?: Record<string, string> };
+export type PhaseResult = Phase & { seconds: number; ok: boolean; code: number };
+export const PHASES: Phase[];
+export function duration(seconds: number): string;
+export function phaseTable(results: PhaseResult[]): string;
+export function runPhases(envFor?: (phase: Phase) => Record<string, string>): Promise<PhaseResult[]>;

@@ -150,12 +150,13 @@ function decided(f: SolanaFinding): ChainVerdict | undefined {
 }
 
 /**
- * Whether no block can take a transaction of this blockhash any more: valid neither at `confirmed` (past its lifetime
- * there; the reconciler never asks about a hash too new for that bank) nor at `finalized`, so that every block that
- * could have carried the payment is final before its absence is believed.
+ * Whether no block can take a transaction of this blockhash any more: valid at no commitment, `processed` (a blockhash
+ * newer than the confirmed bank is valid there only: not valid at `confirmed` alone does not mean expired), `confirmed`
+ * nor `finalized` (so that every block that could have carried the payment is final before its absence is believed).
  */
 async function blockhashExpired(n: SolanaNetwork, blockhash: string): Promise<boolean> {
   const rpc = createSolanaRpc(n.rpcUrl);
-  const valid = async (commitment: "confirmed" | "finalized") => (await rpc.isBlockhashValid(blockhash as Blockhash, { commitment }).send()).value;
-  return !(await valid("confirmed")) && !(await valid("finalized"));
+  const valid = async (commitment: "processed" | "confirmed" | "finalized") =>
+    (await rpc.isBlockhashValid(blockhash as Blockhash, { commitment }).send()).value;
+  return !(await valid("processed")) && !(await valid("confirmed")) && !(await valid("finalized"));
 }

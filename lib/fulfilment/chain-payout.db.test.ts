@@ -364,7 +364,13 @@ describe(`refunds from a refund wallet on ${testDriver}`, () => {
       const payer = privateKeyToAccount(generatePrivateKey()).address;
       const signed = (await direct.sign({ network: base.network, payer }, 1_000_000n, async () => true))!;
       await direct.send(base.network, signed);
-      expect(await direct.status(base.network, [signed])).toMatchObject({ status: "landed" });
+      // Mined within moments (anvil mines the block beside the send, not always before the send answers).
+      let seen = await direct.status(base.network, [signed]);
+      for (let i = 0; i < 20 && seen.status === "pending"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await direct.status(base.network, [signed]);
+      }
+      expect(seen).toMatchObject({ status: "landed" });
       // Mined (the nonce is passed), but the receipt cannot be read: not "dead", which would pay the refund again.
       const viaProxy = payoutWith({ networks: [proxied], evmKey: refundEvm });
       expect(await viaProxy.status(base.network, [signed])).toEqual({ status: "pending" });

@@ -52,6 +52,8 @@ vi.mock("@/lib/payments/in-flight", async (actual) => ({
   ...(await actual<typeof import("@/lib/payments/in-flight")>()),
   acceptingSettlements: () => settlements.accepted,
 }));
+// The next file of this worker gets the module itself (vitest.setup.ts loads the project's modules anew for it).
+afterAll(() => vi.doUnmock("@/lib/payments/in-flight"));
 
 const ORIGIN = "http://shop.test";
 const CHAIN_ID = 84_530_999;

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { GET as balanceRoute } from "@/app/api/v2/accounts/balance/route";
 import { POST as createEsims } from "@/app/api/v2/esims/route";
 import { POST as createInvoices } from "@/app/api/v2/invoices/route";
@@ -15,6 +15,8 @@ vi.mock("@/lib/checkout/create-invoice", async (original) => ({
     throw new Error("the disk is full");
   }),
 }));
+// The next file of this worker gets the module itself (vitest.setup.ts loads the project's modules anew for it).
+afterAll(() => vi.doUnmock("@/lib/checkout/create-invoice"));
 
 let database: Database;
 processTestDatabase((d) => (database = d), withTestCatalog);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Tests that touch the database are named *.db.test.ts. They run with the domain's listeners wired (vitest.setup.ts) on
 // an in-memory PGlite, and again on a real PostgreSQL server when TEST_DATABASE_URL names one (CI starts one; see
@@ -17,6 +18,26 @@ const pgliteOnly = [
   "lib/checkout/x402/chain-truth.db.test.ts",
 ];
 
+// The files that spend most of their time waiting for the chains' blocks (a lag, an expiry, a depth, many payers at a
+// block a second), the longest first. They start first, so that they wait while the other files and `npm test`'s check
+// and build (scripts/test-phases.mjs) use the cores, rather than at the end with a core idle.
+const waiting = [
+  "lib/fulfilment/refund-lagging-node.db.test.ts",
+  "lib/checkout/x402/x402-exchange.db.test.ts",
+  "lib/checkout/x402/solana-truth.db.test.ts",
+  "lib/checkout/x402/chain-truth.db.test.ts",
+];
+class WaitingFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const i = waiting.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return i < 0 ? waiting.length : i;
+    };
+    // Array.prototype.sort is stable: the others keep Vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 // `npm run test:timings` asks for Vitest's JSON report too (scripts/test-timings.mjs), written where this variable says.
 const timingsReport = process.env.TEST_TIMINGS_VITEST_JSON;
 
@@ -30,6 +51,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two files at a time: a file waits on PGlite, PostgreSQL, a chain or a child process much of its time.
     maxWorkers: 2,
+    sequence: { sequencer: WaitingFirst },
     projects: [
       // Tests without a database: no wiring, no template.
       {
@@ -39,8 +61,8 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["**/*.db.test.ts"],
           env: { TEST_DB: "pglite" },
-          // The files of a worker share its modules, loaded once: they keep no state of their own between files (the
-          // database tests do: each makes its database the process's, so they stay isolated).
+          // The files of a worker share its process and modules, loaded once: they keep no state of their own between
+          // files.
           isolate: false,
         },
       },
@@ -53,6 +75,9 @@ export default defineConfig({
           setupFiles: ["./vitest.setup.ts"],
           // Each file's in-memory database starts from one migrated for the run.
           globalSetup: ["./vitest.global-setup.ts"],
+          // The files of a worker share its process: the packages are loaded once (about four seconds of CPU a file
+          // otherwise), and vitest.setup.ts starts each file from a new process's state.
+          isolate: false,
         },
       },
       // The operator CLI, run as the operator runs it (a child process per command): slower on a busy machine.
@@ -66,6 +91,7 @@ export default defineConfig({
           // The data folders the commands open start from the run's migrated template (openTestDataDir).
           globalSetup: ["./vitest.global-setup.ts"],
           testTimeout: 120_000,
+          isolate: false,
         },
       },
       ...(postgresUrl
@@ -78,6 +104,7 @@ export default defineConfig({
                 exclude: pgliteOnly,
                 env: { TEST_DB: "postgres" },
                 setupFiles: ["./vitest.setup.ts"],
+                isolate: false,
               },
             },
           ]

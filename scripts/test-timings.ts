@@ -1,6 +1,6 @@
 // `npm run test:timings`: the README's test command (scripts/test-phases.mjs) with the runners' JSON reports, then where
 // its time went: each phase, the Vitest projects, and the slowest test files and browser tests (scripts/timings.ts).
-// The reports stay in test-results/timings/ for a closer look.
+// The reports stay in timings-report/ for a closer look (not under test-results/, which Playwright empties as it starts).
 import fs from "node:fs";
 import path from "node:path";
 import { duration, runPhases } from "./test-phases.mjs";
@@ -9,7 +9,7 @@ import { playwrightTimings, rows, vitestTimings, type PlaywrightSuite, type Vite
 const readJson = <T>(file: string): T | undefined => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : undefined);
 
 async function main() {
-  const out = path.resolve("test-results/timings");
+  const out = path.resolve("timings-report");
   const vitestJson = path.join(out, "vitest.json");
   const playwrightJson = path.join(out, "playwright.json");
   fs.rmSync(out, { recursive: true, force: true });

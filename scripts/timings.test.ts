@@ -44,5 +44,19 @@ describe("the test suite's timings", () => {
       { name: "unit", script: "test:unit", seconds: 700, ok: false, code: 1 },
     ]);
     expect(table.split("\n")).toEqual(["Test phases:", "  check           44 s  passed", "  unit     11 min 40 s  FAILED", "  in all   12 min 24 s"]);
+    // Phases that ran beside another are named so, and the whole is the time from start to end, not their sum.
+    const together = phaseTable(
+      [
+        { name: "unit", script: "test:unit", seconds: 300, ok: true, code: 0 },
+        { name: "build", script: "build", seconds: 90, ok: true, code: 0, beside: true },
+      ],
+      310,
+    );
+    expect(together.split("\n")).toEqual([
+      "Test phases:",
+      "  unit                      5 min 0 s  passed",
+      "  build (beside Vitest)    1 min 30 s  passed",
+      "  in all                   5 min 10 s",
+    ]);
   });
 });

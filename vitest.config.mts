@@ -49,8 +49,9 @@ export default defineConfig({
     // Each database test file opens its own in-memory PGlite; loading its WebAssembly takes a moment.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two files at a time: a file waits on PGlite, PostgreSQL, a chain or a child process much of its time.
-    maxWorkers: 2,
+    // Three files at a time on two cores: the files that wait for blocks run first (see `waiting`), and while two of them
+    // wait the third worker keeps a core busy.
+    maxWorkers: 3,
     sequence: { sequencer: WaitingFirst },
     projects: [
       // Tests without a database: no wiring, no template.

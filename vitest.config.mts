@@ -38,7 +38,7 @@ class WaitingFirst extends BaseSequencer {
   }
 }
 
-// `npm run test:timings` asks for Vitest's JSON report too (scripts/test-timings.mjs), written where this variable says.
+// `npm run test:timings` asks for Vitest's JSON report too (scripts/test-timings.ts), written where this variable says.
 const timingsReport = process.env.TEST_TIMINGS_VITEST_JSON;
 
 export default defineConfig({

@@ -3,7 +3,7 @@
 // would have:
 // - the environment as the worker started with it (a file that sets a variable does not hand it to the next), with a
 //   data folder of the worker's own (DATA_DIR: what a file opens there by default, such as the devnet's chains, is not
-//   shared with the other worker, nor left in the repository's .data);
+//   shared with the other workers, nor left in the repository's .data);
 // - the chains of the process's devnet stopped, if the file before started them and left them running (its process's
 //   exit used to stop them);
 // - the project's own modules loaded anew (their module-level state with them), and the process-wide state the shop keeps

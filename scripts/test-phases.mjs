@@ -83,23 +83,11 @@ async function inTurn(phases, envFor, hold) {
 export async function runPhases(envFor = () => ({})) {
   const started = performance.now();
   const [first, ...rest] = PHASES;
-  const [main, beside] = await Promise.all([
-    inTurn([first], envFor, false),
-    inTurn(
-      rest.filter((p) => p.beside),
-      envFor,
-      true,
-    ),
-  ]);
-  const results = [...main, ...beside];
-  if (results.every((r) => r.ok))
-    results.push(
-      ...(await inTurn(
-        rest.filter((p) => !p.beside),
-        envFor,
-        false,
-      )),
-    );
+  const beside = rest.filter((p) => p.beside);
+  const after = rest.filter((p) => !p.beside);
+  const [firstResults, besideResults] = await Promise.all([inTurn([first], envFor, false), inTurn(beside, envFor, true)]);
+  const results = [...firstResults, ...besideResults];
+  if (results.every((r) => r.ok)) results.push(...(await inTurn(after, envFor, false)));
   console.log(`\n${phaseTable(results, (performance.now() - started) / 1000)}`);
   return results;
 }

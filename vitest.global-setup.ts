@@ -12,9 +12,10 @@ declare module "vitest" {
   }
 }
 
-/** Dumps a migrated in-memory database, prepared by `prepare`, to `file`. */
-async function template(file: string, prepare?: Parameters<typeof openDatabase>[1]): Promise<void> {
-  const database = await openDatabase({ driver: "pglite-memory" }, prepare);
+/** Dumps a migrated in-memory database (from the dump in `from`, else a new cluster), prepared by `prepare`, to `file`. */
+async function template(file: string, options: { from?: string; prepare?: Parameters<typeof openDatabase>[1] } = {}): Promise<void> {
+  const load = options.from ? new Blob([fs.readFileSync(options.from)]) : undefined;
+  const database = await openDatabase({ driver: "pglite-memory", ...(load ? { loadDataDir: load } : {}) }, options.prepare);
   try {
     const dump = await database.dump?.();
     if (!dump) throw new Error("PGlite gave no dump");
@@ -24,15 +25,32 @@ async function template(file: string, prepare?: Parameters<typeof openDatabase>[
   }
 }
 
+/** The run's templates, made by the first project that asks (pglite and cli both do) and removed after the last. */
+type Templates = { files: Promise<{ empty: string; catalog: string }>; dir: string; users: number };
+const shared = globalThis as { __storefrontTestTemplates?: Templates };
+
 /**
  * Makes the run's template databases: a test file loads one in well under a second, where a new cluster and the
- * migrations take about five seconds of CPU and the demo catalog two more, once per test file.
+ * migrations take about five seconds of CPU and the demo catalog two more, once per test file. They are made once for
+ * the run, whichever projects use them, and the catalog one starts from the empty one's dump (no second migration).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-test-template-"));
-  const files = { empty: path.join(dir, "empty.tar.gz"), catalog: path.join(dir, "catalog.tar.gz") };
-  await template(files.empty);
-  await template(files.catalog, (db) => seedCatalogOnce(db, true));
-  project.provide("pgliteTemplates", files);
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  if (!shared.__storefrontTestTemplates) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-test-template-"));
+    const files = { empty: path.join(dir, "empty.tar.gz"), catalog: path.join(dir, "catalog.tar.gz") };
+    const made = (async () => {
+      await template(files.empty);
+      await template(files.catalog, { from: files.empty, prepare: (db) => seedCatalogOnce(db, true) });
+      return files;
+    })();
+    shared.__storefrontTestTemplates = { files: made, dir, users: 0 };
+  }
+  const templates = shared.__storefrontTestTemplates;
+  templates.users++;
+  project.provide("pgliteTemplates", await templates.files);
+  return () => {
+    if (--templates.users > 0) return;
+    fs.rmSync(templates.dir, { recursive: true, force: true });
+    delete shared.__storefrontTestTemplates;
+  };
 }

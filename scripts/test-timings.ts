@@ -25,7 +25,9 @@ async function main() {
   const vitest = readJson<VitestReport>(vitestJson);
   if (vitest) {
     const t = vitestTimings(vitest);
-    console.log(`\nVitest: ${t.tests} tests, ${duration(t.total)} in test files (two at a time). The slowest files:\n${rows(t.files)}`);
+    console.log(
+      `\nVitest: ${t.tests} tests, ${duration(t.total)} in test files (several at a time: maxWorkers in vitest.config.mts). The slowest files:\n${rows(t.files)}`,
+    );
   }
   const playwright = readJson<{ suites?: PlaywrightSuite[] }>(playwrightJson);
   if (playwright) {

@@ -80,7 +80,11 @@ export default defineConfig({
   // dependency) and what runs beside them; the second every project that comes after them, because it pays the same
   // payTo (merchant-api, checkout) or only to balance the phases (the others say so).
   projects: [
-    // Invoices that expire: a shop of its own whose invoices live one minute. First: it mostly waits.
+    // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
+    // check the shop's payTo balance to the atomic unit, and other files pay the same payTo. First: one worker runs
+    // them in turn, the first phase's longest stretch, while the other takes the rest of the phase.
+    { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
+    // Invoices that expire: a shop of its own whose invoices live one minute. Early: it mostly waits.
     ...(!external
       ? [
           {
@@ -106,9 +110,6 @@ export default defineConfig({
       ],
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 } },
     },
-    // The wallet-paid API with the official x402 client packages: no browser. One file at a time: the tests
-    // check the shop's payTo balance to the atomic unit, and other files pay the same payTo.
-    { name: "x402-api", testMatch: "x402/**/*.spec.ts", workers: 1 },
     // What an operator relies on, over real HTTP: health, the cron round, start-up refusals, and a fuzz of every route
     // with malformed input (no 5xx). No browser; it never pays, so it may run beside the API tests.
     { name: "operations", testMatch: "operations/**/*.spec.ts", testIgnore: external ? [] : ["operations/fuzz.spec.ts"] },

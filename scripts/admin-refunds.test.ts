@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDataDir, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/test/fulfilment";
-import { runAdmin } from "./testing";
+import { runAdminHere } from "./testing";
 
 let dir: string;
 let invoiceId: string;
 
-const admin = (args: string[]) => runAdmin(args, dir);
+// In this process (runAdminHere): the database is closed between the commands, as between two processes.
+const admin = (args: string[]) => runAdminHere(args, dir);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-admin-refunds-"));

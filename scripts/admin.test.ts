@@ -6,14 +6,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/platform/db/client";
 import { openTestDataDir } from "@/test/db";
-import { IMPORT_PRODUCTS, closedPort, runAdmin } from "./testing";
+import { IMPORT_PRODUCTS, closedPort, runAdminHere } from "./testing";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const admin = runAdmin;
+// In this process (runAdminHere): no test here plays the shop server that holds the data folder.
+const admin = runAdminHere;
 
 /** A new data folder that holds a migrated database (a copy of the run's template), as after the shop's first start. */
 async function migratedDataDir(): Promise<string> {

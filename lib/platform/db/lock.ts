@@ -72,6 +72,8 @@ export async function lockDataDir(dataDir: string, role: string, waitMs = 3000):
   const release = () => {
     if (released) return;
     released = true;
+    // A process that opens and closes the database again and again (the CLI tests) keeps no listener per opening.
+    process.off("exit", release);
     if (readLock(file)?.pid === process.pid) fs.rmSync(file, { force: true });
   };
   process.once("exit", release);

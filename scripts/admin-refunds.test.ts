@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDataDir, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice, TEST_PAYER, TEST_PAYMENT } from "@/test/fulfilment";
-import { runAdminHere } from "./testing";
+import { runAdminHere } from "./testing-here";
 
 let dir: string;
 let invoiceId: string;

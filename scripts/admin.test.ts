@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getProduct } from "@/lib/catalog/get-product";
 import { openDatabase } from "@/lib/platform/db/client";
 import { openTestDataDir } from "@/test/db";
-import { IMPORT_PRODUCTS, closedPort, runAdminHere } from "./testing";
+import { IMPORT_PRODUCTS, closedPort } from "./testing";
+import { runAdminHere } from "./testing-here";
 
 const dirs: string[] = [];
 afterEach(() => {

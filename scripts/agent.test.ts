@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -58,4 +60,30 @@ describe("npm run agent: finding the shop", () => {
       await shop.close();
     }
   });
+
+  it("waits for a shop that is still starting: a first request held while it compiles, then a 503", async () => {
+    // As `npm run dev` just started: the connection is accepted at once, the first answer comes once the route is
+    // compiled (here after 12 s, past the agent's 10), then the shop answers 503 once while its start completes.
+    const asked: number[] = [];
+    const shop = http.createServer((req, res) => {
+      asked.push(Date.now());
+      const answer = () => res.writeHead(asked.length === 1 ? 404 : asked.length === 2 ? 503 : 404).end();
+      if (asked.length === 1) setTimeout(answer, 12_000);
+      else answer();
+    });
+    await new Promise<void>((r) => shop.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+      const { code, out } = await agent(["--url", base], { DATA_DIR: dataDir() });
+      expect(out).toContain(`The shop at ${base} accepts connections but has not answered yet`);
+      // It asked again after its first request timed out, then again after the 503: three requests, one message.
+      expect(asked).toHaveLength(3);
+      expect(out.match(/waiting for it/g)).toHaveLength(1);
+      expect(code).toBe(1);
+      expect(out).toContain(`The shop at ${base} is not on the devnet`);
+    } finally {
+      shop.closeAllConnections();
+      await new Promise<void>((r) => shop.close(() => r()));
+    }
+  }, 60_000);
 });

@@ -18,6 +18,9 @@ import { devnetBuyer } from "./x402-buyer";
 
 /** The most the agent lets its x402 client pay at once (a spend control of the official client), in USDC. */
 const MAX_PAYMENT_USDC = "100";
+/** How long a shop may take to answer its first request before the agent says it waits for it, and how long it waits. */
+const FIRST_ANSWER_MS = 10_000;
+const START_WAIT_MS = 180_000;
 /** How long the agent waits for the code after paying. */
 const DELIVERY_WAIT_MS = 60_000;
 
@@ -50,16 +53,36 @@ async function findShop(url: string | undefined): Promise<string> {
   const recorded = url ? undefined : recordedServer(c.dataDir);
   const base = (url ?? recorded?.url ?? `http://127.0.0.1:${c.port}`).replace(/\/+$/, "");
   const where = url ? "given with --url" : recorded ? `recorded in ${c.dataDir}/${SERVER_RECORD_FILE}` : "the default address";
+  // A shop just started with `npm run dev` accepts the connection at once but answers its first request only once that
+  // route is compiled (20-60 s on a small machine): a shop that is slow to answer, or answers 503 while it starts, is
+  // waited for; nothing listening is no shop.
+  const deadline = Date.now() + START_WAIT_MS;
+  let waiting = false;
+  const wait = (why: string) => {
+    if (!waiting) say(`The shop at ${base} ${why}: waiting for it (up to ${START_WAIT_MS / 60_000} minutes)…`);
+    waiting = true;
+  };
   let res: Response;
-  try {
-    res = await fetch(`${base}/api/dev/devnet`, { signal: AbortSignal.timeout(10_000) });
-  } catch {
-    throw new AgentError(
-      url
-        ? `No shop answers at ${base}. Check the address, or start the shop with \`npm run dev\`.`
-        : `No shop is running: nothing answers at ${base} (${where}). Start it with \`npm run dev\` in another terminal, ` +
-            "wait for it to say it is ready, then run `npm run agent` again (or pass --url URL for a shop elsewhere).",
-    );
+  for (;;) {
+    try {
+      res = await fetch(`${base}/api/dev/devnet`, { signal: AbortSignal.timeout(waiting ? Math.max(1_000, deadline - Date.now()) : FIRST_ANSWER_MS) });
+    } catch (err) {
+      const timedOut = err instanceof DOMException && err.name === "TimeoutError";
+      if (timedOut && Date.now() < deadline) {
+        wait("accepts connections but has not answered yet (is it compiling its first page?)");
+        continue;
+      }
+      if (timedOut) throw new AgentError(`The shop at ${base} did not answer within ${START_WAIT_MS / 60_000} minutes. Is it stuck? Its terminal says more.`);
+      throw new AgentError(
+        url
+          ? `No shop answers at ${base}. Check the address, or start the shop with \`npm run dev\`.`
+          : `No shop is running: nothing answers at ${base} (${where}). Start it with \`npm run dev\` in another terminal, ` +
+              "wait for it to say it is ready, then run `npm run agent` again (or pass --url URL for a shop elsewhere).",
+      );
+    }
+    if (res.status !== 503 || Date.now() >= deadline) break;
+    wait("is starting (503)");
+    await new Promise((r) => setTimeout(r, 1_000));
   }
   if (res.status === 404) {
     throw new AgentError(

@@ -1,54 +1,10 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { alive, commandLine, descendants, portOpen, waitFor } from "./process-tree";
 import { freePort } from "./shop-server";
-
-/** Every process below `root` now (children, theirs, …), from /proc: next dev runs in a process group of its own. */
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The command name, in parentheses, may hold spaces: the fields after its closing one are fixed.
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // It ended meanwhile.
-    }
-  }
-  const found: number[] = [];
-  const walk = (pid: number) => (children.get(pid) ?? []).forEach((c) => (found.push(c), walk(c)));
-  walk(root);
-  return found;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    // A zombie (ended, not yet reaped by its parent) runs nothing.
-    return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-};
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-  });
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms: number) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 // `npm run dev` under a process supervisor, which stops it with a SIGTERM to the process it started (npm).
 // Skipped off Linux only: the test finds what is left of the launcher's process group in /proc. CI runs on Linux.
@@ -79,7 +35,7 @@ describe.skipIf(process.platform !== "linux")("npm run dev", () => {
       );
       const processes = descendants(npm.pid!);
       processes.forEach((p) => seen.add(p));
-      const commands = processes.map((p) => fs.readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " "));
+      const commands = processes.map(commandLine);
       expect(
         commands.some((c) => c.includes("next dev")),
         output,

@@ -29,6 +29,11 @@ test("an existing client's flow: ping, balance, the whole catalog, a purchase to
   const tooSoon = await m.call("/ping");
   expect(tooSoon.status).toBe(429);
   expect(Number(tooSoon.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  // Its health check sends no credentials: a liveness ping, counted per client address (its own account's count spent
+  // above does not refuse it); the balance still requires them.
+  const health = await fetch(`${baseURL}/api/v2/ping`);
+  expect([health.status, await health.json()]).toMatchObject([200, { message: "pong", data: { message: "pong" } }]);
+  expect((await fetch(`${baseURL}/api/v2/accounts/balance`)).status).toBe(401);
 
   expect((await m.call("/accounts/balance", { auth: `Bearer ${m.api_token}` })).body.data).toEqual({ balance: 10_000, currency: "USD" });
 

@@ -27,6 +27,8 @@ type V2Operation = {
   idempotent?: boolean;
   ok: z.ZodType;
   errors?: ErrorLists;
+  /** Answers without credentials too (credentials sent are still checked): a liveness ping. */
+  credentialsOptional?: boolean;
 };
 
 type ErrorLists = Partial<Record<400 | 402 | 404 | 409 | 422 | 500, Codes>>;
@@ -73,9 +75,12 @@ export const V2_OPERATIONS: readonly V2Operation[] = [
     path: "/ping",
     operationId: "ping",
     tag: "Account",
-    summary: "Check credentials",
-    description: "Answers `pong` in both shapes existing clients read.",
+    summary: "Check the service, and credentials when sent",
+    description:
+      "Answers `pong` in both shapes existing clients read. Without an `Authorization` header it is a liveness check, " +
+      "counted per client address against the same limit; credentials that are sent are checked (a wrong key is 401).",
     ok: s.pongSchema,
+    credentialsOptional: true,
   },
   {
     method: "get",
@@ -432,6 +437,8 @@ function operationObject(op: V2Operation): ZodOpenApiOperationObject {
         : {}),
     },
     ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+    // `{}`: no credentials is one of the ways to call it.
+    ...(op.credentialsOptional ? { security: [{}, { basic: [] }, { bearer: [] }] } : {}),
     responses,
   };
 }

@@ -5,6 +5,7 @@ import { GET as balance } from "@/app/api/v2/accounts/balance/route";
 import { GET as ping } from "@/app/api/v2/ping/route";
 import { testDriver, processTestDatabase } from "@/test/db";
 import { basicAuth, bearerAuth, callRoute } from "@/test/merchant-api";
+import { installPeerAddress, PEER_HEADER } from "@/lib/platform/http/peer-address";
 
 const ADMIN = "adm_test_token_for_the_admin_api_0123456789";
 beforeAll(() => {
@@ -100,16 +101,40 @@ describe(`admin API and account routes on ${testDriver}`, () => {
   it("answers 401 in the API's envelope for wrong credentials and the wrong scheme", async () => {
     const m = await newMerchant();
     for (const headers of [
-      {},
+      { Authorization: "" },
       { Authorization: "Basic" },
       basicAuth(m.api_id, "sk_nope"),
       { Authorization: `Bearer ${m.api_secret}` },
       basicAuth(...(m.api_token.split(".") as [string, string])),
     ]) {
       const res = await callRoute(ping, "/api/v2/ping", { headers });
-      expect(res.status).toBe(401);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body).toMatchObject({ meta: { _endpoint: "/ping" }, error_code: "unauthorized" });
       expect(res.headers.get("www-authenticate")).toContain("Basic");
     }
+  });
+
+  it("answers ping without credentials as a liveness check, counted per client address against the ping's limit; every other route still requires them", async () => {
+    installPeerAddress();
+    const from = (address: string) => ({ [PEER_HEADER]: address });
+    const first = await callRoute(ping, "/api/v2/ping", { headers: from("198.51.100.21") });
+    expect(first).toMatchObject({ status: 200, body: { meta: { _endpoint: "/ping" }, message: "pong", data: { message: "pong" } } });
+    expect(first.headers.get("x-ratelimit-limit")).toBe("1");
+    expect(first.headers.get("ratelimit-policy")).toMatch(/q=1;w=3/);
+    // The same address within 3 s: the ping's limit; another address has its own (an IPv6 client: its /64).
+    const again = await callRoute(ping, "/api/v2/ping", { headers: from("198.51.100.21") });
+    expect(again).toMatchObject({ status: 429, body: { error_code: "too_many_requests", meta: { _endpoint: "/ping" } } });
+    expect(Number(again.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await callRoute(ping, "/api/v2/ping", { headers: from("2001:db8:5::1") })).status).toBe(200);
+    expect((await callRoute(ping, "/api/v2/ping", { headers: from("2001:db8:5::2") })).status).toBe(429);
+    // Credentials that are sent are checked: a wrong key is 401, whatever the address's count.
+    const m = await newMerchant();
+    const wrong = await callRoute(ping, "/api/v2/ping", { headers: { ...from("198.51.100.22"), ...basicAuth(m.api_id, "sk_nope") } });
+    expect(wrong).toMatchObject({ status: 401, body: { error_code: "unauthorized" } });
+    // A merchant's own count is not the address's: its first ping passes from an address that has used its own.
+    expect((await callRoute(ping, "/api/v2/ping", { headers: { ...from("198.51.100.21"), ...bearerAuth(m.api_token) } })).status).toBe(200);
+    // Every other route still requires credentials.
+    const balanceWithout = await callRoute(balance, "/api/v2/accounts/balance", { headers: from("198.51.100.23") });
+    expect(balanceWithout).toMatchObject({ status: 401, body: { error_code: "unauthorized" } });
   });
 });

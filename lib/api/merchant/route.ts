@@ -4,7 +4,7 @@ import { BodyError } from "@/lib/platform/http/body";
 import { publicOrigin } from "@/lib/platform/http/origin";
 import { guardedRoute } from "@/lib/platform/http/guarded-route";
 import { authenticate, type AccountHolder, type Credential } from "@/lib/merchants";
-import { getRateLimiter, type MerchantRouteId } from "@/lib/platform/ratelimit";
+import { getRateLimiter, ipSubject, type MerchantRouteId } from "@/lib/platform/ratelimit";
 import { DomainError } from "@/lib/platform/errors";
 import { isDatabaseUnavailable } from "@/lib/platform/db/unavailable";
 import { DATABASE_UNAVAILABLE_MESSAGE, retryAfter } from "@/lib/platform/http/unavailable";
@@ -28,6 +28,8 @@ export type MerchantContext = {
 };
 
 type Handler = (req: Request, ctx: MerchantContext) => Promise<Response>;
+/** What a route answers to a request that sends no credentials at all, where it takes one (GET /ping). */
+type WithoutCredentials = (req: Request, ctx: { endpoint: string }) => Promise<Response>;
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 export const API_PREFIX = "/api/v2";
@@ -43,12 +45,21 @@ export const MERCHANT_GUARD = { refuse: (req: Request, problem: RequestProblem) 
  * API's error envelope. The database unreachable is a 503 `service_unavailable` with Retry-After; an unexpected error
  * is logged and answered 500 without details. What the edge refuses is refused first (guarded-route.ts, MERCHANT_GUARD).
  */
-export function merchantRoute(routeId: MerchantRouteId, handler: Handler) {
+export function merchantRoute(routeId: MerchantRouteId, handler: Handler, options: { withoutCredentials?: WithoutCredentials } = {}) {
   return guardedRoute(async (req: Request, next: NextContext): Promise<Response> => {
     const url = new URL(req.url);
     const endpoint = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     let limits: Headers | undefined;
     try {
+      // No Authorization header at all (an empty one is a malformed credential: 401): the route's own limit, counted
+      // per client address instead of per account.
+      if (options.withoutCredentials && !req.headers.has("authorization")) {
+        const ip = clientIp(req);
+        const decision = await (await getRateLimiter()).consume(routeId, ip ? `ip:${ipSubject(ip)}` : "ip:loopback");
+        if (!decision.allowed) return rateLimitedResponse(endpoint, decision);
+        limits = new Headers(decision.headers);
+        return withHeaders(await options.withoutCredentials(req, { endpoint }), limits);
+      }
       const db = await getDb();
       const { merchant, credential } = await authenticate(db, req.headers.get("authorization"));
       addLogContext({ merchant_id: merchant.id });

@@ -106,7 +106,16 @@ export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["
   if (!src) return err;
   const field =
     part === "package_value" ? src.value : part === "refill_input" ? (src.recipient ?? (err.details.recipient === "email" ? "email" : "phone_number")) : part;
-  return err.at(field === undefined ? ["products", src.index] : ["products", src.index, field]);
+  const path = field === undefined ? ["products", src.index] : ["products", src.index, field];
+  // The spec's two codes for a package not found: `invalid_package_id` for a `package_id` that names none,
+  // `invalid_value` for a `value` outside what the product allows, however it is written ("-5", "abc", 999999) when the
+  // product takes an amount from a range. A product of fixed packages only is asked for one of them: a value that is
+  // none names no package.
+  if (part === "package_value" && (err.code === "unknown_package" || err.code === "package_out_of_range")) {
+    const code = src.value === "value" && err.details.range !== undefined ? "package_out_of_range" : "unknown_package";
+    return new DomainError(code, err.message, { path, details: { ...err.details } });
+  }
+  return err.at(path);
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */

@@ -217,6 +217,14 @@ describe(`merchant invoices on ${testDriver}`, () => {
     // A range product takes a value inside its range only.
     const ranged = await m.create({ products: [{ product_id: "amazon-us", value: 5000 }], payment_method: "balance" });
     expect([ranged.status, ranged.body.error_code]).toEqual([400, "invalid_value"]);
+    // However the value is written: one code, the spec's for a value outside the allowed range. A package_id that names
+    // no package is invalid_package_id.
+    for (const value of [-5, "-5", "abc", 999999, "10.001"]) {
+      const res = await m.create({ products: [{ product_id: "amazon-us", value }], payment_method: "balance" });
+      expect([res.status, res.body.error_code, res.body.message], String(value)).toEqual([400, "invalid_value", expect.stringContaining("products[0].value")]);
+    }
+    const noSuchId = await m.create({ products: [{ product_id: "amazon-us", package_id: "amazon-us<&>999999" }], payment_method: "balance" });
+    expect([noSuchId.status, noSuchId.body.error_code]).toEqual([400, "invalid_package_id"]);
     // Nothing of the refused requests was charged (the accepted one was not paid).
     expect(await m.balance()).toBe(10_000);
   });

@@ -7,10 +7,10 @@ export function firstApiCall(origin: string): string {
   return `curl -u "YOUR_API_ID:YOUR_API_SECRET" ${origin}/api/v2/ping`;
 }
 
-/** The empty state of a merchant without orders: how to make a first API call. */
-export function FirstApiCall({ origin }: { origin: string }) {
+/** The empty state of a merchant without orders (or invoices, on their page): how to make a first API call. */
+export function FirstApiCall({ origin, nothing = "orders" }: { origin: string; nothing?: "orders" | "invoices" }) {
   return (
-    <EmptyState title="No orders yet: make your first API call">
+    <EmptyState title={`No ${nothing} yet: make your first API call`}>
       <ol className="flex list-decimal flex-col gap-3 pl-5">
         <li>
           Take the API ID and secret you were given, or{" "}

@@ -47,6 +47,10 @@ test("sign-in with an API ID and secret; a wrong secret gets one message that do
   await expect(page.getByRole("status").filter({ hasText: "first API call copied" })).toBeAttached();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstCall);
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  // The invoices page's empty state speaks of invoices.
+  await page.goto("/dashboard/invoices");
+  await expect(page.getByRole("heading", { name: "No invoices yet: make your first API call" })).toBeVisible();
+  await page.goto("/dashboard");
 
   // A signed-in merchant going to the sign-in page lands on the overview.
   await page.goto("/dashboard/sign-in");

@@ -12,6 +12,7 @@ export { canSeeCodes, getStatus, type InvoiceView, type Viewer } from "./view";
 export { effectiveOrder } from "./effective-status";
 export { merchantStatus } from "./merchant-invoice-view";
 export { getMerchantOrder } from "./merchant-invoices";
+export { paymentMethodLabel } from "./dashboard-invoice-payment";
 export { settlementEffects } from "./settlement-effects";
 export { createInvoiceResponse, readCreateBody } from "./x402/invoice";
 export { payInvoice } from "./x402/pay";

@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { invoices } from "@/lib/platform/db/schema";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import { bearerAuth, callRoute } from "@/test/merchant-api";
 import type { Database } from "@/lib/platform/db";
@@ -31,6 +34,12 @@ describe(`an order in the dashboard, on ${testDriver}`, () => {
     const before = await getMerchantOrderDetail(database.db, m.merchant_id, delivered);
     expect(labels(before!.timeline)).toEqual(["Ordered", "Paid", "Being delivered (ahead)"]);
     expect(before!.timeline[1]!.detail).toBe("Paid from your balance.");
+    // Had it been paid in USDC: the network by the name every other page gives it.
+    await database.db.update(invoices).set({ paymentMethod: "usdc_base" }).where(eq(invoices.id, before!.invoice.id));
+    const base = { key: "base", name: "Base (devnet)" } as PaymentNetwork;
+    const paidInUsdc = await getMerchantOrderDetail(database.db, m.merchant_id, delivered, new Date(), [base]);
+    expect(paidInUsdc!.timeline[1]!.detail).toBe("Paid: USDC on Base (devnet).");
+    await database.db.update(invoices).set({ paymentMethod: "balance" }).where(eq(invoices.id, before!.invoice.id));
 
     await drainDue(database.db);
     const done = await getMerchantOrderDetail(database.db, m.merchant_id, delivered);

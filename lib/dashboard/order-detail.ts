@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { invoices, ledgerEntries, orders } from "@/lib/platform/db/schema";
 import type { Redemption } from "@/lib/fulfilment";
-import { effectiveOrder, getMerchantOrder, merchantStatus } from "@/lib/checkout";
+import { effectiveOrder, getMerchantOrder, merchantStatus, paymentMethodLabel } from "@/lib/checkout";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { centsToDecimal } from "@/lib/platform/money";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -14,18 +15,27 @@ export type TimelineStep = { label: string; at: Date | null; detail?: string; to
 
 export type OrderDetail = { order: OrderRow; invoice: InvoiceRow; refund: LedgerRow | null; timeline: TimelineStep[] };
 
-const paymentWords = (inv: InvoiceRow) =>
-  inv.paymentMethod === "balance" || !inv.paymentMethod ? "from your balance" : `in USDC (${inv.paymentMethod.replace(/^usdc_/, "")})`;
+/** "Paid from your balance.", or how else, with the network's name as every other page gives it ("USDC on Base (devnet)"). */
+const paidWords = (inv: InvoiceRow, networks: readonly PaymentNetwork[]) =>
+  inv.paymentMethod === "balance" || !inv.paymentMethod
+    ? "Paid from your balance."
+    : `Paid: ${paymentMethodLabel(inv.paymentMethod, networks, inv.giftCardCents !== null)}.`;
 
 /**
  * What happened to an order, in order: placed, paid, then delivered or failed (and refunded). Steps still ahead are
  * listed without a time, so the merchant sees where it stands. A pure function of the rows: the page and tests share it.
  */
-export function orderTimeline(order: OrderRow, invoice: InvoiceRow, refund: LedgerRow | null, now = new Date()): TimelineStep[] {
+export function orderTimeline(
+  order: OrderRow,
+  invoice: InvoiceRow,
+  refund: LedgerRow | null,
+  now = new Date(),
+  networks: readonly PaymentNetwork[] = [],
+): TimelineStep[] {
   const steps: TimelineStep[] = [{ label: "Ordered", at: order.createdAt, detail: `On invoice ${invoice.id}.`, tone: "done" }];
   const invoiceStatus = merchantStatus(invoice, now);
   if (invoice.paidAt) {
-    steps.push({ label: "Paid", at: invoice.paidAt, detail: `Paid ${paymentWords(invoice)}.`, tone: "done" });
+    steps.push({ label: "Paid", at: invoice.paidAt, detail: paidWords(invoice, networks), tone: "done" });
   } else if (invoiceStatus === "denied" || invoiceStatus === "payment_error") {
     steps.push({
       label: "Not paid",
@@ -78,8 +88,17 @@ export function orderTimeline(order: OrderRow, invoice: InvoiceRow, refund: Ledg
   return steps;
 }
 
-/** One of the merchant's orders with its invoice, its refund to the balance (if any) and its timeline; null if not the merchant's. */
-export async function getMerchantOrderDetail(db: Db, merchantId: string, id: string, now = new Date()): Promise<OrderDetail | null> {
+/**
+ * One of the merchant's orders with its invoice, its refund to the balance (if any) and its timeline; null if not the
+ * merchant's. `networks` (the mode's) name the network it was paid on.
+ */
+export async function getMerchantOrderDetail(
+  db: Db,
+  merchantId: string,
+  id: string,
+  now = new Date(),
+  networks: readonly PaymentNetwork[] = [],
+): Promise<OrderDetail | null> {
   const [row] = await db
     .select({ order: orders, invoice: invoices })
     .from(orders)
@@ -91,7 +110,7 @@ export async function getMerchantOrderDetail(db: Db, merchantId: string, id: str
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, id), eq(ledgerEntries.kind, "refund"), eq(ledgerEntries.merchantId, merchantId)));
   const order = effectiveOrder(row.order, row.invoice, now);
-  return { order, invoice: row.invoice, refund: refund ?? null, timeline: orderTimeline(order, row.invoice, refund ?? null, now) };
+  return { order, invoice: row.invoice, refund: refund ?? null, timeline: orderTimeline(order, row.invoice, refund ?? null, now, networks) };
 }
 
 /** A delivered order's codes, as the shop's redemption card shows them; null before delivery or for another merchant's order. */

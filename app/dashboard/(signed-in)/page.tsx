@@ -119,7 +119,10 @@ async function Activity({ merchantId }: { merchantId: string }) {
           Needs attention
         </h2>
         {attention.length === 0 ? (
-          <p className="text-slate-700">Nothing: no failed orders and no failing webhooks.</p>
+          <p className="text-slate-700">
+            Nothing: no paid order failed and no webhook is failing.
+            {o.ordersByStatus.failed > 0 && " The failed orders above belong to invoices that were never paid: nothing was charged."}
+          </p>
         ) : (
           <ul className="flex flex-col divide-y divide-slate-100">
             {attention.map((item) => (

@@ -68,7 +68,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader title="Invoices" description="Each API call to POST /invoices made one: what it cost, how it was paid, and its orders and webhooks." />
       {total === 0 && !filtered ? (
-        <FirstApiCall origin={await requestOrigin()} />
+        <FirstApiCall origin={await requestOrigin()} nothing="invoices" />
       ) : (
         <>
           {/* Keyed by the query: its uncontrolled fields show the new query after a client-side navigation. */}

@@ -13,6 +13,7 @@ import { formatPackage, formatUsdc } from "@/lib/catalog/pricing";
 import { getDb } from "@/lib/platform/db";
 import { requireMerchant } from "@/lib/dashboard/http/auth";
 import { getMerchantOrderDetail } from "@/lib/dashboard/order-detail";
+import { getPayments } from "@/lib/payments/payments";
 import { revealRedemptionAction } from "../actions";
 
 type Props = { params: Promise<{ id: string }> };
@@ -23,7 +24,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function OrderPage({ params }: Props) {
   const { merchant } = await requireMerchant();
-  const detail = await getMerchantOrderDetail(await getDb(), merchant.id, (await params).id);
+  const [db, { networks }] = await Promise.all([getDb(), getPayments()]);
+  const detail = await getMerchantOrderDetail(db, merchant.id, (await params).id, new Date(), networks);
   if (!detail) notFound();
   const { order, invoice, refund, timeline } = detail;
   return (

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { edgeError, rawPathAndQuery, REQUEST_ID_HEADER, requestId, requestProblem } from "@/lib/platform/http/edge-guard";
+import { edgeError, edgePage, rawPathAndQuery, REQUEST_ID_HEADER, requestId, requestProblem, surfaceOf, wantsHtml } from "@/lib/platform/http/edge-guard";
 import { edgeRefusalUrl } from "@/lib/api/merchant/methods";
 import { outagePage } from "@/lib/platform/http/outage-page";
 
@@ -7,7 +7,8 @@ const MERCHANT_API = "/api/v2";
 
 /**
  * The edge of the requests that pass here (see `config` below), before routing: a path or query that is not valid
- * UTF-8 or holds a NUL byte is refused with a 400 in the shape of the API it was meant for, and a body declared larger
+ * UTF-8 or holds a NUL byte is refused with a 400 in the shape of the API it was meant for (a browser asking for a page
+ * gets a page that says so, with a search and the way home), and a body declared larger
  * than MAX_BODY_BYTES with a 413 before it is read (a body sent without a length is cut at the same size by the
  * readers in lib/platform/http/body.ts). Every request gets an id (X-Request-Id, the caller's when it sent a sane one): the
  * handlers' logs carry it, and so does the answer.
@@ -32,7 +33,11 @@ export function proxy(request: NextRequest): Response {
     return res;
   };
   const problem = requestProblem(request);
-  if (problem && !merchant) return stamped(edgeError(url.pathname, problem.status, problem.message));
+  if (problem && !merchant) {
+    // A browser asking for a page gets a page; files, exports and the APIs their own shapes.
+    const page = surfaceOf(url.pathname) === "page" && wantsHtml(request.headers.get("accept"));
+    return stamped(page ? edgePage(problem.status, problem.message) : edgeError(url.pathname, problem.status, problem.message));
+  }
   const outage = outagePage(request.method, url.pathname);
   if (outage) return stamped(outage);
   if (problem) return stamped(NextResponse.rewrite(new URL(edgeRefusalUrl(rawPathAndQuery(request.url)), url), { request: { headers } }));

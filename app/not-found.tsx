@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { SearchForm } from "@/components/shop/search-form";
+import { PageNotFound } from "@/components/shop/page-not-found";
 import { ShopFrame } from "@/components/shop/shop-frame";
 
 export const metadata: Metadata = { title: "Page not found", robots: { index: false } };
@@ -9,14 +8,7 @@ export const metadata: Metadata = { title: "Page not found", robots: { index: fa
 export default function NotFound() {
   return (
     <ShopFrame>
-      <div className="mx-auto flex max-w-xl flex-col items-center gap-4 py-12 text-center">
-        <h1 className="text-2xl font-bold text-slate-900">Page not found</h1>
-        <p className="text-slate-700">There is nothing at this address. Search the shop, or start again from its home page.</p>
-        <SearchForm id="notfound-search" />
-        <Link href="/" className="font-semibold text-brand-700 hover:underline">
-          Go to the shop
-        </Link>
-      </div>
+      <PageNotFound />
     </ShopFrame>
   );
 }

@@ -102,7 +102,9 @@ test("a package is named in its product's currency, on the product page and in t
 
 test.describe(() => {
   // The browser logs the 404s of the pages themselves; nothing else may fail.
-  test.use({ expectedConsoleErrors: [/status of 404 .*\/(products\/no-such-product-here|no-such-page|invoices\/[^/]+)\)$/] });
+  test.use({
+    expectedConsoleErrors: [/status of 404 .*\/(products\/no-such-product-here|no-such-page|invoices\/[^/]+|pay\/[^/]+)\)$/, /status of 400 .*\/search\?q=/],
+  });
 
   test("an unknown address answers 404 inside the shop's header and footer, with a search and the way home", async ({ page }, testInfo) => {
     const response = await page.goto("/no-such-page");
@@ -114,6 +116,20 @@ test.describe(() => {
     await page.screenshot({ path: testInfo.outputPath("not-found.png"), fullPage: true });
     await page.getByRole("main").getByRole("link", { name: "Go to the shop" }).click();
     await expect(page).toHaveURL(/\/$/);
+    // A shop page that finds nothing at its address (the payment page of no invoice): the same page, in one frame.
+    expect((await page.goto("/pay/not-an-invoice"))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(page.getByRole("banner")).toHaveCount(1);
+    await expect(page.getByRole("contentinfo")).toHaveCount(1);
+    // An address that cannot be read (a NUL byte, broken UTF-8): refused before any page renders, with a page that says
+    // so, a search that works and the way home.
+    expect((await page.goto("/search?q=%00%ff"))?.status()).toBe(400);
+    await expect(page.getByRole("heading", { level: 1, name: "This address cannot be read" })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText("NUL byte");
+    await page.getByRole("searchbox", { name: "Search the shop" }).fill("steam");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/search\?q=steam$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   });
 
   test("an unknown invoice says there is no such invoice, with the way to the orders", async ({ page }, testInfo) => {

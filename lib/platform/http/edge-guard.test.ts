@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getMiddlewareMatchers } from "next/dist/build/analysis/get-page-static-info";
 import { NextRequest } from "next/server";
 import { config as proxyConfig, proxy } from "@/proxy";
-import { edgeError, MAX_BODY_BYTES, pathOf, percentProblem, rawPathAndQuery, requestProblem, urlProblem } from "./edge-guard";
+import { edgeError, edgePage, wantsHtml, MAX_BODY_BYTES, pathOf, percentProblem, rawPathAndQuery, requestProblem, urlProblem } from "./edge-guard";
 
 describe("the edge guard", () => {
   it("lets valid paths and queries through, percent-encoded UTF-8 included", () => {
@@ -126,5 +126,21 @@ describe("the proxy's reach", () => {
     const fine = proxy(new NextRequest("http://shop.test/api/v2/products/a%20b"));
     expect(fine.headers.get("x-middleware-rewrite")).toBeNull();
     expect(fine.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("answers a browser's page request with a page of its own: the reason, a search and the way home", async () => {
+    const page = edgePage(400, "The query string holds <a NUL byte>.");
+    expect(page.status).toBe(400);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await page.text();
+    expect(html).toContain("<h1>This address cannot be read</h1>");
+    expect(html).toContain("holds &#60;a NUL byte&#62;.");
+    expect(html).toMatch(/<form action="\/search" method="get" role="search">/);
+    expect(html).toContain('<a class="home" href="/">Go to the shop</a>');
+    expect(await edgePage(413, "too big").text()).toContain("<h1>That request is too large</h1>");
+    // A browser's navigation accepts HTML; a script's fetch, an image or a CSV download does not ask for it.
+    expect(wantsHtml("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")).toBe(true);
+    expect(wantsHtml("*/*")).toBe(false);
+    expect(wantsHtml(null)).toBe(false);
   });
 });

@@ -136,3 +136,51 @@ export function edgeError(pathname: string, status: 400 | 401 | 413, message: st
       });
   }
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A browser's page request refused at the edge (a path or query that is not valid UTF-8 or holds a NUL byte, a body
+ * too large): a small page of its own in the shop's colours, with a search and the way home, instead of plain text.
+ * The proxy answers it before any page renders, so it carries its own style.
+ */
+export function edgePage(status: 400 | 401 | 413, message: string): Response {
+  const title = status === 413 ? "That request is too large" : "This address cannot be read";
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · x402 Storefront</title>
+<style>
+body{font-family:system-ui,sans-serif;color:#0f172a;background:#f8fafc;margin:0}
+header{background:#fff;border-bottom:1px solid #e2e8f0;padding:1rem}
+header a{color:#0f172a;font-weight:700;text-decoration:none}
+main{max-width:36rem;margin:4rem auto;padding:0 1rem;text-align:center}
+p{color:#334155}
+form{display:flex;gap:.5rem;justify-content:center;margin:1.5rem 0}
+input{flex:1;max-width:20rem;padding:.6rem .8rem;border:1px solid #94a3b8;border-radius:.75rem;font:inherit}
+button{padding:.6rem 1rem;border:0;border-radius:.75rem;background:#184f8c;color:#fff;font:inherit;font-weight:600}
+a.home{color:#184f8c;font-weight:600}
+:focus-visible{outline:3px solid #184f8c;outline-offset:2px}
+</style>
+</head>
+<body>
+<header><a href="/">x402 Storefront</a></header>
+<main id="main">
+<h1>${title}</h1>
+<p>${escapeHtml(message)} Check the link, or search the shop.</p>
+<form action="/search" method="get" role="search"><label for="edge-search" style="position:absolute;left:-9999px">Search the shop</label><input id="edge-search" name="q" type="search" placeholder="Search gift cards, eSIMs, top-ups"><button type="submit">Search</button></form>
+<a class="home" href="/">Go to the shop</a>
+</main>
+</body>
+</html>
+`;
+  return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** Whether a request is a browser's asking for a page (it accepts HTML), for the edge's refusals of page paths. */
+export function wantsHtml(accept: string | null): boolean {
+  return accept !== null && /\btext\/html\b/.test(accept);
+}

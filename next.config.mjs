@@ -1,9 +1,14 @@
+import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   // A self-contained server in .next/standalone (server.js with only the files it needs): the Docker image runs it.
   output: "standalone",
   poweredByHeader: false,
+  // `npm run dev`'s warm-up compiles the checkout's pages by requesting them (scripts/dev.mjs) with `dev-warm-up` in
+  // the query: its answers (a 404 for the example invoice) are not the developer's requests, and stay out of the log.
+  logging: { incomingRequests: { ignore: [/[?&]dev-warm-up=/] } },
   // proxy.ts sees the URL as the server received it (its origin the one the router resolves rewrites against): its
   // rewrites under /api/v2 then stay inside the server, with the headers it set, instead of going out again as a
   // request of their own. There is no Pages Router, whose data URLs the normalisation was for.
@@ -40,4 +45,14 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * `next dev` takes Next.js's default proxy body buffer (10 MB) instead of the experiment above, which it would announce
+ * under the shop's framed block at every start: the answers are the same, since the handlers' readers cut a body at
+ * MAX_BODY_BYTES themselves (lib/platform/http/body.ts); only a development server holds more of a too-long body.
+ */
+export default function config(phase) {
+  if (phase !== PHASE_DEVELOPMENT_SERVER) return nextConfig;
+  const experimental = { ...nextConfig.experimental };
+  delete experimental.proxyClientMaxBodySize;
+  return { ...nextConfig, experimental };
+}

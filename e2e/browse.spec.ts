@@ -67,6 +67,32 @@ test("the home page's search box is as tall as its button, tall enough to tap, a
   await page.screenshot({ path: testInfo.outputPath("home.png") });
 });
 
+test("the categories are a tap away on any screen: a row in the header, a menu on a phone that closes once one is chosen", async ({
+  page,
+  isMobile,
+}, testInfo) => {
+  await page.goto("/");
+  const header = page.getByRole("banner");
+  const categories = header.getByRole("navigation", { name: "Categories" });
+  if (isMobile) {
+    await expect(categories).toBeHidden();
+    await header.getByText("Browse", { exact: true }).click();
+    await expect(categories).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: testInfo.outputPath("phone-menu.png") });
+  }
+  await expect(categories.getByRole("link")).toHaveText(["Gift cards", "eSIMs", "Top-ups"]);
+  await categories.getByRole("link", { name: "eSIMs" }).click();
+  await expect(page).toHaveURL(/\/search\?kind=esim$/);
+  if (isMobile) await expect(categories).toBeHidden();
+  else await expect(categories).toBeVisible();
+});
+
+test("a product page's amount picker starts on the first screen, on a phone too", async ({ page }) => {
+  await page.goto("/products/steam-us");
+  await expect(page.getByRole("heading", { level: 1, name: /Steam/ })).toBeInViewport();
+  await expect(page.getByText("Choose an amount", { exact: true })).toBeInViewport();
+});
+
 test("the devnet's home page shows the first ten minutes: a purchase, a demo merchant, the agent", { tag: "@logic" }, async ({ page }) => {
   await page.goto("/");
   const steps = page.getByRole("region", { name: "First ten minutes on this devnet" });

@@ -18,8 +18,10 @@ const SORT_CHOICES = [
  */
 export function OrderFilters({ query, exportHref }: { query: OrderListQuery; exportHref: string }) {
   return (
-    <FilterForm action="/dashboard/orders" label="Orders" layout="sm:grid-cols-2 lg:grid-cols-6">
-      <FilterField id="orders-q" label="Search" className="sm:col-span-2">
+    // Two columns from the phone up (the search and the actions across both): stacked one per row, the fields filled a
+    // phone's first screen before the first order.
+    <FilterForm action="/dashboard/orders" label="Orders" layout="grid-cols-2 lg:grid-cols-6">
+      <FilterField id="orders-q" label="Search" className="col-span-2">
         <input
           id="orders-q"
           name="q"
@@ -42,7 +44,7 @@ export function OrderFilters({ query, exportHref }: { query: OrderListQuery; exp
       <FilterField id="orders-sort" label="Sort">
         <FilterSelect id="orders-sort" name="order" value={`${query.sort}:${query.dir}`} choices={SORT_CHOICES} />
       </FilterField>
-      <FilterActions clearHref="/dashboard/orders" className="sm:col-span-2 lg:col-span-6">
+      <FilterActions clearHref="/dashboard/orders" className="col-span-2 lg:col-span-6">
         <a
           href={exportHref}
           download

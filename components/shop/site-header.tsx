@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { CartLink } from "@/components/cart/cart-link";
 import { BrandMark, SkipToContent } from "@/components/ui/brand";
+import { CATEGORIES } from "./categories";
+import { CategoryMenu } from "./category-menu";
 import { SearchForm } from "./search-form";
 
 export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
@@ -12,16 +14,13 @@ export function SiteHeader({ showSearch = true }: { showSearch?: boolean }) {
           <BrandMark />
           Storefront
         </Link>
+        <CategoryMenu />
         <nav aria-label="Categories" className="hidden items-center gap-4 text-sm font-medium text-slate-700 md:flex">
-          <Link href="/search?kind=gift_card" className="hover:text-brand-700">
-            Gift cards
-          </Link>
-          <Link href="/search?kind=esim" className="hover:text-brand-700">
-            eSIMs
-          </Link>
-          <Link href="/search?kind=topup" className="hover:text-brand-700">
-            Top-ups
-          </Link>
+          {CATEGORIES.map((c) => (
+            <Link key={c.href} href={c.href} className="hover:text-brand-700">
+              {c.label}
+            </Link>
+          ))}
         </nav>
         {showSearch && (
           <div className="order-last w-full md:order-none md:ml-2 md:w-auto md:flex-1">

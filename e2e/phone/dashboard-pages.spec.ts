@@ -45,4 +45,8 @@ test("every dashboard page fits a phone's screen and is accessible, with rows in
     await expectAccessible(page, path);
     await expectNoSidewaysScroll(page, path);
   }
+  // The orders' filters leave room for the orders: the first one is on the first screen.
+  await page.goto("/dashboard/orders");
+  await expect(page.getByRole("search", { name: "Orders" })).toBeVisible();
+  await expect(page.getByRole("link", { name: invoice.orders[0]!.id })).toBeInViewport();
 });

@@ -49,8 +49,11 @@ export default async function ProductPage({ params, searchParams }: Props) {
         </ol>
       </nav>
 
+      {/* On a phone, one column: the picture, then the name and the amount picker, then the facts (the left column's
+          box gives way to its children, ordered among the right column's), so that the picker starts on the first
+          screen. */}
       <div className="grid gap-6 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:gap-10">
-        <div className="flex flex-col gap-4">
+        <div className="contents md:flex md:flex-col md:gap-4">
           <Image
             src={product.image}
             alt={`${product.brand} ${kind.one.toLowerCase()}`}
@@ -58,9 +61,9 @@ export default async function ProductPage({ params, searchParams }: Props) {
             height={250}
             unoptimized
             priority
-            className="aspect-[8/5] w-full rounded-2xl bg-slate-100 shadow-sm"
+            className="order-1 mx-auto aspect-[8/5] w-full max-w-72 rounded-2xl bg-slate-100 shadow-sm md:order-none md:max-w-none"
           />
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+          <dl className="order-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 md:order-none">
             <dt className="text-slate-600">Brand</dt>
             <dd className="font-medium text-slate-900">{product.brand}</dd>
             <dt className="text-slate-600">Type</dt>
@@ -85,7 +88,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
           </dl>
         </div>
 
-        <div className="flex flex-col gap-5">
+        <div className="order-2 flex flex-col gap-5 md:order-none">
           <div>
             <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{product.name}</h1>
             <p className="mt-1 text-lg font-semibold text-slate-800">

@@ -14,9 +14,15 @@ export function CategoryMenu() {
   const close = () => menu.current?.removeAttribute("open");
   return (
     <details ref={menu} className="relative md:hidden">
-      <summary className="flex cursor-pointer list-none items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-slate-700 ring-1 ring-slate-300 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-details-marker]:hidden">
-        Browse
-        <span aria-hidden="true">▾</span>
+      {/* An icon before the search field on a phone's narrow header; its name for screen readers. */}
+      <summary
+        aria-label="Browse categories"
+        title="Browse categories"
+        className="flex h-10 w-10 shrink-0 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 ring-1 ring-slate-300 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-details-marker]:hidden"
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <path d="M3 5h14M3 10h14M3 15h14" />
+        </svg>
       </summary>
       <nav aria-label="Categories" className="absolute top-full left-0 z-30 mt-2 flex w-44 flex-col rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-200">
         {CATEGORIES.map((c) => (

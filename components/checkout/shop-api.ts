@@ -145,22 +145,38 @@ export async function invoiceStatus(token: string, invoiceId: string): Promise<I
 type X402Payment = { network: string; asset: string; amountAtomic: bigint; scheme: SchemeNetworkClient };
 
 /**
- * POSTs JSON to a paid route with the browser's x402 client: the route's 402 names the amount on every network; only
- * the chosen one is registered, and the client refuses to sign more than `amountAtomic` of that asset.
+ * The fetch the browser's x402 client uses: its first request (no payment yet) goes to `requirementsUrl`, which answers
+ * the paid route's requirements with 200 (lib/api/x402/requirements-ok.ts), handed to the client as the 402 it stands
+ * for, since the browser logs a real 402 as a failed resource; the request that carries the payment goes to the route.
  */
-async function postPaid<T>(url: string, body: unknown, opts: X402Payment): Promise<T> {
+function askingFirst(requirementsUrl: string): typeof fetch {
+  return async (input, init) => {
+    const req = new Request(input, init);
+    if (req.headers.has("PAYMENT-SIGNATURE") || req.headers.has("X-PAYMENT")) return fetch(req);
+    const res = await fetch(requirementsUrl, { method: req.method, headers: req.headers, body: await req.text() });
+    if (res.status !== 200 || !res.headers.has("PAYMENT-REQUIRED")) return res;
+    return new Response(await res.text(), { status: 402, headers: res.headers });
+  };
+}
+
+/**
+ * POSTs JSON to a paid route with the browser's x402 client: the route's requirements (from `requirementsUrl`) name the
+ * amount on every network; only the chosen one is registered, and the client refuses to sign more than `amountAtomic`
+ * of that asset.
+ */
+async function postPaid<T>(url: string, requirementsUrl: string, body: unknown, opts: X402Payment): Promise<T> {
   const network = opts.network as `${string}:${string}`;
   const [{ x402Client }, { wrapFetchWithPayment }] = await Promise.all([import("@x402/core/client"), import("@x402/fetch")]);
   const client = new x402Client()
     .register(network, opts.scheme)
     .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network, asset: opts.asset, maxAmountPerPayment: opts.amountAtomic.toString() }] });
-  const pay = wrapFetchWithPayment(fetch, client);
+  const pay = wrapFetchWithPayment(askingFirst(requirementsUrl), client);
   return answer<T>(await pay(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
 }
 
-/** Pays an invoice (`POST /x402/invoice/pay`): the 402 names its locked price. */
+/** Pays an invoice (`POST /x402/invoice/pay`): its requirements name its locked price. */
 export async function payInvoice(opts: X402Payment & { invoiceId: string }) {
-  return postPaid<z.infer<typeof InvoicePaid>>("/x402/invoice/pay", { invoice_id: opts.invoiceId }, opts);
+  return postPaid<z.infer<typeof InvoicePaid>>("/x402/invoice/pay", "/api/invoice-payment", { invoice_id: opts.invoiceId }, opts);
 }
 
 export type TopupResult = {
@@ -175,7 +191,7 @@ export type TopupResult = {
 
 /** Tops up the signed-in merchant's balance (the dashboard's `POST /dashboard/balance/topup`): `amount` in USD. */
 export async function topUpBalance(opts: X402Payment & { amount: string }) {
-  return postPaid<TopupResult>("/dashboard/balance/topup", { amount: opts.amount }, opts);
+  return postPaid<TopupResult>("/dashboard/balance/topup", "/dashboard/balance/topup/requirements", { amount: opts.amount }, opts);
 }
 
 export async function myOrders(token: string, start: number, limit = 10): Promise<MyOrders> {

@@ -1,9 +1,7 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import { devnetNetworks, evmUsdcBalance, isEvm, tokenBalance } from "../x402/devnet-client";
-import { getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
-
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
+import { getTestUsdc } from "./flow";
 
 const BURNER = "Burner wallet (devnet)";
 const BURNER_RE = /Burner wallet \(devnet\)/;

@@ -1,7 +1,5 @@
 import { expect, test } from "../fixtures";
-import { addToCart, checkoutCart, connectEvm, freshEvmWallet, fundAndPay, pickPackage, X402_CHALLENGE_LOGS } from "./flow";
-
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
+import { addToCart, checkoutCart, connectEvm, freshEvmWallet, fundAndPay, pickPackage } from "./flow";
 
 test("an eSIM is delivered as a QR code, then topped up from the account page; another wallet sees none of it", async ({ page, browser, baseURL }) => {
   test.setTimeout(60_000);

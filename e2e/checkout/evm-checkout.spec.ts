@@ -1,8 +1,6 @@
 import { expect, test } from "../fixtures";
 import { evmUsdcBalance } from "../x402/devnet-client";
-import { addToCart, checkoutCart, connectEvm, freshEvmWallet, getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
-
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
+import { addToCart, checkoutCart, connectEvm, freshEvmWallet, getTestUsdc } from "./flow";
 
 test("a shopper buys a gift card with an injected EVM wallet and reads the code on the invoice page", async ({ page, baseURL }) => {
   const wallet = await freshEvmWallet(page, baseURL!);

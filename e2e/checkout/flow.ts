@@ -6,11 +6,9 @@ import { devnetNetworks, isEvm, type DevnetNetwork } from "../x402/devnet-client
 type EvmDevnetNetwork = Extract<DevnetNetwork, { usdc: { address: string } }>;
 import { installEvmTestWallet, type EvmTestWallet } from "../wallets/evm-test-wallet";
 
-/**
- * x402 answers 402 to ask for a payment: Chromium logs it as a failed resource load. A sign-in logs no such error (the
- * page fetches its challenge from a route that answers 200): every test that signs in checks it.
- */
-export const X402_CHALLENGE_LOGS = /status of 402 \(Payment Required\) \(http:\/\/[^)]+\/x402\/invoice\/pay\)$/;
+// x402 answers 402 to ask for a payment, which Chromium logs as a failed resource load: the shop's pages ask for the
+// requirements of a sign-in or a payment where they are answered 200 (lib/api/x402/requirements-ok.ts), and any error in
+// the console fails a test (e2e/fixtures.ts).
 
 /** A fresh injected EVM test wallet in the page, on the first devnet EVM chain. */
 export async function freshEvmWallet(page: Page, baseURL: string): Promise<EvmTestWallet & { network: EvmDevnetNetwork }> {

@@ -2,9 +2,7 @@ import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
 import { expect, test } from "../fixtures";
 import { newMerchant } from "../merchant-api/merchants";
 import { evmUsdcBalance, devnetNetworks, isEvm } from "../x402/devnet-client";
-import { connectEvm, freshEvmWallet, X402_CHALLENGE_LOGS } from "./flow";
-
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
+import { connectEvm, freshEvmWallet } from "./flow";
 
 test("a merchant's USDC invoice is paid on its payment page with a browser wallet", async ({ page, baseURL }) => {
   const merchant = await newMerchant(baseURL!, 0);

@@ -1,9 +1,8 @@
 import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
 import { expect, test } from "../fixtures";
-import { addToCart, checkoutCart, freshEvmWallet, fundAndPay, X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, checkoutCart, freshEvmWallet, fundAndPay } from "./flow";
 
 test.use({
-  expectedConsoleErrors: [X402_CHALLENGE_LOGS],
   viewport: { width: 390, height: 844 },
   isMobile: true,
   hasTouch: true,

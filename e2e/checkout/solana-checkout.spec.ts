@@ -1,10 +1,8 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { expect, test } from "../fixtures";
-import { addToCart, getTestUsdc, X402_CHALLENGE_LOGS } from "./flow";
+import { addToCart, getTestUsdc } from "./flow";
 import { devnetNetworks, tokenBalance } from "../x402/devnet-client";
 import { installSolanaTestWallet } from "../wallets/solana-test-wallet";
-
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 
 test("a shopper buys a gift card with a Wallet Standard Solana wallet, from the shop to the code", async ({ page, baseURL }) => {
   const sol = (await devnetNetworks(baseURL!)).find((n) => n.network.startsWith("solana:"))!;

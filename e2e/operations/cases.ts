@@ -168,6 +168,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/dashboard/gift-cards/{id}" },
   { method: "GET", path: "/dashboard/gift-cards/{id}/codes.csv" },
   { method: "POST", path: "/dashboard/balance/topup", body: true },
+  { method: "POST", path: "/dashboard/balance/topup/requirements", body: true },
   { method: "GET", path: "/img/products/{id}" },
   // x402 API
   { method: "GET", path: "/x402/checkout/info" },
@@ -184,6 +185,7 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/x402/openapi.json" },
   { method: "GET", path: "/api/pay/{id}" },
   { method: "POST", path: "/api/sign-in/challenge", body: true },
+  { method: "POST", path: "/api/invoice-payment", body: true },
   { method: "POST", path: "/api/dev/faucet", body: true },
   { method: "GET", path: "/api/dev/devnet" },
   { method: "POST", path: "/api/dev/demo-merchant", body: true },
@@ -306,7 +308,7 @@ export function fuzzCases(creds: Credentials, { seed = 402, extra = 600 } = {}):
     for (const a of r.auth ? auths : auths.filter((_, i) => i % 5 === 0))
       cases.push({ method: r.method, path: base, headers: { authorization: a }, label: `authorization ${a.slice(0, 24)}` });
     const payments = badPaymentHeaders();
-    const paid = r.path.startsWith("/x402/") || r.path === "/dashboard/balance/topup";
+    const paid = r.path.startsWith("/x402/") || r.path.startsWith("/dashboard/balance/topup") || r.path === "/api/invoice-payment";
     for (const h of paid ? payments : payments.filter((_, i) => i % 8 === 0))
       cases.push({ method: r.method, path: base, headers: { ...goodAuth(r), ...h }, label: `header ${Object.keys(h)[0]}` });
     if (r.body || r.method !== "GET") {

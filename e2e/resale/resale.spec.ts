@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
 import { createDatabase, dropDatabase } from "../../lib/platform/db/create-database";
 import { freePort } from "../../scripts/shop-server";
 import { giftCardRow, startStandIn } from "../../test/supply";
-import { connectEvm, X402_CHALLENGE_LOGS } from "../checkout/flow";
+import { connectEvm } from "../checkout/flow";
 import { expect, test } from "../fixtures";
 import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
 import { installEvmTestWallet } from "../wallets/evm-test-wallet";
@@ -26,7 +26,6 @@ import { startNode, type Started } from "./processes";
 //   (UPSTREAM_WEBHOOK_SECRET), its polling ten minutes apart: its start frees the claim whose holder, the killed
 //   process's PostgreSQL session, has ended (releaseDeadClaims), rather than wait for the claim's lease.
 
-test.use({ expectedConsoleErrors: [X402_CHALLENGE_LOGS] });
 // One worker for the file: its tests share the devnet and A (fullyParallel would start them once per worker).
 test.describe.configure({ mode: "default" });
 

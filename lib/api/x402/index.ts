@@ -9,6 +9,7 @@ export { decodePaymentHeader, paymentHeader } from "./payment-header";
 export { withWallet } from "./with-wallet";
 export { errorResponse, paymentRequiredResponse, withX402Fee, x402Headers } from "./with-x402-fee";
 export { RateLimitedError, checkX402Limits, clientIp } from "./x402-limits";
+export { requirementsAnsweredOk } from "./requirements-ok";
 export { invoicePayBody, invoiceStatusQuery, myOrdersQuery, productDetailQuery, x402SearchQuery } from "./x402-query";
 export { X402_OPENAPI_PATH, X402_ROUTES, type X402RouteId } from "./x402-routes";
 export * as x402Schemas from "./x402-schemas";

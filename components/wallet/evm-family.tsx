@@ -58,6 +58,10 @@ export default function EvmFamily({ setup, publish }: FamilyProps) {
 function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
   const wagmiConfig = useConfig();
   const evm = useAccount();
+  // wagmi tries to reconnect the remembered wallet once mounted (its status goes through reconnecting, or connecting
+  // when there is none, even then): until it has tried, "disconnected" says nothing yet.
+  const [tried, setTried] = useState(false);
+  if (!tried && evm.status !== "disconnected") setTried(true);
   const { openConnectModal } = useConnectModal();
   // A wallet that left the connection request unanswered: the picker is closed and the page says so (ConnectWallet).
   const [problem, setProblem] = useState<string | null>(null);
@@ -105,8 +109,14 @@ function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
 
   // RainbowKit offers its opener only while no wallet is connected (nor reconnecting).
   useEffect(
-    () => publish({ wallet, open: openConnectModal ? open : undefined, problem: wallet ? null : problem }),
-    [publish, wallet, openConnectModal, open, problem],
+    () =>
+      publish({
+        wallet,
+        open: openConnectModal ? open : undefined,
+        problem: wallet ? null : problem,
+        settling: !wallet && (!tried || evm.status === "reconnecting" || evm.status === "connecting"),
+      }),
+    [publish, wallet, openConnectModal, open, problem, evm.status, tried],
   );
   useEffect(() => () => publish(null), [publish]);
   return null;

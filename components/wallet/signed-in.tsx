@@ -3,7 +3,7 @@
 import { useAction } from "@/components/checkout/use-action";
 import { ConnectWallet } from "./connect-wallet";
 import { signInAgainReason, useSession } from "./session";
-import { useShopWallet, type ShopWallet } from "./use-shop-wallet";
+import { useShopWallet, useWalletRestoring, type ShopWallet } from "./use-shop-wallet";
 
 /**
  * Shows its children once a wallet is connected and signed in (SIWX, a session token shared by the browser's tabs);
@@ -14,7 +14,16 @@ export function SignedIn({ prompt, children }: { prompt: string; children: (toke
   const { session, why, signIn } = useSession(wallet);
   const again = wallet ? signInAgainReason(why) : null;
   const { busy, error, run } = useAction<"sign-in">();
+  const restoring = useWalletRestoring();
   if (wallet && session) return children(session.token, wallet);
+  // A wallet connected on an earlier visit is coming back: no "connect your wallet" before it is known.
+  if (!wallet && restoring) {
+    return (
+      <p role="status" className="rounded-2xl bg-white p-4 text-slate-700 shadow-sm ring-1 ring-slate-200 sm:p-5">
+        Looking for your wallet…
+      </p>
+    );
+  }
   return (
     <div className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
       <p className="text-slate-700">{prompt}</p>

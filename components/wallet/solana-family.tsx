@@ -59,7 +59,11 @@ function SolanaBridge({ setup, publish }: FamilyProps) {
     };
   }, [connected, publicKey, signMessage, signTransaction, disconnect, name, rpcUrl]);
 
-  useEffect(() => publish({ wallet, open }), [publish, wallet, open]);
+  // The adapter connects a remembered wallet by itself (autoConnect): while one that can connect is chosen and not yet
+  // connected, no wallet is ruled out (the providers stop waiting after RESTORE_LIMIT_MS, should it never answer).
+  const ready = solana.wallet?.readyState === "Installed" || solana.wallet?.readyState === "Loadable";
+  const settling = solana.connecting || (ready && !solana.connected && !solana.disconnecting);
+  useEffect(() => publish({ wallet, open, settling }), [publish, wallet, open, settling]);
   useEffect(() => () => publish(null), [publish]);
   return null;
 }

@@ -28,6 +28,8 @@ export type FamilyState = {
   open: (() => void) | undefined;
   /** Why the last connection attempt ended without a wallet (one that did not answer), until the next attempt. */
   problem?: string | null;
+  /** Still (re)connecting a wallet remembered from an earlier visit: no wallet yet, and none ruled out. */
+  settling?: boolean;
 };
 
 /** What a family's module (evm-family.tsx, solana-family.tsx) is given. */
@@ -38,6 +40,11 @@ export type WalletState = {
   families: Partial<Record<WalletFamily, FamilyState>>;
   /** The family whose stack is being loaded, if any. */
   loading: WalletFamily | null;
+  /**
+   * A wallet chosen on an earlier visit may still come back: its family's stack is loading or reconnecting. Pages wait
+   * for it before they ask the shopper to connect one (RESTORE_LIMIT_MS at most).
+   */
+  restoring: boolean;
   /** Loads a family's stack if it is not yet, then opens its wallet picker. */
   connect(family: WalletFamily): void;
   /** Forgets a family chosen earlier: the next visit does not load it before it is chosen again. */
@@ -50,6 +57,11 @@ export function useWalletState(): WalletState {
   const state = useContext(WalletStateContext);
   if (!state) throw new Error("The wallet hooks are used inside <WalletProviders>");
   return state;
+}
+
+/** Whether a remembered wallet may still come back (see WalletState.restoring). */
+export function useWalletRestoring(): boolean {
+  return useWalletState().restoring;
 }
 
 /** The deployment's networks, as the server described them. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ComponentType } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
 import { ShopApiError } from "@/components/checkout/shop-api";
 import { forgetSessions } from "./session";
@@ -11,16 +11,28 @@ export { useWalletSetup } from "./use-shop-wallet";
 
 /** The families this browser chose before: they are loaded again at once, so that their wallets reconnect. */
 const CHOSEN_KEY = "storefront.wallet.families";
+/** How long the pages wait for a remembered wallet to come back before they ask for one (a wallet that never answers). */
+const RESTORE_LIMIT_MS = 8_000;
 const FAMILIES: readonly WalletFamily[] = ["eip155", "solana"];
 
 function chosenFamilies(): WalletFamily[] {
+  return parseFamilies(window.localStorage.getItem(CHOSEN_KEY) ?? "");
+}
+
+function parseFamilies(stored: string): WalletFamily[] {
   try {
-    const parsed: unknown = JSON.parse(window.localStorage.getItem(CHOSEN_KEY) ?? "[]");
+    const parsed: unknown = JSON.parse(stored || "[]");
     return Array.isArray(parsed) ? FAMILIES.filter((f) => parsed.includes(f)) : [];
   } catch {
     return [];
   }
 }
+
+/** The remembered families as stored (a string: the same value between two reads), for useSyncExternalStore. */
+function rememberedFamilies(): string {
+  return window.localStorage.getItem(CHOSEN_KEY) ?? "";
+}
+const noSubscription = () => () => {};
 
 function setChosen(families: WalletFamily[]) {
   window.localStorage.setItem(CHOSEN_KEY, JSON.stringify(families));
@@ -55,10 +67,28 @@ export function WalletProviders({ setup, children }: { setup: WalletSetup; child
 
   const show = (family: WalletFamily, Family: ComponentType<FamilyProps>) => setLoaded((l) => (l[family] ? l : { ...l, [family]: Family }));
 
-  // The families chosen on an earlier visit load at once: their wallets reconnect.
+  // The families chosen on an earlier visit load at once: their wallets reconnect. Until each has said whether its
+  // wallet is back (or RESTORE_LIMIT_MS passed), the pages do not ask for one: no "connect your wallet" flashes by.
+  // What this browser remembered when the page opened, read after hydration (the server's render and the first client
+  // one know nothing); read once, so that a family chosen now does not count as one coming back.
+  const [atOpen] = useState<{ raw?: string }>(() => ({}));
+  const rememberedRaw = useSyncExternalStore(
+    noSubscription,
+    () => (atOpen.raw ??= rememberedFamilies()),
+    () => null,
+  );
+  const remembered = useMemo(() => (rememberedRaw === null ? null : parseFamilies(rememberedRaw)), [rememberedRaw]);
+  const [waited, setWaited] = useState(false);
   useEffect(() => {
     for (const family of chosenFamilies()) void loaders[family]().then((m) => show(family, m.default));
+    const timer = setTimeout(() => setWaited(true), RESTORE_LIMIT_MS);
+    return () => clearTimeout(timer);
   }, []);
+  // Before that nothing is known: waiting, as for a remembered wallet.
+  const restoring =
+    !waited &&
+    (remembered === null ||
+      (!Object.values(families).some((f) => f?.wallet) && remembered.some((family) => !families[family] || families[family].settling === true)));
 
   // One publisher per family, the same for the page's life.
   const [publishers] = useState(
@@ -89,6 +119,7 @@ export function WalletProviders({ setup, children }: { setup: WalletSetup; child
     setup,
     families,
     loading,
+    restoring,
     connect(family) {
       setChosen([...new Set([...chosenFamilies(), family])]);
       const ready = families[family]?.open;

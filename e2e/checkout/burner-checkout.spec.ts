@@ -92,6 +92,18 @@ test("a shopper without a wallet extension buys a gift card with the EVM burner 
   await page.reload();
   await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible();
   expect(await connectedAddress(page)).toBe(owner);
+  // The orders page, opened anew, waits for the remembered wallet: it never asks to connect one meanwhile.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.body?.innerText.includes("Connect your wallet and sign in")) (window as { askedToConnect?: boolean }).askedToConnect = true;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto("/account/orders");
+  await expect(page.getByRole("link", { name: /^See codes/ }).first()).toBeVisible();
+  expect(await connectedAddress(page)).toBe(owner);
+  expect(await page.evaluate(() => (window as { askedToConnect?: boolean }).askedToConnect ?? false)).toBe(false);
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible();
   await disconnectStays(page);
   // Disconnecting signed the wallet out in every tab: the other one hides the codes and says why it asks again.
   await expect(other.getByRole("heading", { name: "Your codes" })).toBeHidden();

@@ -52,7 +52,9 @@ const nextConfig = {
  */
 export default function config(phase) {
   if (phase !== PHASE_DEVELOPMENT_SERVER) return nextConfig;
+  // (Nor the build's own option, which next dev would list as an experiment too where it differs from the default: CI.)
   const experimental = { ...nextConfig.experimental };
   delete experimental.proxyClientMaxBodySize;
+  delete experimental.turbopackFileSystemCacheForBuild;
   return { ...nextConfig, experimental };
 }

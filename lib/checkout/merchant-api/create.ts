@@ -112,7 +112,8 @@ export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["
   // product takes an amount from a range. A product of fixed packages only is asked for one of them: a value that is
   // none names no package.
   if (part === "package_value" && (err.code === "unknown_package" || err.code === "package_out_of_range")) {
-    const code = src.value === "value" && err.details.range !== undefined ? "package_out_of_range" : "unknown_package";
+    const ranged = err.code === "package_out_of_range" || err.details.range !== undefined;
+    const code = src.value === "value" && ranged ? "package_out_of_range" : "unknown_package";
     return new DomainError(code, err.message, { path, details: { ...err.details } });
   }
   return err.at(path);

@@ -79,6 +79,15 @@ test("the categories are a tap away on any screen: a row in the header, a menu o
     await header.getByLabel("Browse categories").click();
     await expect(categories).toBeInViewport({ ratio: 1 });
     await page.screenshot({ path: testInfo.outputPath("phone-menu.png") });
+    // Like a menu: a tap elsewhere closes it, and Escape, back on its button.
+    await page.mouse.click(4, 600); // the page's margin, beside the content
+    await expect(categories).toBeHidden();
+    await header.getByLabel("Browse categories").click();
+    await expect(categories).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(categories).toBeHidden();
+    await expect(header.getByLabel("Browse categories")).toBeFocused();
+    await header.getByLabel("Browse categories").click();
   }
   await expect(categories.getByRole("link")).toHaveText(["Gift cards", "eSIMs", "Top-ups"]);
   await categories.getByRole("link", { name: "eSIMs" }).click();

@@ -1,17 +1,33 @@
 "use client";
 
 import Link from "next/link";
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import { CATEGORIES } from "./categories";
 
 /**
  * The categories on a phone, where the header has no room for them in a row: a disclosure (a native `<details>`, by
- * keyboard and screen reader alike) that closes when one is chosen, since the header stays on the page after a
- * client-side navigation.
+ * keyboard and screen reader alike) that closes when one is chosen (the header stays on the page after a client-side
+ * navigation), on a tap elsewhere, and on Escape (back to its button), as a menu does.
  */
 export function CategoryMenu() {
   const menu = useRef<HTMLDetailsElement>(null);
   const close = () => menu.current?.removeAttribute("open");
+  useEffect(() => {
+    const elsewhere = (e: PointerEvent) => {
+      if (menu.current?.open && !menu.current.contains(e.target as Node)) close();
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || !menu.current?.open) return;
+      close();
+      menu.current.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", elsewhere);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", elsewhere);
+      document.removeEventListener("keydown", escape);
+    };
+  }, []);
   return (
     <details ref={menu} className="relative md:hidden">
       {/* An icon before the search field on a phone's narrow header; its name for screen readers. */}

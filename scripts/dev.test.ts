@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { announcedPort } from "./dev-output.mjs";
-import { alive, commandLine, descendants, portOpen, waitFor } from "./process-tree";
+import { launch, portOpen, waitFor } from "./process-tree";
 
 // `npm run dev` as a newcomer runs it, on the default port, with port 3000 taken by another program: next dev moves to
 // the next free port, and the launcher's warm-up goes there, not to the other program. Then stopped as a process
@@ -28,15 +27,12 @@ describe.skipIf(process.platform !== "linux")("npm run dev", () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-dev-"));
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NETWORK_MODE: "devnet", NEXT_TELEMETRY_DISABLED: "1" };
       for (const name of ["NODE_ENV", "TEST_DB", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID", "PORT", "DEV_WARM_UP"]) delete env[name];
-      const npm = spawn("npm", ["run", "dev", "--", "-H", "127.0.0.1"], { env, stdio: ["ignore", "pipe", "pipe"] });
-      let output = "";
-      npm.stdout.on("data", (d: Buffer) => (output += d.toString()));
-      npm.stderr.on("data", (d: Buffer) => (output += d.toString()));
-      const seen = new Set<number>();
+      const dev = launch(["run", "dev", "--", "-H", "127.0.0.1"], { env });
+      const output = dev.output;
       try {
-        await waitFor("next dev says where it listens", () => announcedPort(output) !== undefined, 60_000);
-        const port = announcedPort(output)!;
-        expect(port, output).not.toBe(3000);
+        await waitFor("next dev says where it listens", () => announcedPort(output()) !== undefined, 60_000);
+        const port = announcedPort(output())!;
+        expect(port, output()).not.toBe(3000);
         // Up: it answers, and its chains (anvil processes) are running.
         await waitFor(
           "the dev server answers",
@@ -44,30 +40,27 @@ describe.skipIf(process.platform !== "linux")("npm run dev", () => {
           90_000,
         );
         // The warm-up starts at the port next dev moved to; nothing of it reached the other program.
-        await waitFor("the warm-up starts", () => output.includes("[dev] compiling the checkout pages"), 30_000);
-        expect(output).toContain(`[dev] compiling the checkout pages in the background at http://127.0.0.1:${port}`);
+        await waitFor("the warm-up starts", () => output().includes("[dev] compiling the checkout pages"), 30_000);
+        expect(output()).toContain(`[dev] compiling the checkout pages in the background at http://127.0.0.1:${port}`);
         if (held) expect(warmUpReached()).toEqual([]);
         // The log holds the developer's requests, not the warm-up's (a 404 for its example invoice is no error), and no
         // notice of an experiment under the shop's framed block.
-        expect(output).not.toMatch(/dev-warm-up=|Experiments/);
-        const processes = descendants(npm.pid!);
-        processes.forEach((p) => seen.add(p));
-        const commands = processes.map(commandLine);
+        expect(output()).not.toMatch(/dev-warm-up=|Experiments/);
+        const commands = dev.commands();
         expect(
           commands.some((c) => c.includes("next dev")),
-          output,
+          output(),
         ).toBe(true);
         expect(
           commands.some((c) => c.includes("anvil")),
           "the devnet's chains",
         ).toBe(true);
 
-        npm.kill("SIGTERM");
-        await waitFor("every process of npm run dev ended", () => [...seen].every((p) => !alive(p)), 40_000);
+        await dev.stop();
         expect(await portOpen(port)).toBe(false);
         if (held) expect(warmUpReached()).toEqual([]);
       } finally {
-        for (const p of [npm.pid!, ...seen]) if (alive(p)) process.kill(p, "SIGKILL");
+        dev.kill();
         // A chain killed just now may still be writing its state file: retried, and never in place of the test's error.
         try {
           fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });

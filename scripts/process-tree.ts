@@ -1,5 +1,6 @@
 // What the tests of a launcher (`npm run dev`, `npm start`) look at when it stops: the processes it started and the
 // port it served. Linux only: the tree is read from /proc.
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 
@@ -56,4 +57,41 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
     if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** `npm <args>` as a process supervisor starts it: its output kept, the processes below it seen, stopped with a SIGTERM. */
+export type Launched = {
+  npm: ChildProcess;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  /** The command lines of the processes below npm now (each remembered for the stop). */
+  commands(): string[];
+  /** A SIGTERM to npm, as a supervisor sends it; resolves once every process seen has ended, throws after `ms`. */
+  stop(ms?: number): Promise<void>;
+  /** Whatever is left of it killed (SIGKILL), after a failure. */
+  kill(): void;
+};
+
+export function launch(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Launched {
+  const npm = spawn("npm", args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  npm.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  npm.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const seen = new Set<number>();
+  return {
+    npm,
+    output: () => output,
+    commands() {
+      const processes = descendants(npm.pid!);
+      processes.forEach((p) => seen.add(p));
+      return processes.map(commandLine);
+    },
+    async stop(ms = 40_000) {
+      npm.kill("SIGTERM");
+      await waitFor(`every process of npm ${args[0]} ended`, () => [...seen].every((p) => !alive(p)), ms);
+    },
+    kill() {
+      for (const p of [npm.pid!, ...seen]) if (alive(p)) process.kill(p, "SIGKILL");
+    },
+  };
 }

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { alive, commandLine, descendants, portOpen, waitFor } from "../../scripts/process-tree";
+import { launch, portOpen, waitFor } from "../../scripts/process-tree";
 import { freePort, startShop } from "../../scripts/shop-server";
 import { runAdmin } from "../../scripts/testing";
 import { E2E_ADMIN_TOKEN, E2E_CRON_SECRET } from "../server-env";
@@ -113,34 +113,22 @@ test("npm start stops as a whole on a SIGTERM to npm: the server and its devnet 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-start-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NETWORK_MODE: "devnet", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
   for (const name of ["DATABASE_URL", "PORT", "ADMIN_TOKEN"]) delete env[name];
-  const npm = spawn("npm", ["start", "--", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: path.join(__dirname, "..", ".."),
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  npm.stdout.on("data", (d: Buffer) => (output += d.toString()));
-  npm.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const seen = new Set<number>();
+  const shop = launch(["start", "--", "-p", String(port), "-H", "127.0.0.1"], { cwd: path.join(__dirname, "..", ".."), env });
   try {
     await waitFor("the shop answers", async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok === true, 45_000);
-    const processes = descendants(npm.pid!);
-    processes.forEach((p) => seen.add(p));
-    const commands = processes.map(commandLine);
+    const commands = shop.commands();
     expect(
       commands.some((c) => c.includes("scripts/start.mjs")),
-      output,
+      shop.output(),
     ).toBe(true);
     expect(
       commands.some((c) => c.includes("anvil")),
       "the devnet's chains",
     ).toBe(true);
-
-    npm.kill("SIGTERM");
-    await waitFor("every process of npm start ended", () => [...seen].every((p) => !alive(p)), 40_000);
+    await shop.stop();
     expect(await portOpen(port)).toBe(false);
   } finally {
-    for (const p of [npm.pid!, ...seen]) if (alive(p)) process.kill(p, "SIGKILL");
+    shop.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, stopServer, untilAnswering } from "../shop-server";
+import { descendants } from "../process-tree";
 
 const BARE_APP = path.join(import.meta.dirname, "bare-route", "app");
 const NEXT_BIN = "node_modules/next/dist/bin/next";
@@ -51,24 +52,13 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
 
 /** A Node.js process and its Node.js children (Linux): the server, not the local chains or the database it runs. */
 function nodeTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  return [pid, ...descendants(pid)].filter((p) => {
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
-  }
-  const tree: number[] = [];
-  const visit = (p: number) => {
-    try {
-      if (/^Name:\s+(node|next-server)/m.test(fs.readFileSync(`/proc/${p}/status`, "utf8"))) tree.push(p);
-    } catch {}
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return tree;
+      return /^Name:\s+(node|next-server)/m.test(fs.readFileSync(`/proc/${p}/status`, "utf8"));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Resident memory of a Node.js process and its Node.js children, in MB (Linux): the server, not the local chains it runs. */

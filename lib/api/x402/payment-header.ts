@@ -17,9 +17,16 @@ const V1_NETWORK_NAMES: Record<string, string> = {
 const malformed = (why: string) =>
   new ApiError(400, "INVALID_PAYMENT", `Malformed payment header: ${why}. Send PAYMENT-SIGNATURE as base64 of the x402 PaymentPayload JSON.`);
 
+/** The headers a payment comes in, in the order they are read: PAYMENT-SIGNATURE (x402 v2), X-PAYMENT (v1 clients). */
+export const PAYMENT_HEADERS = ["payment-signature", "x-payment"] as const;
+
 /** The payment a request carries: PAYMENT-SIGNATURE (x402 v2), or X-PAYMENT from v1 clients. */
 export function paymentHeader(req: Request): string | undefined {
-  return req.headers.get("payment-signature") ?? req.headers.get("x-payment") ?? undefined;
+  for (const name of PAYMENT_HEADERS) {
+    const value = req.headers.get(name);
+    if (value !== null) return value;
+  }
+  return undefined;
 }
 
 /**

@@ -8,7 +8,11 @@ import path from "node:path";
 import solc from "solc";
 
 const GROUPS = [
-  { dir: path.join("lib", "devnet", "contracts"), contracts: { DevUSDC: "DevUSDC.sol", Multicall3: "Multicall3.sol", TestSmartWallet: "TestSmartWallet.sol" }, creation: false },
+  {
+    dir: path.join("lib", "devnet", "contracts"),
+    contracts: { DevUSDC: "DevUSDC.sol", Multicall3: "Multicall3.sol", TestSmartWallet: "TestSmartWallet.sol" },
+    creation: false,
+  },
   { dir: path.join("lib", "payments", "contracts"), contracts: { Forwarder: "Forwarder.sol", ForwarderFactory: "Forwarder.sol" }, creation: true },
 ] as const;
 

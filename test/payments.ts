@@ -1,4 +1,5 @@
 import { generateKeyPairSigner } from "@solana/kit";
+import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
@@ -31,10 +32,12 @@ export async function offlineSolanaNetwork(name: string): Promise<SolanaNetwork>
 }
 
 /**
- * The process's payments over `networks`, with the in-process facilitator and fresh gas wallets: route handlers then
- * offer and settle on these networks. Returns what puts the previous payments back.
+ * The process's payments over `networks`, with the in-process facilitator and fresh gas wallets (or `gas`, funded by
+ * the test): route handlers then offer and settle on these networks, and with `gas` the invoices of USDC methods get
+ * addresses of their own, flushed by it. Returns what puts the previous payments back.
  */
-export async function installInProcessPayments(networks: PaymentNetwork[]): Promise<() => void> {
-  const facilitator = inProcessFacilitator(networks, { evm: [privateKeyToAccount(generatePrivateKey())], solana: await generateKeyPairSigner() }, senderSync);
-  return paymentsWith({ networks, facilitator, devnet: false, inProcess: true }).then(useAsProcessPayments);
+export async function installInProcessPayments(networks: PaymentNetwork[], gas?: LocalAccount): Promise<() => void> {
+  const evm = gas ?? privateKeyToAccount(generatePrivateKey());
+  const facilitator = inProcessFacilitator(networks, { evm: [evm], solana: await generateKeyPairSigner() }, senderSync);
+  return paymentsWith({ networks, facilitator, devnet: false, inProcess: true, flushAccounts: gas ? [gas] : [] }).then(useAsProcessPayments);
 }

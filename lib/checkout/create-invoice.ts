@@ -16,6 +16,9 @@ import { resolvePackage } from "./resolve-package";
 import { holdForInvoice } from "@/lib/gift-cards";
 import { markPaid } from "./payment";
 import { usdcToCents } from "@/lib/platform/money";
+import type { EvmNetwork } from "@/lib/platform/networks";
+import { openPaymentAddress } from "./address-payment";
+import { amountDueUsdc } from "./amount-due";
 
 export type CreatedInvoice = {
   id: string;
@@ -35,6 +38,8 @@ export type MerchantTerms = {
   paymentMethod: string;
   webhookUrl: string | null;
   priceCents: (product: Product, priceUsdc: bigint) => bigint;
+  /** The EVM network on which the invoice gets an address of its own for a plain transfer (./address-payment.ts). */
+  payByAddress?: EvmNetwork;
 };
 
 /** The affiliate a code names, when it is well-formed and known; anything else is ignored, never refused. */
@@ -192,6 +197,11 @@ export async function createInvoice(
         if (!(await markPaid(tx as unknown as Db, id, null, settlement, now))) throw new Error(`Invoice ${id} could not be marked paid`);
         paidByCard = true;
       }
+    }
+    // What is left to pay by a plain transfer goes to an address of the invoice's own.
+    if (merchant?.payByAddress && !paidByCard) {
+      const amountDue = amountDueUsdc({ priceUsdc, giftCardCents });
+      await openPaymentAddress(tx as unknown as Db, { id, method: merchant.paymentMethod, amountDue, expiresAt }, merchant.payByAddress);
     }
     // Last, with the invoice as it stands (a gift card's share set aside): what the caller does in the same
     // transaction, such as paying the rest from the balance, so that the invoice exists only as it leaves it.

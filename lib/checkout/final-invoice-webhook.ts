@@ -26,7 +26,7 @@ export async function announceFinalInvoice(tx: DbOrTx, invoiceId: string, now = 
       invoiceId,
       url: inv.webhookUrl,
       eventType: invoiceEventType(status as FinalInvoiceStatus),
-      payload: await invoiceObject(inv, items, { now }),
+      payload: await invoiceObject(tx, inv, items, { now }),
       eventAt: inv.completedAt ?? now,
     },
     now,

@@ -19,3 +19,4 @@ export { payInvoice } from "./x402/pay";
 export { invoiceStatusResponse, requireInvoiceId } from "./x402/status";
 export { announceFinalInvoice } from "./final-invoice-webhook";
 export { rollUpInvoice } from "./roll-up-invoice";
+export { addressPaymentEffect } from "./address-payment";

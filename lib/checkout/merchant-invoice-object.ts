@@ -4,6 +4,9 @@ import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { getPayments } from "@/lib/payments";
 import { merchantInvoice, paymentStatus } from "./merchant-invoice-view";
 import { methodNetworkKey } from "@/lib/merchants";
+import type { DbOrTx } from "@/lib/platform/db";
+import type { PaymentAddressRow } from "@/lib/payments";
+import { paymentAddressesOf, paymentByAddress } from "./address-payment";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -15,12 +18,18 @@ type OrderRow = typeof orders.$inferSelect;
  * payment URL (POST with the body shown; any x402 client answers its 402) and the human payment page. A webhook is
  * sent for final invoices only, so for the same state it carries exactly what `GET /invoices/{id}` answers.
  */
-export async function invoiceObject(inv: InvoiceRow, items: OrderRow[], opts: { origin?: string; now?: Date } = {}) {
+export async function invoiceObject(
+  db: DbOrTx,
+  inv: InvoiceRow,
+  items: OrderRow[],
+  opts: { origin?: string; now?: Date; addresses?: Map<string, PaymentAddressRow> } = {},
+) {
   const now = opts.now ?? new Date();
-  return merchantInvoice(inv, items, now, await usdcDetails(inv, now, opts.origin));
+  const address = methodNetworkKey(inv.paymentMethod) ? (opts.addresses ?? (await paymentAddressesOf(db, [inv.id]))).get(inv.id) : undefined;
+  return merchantInvoice(inv, items, now, await usdcDetails(inv, now, opts.origin, address));
 }
 
-async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefined): Promise<Record<string, unknown>> {
+async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefined, address: PaymentAddressRow | undefined): Promise<Record<string, unknown>> {
   const key = methodNetworkKey(inv.paymentMethod);
   const n = key ? (await getPayments()).networks.find((x) => x.key === key) : undefined;
   if (!n) return {};
@@ -28,12 +37,14 @@ async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefine
     // (The network of a settled payment is the invoice's own; a gift card that paid it all settled none.)
     ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
     network_name: n.name,
-    address: n.payTo,
+    // Where a plain transfer pays it: the invoice's own address (x402 payments go where their requirements say).
+    address: address?.address ?? n.payTo,
     // What is paid in USDC: the price less what a gift card paid (`gift_card`); "0" when the card paid it all.
     amount_usdc: usdcToDecimal(amountDueUsdc(inv)),
     // (An unpaid invoice past its expiry is held by a payment being settled: it takes no other.)
     ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now
       ? { payment_url: `${origin}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${origin}/pay/${inv.id}` }
       : {}),
+    ...(address && n.kind === "evm" ? paymentByAddress(address, n.chainId, inv.expiresAt) : {}),
   };
 }

@@ -80,7 +80,7 @@ export async function markPaid(
   db: Db,
   id: string,
   claim: string | null,
-  settlement: { network: string; transaction: string; payer: string | undefined },
+  settlement: { network: string; transaction: string | null; payer: string | undefined },
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (tx) => {

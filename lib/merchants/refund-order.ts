@@ -1,11 +1,12 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { refundOrderToCards } from "@/lib/gift-cards";
 import type { Db } from "@/lib/platform/db";
-import { invoices, orders } from "@/lib/platform/db/schema";
+import { invoices, orders, paymentAddresses } from "@/lib/platform/db/schema";
 import { refund } from "./ledger";
 
 /**
- * Gives a failed order of a merchant invoice paid from the balance (or by a gift card) its price back, and marks it
+ * Gives a failed order of a merchant invoice paid from the balance (or by a gift card), or by a plain transfer to its
+ * own address (whose sender the shop does not know: an exchange's hot wallet would swallow a refund), its price back, and marks it
  * `refunded` with the amount, inside the caller's transaction (the one that records the failure): to the gift card
  * that paid the invoice first, as far as it paid, the rest to the balance. Other orders are left alone: returns false.
  * Refunding twice is impossible (one ledger refund per order; the order is `failed` only once).
@@ -16,7 +17,15 @@ export async function refundOrderToBalance(tx: Db, orderId: string, now = new Da
     .from(orders)
     .innerJoin(invoices, eq(invoices.id, orders.invoiceId))
     .where(
-      and(eq(orders.id, orderId), eq(orders.status, "failed"), inArray(invoices.paymentNetwork, ["balance", "gift_card"]), isNotNull(invoices.merchantId)),
+      and(
+        eq(orders.id, orderId),
+        eq(orders.status, "failed"),
+        or(
+          inArray(invoices.paymentNetwork, ["balance", "gift_card"]),
+          sql`EXISTS (SELECT 1 FROM ${paymentAddresses} WHERE ${paymentAddresses.invoiceId} = ${invoices.id} AND ${paymentAddresses.applied} > 0)`,
+        ),
+        isNotNull(invoices.merchantId),
+      ),
     );
   if (!row?.merchantId) return false;
   const amount = row.priceCents ?? 0n;

@@ -4,15 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
 import { MULTICALL3_ABI, MULTICALL3_ADDRESS, DEV_USDC_ABI } from "@/lib/devnet/evm/artifacts";
-import {
-  FORWARDER_FACTORY,
-  FORWARDER_FACTORY_ABI,
-  factoryDeployCall,
-  flushCall,
-  forwarderAddress,
-  invoiceSalt,
-  readHoldings,
-} from "./forwarders";
+import { FORWARDER_FACTORY, FORWARDER_FACTORY_ABI, factoryDeployCall, flushCall, forwarderAddress, invoiceSalt, readHoldings } from "./forwarders";
 
 // The forwarders on a real EVM chain (anvil): an invoice's address is known before anything is deployed, takes ether
 // and tokens however they are sent, and whatever it holds can only go to the payTo its address was made for.
@@ -32,14 +24,14 @@ afterAll(async () => {
 });
 
 const client = () => createPublicClient({ transport: http(chain.rpcUrl) });
-const wallet = (account: typeof gas) => createWalletClient({ account, transport: http(chain.rpcUrl), chain: null });
+const wallet = (account: typeof gas) => createWalletClient({ account, transport: http(chain.rpcUrl) });
 async function sent(hash: `0x${string}`) {
   const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 50 });
   expect(receipt.status).toBe("success");
   return receipt;
 }
 const send = async (from: typeof gas, to: Address, data: `0x${string}`, value = 0n) =>
-  sent(await wallet(from).sendTransaction({ to, data, value, chainId: base.chainId }));
+  sent(await wallet(from).sendTransaction({ to, data, value, chain: null }));
 
 describe("an invoice's forwarder", () => {
   it("is an address of its own per invoice and per payTo, the same the factory computes", async () => {
@@ -48,7 +40,12 @@ describe("an invoice's forwarder", () => {
     expect(forwarderAddress(payer.address, invoiceSalt("inv_a"))).not.toBe(a);
     await send(gas, factoryDeployCall().to, factoryDeployCall().data);
     expect(await client().getCode({ address: FORWARDER_FACTORY })).toMatch(/^0x[0-9a-f]{100,}/);
-    const computed = await client().readContract({ address: FORWARDER_FACTORY, abi: FORWARDER_FACTORY_ABI, functionName: "forwarderAddress", args: [payTo, invoiceSalt("inv_a")] });
+    const computed = await client().readContract({
+      address: FORWARDER_FACTORY,
+      abi: FORWARDER_FACTORY_ABI,
+      functionName: "forwarderAddress",
+      args: [payTo, invoiceSalt("inv_a")],
+    });
     expect(computed).toBe(a);
   });
 
@@ -86,11 +83,16 @@ describe("an invoice's forwarder", () => {
 
     // Deployed now: ether still arrives, and a second flush adds to what was flushed.
     await send(payer, address, "0x", parseEther("0.1"));
-    await send(payer, MULTICALL3_ADDRESS, encodeFunctionData({
-      abi: MULTICALL3_ABI,
-      functionName: "aggregate3Value",
-      args: [[{ target: address, allowFailure: false, value: 1n, callData: "0x" }]],
-    }), 1n);
+    await send(
+      payer,
+      MULTICALL3_ADDRESS,
+      encodeFunctionData({
+        abi: MULTICALL3_ABI,
+        functionName: "aggregate3Value",
+        args: [[{ target: address, allowFailure: false, value: 1n, callData: "0x" }]],
+      }),
+      1n,
+    );
     await send(gas, flush.to, flush.data);
     const end = await client().getBlockNumber();
     expect(await readHoldings(client(), [address], "native", end)).toEqual([{ held: 0n, flushed: parseEther("0.85") + 1n }]);

@@ -36,7 +36,12 @@ export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920cA78FbF26c0B4
 const FACTORY_SALT: Hex = keccak256(stringToHex("x402-storefront forwarder factory v1"));
 
 /** Where the forwarder factory is (or will be) on every EVM network. */
-export const FORWARDER_FACTORY: Address = getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt: FACTORY_SALT, bytecode: FACTORY_CREATION_CODE });
+export const FORWARDER_FACTORY: Address = getContractAddress({
+  opcode: "CREATE2",
+  from: CREATE2_DEPLOYER,
+  salt: FACTORY_SALT,
+  bytecode: FACTORY_CREATION_CODE,
+});
 
 /** The asset a forwarder is read and flushed for: ether, or a token's contract. */
 export type ForwarderAsset = "native" | Address;
@@ -77,7 +82,10 @@ export async function readHoldings(client: PublicClient, forwarders: readonly Ad
         stateOverride: [{ address: FORWARDER_FACTORY, code: FACTORY_RUNTIME_CODE }],
       });
       if (!out) throw new Error("the node answered the forwarders' holdings with nothing");
-      const [held, flushed] = decodeFunctionResult({ abi: FORWARDER_FACTORY_ABI, functionName: "holdings", data: out }) as [readonly bigint[], readonly bigint[]];
+      const [held, flushed] = decodeFunctionResult({ abi: FORWARDER_FACTORY_ABI, functionName: "holdings", data: out }) as [
+        readonly bigint[],
+        readonly bigint[],
+      ];
       if (held.length !== chunk.length || flushed.length !== chunk.length) throw new Error("the node answered the forwarders' holdings for other addresses");
       return chunk.map((_, i) => ({ held: held[i]!, flushed: flushed[i]! }));
     }),

@@ -3,6 +3,7 @@ import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme as ExactEvmServerScheme } from "@x402/evm/exact/server";
 import { ExactSvmScheme as ExactSvmServerScheme } from "@x402/svm/exact/server";
 import { privateKeyToAccount } from "viem/accounts";
+import type { LocalAccount } from "viem";
 import type { KeyPairSigner } from "@solana/kit";
 import { config, ConfigError, type Config } from "@/lib/platform/config";
 import { getDatabase } from "@/lib/platform/db";
@@ -10,7 +11,9 @@ import { getDevnet, LocalnetExactSvmServerScheme } from "@/lib/devnet";
 import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
 import { databaseSenderSync } from "./nonce-store";
-import { missingPaymentSettings, publicNetworks, usdcAsset, type PaymentNetwork } from "@/lib/platform/networks";
+import { missingPaymentSettings, publicNetworks, usdcAsset, type EvmNetwork, type PaymentNetwork } from "@/lib/platform/networks";
+import type { GasSender } from "./address-watch";
+import { forwarderGasSender } from "./gas-sender";
 
 /** How long a client has to get its payment settled after the 402. */
 export const MAX_TIMEOUT_SECONDS = 300;
@@ -24,6 +27,12 @@ export type Payments = {
   solanaFeePayer?: KeyPairSigner;
   /** The in-process facilitator's EVM gas wallets (they pay for settlements); none with a remote facilitator. */
   evmGasWallets?: `0x${string}`[];
+  /**
+   * The sender of an EVM network's gas wallets for the address payments' flushes (lib/payments/address-watch.ts);
+   * undefined without in-process gas wallets (a remote facilitator on testnet or mainnet): then no address payment is
+   * offered.
+   */
+  gasSender(n: EvmNetwork): GasSender | undefined;
   /** One payment requirement per network of the mode, for an amount in USDC atomic units. */
   requirements(amountAtomic: bigint): Promise<PaymentRequirements[]>;
 };
@@ -40,6 +49,8 @@ async function createPayments(c: Config): Promise<Payments> {
   let facilitator: FacilitatorClient;
   let solanaFeePayer: KeyPairSigner | undefined;
   let evmGasWallets: `0x${string}`[] | undefined;
+  // The accounts that pay the address payments' flushes: the in-process facilitator's (the devnet's always).
+  let flushAccounts: LocalAccount[] = [];
   if (c.networkMode === "devnet") {
     const devnet = await getDevnet();
     networks = devnet.networks;
@@ -48,6 +59,7 @@ async function createPayments(c: Config): Promise<Payments> {
       : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, senderSync);
     solanaFeePayer = c.facilitatorUrl ? undefined : devnet.keys.solanaFacilitator;
     evmGasWallets = c.facilitatorUrl ? undefined : [devnet.keys.evmFacilitator.address];
+    flushAccounts = [devnet.keys.evmFacilitator];
   } else {
     networks = publicNetworks(c);
     facilitator = c.facilitatorUrl
@@ -61,9 +73,10 @@ async function createPayments(c: Config): Promise<Payments> {
           senderSync,
         );
     evmGasWallets = c.facilitatorUrl ? undefined : c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k).address);
+    flushAccounts = c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k));
   }
   return {
-    ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer })),
+    ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer, flushAccounts })),
     evmGasWallets,
   };
 }
@@ -78,6 +91,8 @@ export async function paymentsWith(opts: {
   devnet: boolean;
   inProcess: boolean;
   solanaFeePayer?: KeyPairSigner;
+  /** The gas wallets that flush address payments (none: no address payments). */
+  flushAccounts?: LocalAccount[];
 }): Promise<Payments> {
   const { networks, facilitator, solanaFeePayer } = opts;
   if (!opts.inProcess) {
@@ -95,12 +110,20 @@ export async function paymentsWith(opts: {
   }
   server.register("solana:*", new ExactSvmServerScheme());
   await server.initialize();
+  const senders = new Map<string, GasSender>();
 
   return {
     networks,
     server,
     inProcess: opts.inProcess,
     solanaFeePayer,
+    gasSender(n) {
+      const accounts = opts.flushAccounts ?? [];
+      if (accounts.length === 0) return undefined;
+      let sender = senders.get(n.network);
+      if (!sender) senders.set(n.network, (sender = forwarderGasSender(n, accounts, senderSync)));
+      return sender;
+    },
     async requirements(amountAtomic) {
       const all = await Promise.all(
         networks.map((n) =>

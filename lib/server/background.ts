@@ -6,6 +6,7 @@ import { startWebhookWorker } from "@/lib/webhooks";
 import { handBack } from "./hand-back";
 import { syncUpstreamIfDue, upstreamProvider } from "@/lib/supply";
 import { processPayout, upkeep as runUpkeep } from "./round";
+import { watchPaymentAddresses } from "./address-watch";
 import { startPollLoop } from "@/lib/platform/runtime/poll-loop";
 import { onShutdown } from "@/lib/platform/runtime/shutdown";
 import { log } from "@/lib/platform/log";
@@ -20,6 +21,11 @@ const IDLE_MAX_MS = 2_000;
 const DEAD_HOLDER_GRACE_MS = 9_000;
 /** How often the upstream catalog sync looks whether a pass is due (or a paused one may resume). */
 const SUPPLY_CHECK_MS = 30_000;
+/**
+ * How often the invoices' own addresses are read (lib/server/address-watch.ts): about a block of the slower networks
+ * (Base and Polygon mine every 2 s); a round reads every open address of a network in a few calls.
+ */
+const ADDRESS_WATCH_MS = 2_000;
 
 /**
  * When each loop of this process last finished a pass (readiness: a loop that stopped passing is not alive). On
@@ -34,7 +40,7 @@ export function loopAges(now = Date.now()): Record<string, number> {
 }
 
 /** The loops of a Node server. */
-export const LOOPS = ["fulfilment", "webhooks", "upkeep"] as const;
+export const LOOPS = ["fulfilment", "webhooks", "upkeep", "addresses"] as const;
 
 /** The longest a loop may go without finishing a pass before readiness reports it (its interval plus a slow pass). */
 export const LOOP_STALE_MS = 5 * 60_000;
@@ -98,7 +104,19 @@ export async function startBackgroundWork(): Promise<void> {
       )
     : undefined;
 
+  const addresses = startPollLoop(
+    "addresses",
+    async () => {
+      try {
+        await watchPaymentAddresses();
+      } finally {
+        passed("addresses")();
+      }
+    },
+    ADDRESS_WATCH_MS,
+  );
+
   onShutdown(async () => {
-    await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop(), supply?.stop()]);
+    await Promise.all([upkeep.stop(), worker.stop(), webhooks.stop(), supply?.stop(), addresses.stop()]);
   }, "work");
 }

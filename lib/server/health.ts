@@ -6,7 +6,7 @@ import { config } from "@/lib/platform/config";
 import { errorText, redactUrls } from "@/lib/platform/errors";
 import { getDb } from "@/lib/platform/db";
 import { migrationStatus, queryRows } from "@/lib/platform/db/client";
-import { getPayments, undecidedSettlements, viemChain } from "@/lib/payments";
+import { addressWarnings, getPayments, undecidedSettlements, viemChain } from "@/lib/payments";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { upstreamHealth, type UpstreamStatus } from "@/lib/supply";
 import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";
@@ -198,6 +198,12 @@ export async function readiness(): Promise<Readiness> {
         `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${redactUrls(o.lastError)}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
     );
   }
+  // Payment addresses whose flush is stuck, or whose network's watcher fails.
+  warnings.push(
+    ...(await getDb()
+      .then((db) => addressWarnings(db))
+      .catch(() => [])),
+  );
   // Exchange rates held for moving a currency too far: the operator's to confirm (prices keep the applied ones).
   const heldRates = await getDb()
     .then(heldFxRates)

@@ -14,6 +14,7 @@ import { publicNetworks } from "@/lib/platform/networks";
 import { drainWebhooks } from "@/lib/webhooks";
 import { syncUpstreamIfDue, upstreamProvider, type SyncReport } from "@/lib/supply";
 import { log } from "@/lib/platform/log";
+import { watchPaymentAddresses } from "./address-watch";
 import { errorText } from "@/lib/platform/errors";
 
 /** What one round of the background work did (GET /api/cron/tick answers it). */
@@ -22,6 +23,8 @@ export type RoundReport = {
   settlements: { settled: number; failed: number; open: number };
   orders: { claimed: number; delivered: number; failed: number; retry: number; lost: number };
   refunds: number;
+  /** Invoice addresses whose counted payments grew this round (lib/server/address-watch.ts). */
+  address_payments: number;
   webhooks: { claimed: number; delivered: number; retry: number; failed: number; gone: number };
   /** The upstream supplier's catalog sync (UPSTREAM_API_URL), when one is configured: what this round's share did. */
   upstream_sync?: SyncReport["status"];
@@ -76,6 +79,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
     settlements: { settled: 0, failed: 0, open: 0 },
     orders: { claimed: 0, delivered: 0, failed: 0, retry: 0, lost: 0 },
     refunds: 0,
+    address_payments: 0,
     webhooks: { claimed: 0, delivered: 0, retry: 0, failed: 0, gone: 0 },
     errors: {},
     took_ms: 0,
@@ -94,6 +98,9 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
     const { expired, settlements } = await upkeep();
     report.expired_invoices = expired;
     report.settlements = settlements;
+  });
+  await job("addresses", async () => {
+    report.address_payments = (await watchPaymentAddresses()).reduce((sum, r) => sum + r.received, 0);
   });
   await job("fulfilment", async () => {
     const { claimed, delivered, failed, retry, lost } = await drainDue(db, { signal, upstream: upstreamProvider });

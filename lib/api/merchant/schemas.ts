@@ -181,6 +181,39 @@ export const orderSchema = z
   })
   .meta({ id: "Order" });
 
+const coinAmount = z.string().regex(/^\d+(\.\d+)?$/);
+const atomicAmount = z.string().regex(/^\d+$/);
+
+/** An invoice paid by a plain transfer to its own address: how much, the URI, and what arrived (docs/merchant-api.md). */
+const paymentByAddressFields = {
+  coin: z.string().optional().meta({ description: "Paying by address: the coin sent (`USDC`, `ETH`)." }),
+  amount: coinAmount.optional().meta({ description: "Paying by address: what to send to `address`, in the coin." }),
+  altcoinPrice: coinAmount.optional().meta({ description: "`amount`, under the name existing clients read." }),
+  amount_atomic: atomicAmount.optional().meta({ description: "`amount` in the coin's smallest unit (USDC: millionths; ETH: wei)." }),
+  exchange_rate: z.string().optional().meta({ description: "US dollars per coin, locked at creation for the invoice's lifetime." }),
+  contract_address: z.string().optional().meta({ description: "A token's contract (USDC's on the network)." }),
+  contractAddress: z.string().optional().meta({ description: "`contract_address`, under the name existing clients read." }),
+  payment_uri: z
+    .string()
+    .optional()
+    .meta({ description: "An EIP-681 URI of the transfer (for a QR code): a wallet that scans it fills in the coin, the address and the amount." }),
+  paymentUri: z.string().optional().meta({ description: "`payment_uri`, under the name existing clients read." }),
+  expires_time: time.optional().meta({ description: "A transfer counts if it is seen on chain before this (the invoice's expiry)." }),
+  confirmations_required: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "The blocks a payment's block needs, itself included, before it counts (the network's depth)." }),
+  confirmations: z.number().int().optional().meta({ description: "What the payment seen so far has: `confirmations_required` once it counts." }),
+  received: coinAmount.optional().meta({ description: "What arrived at `address` and counts (at the network's depth), all payments added up." }),
+  received_atomic: atomicAmount.optional(),
+  seen: coinAmount.optional().meta({ description: "What arrived, counted or still waiting for its depth." }),
+  missing: coinAmount.optional().meta({ description: "While unpaid: what still has to arrive." }),
+  credited: coinAmount.optional().meta({
+    description: "Of `received`, what went to the account's balance: paid beyond the price, after the invoice was paid or ended, or short when it ended.",
+  }),
+};
+
 export const invoiceSchema = z
   .strictObject({
     id: z.string(),
@@ -210,7 +243,10 @@ export const invoiceSchema = z
       network: z.string().optional().meta({ description: "USDC methods: the CAIP-2 network." }),
       transaction: z.string().nullable().optional(),
       network_name: z.string().optional(),
-      address: z.string().optional().meta({ description: "USDC methods: the receiving address." }),
+      address: z.string().optional().meta({
+        description:
+          "USDC methods: where a plain transfer pays the invoice: an address of this invoice's own (it ends at the shop's wallet), or, where the shop takes x402 only on that network, the shop's wallet. x402 payments go where their requirements say.",
+      }),
       amount_usdc: z
         .string()
         .optional()
@@ -218,6 +254,7 @@ export const invoiceSchema = z
       payment_url: z.url().optional().meta({ description: "POST `payment_body` here with any x402 client." }),
       payment_body: z.strictObject({ invoice_id: z.string() }).optional(),
       payment_page: z.url().optional().meta({ description: "A page where a person pays with a browser wallet." }),
+      ...paymentByAddressFields,
     }),
     orders: z.array(orderSchema),
   })

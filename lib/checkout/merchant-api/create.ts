@@ -3,7 +3,9 @@ import { invoiceItem, V2Error, invalidParam, missingParam, merchantPriceCents } 
 import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/checkout/create-invoice";
 import { DomainError } from "@/lib/platform/errors";
-import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants";
+import { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
+import { getPayments } from "@/lib/payments";
+import type { EvmNetwork } from "@/lib/platform/networks";
 
 export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
 
@@ -119,6 +121,18 @@ export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["
   return err.at(path);
 }
 
+/**
+ * The EVM network on which an invoice of this method gets an address of its own for a plain transfer: a USDC method's,
+ * when this process has a gas wallet there to flush it (without one the method is paid through x402 only).
+ */
+async function addressNetwork(method: PaymentMethod): Promise<EvmNetwork | undefined> {
+  const key = methodNetworkKey(method);
+  if (!key) return undefined;
+  const payments = await getPayments();
+  const n = payments.networks.find((x) => x.key === key);
+  return n?.kind === "evm" && payments.gasSender(n) ? n : undefined;
+}
+
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */
 export async function createMerchantInvoice(
   db: Db,
@@ -130,7 +144,13 @@ export async function createMerchantInvoice(
     return await createInvoice(
       {
         items: req.items,
-        merchant: { merchantId, paymentMethod: req.paymentMethod, webhookUrl: req.webhookUrl, priceCents: merchantPriceCents },
+        merchant: {
+          merchantId,
+          paymentMethod: req.paymentMethod,
+          webhookUrl: req.webhookUrl,
+          priceCents: merchantPriceCents,
+          payByAddress: await addressNetwork(req.paymentMethod),
+        },
         giftCardCode: req.giftCardCode,
         onCreated,
       },

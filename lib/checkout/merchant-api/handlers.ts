@@ -43,8 +43,9 @@ import {
 } from "@/lib/checkout/merchant-invoices";
 import { merchantOrder } from "@/lib/checkout/merchant-invoice-view";
 import { invoiceObject } from "@/lib/checkout/merchant-invoice-object";
+import { paymentAddressesOf } from "@/lib/checkout/address-payment";
 import { BALANCE_METHODS, unavailableMethod } from "@/lib/merchants";
-import { getPayments } from "@/lib/payments";
+import { getPayments, type PaymentAddressRow } from "@/lib/payments";
 import type { invoices, orders } from "@/lib/platform/db/schema";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -59,7 +60,10 @@ export function createInvoiceHandler(only?: "esim") {
     const text = await readText(req);
     const answerFor = async (db: Db, invoiceId: string): Promise<StoredAnswer> => {
       const found = await getMerchantInvoice(db, ctx.merchant.id, invoiceId);
-      return { status: 200, body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(found!.invoice, found!.orders, originOf(ctx)) } };
+      return {
+        status: 200,
+        body: { meta: { _endpoint: ctx.endpoint, id: invoiceId }, data: await invoiceJson(db, found!.invoice, found!.orders, originOf(ctx)) },
+      };
     };
     // In the transaction that makes the invoice (or, for a retry that resumes one, a transaction of its own): pays it
     // when the request asked for auto_pay from the balance (only while it is unpaid: a gift card may have paid it all),
@@ -158,8 +162,8 @@ function giftCardCodeIn(text: string): boolean {
 }
 
 /** The invoice object (lib/checkout/merchant-invoice-object.ts), with how to pay it while it can be paid. */
-export function invoiceJson(inv: InvoiceRow, items: OrderRow[], origin: string) {
-  return invoiceObject(inv, items, { origin });
+export function invoiceJson(db: Db, inv: InvoiceRow, items: OrderRow[], origin: string, addresses?: Map<string, PaymentAddressRow>) {
+  return invoiceObject(db, inv, items, { origin, addresses });
 }
 
 const originOf = (ctx: MerchantContext) => new URL(ctx.apiBase).origin;
@@ -184,7 +188,7 @@ async function routeInvoice(ctx: MerchantContext, only?: "esim") {
 export function getInvoiceHandler(only?: "esim") {
   return async (_req: Request, ctx: MerchantContext): Promise<Response> => {
     const found = await routeInvoice(ctx, only);
-    return ok(ctx.endpoint, await invoiceJson(found.invoice, found.orders, originOf(ctx)), { id: found.id });
+    return ok(ctx.endpoint, await invoiceJson(ctx.db, found.invoice, found.orders, originOf(ctx)), { id: found.id });
   };
 }
 
@@ -195,7 +199,7 @@ export function payInvoiceHandler(only?: "esim") {
     await payFromBalance(ctx.db, ctx.merchant.id, id);
     kickWorker();
     const found = await getMerchantInvoice(ctx.db, ctx.merchant.id, id);
-    return ok(ctx.endpoint, await invoiceJson(found!.invoice, found!.orders, originOf(ctx)), { id });
+    return ok(ctx.endpoint, await invoiceJson(ctx.db, found!.invoice, found!.orders, originOf(ctx)), { id });
   };
 }
 
@@ -207,7 +211,11 @@ export function listInvoicesHandler() {
     const rows = await listMerchantInvoices(ctx.db, ctx.merchant.id, q);
     const last = rows.at(-1);
     const next = rows.length === q.limit && last ? nextPage(url, ctx.apiBase, { before: undefined, start: undefined, after: last.invoice.id }) : undefined;
-    return ok(ctx.endpoint, await Promise.all(rows.map((r) => invoiceJson(r.invoice, r.orders, originOf(ctx)))), {
+    const addresses = await paymentAddressesOf(
+      ctx.db,
+      rows.map((r) => r.invoice.id),
+    );
+    return ok(ctx.endpoint, await Promise.all(rows.map((r) => invoiceJson(ctx.db, r.invoice, r.orders, originOf(ctx), addresses))), {
       limit: q.limit,
       count: rows.length,
       ...(q.after ? { after: q.after } : {}),

@@ -339,7 +339,7 @@ describe(`merchant invoices on ${testDriver}`, () => {
           const found = (await getMerchantInvoice(tx, m.merchant_id, id))!;
           await key.storeAnswer(tx, {
             status: 200,
-            body: { meta: { _endpoint: "/invoices", id }, data: await invoiceJson(found.invoice, found.orders, "http://127.0.0.1") },
+            body: { meta: { _endpoint: "/invoices", id }, data: await invoiceJson(tx, found.invoice, found.orders, "http://127.0.0.1") },
           });
         });
         made = created.id;

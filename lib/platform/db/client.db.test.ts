@@ -35,6 +35,7 @@ describe(`migrations on ${testDriver}`, () => {
       expect(tables.map((r) => r.table_name)).toEqual([
         "affiliates",
         "balance_topups",
+        "chain_watchers",
         "fx_held_rates",
         "fx_rates",
         "gift_card_batches",
@@ -48,6 +49,7 @@ describe(`migrations on ${testDriver}`, () => {
         "merchants",
         "orders",
         "paid_answers",
+        "payment_addresses",
         "product_packages",
         "products",
         "settings",

@@ -766,3 +766,89 @@ export const giftCardHolds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.giftCardId, t.invoiceId] }), index("gift_card_holds_invoice_idx").on(t.invoiceId)],
 );
+
+/** An amount in a coin's smallest unit (wei, USDC's millionths), beyond bigint's 9.2e18 (9.2 ether in wei). */
+const coinAmount = customType<{ data: bigint; driverData: string }>({
+  dataType: () => "numeric(78, 0)",
+  toDriver: (v) => v.toString(),
+  fromDriver: (v) => BigInt(v),
+});
+
+/**
+ * An invoice's own address on one network (lib/payments/address-watch.ts): a forwarder at a CREATE2 address that
+ * receives a plain transfer of the invoice's coin, watched at the network's depth, and flushed to `pay_to` once what
+ * it received is decided. Never reused: the address is the invoice's salt's, and an invoice id is never reused.
+ */
+export const paymentAddresses = pgTable(
+  "payment_addresses",
+  {
+    network: text("network").notNull(),
+    /** Checksummed. */
+    address: text("address").notNull(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    /** The invoice's payment method (`usdc_base`, `eth_base`, …). */
+    method: text("method").notNull(),
+    /** `native` (ether) or the token's contract (checksummed). */
+    asset: text("asset").notNull(),
+    currency: text("currency").notNull(),
+    decimals: integer("decimals").notNull(),
+    payTo: text("pay_to").notNull(),
+    salt: text("salt").notNull(),
+    factory: text("factory").notNull(),
+    /** What the invoice asks, in the coin's smallest unit, at the rate locked at creation (USD per coin, decimal text). */
+    amountDue: coinAmount("amount_due").notNull(),
+    exchangeRate: text("exchange_rate").notNull(),
+    /** Blocks a payment's block must have on top of it, itself included, before it counts. */
+    confirmations: integer("confirmations").notNull(),
+    /** What it received at the network's depth (what it holds plus what it flushed), at `checked_block`. */
+    received: coinAmount("received")
+      .notNull()
+      .default(sql`0`),
+    /** What it held at `checked_block`: what a flush has to move. */
+    held: coinAmount("held")
+      .notNull()
+      .default(sql`0`),
+    /** What it received at the head, counted or not; and the head block at which that amount first showed. */
+    seen: coinAmount("seen")
+      .notNull()
+      .default(sql`0`),
+    seenBlock: bigint("seen_block", { mode: "bigint" }),
+    checkedBlock: bigint("checked_block", { mode: "bigint" }),
+    /** Of `received`: what paid the invoice, and what went on as extra (over-paid, late, or short at expiry). */
+    applied: coinAmount("applied")
+      .notNull()
+      .default(sql`0`),
+    credited: coinAmount("credited")
+      .notNull()
+      .default(sql`0`),
+    /** The extra, in USD cents, as credited to the merchant's balance. */
+    creditedCents: bigint("credited_cents", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    /** The last flush sent (its transaction) and when: another is sent only after FLUSH_RETRY_MS while it still holds funds. */
+    flushTx: text("flush_tx"),
+    flushSentAt: timestamp("flush_sent_at", { withTimezone: true }),
+    /** Watched until then (the invoice's expiry and a week for late payments), and while it holds undecided funds. */
+    watchUntil: timestamp("watch_until", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.network, t.address] }),
+    uniqueIndex("payment_addresses_invoice_idx").on(t.invoiceId, t.network),
+    index("payment_addresses_watch_idx").on(t.network, t.watchUntil),
+  ],
+);
+
+/** One network's address watcher: the depth block it last read, and the server holding its round. */
+export const chainWatchers = pgTable("chain_watchers", {
+  network: text("network").primaryKey(),
+  block: bigint("block", { mode: "bigint" }),
+  head: bigint("head", { mode: "bigint" }),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  lockedBy: integer("locked_by"),
+  lastError: text("last_error"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,385 @@
+/**
+ * Paying a merchant's invoice by a plain transfer to its own address, on a real EVM chain (anvil) mining a block a
+ * second at the devnet's depth (2), through the merchant API's route handlers and the address watcher's rounds: the
+ * invoice's `payment` says where and how much; what arrives is counted at depth, adds up, pays the invoice once it
+ * covers it; what is beyond it, late, or short at expiry is credited to the merchant's balance once; a payment
+ * reorganized away before its depth is forgotten; and everything decided is flushed to payTo exactly once.
+ */
+import { and, eq } from "drizzle-orm";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
+import { POST as createRoute } from "@/app/api/v2/invoices/route";
+import type { Database } from "@/lib/platform/db";
+import { invoices, ledgerEntries, paymentAddresses, webhookDeliveries } from "@/lib/platform/db/schema";
+import { openTestDatabase, useAsProcessDatabase, withTestCatalog } from "@/test/db";
+import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
+import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
+import { DEV_USDC_ABI } from "@/lib/devnet/evm/artifacts";
+import type { EvmNetwork } from "@/lib/platform/networks";
+import { installInProcessPayments } from "@/test/payments";
+import { chainControl } from "@/test/adversarial/chain-control";
+import { bearerAuth, callRoute } from "@/test/merchant-api";
+import { addressWarnings, getPayments, watchAddresses, readClient } from "@/lib/payments";
+import { readHoldings } from "@/lib/payments/forwarders";
+import { drainDue } from "@/lib/fulfilment";
+import { balanceOf, createMerchant } from "@/lib/merchants";
+import { payInvoice as markInvoicePaid } from "@/test/fulfilment";
+import { expireInvoices, getInvoice } from "./index";
+import { addressPaymentEffect } from "./address-payment";
+
+const base = DEVNET_EVM_CHAINS[0];
+const gas = privateKeyToAccount(generatePrivateKey());
+const payer = privateKeyToAccount(generatePrivateKey());
+const payTo = privateKeyToAccount(generatePrivateKey()).address;
+let database: Database;
+let chain: EvmDevChain;
+let network: EvmNetwork;
+let restore: (() => void)[] = [];
+
+beforeAll(async () => {
+  [database, chain] = await Promise.all([
+    openTestDatabase(withTestCatalog),
+    startEvmChain({ chainId: base.chainId, name: base.name, usdcAddress: DEVNET_USDC_ADDRESS, gasWallets: [gas.address, payer.address], blockTimeSeconds: 1 }),
+  ]);
+  network = {
+    key: "base",
+    kind: "evm",
+    network: `eip155:${chain.chainId}`,
+    chainId: chain.chainId,
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    payTo,
+    usdc: { ...chain.usdc },
+    confirmations: 2,
+  };
+  restore = [useAsProcessDatabase(database), await installInProcessPayments([network], gas)];
+  await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
+}, 60_000);
+afterAll(async () => {
+  for (const r of restore.reverse()) r();
+  await chain?.stop();
+  await database?.close();
+});
+
+type Payment = {
+  method: string;
+  status: string;
+  price: number;
+  address: string;
+  amount: string;
+  amount_atomic: string;
+  amount_usdc: string;
+  payment_uri: string;
+  confirmations_required: number;
+  confirmations: number;
+  received: string;
+  missing: string;
+  credited: string;
+  exchange_rate: string;
+  coin: string;
+  expires_time: string;
+};
+type Invoice = { id: string; status: string; status_reason?: string; payment: Payment; orders: { status: string }[] };
+
+const control = () => chainControl(chain.rpcUrl);
+const client = () => createPublicClient({ transport: http(chain.rpcUrl) });
+
+async function merchant(name: string) {
+  const m = await createMerchant(database.db, { name, creditCents: 0n });
+  const headers = bearerAuth(m.api_token);
+  return {
+    id: m.merchant_id,
+    create: async (value = 10, extra: Record<string, unknown> = {}, product = "test-gift-card-code") => {
+      const res = await callRoute(createRoute, "/api/v2/invoices", {
+        headers,
+        body: { products: [{ product_id: product, value }], payment_method: "usdc_base", ...extra },
+      });
+      expect(res.status).toBe(200);
+      return res.body.data as Invoice;
+    },
+    get: async (id: string) => (await callRoute(getInvoiceRoute, `/api/v2/invoices/${id}`, { headers, params: { id } })).body.data as Invoice,
+  };
+}
+
+/** A plain USDC transfer from the payer, as an exchange or a hardware wallet sends it; mined. */
+async function transfer(to: string, amount: bigint): Promise<Hex> {
+  const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
+  const hash = await wallet.sendTransaction({
+    chain: null,
+    to: DEVNET_USDC_ADDRESS,
+    data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [to as Address, amount] }),
+  });
+  const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  expect(receipt.status).toBe("success");
+  return hash;
+}
+
+/** One watcher round, as the server's loop runs it. */
+async function round(now?: Date) {
+  const payments = await getPayments();
+  return watchAddresses(database.db, network, { client: readClient(network), effect: addressPaymentEffect, send: payments.gasSender(network), now });
+}
+
+/** Rounds (a block apart) until `done` holds. */
+async function roundsUntil(done: () => Promise<boolean>, what: string, max = 20) {
+  for (let i = 0; i < max; i++) {
+    await round();
+    if (await done()) return;
+    await control().waitBlocks(1);
+  }
+  throw new Error(`not within ${max} rounds: ${what}`);
+}
+
+const row = async (invoiceId: string) => (await database.db.select().from(paymentAddresses).where(eq(paymentAddresses.invoiceId, invoiceId)))[0]!;
+const status = async (id: string) => (await getInvoice(database.db, id))!.status;
+const credits = (merchantId: string) =>
+  database.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.merchantId, merchantId), eq(ledgerEntries.kind, "credit")));
+const atomic = (inv: Invoice) => BigInt(inv.payment.amount_atomic);
+
+/**
+ * Rounds until the address has flushed all it holds at depth: its forwarder has moved exactly `amount` to payTo, and
+ * payTo's USDC gained at least that (other invoices' flushes may land meanwhile).
+ */
+async function flushedToPayTo(invoiceId: string, before: bigint, amount: bigint) {
+  const address = (await row(invoiceId)).address as Address;
+  await roundsUntil(async () => {
+    const r = await row(invoiceId);
+    if (r.flushTx === null || r.held !== 0n) return false;
+    const [h] = await readHoldings(client(), [address], DEVNET_USDC_ADDRESS, await client().getBlockNumber());
+    return h!.held === 0n && h!.flushed === amount;
+  }, "flushed to payTo");
+  expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, address)).toBe(0n);
+  expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, payTo)).toBeGreaterThanOrEqual(before + amount);
+}
+
+describe("an invoice paid by a plain transfer to its own address", () => {
+  it("answers where and how much; counts the transfer at depth; is paid, fulfilled, announced; flushes to payTo once", { timeout: 90_000 }, async () => {
+    const m = await merchant("Exact");
+    const inv = await m.create(10, { webhook_url: "https://merchant.example/hook" });
+    const p = inv.payment;
+    expect(p.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(p.address).not.toBe(payTo);
+    expect(p).toMatchObject({
+      method: "usdc_base",
+      coin: "USDC",
+      exchange_rate: "1",
+      confirmations_required: 2,
+      confirmations: 0,
+      received: "0",
+      credited: "0",
+    });
+    expect(p.amount).toBe(p.amount_usdc);
+    expect(p.missing).toBe(p.amount);
+    expect(p.payment_uri).toBe(`ethereum:${DEVNET_USDC_ADDRESS}@${chain.chainId}/transfer?address=${p.address}&uint256=${p.amount_atomic}`);
+    expect(p.expires_time).toBe((await getInvoice(database.db, inv.id))!.expiresAt.toISOString());
+
+    const payToBefore = await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, payTo);
+    await transfer(p.address, atomic(inv));
+    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid");
+    const paid = await m.get(inv.id);
+    expect(paid.payment).toMatchObject({
+      status: "payment_confirmed",
+      received: p.amount,
+      missing: "0",
+      confirmations: 2,
+      credited: "0",
+      network: network.network,
+    });
+    await drainDue(database.db);
+    expect((await m.get(inv.id)).status).toBe("complete");
+    // The webhook carries the same payment object.
+    const [hook] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.invoiceId, inv.id));
+    expect(hook?.payload).toMatchObject({ status: "complete", payment: { address: p.address, received: p.amount, payment_uri: p.payment_uri } });
+
+    await flushedToPayTo(inv.id, payToBefore, atomic(inv));
+    const flushTx = (await row(inv.id)).flushTx;
+    // Nothing more to flush: later rounds send nothing.
+    await control().waitBlocks(2);
+    await round();
+    expect((await row(inv.id)).flushTx).toBe(flushTx);
+    expect(await credits(m.id)).toHaveLength(0);
+  });
+
+  it("adds payments up: under-paid shows what is missing, a top-up pays it", { timeout: 60_000 }, async () => {
+    const m = await merchant("Top-up");
+    const inv = await m.create(10);
+    const first = (atomic(inv) * 4n) / 10n;
+    await transfer(inv.payment.address, first);
+    await roundsUntil(async () => (await row(inv.id)).received === first, "the first part counted");
+    expect(await status(inv.id)).toBe("unpaid");
+    const short = await m.get(inv.id);
+    expect(short.payment).toMatchObject({ status: "unpaid", received: fmt(first), missing: fmt(atomic(inv) - first) });
+    await transfer(inv.payment.address, atomic(inv) - first);
+    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid by the two");
+    expect(await credits(m.id)).toHaveLength(0);
+  });
+
+  it("credits what is paid beyond the price to the balance, once, and flushes it all", { timeout: 60_000 }, async () => {
+    const m = await merchant("Over");
+    const inv = await m.create(10);
+    const before = await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, payTo);
+    const extra = 2_345_678n;
+    await transfer(inv.payment.address, atomic(inv) + extra);
+    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid");
+    // Two servers' rounds at once: one credit.
+    await Promise.all([round(), round()]);
+    const entries = await credits(m.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.amountCents).toBe(234n);
+    expect(await balanceOf(database.db, m.id)).toBe(234n);
+    expect(await m.get(inv.id)).toMatchObject({ payment: { credited: fmt(extra) } });
+    await flushedToPayTo(inv.id, before, atomic(inv) + extra);
+  });
+
+  it("credits a short payment when the invoice ends unpaid, and a payment that comes after", { timeout: 60_000 }, async () => {
+    const m = await merchant("Short");
+    const inv = await m.create(10);
+    const half = atomic(inv) / 2n;
+    await transfer(inv.payment.address, half);
+    await roundsUntil(async () => (await row(inv.id)).received === half, "the half counted");
+    // Its time runs out.
+    await database.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(invoices.id, inv.id));
+    expect(await expireInvoices(database.db)).toBe(1);
+    await round();
+    expect(await m.get(inv.id)).toMatchObject({ status: "denied", status_reason: "expired", payment: { received: fmt(half), credited: fmt(half) } });
+    expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([half / 10_000n]);
+    // Late: the rest arrives after the end; credited too, not taken as payment.
+    await transfer(inv.payment.address, atomic(inv) - half);
+    await roundsUntil(async () => (await row(inv.id)).credited === atomic(inv), "the late part credited");
+    expect(await status(inv.id)).toBe("expired");
+    expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([half / 10_000n, (atomic(inv) - half) / 10_000n]);
+  });
+
+  it("honours a payment seen before the expiry that reaches its depth after it", { timeout: 60_000 }, async () => {
+    const m = await merchant("Just in time");
+    const inv = await m.create(10);
+    const c = control();
+    // The payment is mined; no block on top of it yet.
+    await c.pauseMining();
+    try {
+      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
+      const hash = await wallet.sendTransaction({
+        chain: null,
+        to: DEVNET_USDC_ADDRESS,
+        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [inv.payment.address as Address, atomic(inv)] }),
+      });
+      await c.mine();
+      expect((await client().getTransactionReceipt({ hash })).status).toBe("success");
+      await round();
+      expect(await m.get(inv.id)).toMatchObject({ status: "unpaid", payment: { status: "unpaid", received: "0", confirmations: 1 } });
+      // The invoice's time runs out while its payment waits for depth: held, it does not expire.
+      await database.db
+        .update(invoices)
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where(eq(invoices.id, inv.id));
+      expect(await expireInvoices(database.db)).toBe(0);
+    } finally {
+      await c.resumeMining(1);
+    }
+    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid after its expiry");
+    expect(await credits(m.id)).toHaveLength(0);
+  });
+
+  it("forgets a payment reorganized away before its depth, and lets the invoice go", { timeout: 60_000 }, async () => {
+    const m = await merchant("Reorg");
+    const inv = await m.create(10);
+    const c = control();
+    await c.pauseMining();
+    try {
+      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
+      const hash = await wallet.sendTransaction({
+        chain: null,
+        to: DEVNET_USDC_ADDRESS,
+        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [inv.payment.address as Address, atomic(inv)] }),
+      });
+      await c.mine();
+      await round();
+      expect((await row(inv.id)).seen).toBe(atomic(inv));
+      expect((await getInvoice(database.db, inv.id))!.paymentClaim).not.toBeNull();
+      // Its block is replaced by one without it, and the node forgets it.
+      await c.reorg(1);
+      await c.dropTransaction(hash).catch(() => undefined);
+      expect(
+        await client()
+          .getTransactionReceipt({ hash })
+          .catch(() => null),
+      ).toBeNull();
+    } finally {
+      await c.resumeMining(1);
+    }
+    await c.waitBlocks(3);
+    await round();
+    expect(await row(inv.id)).toMatchObject({ received: 0n, seen: 0n, applied: 0n, credited: 0n });
+    const after = await getInvoice(database.db, inv.id);
+    expect(after).toMatchObject({ status: "unpaid", paymentClaim: null });
+    expect(await m.get(inv.id)).toMatchObject({ payment: { received: "0", confirmations: 0, missing: inv.payment.amount } });
+  });
+
+  it("refunds a failed order of an invoice paid by address to the balance, not to whoever sent the transfer", { timeout: 60_000 }, async () => {
+    const m = await merchant("Failing");
+    const inv = await m.create(10, {}, "test-gift-card-code-fail");
+    await transfer(inv.payment.address, atomic(inv));
+    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid");
+    await drainDue(database.db);
+    const done = await m.get(inv.id);
+    expect(done).toMatchObject({ status: "complete", orders: [{ status: "refunded" }] });
+    const refunds = await database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.merchantId, m.id), eq(ledgerEntries.kind, "refund")));
+    expect(refunds.map((e) => e.amountCents)).toEqual([BigInt(inv.payment.price)]);
+    expect(await balanceOf(database.db, m.id)).toBe(BigInt(inv.payment.price));
+  });
+
+  it("credits a transfer to an invoice already paid another way; the same transfer counts for no other invoice", { timeout: 60_000 }, async () => {
+    const m = await merchant("Twice");
+    const [inv, other] = [await m.create(10), await m.create(10)];
+    await markInvoicePaid(database.db, inv.id);
+    await transfer(inv.payment.address, atomic(inv));
+    await roundsUntil(async () => (await row(inv.id)).credited === atomic(inv), "credited");
+    expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([atomic(inv) / 10_000n]);
+    expect(await row(other.id)).toMatchObject({ received: 0n, seen: 0n });
+    expect(await status(other.id)).toBe("unpaid");
+  });
+});
+
+describe("what the operator sees", () => {
+  it("warns of an address still holding funds long after its flush, and of a network whose watcher fails", { timeout: 60_000 }, async () => {
+    const m = await merchant("Watched");
+    const inv = await m.create(10);
+    await transfer(inv.payment.address, atomic(inv));
+    await roundsUntil(async () => (await status(inv.id)) === "paid" && (await row(inv.id)).flushTx !== null, "paid and flushed");
+    expect((await addressWarnings(database.db)).join("\n")).not.toContain(inv.payment.address);
+    // As if the flush had never landed: the funds still there at depth eleven minutes after it was sent.
+    await database.db
+      .update(paymentAddresses)
+      .set({ held: 1n, flushSentAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(paymentAddresses.invoiceId, inv.id));
+    expect((await addressWarnings(database.db)).join("\n")).toContain(inv.payment.address);
+    await database.db.update(paymentAddresses).set({ held: 0n }).where(eq(paymentAddresses.invoiceId, inv.id));
+
+    // A network whose node does not answer: its round fails and says so, and the next good round clears it.
+    const dead: EvmNetwork = { ...network, network: "eip155:99999", rpcUrl: "http://127.0.0.1:9" };
+    await database.db.insert(paymentAddresses).values({ ...(await row(inv.id)), network: dead.network, watchUntil: new Date(Date.now() + 60_000) });
+    await expect(watchAddresses(database.db, dead, { client: readClient(dead), effect: addressPaymentEffect })).rejects.toThrow();
+    expect((await addressWarnings(database.db)).join("\n")).toContain("eip155:99999: the last round failed");
+    await database.db.delete(paymentAddresses).where(eq(paymentAddresses.network, dead.network));
+    await watchAddresses(database.db, dead, { client: readClient(dead), effect: addressPaymentEffect });
+    expect((await addressWarnings(database.db)).join("\n")).not.toContain("eip155:99999");
+  });
+});
+
+/** USDC atomic units as the API writes them. */
+function fmt(v: bigint): string {
+  const s = v.toString().padStart(7, "0");
+  const frac = s.slice(-6).replace(/0+$/, "");
+  return frac ? `${s.slice(0, -6)}.${frac}` : s.slice(0, -6);
+}

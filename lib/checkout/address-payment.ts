@@ -1,0 +1,202 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/lib/platform/db";
+import { invoices, paymentAddresses } from "@/lib/platform/db/schema";
+import { parseMinorUnits } from "@/lib/platform/money";
+import type { EvmNetwork } from "@/lib/platform/networks";
+import { credit } from "@/lib/merchants";
+import { kickWorker } from "@/lib/fulfilment";
+import { forwarderAddress, FORWARDER_FACTORY, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
+import { log } from "@/lib/platform/log";
+import { claimForPayment, getInvoice, markPaid, releaseClaim } from "./payment";
+
+/**
+ * After its expiry an invoice's address is watched this much longer: a payment that arrives late is still seen and
+ * credited (never kept silently), and so is anything sent after a payment already counted.
+ */
+export const LATE_WATCH_MS = 7 * 24 * 60 * 60_000;
+/**
+ * A payment seen at the head that covers the invoice holds it (no expiry, no other payment) this long past each
+ * round that still sees it: a payment made in time is counted once deep enough, even if that is after the expiry.
+ */
+const HOLD_MS = 2 * 60_000;
+
+/** The claim an address's payment holds its invoice with (the x402 settlements' claims are their ids). */
+const holdOf = (row: { network: string; address: string }) => `address:${row.network}:${row.address}`;
+
+/**
+ * Gives an invoice paid in USDC on an EVM network its own address there (a forwarder of the network's payTo, see
+ * lib/payments/forwarders.ts), in the transaction that creates it: what a plain transfer of `amountDue` USDC to that
+ * address pays. Nothing when the network cannot flush (no gas wallet in this process: the method offers x402 only).
+ */
+export async function openPaymentAddress(tx: Db, inv: { id: string; method: string; amountDue: bigint; expiresAt: Date }, n: EvmNetwork): Promise<void> {
+  const salt = invoiceSalt(inv.id);
+  await tx.insert(paymentAddresses).values({
+    network: n.network,
+    address: forwarderAddress(n.payTo as `0x${string}`, salt),
+    invoiceId: inv.id,
+    method: inv.method,
+    asset: n.usdc.address,
+    currency: "USDC",
+    decimals: n.usdc.decimals,
+    payTo: n.payTo,
+    salt,
+    factory: FORWARDER_FACTORY,
+    amountDue: inv.amountDue,
+    exchangeRate: "1",
+    confirmations: Math.max(1, n.confirmations ?? 1),
+    watchUntil: new Date(inv.expiresAt.getTime() + LATE_WATCH_MS),
+  });
+}
+
+/** The addresses of these invoices, by invoice id (one query, for a page of invoices). */
+export async function paymentAddressesOf(db: DbOrTx, invoiceIds: readonly string[]): Promise<Map<string, PaymentAddressRow>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(paymentAddresses)
+    .where(inArray(paymentAddresses.invoiceId, [...invoiceIds]));
+  return new Map(rows.map((r) => [r.invoiceId, r]));
+}
+
+/**
+ * How to pay an invoice by a plain transfer to its address, and what the address received, as the merchant API and
+ * the webhook carry them in `payment` (beside the price in USD): the amount in the coin (`amount`, and `altcoinPrice`
+ * as the real service's clients read it) and in its smallest unit, the locked rate, an EIP-681 payment URI (a wallet
+ * scanning it fills in the transfer), the confirmations a payment needs and has, and what arrived so far: counted at
+ * depth (`received`), still short of what it asks (`missing`), credited to the balance as extra (`credited`).
+ */
+export function paymentByAddress(row: PaymentAddressRow, chainId: number, expiresAt: Date) {
+  const coin = (v: bigint) => formatCoin(v, row.decimals);
+  const uri =
+    row.asset === "native"
+      ? `ethereum:${row.address}@${chainId}?value=${row.amountDue}`
+      : `ethereum:${row.asset}@${chainId}/transfer?address=${row.address}&uint256=${row.amountDue}`;
+  // The head the watcher read last is its depth block's `confirmations - 1` blocks on.
+  const head = row.checkedBlock === null ? null : row.checkedBlock + BigInt(row.confirmations) - 1n;
+  const confirmations =
+    row.seen > row.received && row.seenBlock !== null && head !== null
+      ? Math.min(row.confirmations - 1, Number(head - row.seenBlock + 1n))
+      : row.received > 0n
+        ? row.confirmations
+        : 0;
+  const missing = row.applied === 0n && row.received < row.amountDue ? row.amountDue - row.received : 0n;
+  return {
+    coin: row.currency,
+    amount: coin(row.amountDue),
+    altcoinPrice: coin(row.amountDue),
+    amount_atomic: row.amountDue.toString(),
+    exchange_rate: row.exchangeRate,
+    ...(row.asset === "native" ? {} : { contract_address: row.asset, contractAddress: row.asset }),
+    payment_uri: uri,
+    paymentUri: uri,
+    expires_time: expiresAt.toISOString(),
+    confirmations_required: row.confirmations,
+    confirmations,
+    received: coin(row.received),
+    received_atomic: row.received.toString(),
+    seen: coin(row.seen),
+    missing: coin(missing),
+    credited: coin(row.credited),
+  };
+}
+
+/** An amount of the coin in USD cents at the address's locked rate, rounded down. */
+export function coinToCents(row: { exchangeRate: string; decimals: number }, amount: bigint): bigint {
+  const rate = parseMinorUnits(row.exchangeRate, 8);
+  if (rate === undefined) throw new Error(`unreadable exchange rate ${row.exchangeRate}`);
+  return (amount * rate * 100n) / (10n ** BigInt(row.decimals) * 10n ** 8n);
+}
+
+/**
+ * The amount rules of a payment by address (docs/merchant-api.md "Paying by address"), decided in the transaction that
+ * records what the address received at the network's depth:
+ * - What arrives adds up; the invoice is paid once the sum covers what it asks, while it waits for payment: before
+ *   its expiry, or after it when a payment that covers it was seen at the head before the expiry (such a payment
+ *   holds the invoice until it is deep enough, as an x402 settlement does; an x402 payment meanwhile is refused as
+ *   busy). An x402 settlement that holds the invoice goes first: the address waits for its outcome.
+ * - What it received beyond the price, anything that arrives after the invoice was paid (by the address or another
+ *   way), and anything it received when the invoice ended unpaid (short at expiry, or late) is credited to the
+ *   merchant's balance at the locked rate. Nothing received is kept silently: the address shows it all (`received`,
+ *   `credited`), and a remainder under a cent is recorded as credited though it moves no cent.
+ * - An invoice of no merchant (the shop's own checkout has no address yet) leaves it undecided, held, for the operator.
+ */
+export const addressPaymentEffect: AddressEffect = {
+  async decide(tx, row, now) {
+    const inv = await getInvoice(tx, row.invoiceId);
+    if (!inv) throw new Error(`payment address ${row.address} names no invoice ${row.invoiceId}`);
+    const hold = holdOf(row);
+    if (inv.status === "unpaid" && row.applied === 0n) {
+      const held = inv.paymentClaim === hold;
+      if (row.received >= row.amountDue && (inv.expiresAt > now || held)) {
+        const paid = await markPaid(tx, inv.id, held ? hold : null, { network: row.network, transaction: null, payer: undefined }, now);
+        // An x402 settlement holds it: its outcome comes first (paid: all this is extra; failed: this pays it).
+        if (!paid) return {};
+        const extra = row.received - row.amountDue;
+        return { applied: row.amountDue, ...(await creditExtra(tx, inv, row, extra, "paid more than the invoice asked")), after: [kickWorker] };
+      }
+      if (held && row.seen < row.amountDue) {
+        // What held it is gone from the chain (reorganized away before its depth): the invoice is free again.
+        await releaseClaim(tx, inv.id, hold);
+        return {};
+      }
+      if (row.seen >= row.amountDue && !held) {
+        // Covered at the head, not yet at depth: the invoice waits for it.
+        await claimForPayment(tx, inv.id, { claim: hold, now });
+      } else if (held) {
+        await tx
+          .update(invoices)
+          .set({ paymentClaimUntil: new Date(now.getTime() + HOLD_MS) })
+          .where(and(eq(invoices.id, inv.id), eq(invoices.status, "unpaid"), eq(invoices.paymentClaim, hold)));
+      }
+      if (row.seen >= row.amountDue) return {};
+      // Short: it waits until the invoice ends (then it is credited below).
+      return {};
+    }
+    if (inv.status === "unpaid") return {};
+    const undecided = row.received - row.applied - row.credited;
+    if (undecided <= 0n) return {};
+    const why =
+      row.applied > 0n
+        ? "paid after the invoice was paid"
+        : inv.paidAt
+          ? "paid after the invoice was paid another way"
+          : "paid to an invoice that ended unpaid";
+    return creditExtra(tx, inv, row, undecided, why);
+  },
+};
+
+/** Credits `extra` (in the coin) to the invoice's merchant; a shopper's invoice leaves it undecided for the operator. */
+async function creditExtra(
+  tx: Db,
+  inv: { id: string; merchantId: string | null },
+  row: PaymentAddressRow,
+  extra: bigint,
+  why: string,
+): Promise<{ credited?: bigint; creditedCents?: bigint }> {
+  if (extra <= 0n) return {};
+  if (!inv.merchantId) {
+    log.warn(
+      { invoice_id: inv.id, network: row.network, address: row.address, amount: String(extra) },
+      "funds at a shopper's payment address wait for the operator",
+    );
+    return {};
+  }
+  const cents = coinToCents(row, extra);
+  if (cents > 0n) {
+    await credit(tx, {
+      merchantId: inv.merchantId,
+      amountCents: cents,
+      invoiceId: inv.id,
+      note: `${why}: ${formatCoin(extra, row.decimals)} ${row.currency} to ${row.address} on ${row.network}`,
+    });
+  }
+  return { credited: row.credited + extra, creditedCents: row.creditedCents + cents };
+}
+
+/** An amount in the coin's units, as a decimal (no trailing zeros). */
+export function formatCoin(amount: bigint, decimals: number): string {
+  const s = amount.toString().padStart(decimals + 1, "0");
+  const whole = s.slice(0, s.length - decimals);
+  const frac = s.slice(s.length - decimals).replace(/0+$/, "");
+  return frac ? `${whole}.${frac}` : whole;
+}

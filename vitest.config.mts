@@ -27,6 +27,7 @@ const waiting = [
   "lib/checkout/x402/solana-truth.db.test.ts",
   "lib/checkout/x402/chain-truth.db.test.ts",
   "lib/checkout/address-payment.db.test.ts",
+  "lib/checkout/address-watch-crash.db.test.ts",
 ];
 class WaitingFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -1,7 +1,7 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Address, Hex, PublicClient } from "viem";
 import type { Db } from "@/lib/platform/db";
-import { notHeld } from "@/lib/platform/db/claim";
+import { goneLongEnough, heldBy, notHeld, type ClaimScope } from "@/lib/platform/db/claim";
 import { claimHolder } from "@/lib/platform/db/presence";
 import { chainWatchers, paymentAddresses } from "@/lib/platform/db/schema";
 import { runAfterCommit } from "@/lib/platform/events";
@@ -262,4 +262,26 @@ export async function addressWarnings(db: Db, now = new Date()): Promise<string[
   for (const w of failing)
     warnings.push(`payment addresses on ${w.network}: the last round failed (${w.lastError}); payments to them are not counted meanwhile`);
   return warnings;
+}
+
+/**
+ * Frees the watcher rounds of `scope` (as the other claims are handed back, lib/server/hand-back.ts): a round held by
+ * a process that was killed would keep its network unread until its lease lapsed. Redoing a round is safe: it reads
+ * the chain again and records only what changed. Returns the networks freed.
+ */
+export async function releaseWatchers(db: Db, scope: ClaimScope, opts: { now?: Date; graceMs?: number } = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const held = and(gt(chainWatchers.lockedUntil, now), heldBy(chainWatchers.lockedBy, scope));
+  let networks: string[] | undefined;
+  if (scope === "dead") {
+    const found = await db.select({ id: chainWatchers.network, holder: chainWatchers.lockedBy }).from(chainWatchers).where(held);
+    networks = goneLongEnough(db, "watchers", found, now, opts.graceMs ?? 0);
+    if (networks.length === 0) return [];
+  }
+  const freed = await db
+    .update(chainWatchers)
+    .set({ lockedUntil: null, lockedBy: null })
+    .where(networks ? and(held, inArray(chainWatchers.network, networks)) : held)
+    .returning({ network: chainWatchers.network });
+  return freed.map((w) => w.network);
 }

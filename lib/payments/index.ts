@@ -16,4 +16,13 @@ export {
 } from "./settlements";
 export { chainVerdict } from "./verdict";
 export { FORWARDER_FACTORY, forwarderAddress, invoiceSalt, readClient } from "./forwarders";
-export { addressWarnings, watchAddresses, FLUSH_STUCK_MS, type AddressEffect, type GasSender, type PaymentAddressRow, type WatchReport } from "./address-watch";
+export {
+  addressWarnings,
+  releaseWatchers,
+  watchAddresses,
+  FLUSH_STUCK_MS,
+  type AddressEffect,
+  type GasSender,
+  type PaymentAddressRow,
+  type WatchReport,
+} from "./address-watch";

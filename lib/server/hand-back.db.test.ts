@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/platform/db";
 import { HOLDER_LOCK_CLASS } from "@/lib/platform/db/presence";
-import { orders, settlements, webhookDeliveries } from "@/lib/platform/db/schema";
+import { chainWatchers, orders, settlements, webhookDeliveries } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice } from "@/test/fulfilment";
@@ -59,15 +59,18 @@ async function claimsOf(holder: number | null) {
   const [delivery] = await claimDueDeliveries(database.db, { limit: 100, lockMs: HOUR }).then((d) => d.filter((x) => x.id === webhookId));
   expect(delivery).toBeDefined();
   await database.db.update(webhookDeliveries).set({ lockedBy: holder }).where(eq(webhookDeliveries.id, webhookId));
-  return { order: refund!.id, settlement: settlementId, webhook: webhookId };
+  const watcher = `eip155:${Math.floor(Math.random() * 1e9)}`;
+  await database.db.insert(chainWatchers).values({ network: watcher, lockedUntil: until, lockedBy: holder });
+  return { order: refund!.id, settlement: settlementId, webhook: webhookId, watcher };
 }
 
-const stillHeld = async (c: { order: string; settlement: string; webhook: string }) => {
+const stillHeld = async (c: { order: string; settlement: string; webhook: string; watcher: string }) => {
   const now = new Date();
   const [o] = await database.db.select({ until: orders.lockedUntil }).from(orders).where(eq(orders.id, c.order));
   const [s] = await database.db.select({ until: settlements.leaseUntil }).from(settlements).where(eq(settlements.id, c.settlement));
   const [w] = await database.db.select({ until: webhookDeliveries.lockedUntil }).from(webhookDeliveries).where(eq(webhookDeliveries.id, c.webhook));
-  return { order: (o?.until ?? now) > now, settlement: (s?.until ?? now) > now, webhook: (w?.until ?? now) > now };
+  const [n] = await database.db.select({ until: chainWatchers.lockedUntil }).from(chainWatchers).where(eq(chainWatchers.network, c.watcher));
+  return { order: (o?.until ?? now) > now, settlement: (s?.until ?? now) > now, webhook: (w?.until ?? now) > now, watcher: (n?.until ?? now) > now };
 };
 
 describe("handing claims back", () => {
@@ -75,9 +78,9 @@ describe("handing claims back", () => {
     const mine = await claimsOf(7_001);
     const theirs = await claimsOf(7_002);
     const freed = await handBack(database.db, { holder: 7_001 }, { why: "test" });
-    expect(freed).toEqual({ orders: [mine.order], settlements: [mine.settlement], webhooks: [mine.webhook] });
-    expect(await stillHeld(mine)).toEqual({ order: false, settlement: false, webhook: false });
-    expect(await stillHeld(theirs)).toEqual({ order: true, settlement: true, webhook: true });
+    expect(freed).toEqual({ orders: [mine.order], settlements: [mine.settlement], webhooks: [mine.webhook], watchers: [mine.watcher] });
+    expect(await stillHeld(mine)).toEqual({ order: false, settlement: false, webhook: false, watcher: false });
+    expect(await stillHeld(theirs)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
     // Due now: the reconciler takes the settlement, a worker the message.
     expect((await openSettlements(database.db, new Date(Date.now() + 1))).map((s) => s.id)).toContain(mine.settlement);
     expect((await claimDueDeliveries(database.db, { limit: 100 })).map((d) => d.id)).toContain(mine.webhook);
@@ -85,7 +88,8 @@ describe("handing claims back", () => {
     const all = await handBack(database.db, "all", { why: "test" });
     expect(all.orders).toContain(theirs.order);
     expect(all.settlements).toContain(theirs.settlement);
-    expect(await stillHeld(theirs)).toEqual({ order: false, settlement: false, webhook: false });
+    expect(all.watchers).toContain(theirs.watcher);
+    expect(await stillHeld(theirs)).toEqual({ order: false, settlement: false, webhook: false, watcher: false });
   });
 
   // A claim holder is a session holding an advisory lock (lib/platform/db/presence.ts): a key no session holds is a dead server's.
@@ -100,8 +104,8 @@ describe("handing claims back", () => {
     const ofDead = await claimsOf(7_102);
     const ofNone = await claimsOf(null);
     const freed = await handBack(database.db, "dead", { why: "test" });
-    expect(freed).toEqual({ orders: [ofDead.order], settlements: [ofDead.settlement], webhooks: [ofDead.webhook] });
-    expect(await stillHeld(ofLive)).toEqual({ order: true, settlement: true, webhook: true });
-    expect(await stillHeld(ofNone)).toEqual({ order: true, settlement: true, webhook: true });
+    expect(freed).toEqual({ orders: [ofDead.order], settlements: [ofDead.settlement], webhooks: [ofDead.webhook], watchers: [ofDead.watcher] });
+    expect(await stillHeld(ofLive)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
+    expect(await stillHeld(ofNone)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
   });
 });

@@ -4,8 +4,9 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { OperatorSignInState } from "@/components/operator/sign-in-form";
 import { confirmFxRates } from "@/lib/catalog/fx-store";
+import { confirmCoinPrice } from "@/lib/catalog/coin-prices";
 import { getDb } from "@/lib/platform/db";
-import { fxConfirmRequest } from "@/lib/api/admin/wire";
+import { fxConfirmRequest, coinPriceConfirmRequest } from "@/lib/api/admin/wire";
 import { assertSameOrigin, requestIp, requestOrigin } from "@/lib/dashboard/http/auth";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { getRateLimiter } from "@/lib/platform/ratelimit";
@@ -42,5 +43,14 @@ export async function confirmFxRatesAction(form: FormData): Promise<void> {
   if (!(await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, processAdminToken()))) redirect(OPERATOR_PATH);
   const input = fxConfirmRequest.safeParse({ as_of: form.get("as_of") });
   if (input.success) await confirmFxRates(await getDb(), input.data.as_of);
+  redirect(OPERATOR_PATH);
+}
+
+/** Applies the price held for the coin the form names (the operator saw the jump and confirms it). */
+export async function confirmCoinPriceAction(form: FormData): Promise<void> {
+  await assertSameOrigin();
+  if (!(await isOperatorSession((await cookies()).get(OPERATOR_COOKIE)?.value, processAdminToken()))) redirect(OPERATOR_PATH);
+  const input = coinPriceConfirmRequest.safeParse({ coin: form.get("coin") });
+  if (input.success) await confirmCoinPrice(await getDb(), input.data.coin);
   redirect(OPERATOR_PATH);
 }

@@ -8,7 +8,7 @@ import { usdcToDecimal } from "@/lib/platform/money";
 import { processAdminToken } from "@/lib/merchants/admin-token";
 import { operatorOverview } from "@/lib/server/operator";
 import { isOperatorSession, OPERATOR_COOKIE } from "@/lib/server/operator-session";
-import { confirmFxRatesAction, operatorSignInAction, operatorSignOutAction } from "./actions";
+import { confirmCoinPriceAction, confirmFxRatesAction, operatorSignInAction, operatorSignOutAction } from "./actions";
 
 export const metadata: Metadata = { title: "Operator", robots: { index: false, follow: false } };
 
@@ -39,7 +39,7 @@ export default async function OperatorPage() {
     );
   }
 
-  const { readiness, held, refundsDue, heldRates } = await operatorOverview();
+  const { readiness, held, refundsDue, heldRates, heldPrices } = await operatorOverview();
   const upstream = readiness.upstream;
   return (
     <main id="main" className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8">
@@ -76,6 +76,32 @@ export default async function OperatorPage() {
           <p className="text-sm text-slate-700">No warnings.</p>
         )}
       </section>
+
+      {heldPrices.length > 0 && (
+        <section aria-labelledby="prices-heading" className={sectionClass}>
+          <h2 id="prices-heading" className="text-lg font-semibold text-slate-900">
+            Coin prices held
+          </h2>
+          <p className="text-sm text-slate-700">
+            The price feed moved these coins more than ETH_USD_MAX_MOVE_PERCENT allows: new invoices keep the applied price until it is stale. Confirm the new
+            price if the move is real.
+          </p>
+          {heldPrices.map((h) => (
+            <form key={h.coin} action={confirmCoinPriceAction} className="flex flex-wrap items-center gap-3 text-sm">
+              <span>
+                {h.coin}: {h.applied} USD applied, {h.held} USD fetched {time(h.heldAt)}
+              </span>
+              <input type="hidden" name="coin" value={h.coin} />
+              <button
+                type="submit"
+                className="rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                Confirm {h.held} USD per {h.coin}
+              </button>
+            </form>
+          ))}
+        </section>
+      )}
 
       {heldRates.length > 0 && (
         <section aria-labelledby="fx-heading" className={sectionClass}>

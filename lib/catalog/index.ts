@@ -12,6 +12,7 @@ export { catalogChanged } from "./snapshot";
 export { currencyExponent } from "./currency";
 export { fxSource, type FxSource, type Rate } from "./fx";
 export { heldFxRates, heldFxWarning, refreshFxRatesIfDue, syncFxSource, type HeldFxRates } from "./fx-store";
+export { coinPrice, confirmCoinPrice, heldCoinPrices, heldCoinPriceWarning, refreshCoinPricesIfDue, type Coin, type HeldCoinPrice } from "./coin-prices";
 export { isIccid, luhnCheckDigit } from "./iccid";
 export { importCatalog, type ImportReport, type RejectedRow } from "./import";
 export { centsAt, rangeCostCents } from "./pricing";

@@ -16,7 +16,8 @@ import { invoices, ledgerEntries, paymentAddresses, webhookDeliveries } from "@/
 import { openTestDatabase, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
-import { DEV_USDC_ABI } from "@/lib/devnet/evm/artifacts";
+import { DEV_USDC_ABI, MULTICALL3_ABI, MULTICALL3_ADDRESS } from "@/lib/devnet/evm/artifacts";
+import { POST as payRoute } from "@/app/x402/invoice/pay/route";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { installInProcessPayments } from "@/test/payments";
 import { chainControl } from "@/test/adversarial/chain-control";
@@ -349,6 +350,67 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     expect(await row(other.id)).toMatchObject({ received: 0n, seen: 0n });
     expect(await status(other.id)).toBe("unpaid");
   });
+});
+
+describe("an invoice paid in ether", () => {
+  it(
+    "asks the price in ether at the locked rate, counts ether sent plainly and through a contract's internal call, and flushes it",
+    { timeout: 60_000 },
+    async () => {
+      const m = await merchant("Ether");
+      const inv = await m.create(10, { payment_method: "eth_base" });
+      const p = inv.payment as Payment & Record<string, unknown>;
+      // 10 USD at the devnet's 3,000 USD per ether, rounded up to the wei.
+      const wei = (10_000_000n * 10n ** 20n + 300_000_000_000n - 1n) / 300_000_000_000n;
+      expect(p).toMatchObject({
+        method: "eth_base",
+        coin: "ETH",
+        exchange_rate: "3000",
+        amount_atomic: wei.toString(),
+        received: "0",
+        network: network.network,
+      });
+      expect(p.amount).toBe("0.003333333333333334");
+      expect(p.payment_uri).toBe(`ethereum:${p.address}@${chain.chainId}?value=${wei}`);
+      expect(p).not.toHaveProperty("amount_usdc");
+      expect(p).not.toHaveProperty("payment_url");
+      expect(p).not.toHaveProperty("contract_address");
+      // Not payable with USDC through x402.
+      const x402 = await payRoute(
+        new Request("http://127.0.0.1/x402/invoice/pay", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ invoice_id: inv.id }),
+        }),
+      );
+      expect(x402.status).toBe(409);
+      expect(await x402.text()).toContain("paid in ether");
+
+      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
+      const half = wei / 2n;
+      await client().waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ chain: null, to: p.address as Address, value: half }),
+        pollingInterval: 100,
+      });
+      // The rest by a contract's call with value: no transaction's `to` is the address.
+      const internal = encodeFunctionData({
+        abi: MULTICALL3_ABI,
+        functionName: "aggregate3Value",
+        args: [[{ target: p.address as Address, allowFailure: false, value: wei - half, callData: "0x" }]],
+      });
+      await client().waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ chain: null, to: MULTICALL3_ADDRESS, data: internal, value: wei - half }),
+        pollingInterval: 100,
+      });
+      await roundsUntil(async () => (await status(inv.id)) === "paid", "paid in ether");
+      expect(await m.get(inv.id)).toMatchObject({ payment: { received: p.amount, missing: "0", credited: "0" } });
+      await roundsUntil(async () => {
+        const [h] = await readHoldings(client(), [p.address as Address], "native", await client().getBlockNumber());
+        return h!.held === 0n && h!.flushed === wei;
+      }, "flushed");
+      expect(await client().getBalance({ address: payTo })).toBeGreaterThanOrEqual(wei);
+    },
+  );
 });
 
 describe("what the operator sees", () => {

@@ -23,26 +23,50 @@ const HOLD_MS = 2 * 60_000;
 /** The claim an address's payment holds its invoice with (the x402 settlements' claims are their ids). */
 const holdOf = (row: { network: string; address: string }) => `address:${row.network}:${row.address}`;
 
+/** How an invoice is paid by address: the network, the coin, and its price in US dollars, locked for the invoice's life. */
+export type PayByAddress = { network: EvmNetwork; coin: "USDC" | "ETH"; usdPerCoin: string };
+
+/** Ether has 18 decimals on every EVM network. */
+const ETH_DECIMALS = 18;
+
 /**
- * Gives an invoice paid in USDC on an EVM network its own address there (a forwarder of the network's payTo, see
- * lib/payments/forwarders.ts), in the transaction that creates it: what a plain transfer of `amountDue` USDC to that
- * address pays. Nothing when the network cannot flush (no gas wallet in this process: the method offers x402 only).
+ * What an amount in USDC atomic units (dollars' millionths) comes to in the coin's smallest unit at `usdPerCoin`,
+ * rounded up: the shop is never paid short by the rounding.
  */
-export async function openPaymentAddress(tx: Db, inv: { id: string; method: string; amountDue: bigint; expiresAt: Date }, n: EvmNetwork): Promise<void> {
+export function usdcToCoin(usdcAtomic: bigint, coin: "USDC" | "ETH", usdPerCoin: string): bigint {
+  if (coin === "USDC") return usdcAtomic;
+  const rate = parseMinorUnits(usdPerCoin, 8);
+  if (rate === undefined || rate <= 0n) throw new Error(`unreadable price ${usdPerCoin}`);
+  // wei = usdc × 10^18 / 10^6 / (rate / 10^8) = usdc × 10^20 / rate
+  return (usdcAtomic * 10n ** 20n + rate - 1n) / rate;
+}
+
+/**
+ * Gives an invoice its own address for a plain transfer on an EVM network (a forwarder of the network's payTo, see
+ * lib/payments/forwarders.ts), in the transaction that creates it: what a transfer of the amount due, in the coin at
+ * the locked price, to that address pays.
+ */
+export async function openPaymentAddress(
+  tx: Db,
+  inv: { id: string; method: string; amountDueUsdc: bigint; expiresAt: Date },
+  pay: PayByAddress,
+): Promise<void> {
+  const n = pay.network;
   const salt = invoiceSalt(inv.id);
+  const ether = pay.coin === "ETH";
   await tx.insert(paymentAddresses).values({
     network: n.network,
     address: forwarderAddress(n.payTo as `0x${string}`, salt),
     invoiceId: inv.id,
     method: inv.method,
-    asset: n.usdc.address,
-    currency: "USDC",
-    decimals: n.usdc.decimals,
+    asset: ether ? "native" : n.usdc.address,
+    currency: pay.coin,
+    decimals: ether ? ETH_DECIMALS : n.usdc.decimals,
     payTo: n.payTo,
     salt,
     factory: FORWARDER_FACTORY,
-    amountDue: inv.amountDue,
-    exchangeRate: "1",
+    amountDue: usdcToCoin(inv.amountDueUsdc, pay.coin, pay.usdPerCoin),
+    exchangeRate: ether ? pay.usdPerCoin : "1",
     confirmations: Math.max(1, n.confirmations ?? 1),
     watchUntil: new Date(inv.expiresAt.getTime() + LATE_WATCH_MS),
   });

@@ -113,7 +113,13 @@ describe.skipIf(testDriver === "postgres")("the address watcher killed (kill -9)
       const inv = await createInvoice(
         {
           items: [{ product_id: "test-gift-card-code", package_value: "10" }],
-          merchant: { merchantId: m.merchant_id, paymentMethod: "usdc_base", webhookUrl: null, priceCents: merchantPriceCents, payByAddress: network },
+          merchant: {
+            merchantId: m.merchant_id,
+            paymentMethod: "usdc_base",
+            webhookUrl: null,
+            priceCents: merchantPriceCents,
+            payByAddress: { network, coin: "USDC", usdPerCoin: "1" },
+          },
         },
         database.db,
       );

@@ -16,8 +16,7 @@ import { resolvePackage } from "./resolve-package";
 import { holdForInvoice } from "@/lib/gift-cards";
 import { markPaid } from "./payment";
 import { usdcToCents } from "@/lib/platform/money";
-import type { EvmNetwork } from "@/lib/platform/networks";
-import { openPaymentAddress } from "./address-payment";
+import { openPaymentAddress, type PayByAddress } from "./address-payment";
 import { amountDueUsdc } from "./amount-due";
 
 export type CreatedInvoice = {
@@ -38,8 +37,8 @@ export type MerchantTerms = {
   paymentMethod: string;
   webhookUrl: string | null;
   priceCents: (product: Product, priceUsdc: bigint) => bigint;
-  /** The EVM network on which the invoice gets an address of its own for a plain transfer (./address-payment.ts). */
-  payByAddress?: EvmNetwork;
+  /** The invoice gets an address of its own for a plain transfer of this coin on this network (./address-payment.ts). */
+  payByAddress?: PayByAddress;
 };
 
 /** The affiliate a code names, when it is well-formed and known; anything else is ignored, never refused. */
@@ -125,7 +124,7 @@ export async function createInvoice(
     throw new DomainError(
       "amount_too_large",
       merchant
-        ? "This invoice comes to more than 1000 USDC, the most one USDC payment can take: pay it from the balance, or split it"
+        ? "This invoice comes to more than 1000 USD, the most one payment in USDC or ether can take: pay it from the balance, or split it"
         : "This cart comes to more than 1000 USDC, the most one invoice can take: split it",
     );
   }
@@ -201,7 +200,7 @@ export async function createInvoice(
     // What is left to pay by a plain transfer goes to an address of the invoice's own.
     if (merchant?.payByAddress && !paidByCard) {
       const amountDue = amountDueUsdc({ priceUsdc, giftCardCents });
-      await openPaymentAddress(tx as unknown as Db, { id, method: merchant.paymentMethod, amountDue, expiresAt }, merchant.payByAddress);
+      await openPaymentAddress(tx as unknown as Db, { id, method: merchant.paymentMethod, amountDueUsdc: amountDue, expiresAt }, merchant.payByAddress);
     }
     // Last, with the invoice as it stands (a gift card's share set aside): what the caller does in the same
     // transaction, such as paying the rest from the balance, so that the invoice exists only as it leaves it.

@@ -2,7 +2,7 @@ import { formatUsdc } from "@/lib/catalog";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import type { invoices } from "@/lib/platform/db/schema";
 import type { PaymentNetwork } from "@/lib/platform/networks";
-import { methodNetworkKey } from "@/lib/merchants";
+import { methodCoin, methodNetworkKey } from "@/lib/merchants";
 import { paymentStatus } from "@/lib/checkout/merchant-invoice-view";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -34,6 +34,11 @@ const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", sola
  * of the shop (`gift_card`, or `giftCard` for a code given with another method) "Gift card, the rest …".
  */
 export function paymentMethodLabel(method: string | null, networks: readonly PaymentNetwork[] = [], giftCard = false): string {
+  const coin = methodCoin(method);
+  if (coin?.coin === "ETH") {
+    const eth = `Ether on ${networks.find((n) => n.key === coin.key)?.name ?? KEY_NAMES[coin.key]}`;
+    return giftCard ? `Gift card, the rest in ${eth}` : eth;
+  }
   const key = methodNetworkKey(method);
   if (method === "gift_card" || (giftCard && !key)) return "Gift card, the rest from the balance";
   if (!key) return "Balance";

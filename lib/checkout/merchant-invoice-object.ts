@@ -3,7 +3,7 @@ import type { invoices, orders } from "@/lib/platform/db/schema";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { getPayments } from "@/lib/payments";
 import { merchantInvoice, paymentStatus } from "./merchant-invoice-view";
-import { methodNetworkKey } from "@/lib/merchants";
+import { methodCoin } from "@/lib/merchants";
 import type { DbOrTx } from "@/lib/platform/db";
 import type { PaymentAddressRow } from "@/lib/payments";
 import { paymentAddressesOf, paymentByAddress } from "./address-payment";
@@ -15,7 +15,8 @@ type OrderRow = typeof orders.$inferSelect;
  * The merchant API's invoice object, the one serializer of every answer that holds an invoice (creation, GET, lists,
  * payment) and of the webhook: the invoice and its orders; for a USDC invoice its network, the address paid and the
  * amount in USDC (what a gift card did not pay); and, while it can still be paid and for an answer to a request (`origin`), how to pay it: the x402
- * payment URL (POST with the body shown; any x402 client answers its 402) and the human payment page. A webhook is
+ * payment URL (POST with the body shown; any x402 client answers its 402) and the human payment page; for an invoice
+ * with an address of its own (USDC on an EVM network, ether), the transfer to it and what it received. A webhook is
  * sent for final invoices only, so for the same state it carries exactly what `GET /invoices/{id}` answers.
  */
 export async function invoiceObject(
@@ -25,14 +26,22 @@ export async function invoiceObject(
   opts: { origin?: string; now?: Date; addresses?: Map<string, PaymentAddressRow> } = {},
 ) {
   const now = opts.now ?? new Date();
-  const address = methodNetworkKey(inv.paymentMethod) ? (opts.addresses ?? (await paymentAddressesOf(db, [inv.id]))).get(inv.id) : undefined;
+  const address = methodCoin(inv.paymentMethod) ? (opts.addresses ?? (await paymentAddressesOf(db, [inv.id]))).get(inv.id) : undefined;
   return merchantInvoice(inv, items, now, await usdcDetails(inv, now, opts.origin, address));
 }
 
 async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefined, address: PaymentAddressRow | undefined): Promise<Record<string, unknown>> {
-  const key = methodNetworkKey(inv.paymentMethod);
-  const n = key ? (await getPayments()).networks.find((x) => x.key === key) : undefined;
-  if (!n) return {};
+  const method = methodCoin(inv.paymentMethod);
+  const n = method ? (await getPayments()).networks.find((x) => x.key === method.key) : undefined;
+  if (!n || !method) return {};
+  if (method.coin === "ETH") {
+    // Ether: only by a transfer to the invoice's own address.
+    return {
+      ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
+      network_name: n.name,
+      ...(address && n.kind === "evm" ? { address: address.address, ...paymentByAddress(address, n.chainId, inv.expiresAt) } : {}),
+    };
+  }
   return {
     // (The network of a settled payment is the invoice's own; a gift card that paid it all settled none.)
     ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),

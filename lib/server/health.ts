@@ -1,7 +1,7 @@
 import { address, createSolanaRpc } from "@solana/kit";
 import { sql } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
-import { heldFxRates, heldFxWarning } from "@/lib/catalog";
+import { heldCoinPrices, heldCoinPriceWarning, heldFxRates, heldFxWarning } from "@/lib/catalog";
 import { config } from "@/lib/platform/config";
 import { errorText, redactUrls } from "@/lib/platform/errors";
 import { getDb } from "@/lib/platform/db";
@@ -209,6 +209,10 @@ export async function readiness(): Promise<Readiness> {
     .then(heldFxRates)
     .catch(() => []);
   for (const h of heldRates) warnings.push(heldFxWarning(h));
+  const heldPrices = await getDb()
+    .then(heldCoinPrices)
+    .catch(() => []);
+  for (const h of heldPrices) warnings.push(heldCoinPriceWarning(h));
   const problems = Object.entries(checks)
     .filter(([, check]) => !check.ok)
     .map(([name, check]) => `${name}: ${check.detail}`);

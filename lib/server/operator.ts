@@ -1,4 +1,4 @@
-import { heldFxRates, type HeldFxRates } from "@/lib/catalog";
+import { heldCoinPrices, heldFxRates, type HeldCoinPrice, type HeldFxRates } from "@/lib/catalog";
 import { getDb } from "@/lib/platform/db";
 import { listRefundsDue, type RefundDue } from "@/lib/fulfilment";
 import { upstreamHeldOrders, type HeldPurchase } from "@/lib/supply";
@@ -9,10 +9,16 @@ import { recentReadiness, type Readiness } from "./health";
  * balance and sync, the orders held for the upstream balance, the refunds due, and exchange rates held for moving a
  * currency too far (FX_MAX_MOVE_PERCENT), to confirm.
  */
-export type OperatorOverview = { readiness: Readiness; held: HeldPurchase[]; refundsDue: RefundDue[]; heldRates: HeldFxRates[] };
+export type OperatorOverview = { readiness: Readiness; held: HeldPurchase[]; refundsDue: RefundDue[]; heldRates: HeldFxRates[]; heldPrices: HeldCoinPrice[] };
 
 export async function operatorOverview(): Promise<OperatorOverview> {
   const db = await getDb();
-  const [ready, held, refundsDue, heldRates] = await Promise.all([recentReadiness(), upstreamHeldOrders(db), listRefundsDue(db), heldFxRates(db)]);
-  return { readiness: ready, held, refundsDue, heldRates };
+  const [ready, held, refundsDue, heldRates, heldPrices] = await Promise.all([
+    recentReadiness(),
+    upstreamHeldOrders(db),
+    listRefundsDue(db),
+    heldFxRates(db),
+    heldCoinPrices(db),
+  ]);
+  return { readiness: ready, held, refundsDue, heldRates, heldPrices };
 }

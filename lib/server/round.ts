@@ -7,7 +7,7 @@ import { deleteStaleIdempotencyKeys } from "@/lib/api/merchant";
 import { deleteStalePaidAnswers } from "@/lib/api/x402";
 import { settlementEffects, expireInvoices } from "@/lib/checkout";
 import { deleteStaleNonces } from "@/lib/identity";
-import { refreshFxRatesIfDue } from "@/lib/catalog";
+import { refreshCoinPricesIfDue, refreshFxRatesIfDue } from "@/lib/catalog";
 import { issueDueBatches } from "@/lib/merchants";
 import { solanaSignerFromSecret, getPayments, senderSync, deleteStaleSettlements, reconcileSettlements, chainVerdict } from "@/lib/payments";
 import { publicNetworks } from "@/lib/platform/networks";
@@ -48,6 +48,8 @@ export async function upkeep(): Promise<{ expired: number; settlements: RoundRep
   await issueDueBatches(db);
   // Live exchange rates (FX_RATES_URL), hourly; a feed that fails is logged, and the rates stored before stay.
   await refreshFxRatesIfDue(db);
+  // The ether price (ETH_USD_PRICE_URL), every minute; likewise kept when the feed fails.
+  await refreshCoinPricesIfDue(db);
   // Last: housekeeping never holds up the money work above.
   await deleteStaleNonces(db);
   await deleteStalePaidAnswers(db);

@@ -136,4 +136,5 @@ export const supplySyncWire = z.object({
 });
 
 // POST /api/admin/fx/confirm
+export const coinPriceConfirmRequest = z.strictObject({ coin: z.enum(["ETH"], { error: "must be a coin whose price can be held: ETH" }) });
 export const fxConfirmRequest = z.strictObject({ as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be the day of the held rates, YYYY-MM-DD") });

@@ -3,9 +3,10 @@ import { invoiceItem, V2Error, invalidParam, missingParam, merchantPriceCents } 
 import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/checkout/create-invoice";
 import { DomainError } from "@/lib/platform/errors";
-import { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
+import { PAYMENT_METHODS, methodCoin, type PaymentMethod } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
-import type { EvmNetwork } from "@/lib/platform/networks";
+import { coinPrice } from "@/lib/catalog";
+import type { PayByAddress } from "@/lib/checkout/address-payment";
 
 export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
 
@@ -122,15 +123,29 @@ export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["
 }
 
 /**
- * The EVM network on which an invoice of this method gets an address of its own for a plain transfer: a USDC method's,
- * when this process has a gas wallet there to flush it (without one the method is paid through x402 only).
+ * How an invoice of this method is paid by address: a USDC method on an EVM network, when this process has a gas
+ * wallet there to flush it (without one it is paid through x402 only); an ether method always, at the ether price of
+ * now (locked on the invoice), or refused (`unsupported_payment_method`) when there is no gas wallet or no fresh price.
  */
-async function addressNetwork(method: PaymentMethod): Promise<EvmNetwork | undefined> {
-  const key = methodNetworkKey(method);
-  if (!key) return undefined;
+async function addressPayment(db: Db, method: PaymentMethod): Promise<PayByAddress | undefined> {
+  const m = methodCoin(method);
+  if (!m) return undefined;
   const payments = await getPayments();
-  const n = payments.networks.find((x) => x.key === key);
-  return n?.kind === "evm" && payments.gasSender(n) ? n : undefined;
+  const n = payments.networks.find((x) => x.key === m.key);
+  const network = n?.kind === "evm" && payments.gasSender(n) ? n : undefined;
+  if (m.coin === "USDC") return network ? { network, coin: "USDC", usdPerCoin: "1" } : undefined;
+  if (!network) {
+    throw new V2Error(
+      400,
+      "unsupported_payment_method",
+      `Payment method ${method} is not available on this shop: ether is paid to the invoice's own address, and this shop has no gas wallet on ${n?.name ?? m.key} to collect it. Pay in USDC.`,
+    );
+  }
+  const price = await coinPrice(db, "ETH");
+  if ("refused" in price) {
+    throw new V2Error(400, "unsupported_payment_method", `Ether cannot be priced now (${price.refused}): pay in USDC, or try again in a few minutes.`);
+  }
+  return { network, coin: "ETH", usdPerCoin: price.usd };
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */
@@ -149,7 +164,7 @@ export async function createMerchantInvoice(
           paymentMethod: req.paymentMethod,
           webhookUrl: req.webhookUrl,
           priceCents: merchantPriceCents,
-          payByAddress: await addressNetwork(req.paymentMethod),
+          payByAddress: await addressPayment(db, req.paymentMethod),
         },
         giftCardCode: req.giftCardCode,
         onCreated,

@@ -19,7 +19,7 @@ import { getDb } from "@/lib/platform/db";
 import { getInvoice, payability } from "@/lib/checkout/payment";
 import { invoiceClaim } from "@/lib/checkout/payment-effect";
 import { isInvoiceId } from "@/lib/platform/ids";
-import { methodNetworkKey } from "@/lib/merchants";
+import { isEtherMethod, methodNetworkKey } from "@/lib/merchants";
 import { exchange, findMatchingRequirement, getPayments } from "@/lib/payments";
 import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
@@ -77,7 +77,15 @@ export const payInvoice = guardedRoute(async (req: Request, kick?: () => void): 
     if (invoice.merchantId) {
       // A merchant API invoice is paid the way it was created: from the balance (never here), or on its one network.
       const key = methodNetworkKey(invoice.paymentMethod);
-      if (!key) throw new ApiError(409, "INVOICE_NOT_PAYABLE", "This invoice is paid from the merchant's balance, not with USDC.");
+      if (!key) {
+        throw new ApiError(
+          409,
+          "INVOICE_NOT_PAYABLE",
+          isEtherMethod(invoice.paymentMethod)
+            ? "This invoice is paid in ether, by a transfer to its own address (payment.address), not with USDC."
+            : "This invoice is paid from the merchant's balance, not with USDC.",
+        );
+      }
       const network = payments.networks.find((n) => n.key === key)?.network;
       requirements = requirements.filter((r) => r.network === network);
     }

@@ -199,6 +199,20 @@ export const envSchema = z.object({
    * currency the ECB lists, short of a feed's error (a rate inverted, a decimal point lost).
    */
   FX_MAX_MOVE_PERCENT: wholeNumber("percent", 1, 100, 10),
+  /**
+   * The price of ether in US dollars for the ether methods (`eth_base`, `eth_arbitrum`): a public spot ticker's URL
+   * (Coinbase's `/v2/prices/ETH-USD/spot`, CoinGecko's `simple/price?ids=ethereum&vs_currencies=usd`, Binance's
+   * `ticker/price?symbol=ETHUSDT`, Kraken's `Ticker?pair=ETHUSD`, or JSON `{"price": "…"}`), read every minute and
+   * stored. Unset on the devnet: a fixed 3,000 USD. Unset on testnet and mainnet: no ether method is offered.
+   */
+  ETH_USD_PRICE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  /** How old the stored ether price may be before ether invoices are refused rather than mispriced. */
+  ETH_USD_MAX_AGE_MINUTES: wholeNumber("minutes", 1, 1440, 10),
+  /**
+   * How far (in percent of the applied price) a fetched ether price may move and still be applied at once: a further
+   * move is held for the operator, as exchange rates are (the applied price keeps pricing until it is stale).
+   */
+  ETH_USD_MAX_MOVE_PERCENT: wholeNumber("percent", 1, 100, 15),
   SEED_DEMO_CATALOG: z.preprocess(emptyAsUndefined, z.enum(["true", "false"], { error: "must be true or false" }).optional()),
   /**
    * An upstream supplier speaking the merchant API v2 (another shop like this one): its base URL (`…/api/v2`) and
@@ -272,6 +286,10 @@ export type Config = {
   fxMaxAgeHours: number;
   /** A fetched rate that moves a currency further than this (percent) is held for the operator to confirm. */
   fxMaxMovePercent: number;
+  /** The ether price feed (ETH_USD_PRICE_URL), how old its price may be, and how far it may jump unconfirmed. */
+  ethUsdPriceUrl: string | undefined;
+  ethUsdMaxAgeMinutes: number;
+  ethUsdMaxMovePercent: number;
   publicOrigin: string | undefined;
   /** Proxies in front that append to X-Forwarded-For (see TRUSTED_PROXY_HOPS); undefined: the header is replaced by the platform. */
   trustedProxyHops: number | undefined;
@@ -364,6 +382,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     fxRatesUrl: e.FX_RATES_URL,
     fxMaxAgeHours: e.FX_MAX_AGE_HOURS,
     fxMaxMovePercent: e.FX_MAX_MOVE_PERCENT,
+    ethUsdPriceUrl: e.ETH_USD_PRICE_URL,
+    ethUsdMaxAgeMinutes: e.ETH_USD_MAX_AGE_MINUTES,
+    ethUsdMaxMovePercent: e.ETH_USD_MAX_MOVE_PERCENT,
     publicOrigin: e.PUBLIC_ORIGIN,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     networkMode: e.NETWORK_MODE,
@@ -394,7 +415,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 }
 
 /** The services a mainnet shop trusts with money and prices: reached over TLS, or on this machine. */
-const MAINNET_HTTPS = ["FACILITATOR_URL", "UPSTREAM_API_URL", "FX_RATES_URL"] as const;
+const MAINNET_HTTPS = ["FACILITATOR_URL", "UPSTREAM_API_URL", "FX_RATES_URL", "ETH_USD_PRICE_URL"] as const;
 
 /**
  * On mainnet, a facilitator (it settles the payments), an upstream supplier (its credentials, what it delivers) and a

@@ -852,3 +852,16 @@ export const chainWatchers = pgTable("chain_watchers", {
   lastError: text("last_error"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A coin's price in US dollars (lib/catalog/coin-prices.ts): the applied one, read from the operator's feed and
+ * stored for every server; and a fetched one that moved too far, held until the operator confirms it.
+ */
+export const coinPrices = pgTable("coin_prices", {
+  coin: text("coin").primaryKey(),
+  usd: text("usd").notNull(),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull(),
+  source: text("source").notNull(),
+  heldUsd: text("held_usd"),
+  heldAt: timestamp("held_at", { withTimezone: true }),
+});

@@ -8,6 +8,15 @@ CREATE TABLE "chain_watchers" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "coin_prices" (
+	"coin" text PRIMARY KEY NOT NULL,
+	"usd" text NOT NULL,
+	"fetched_at" timestamp with time zone NOT NULL,
+	"source" text NOT NULL,
+	"held_usd" text,
+	"held_at" timestamp with time zone
+);
+--> statement-breakpoint
 CREATE TABLE "payment_addresses" (
 	"network" text NOT NULL,
 	"address" text NOT NULL,

@@ -6,14 +6,19 @@ import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { useWalletState } from "@/components/wallet/use-shop-wallet";
 import { ActionMessages } from "@/components/ui/action-messages";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { formatUsdc, formatUsdcDecimal } from "@/lib/catalog/pricing";
+import { formatUsd, formatUsdc, formatUsdcDecimal } from "@/lib/catalog/pricing";
 import { explainError } from "./explain-error";
-import { faucetAmount, payInvoice, payStatus, requestTestUsdc, ShopApiError } from "./shop-api";
+import { faucetAmount, payInvoice, payStatus, requestTestEther, requestTestUsdc, ShopApiError } from "./shop-api";
+import { AddressPay } from "./address-pay";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
 import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 
-/** Pays a merchant's USDC invoice from the shopper's wallet, on the one network the merchant chose. */
+/**
+ * Pays a merchant's invoice on the one network the merchant chose: a USDC invoice from the shopper's wallet in one
+ * signature (x402), or by a plain transfer to the invoice's own address from any wallet or exchange; an ether invoice by
+ * that transfer only.
+ */
 export function MerchantPay({ id }: { id: string }) {
   const setup = useWalletSetup();
   const { families } = useWalletState();
@@ -36,13 +41,13 @@ export function MerchantPay({ id }: { id: string }) {
   const wallet = net ? (families[net.family]?.wallet ?? null) : null;
   const otherWallet = !wallet ? Object.values(families).find((f) => f?.wallet)?.wallet : undefined;
   const familyOk = Boolean(wallet && net);
-  const balance = useUsdcBalance(familyOk && inv?.payment_status === "unpaid" ? net : undefined, wallet?.address ?? "");
+  const balance = useUsdcBalance(familyOk && inv?.payment_status === "unpaid" && inv.x402 ? net : undefined, wallet?.address ?? "");
   const secondsLeft = useSecondsLeft(inv?.payment_status === "unpaid" ? inv.expires_at : undefined);
 
   if (query.error) {
     return (
       <p role="alert" className="rounded-2xl bg-white p-5 font-medium text-slate-900 shadow-sm ring-1 ring-slate-200">
-        {query.error instanceof ShopApiError && query.error.status === 404 ? "No invoice to pay in USDC has this number." : explainError(query.error)}
+        {query.error instanceof ShopApiError && query.error.status === 404 ? "No invoice to pay in USDC or ether has this number." : explainError(query.error)}
       </p>
     );
   }
@@ -77,10 +82,30 @@ export function MerchantPay({ id }: { id: string }) {
       setNotice(await requestTestUsdc(net, wallet.address, faucetAmount(inv.amount_usdc)));
     });
 
+  const byAddress = inv.by_address;
+  const unpaid = inv.payment_status === "unpaid";
+  const addressPay = byAddress && (
+    <AddressPay
+      payment={byAddress}
+      networkName={inv.network_name}
+      network={inv.network}
+      unpaid={unpaid && secondsLeft !== 0}
+      wallet={wallet}
+      alternative={inv.x402}
+      onSent={refresh}
+      // (A USDC invoice's faucet button is the x402 section's, above.)
+      faucet={setup.mode === "devnet" && wallet && byAddress.coin === "ETH" ? () => requestTestEther(net, wallet.address, "1") : undefined}
+    />
+  );
+
   return (
     <section aria-labelledby="pay-summary" className="flex flex-col gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5">
       <h2 id="pay-summary" className="text-3xl font-bold text-slate-900">
-        {formatUsdcDecimal(inv.amount_usdc)} <span className="block text-base font-medium text-slate-700">on {inv.network_name}</span>
+        {inv.coin === "ETH" && byAddress ? <span className="break-all">{byAddress.amount} ETH</span> : formatUsdcDecimal(inv.amount_usdc)}{" "}
+        <span className="block text-base font-medium text-slate-700">
+          {inv.coin === "ETH" && byAddress ? `${formatUsd(BigInt(inv.amount_usdc_atomic))} at ${byAddress.exchange_rate} USD per ether, ` : ""}on{" "}
+          {inv.network_name}
+        </span>
       </h2>
       {inv.gift_card_usdc !== undefined && (
         <p className="text-sm text-slate-700">A gift card of the shop paid {formatUsdcDecimal(inv.gift_card_usdc)} of this invoice.</p>
@@ -99,7 +124,7 @@ export function MerchantPay({ id }: { id: string }) {
             </p>
           )}
           <ConnectWallet wallet={wallet} families={[net.family]} />
-          {familyOk && (
+          {familyOk && inv.x402 && (
             <>
               {balance !== undefined && (
                 <p id="pay-balance" className={`text-sm ${short ? "font-medium text-red-700" : "text-slate-700"}`}>
@@ -129,6 +154,7 @@ export function MerchantPay({ id }: { id: string }) {
               )}
             </>
           )}
+          {addressPay}
         </>
       ) : inv.payment_status === "expired" ? (
         <p className="text-slate-800">This invoice expired before it was paid; nothing was charged. Ask the merchant for a new one.</p>

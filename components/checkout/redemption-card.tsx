@@ -1,51 +1,8 @@
 "use client";
 
-import QRCode from "qrcode";
-import { useEffect, useState } from "react";
+import { CopyField } from "@/components/ui/copy-field";
+import { QrCode } from "@/components/ui/qr-code";
 import type { Redemption } from "./shop-api";
-
-function CopyField({ label, value, mono = true }: { label: string; value: string; mono?: boolean }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="flex flex-col gap-1">
-      <span className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{label}</span>
-      <div className="flex items-center gap-2">
-        <output className={`min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 break-all text-slate-900 ${mono ? "font-mono" : ""}`}>{value}</output>
-        <button
-          type="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(value).then(() => {
-              setCopied(true);
-              setTimeout(() => setCopied(false), 1500);
-            });
-          }}
-          className="h-10 shrink-0 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50"
-        >
-          {copied ? "Copied" : "Copy"}
-          <span className="sr-only"> {label}</span>
-        </button>
-      </div>
-    </div>
-  );
-}
-
-function EsimQr({ value }: { value: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void QRCode.toDataURL(value, { margin: 1, width: 220, errorCorrectionLevel: "M" }).then((url) => live && setSrc(url));
-    return () => {
-      live = false;
-    };
-  }, [value]);
-  return src ? (
-    // A data URL made here: next/image has nothing to optimize.
-    // eslint-disable-next-line @next/next/no-img-element
-    <img src={src} width={220} height={220} alt="QR code to install the eSIM" className="rounded-lg bg-white p-1 ring-1 ring-slate-200" />
-  ) : (
-    <div className="size-[220px] animate-pulse rounded-lg bg-slate-100" aria-hidden="true" />
-  );
-}
 
 /** What an eSIM's steps are when its product gives none. */
 const ESIM_STEPS = [
@@ -105,7 +62,7 @@ export function RedemptionCard({ redemption: r, title }: { redemption: Redemptio
           </a>
         </p>
       )}
-      {esim && r.barcode_value && <EsimQr value={r.barcode_value} />}
+      {esim && r.barcode_value && <QrCode value={r.barcode_value} label="QR code to install the eSIM" />}
       {r.barcode_value && <CopyField label="Activation code" value={r.barcode_value} />}
       {r.iccid && <CopyField label="ICCID" value={r.iccid} />}
       {r.other && <p className="text-sm text-slate-800">{r.other}</p>}

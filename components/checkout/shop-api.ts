@@ -217,7 +217,38 @@ export async function requestTestUsdc(network: { network: string; name: string }
   return `${formatUsdcDecimal(amount)} sent to your wallet on ${network.name} (test USDC, worth nothing).`;
 }
 
-/** A merchant's USDC invoice as its payment page shows it (no codes, no merchant). */
+/** How an invoice with an address of its own is paid by a plain transfer, and what arrived (GET /api/pay/{id}). */
+export type AddressPayment = {
+  address: string;
+  coin: "USDC" | "ETH";
+  /** In the coin, and in its smallest unit. */
+  amount: string;
+  amount_atomic: string;
+  exchange_rate: string;
+  contract_address?: string;
+  payment_uri: string;
+  confirmations_required: number;
+  confirmations: number;
+  received: string;
+  received_atomic: string;
+  seen: string;
+  missing: string;
+  credited: string;
+};
+
+/** Devnet only: gives the wallet test ether on an EVM network (the faucet), to pay an ether invoice; what was sent, in words. */
+export async function requestTestEther(network: { network: string; name: string }, address: string, amount: string): Promise<string> {
+  await answer<unknown>(
+    await fetch("/api/dev/faucet", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ network: network.network, address, amount, asset: "ETH" }),
+    }),
+  );
+  return `${amount} ether sent to your wallet on ${network.name} (test ether, worth nothing).`;
+}
+
+/** A merchant's USDC or ether invoice as its payment page shows it (no codes, no merchant). */
 export type PayStatus = {
   invoice_id: string;
   status: "unpaid" | "processing" | "complete" | "denied" | "payment_error";
@@ -230,6 +261,10 @@ export type PayStatus = {
   network_name: string;
   expires_at: string;
   transaction: string | null;
+  coin: "USDC" | "ETH";
+  /** Whether a wallet pays it through x402 (one signature); an ether invoice only by a transfer to `by_address`. */
+  x402: boolean;
+  by_address?: AddressPayment;
 };
 
 export async function payStatus(invoiceId: string): Promise<PayStatus> {

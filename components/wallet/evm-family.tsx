@@ -102,6 +102,12 @@ function EvmBridge({ publish }: Pick<FamilyProps, "publish">) {
           signTypedData: (m) => client.signTypedData({ account: address, ...(m as Parameters<typeof client.signTypedData>[0]) }),
         });
       },
+      async sendTransfer(network, transfer) {
+        const chainId = Number(network.split(":")[1]);
+        if (evm.chainId !== chainId) await switchChain(wagmiConfig, { chainId });
+        const client = await getWalletClient(wagmiConfig, { chainId });
+        return client.sendTransaction({ account: address, chain: client.chain, to: transfer.to, value: transfer.value, data: transfer.data });
+      },
       // Through wagmi, so its state follows (connector.disconnect() alone leaves the page connected).
       disconnect: () => void disconnect(wagmiConfig, { connector: evm.connector }),
     };

@@ -19,6 +19,11 @@ export type ShopWallet = {
   siwxSigner: SIWxSigner;
   /** The x402 payment scheme for a network, switching the EVM wallet to that chain first. */
   paymentScheme(network: string): Promise<SchemeNetworkClient>;
+  /**
+   * EVM wallets: sends a plain transaction on a network (ether to an address, or a token's `transfer`), switching to
+   * its chain first; its hash once the wallet sent it.
+   */
+  sendTransfer?(network: string, transfer: { to: `0x${string}`; value?: bigint; data?: `0x${string}` }): Promise<string>;
   disconnect(): void;
 };
 

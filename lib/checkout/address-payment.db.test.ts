@@ -360,8 +360,8 @@ describe("an invoice paid in ether", () => {
       const m = await merchant("Ether");
       const inv = await m.create(10, { payment_method: "eth_base" });
       const p = inv.payment as Payment & Record<string, unknown>;
-      // 10 USD at the devnet's 3,000 USD per ether, rounded up to the wei.
-      const wei = (10_000_000n * 10n ** 20n + 300_000_000_000n - 1n) / 300_000_000_000n;
+      // 10 USD at the devnet's 3,000 USD per ether, rounded up to 8 decimals.
+      const wei = 3_333_340_000_000_000n;
       expect(p).toMatchObject({
         method: "eth_base",
         coin: "ETH",
@@ -370,7 +370,7 @@ describe("an invoice paid in ether", () => {
         received: "0",
         network: network.network,
       });
-      expect(p.amount).toBe("0.003333333333333334");
+      expect(p.amount).toBe("0.00333334");
       expect(p.payment_uri).toBe(`ethereum:${p.address}@${chain.chainId}?value=${wei}`);
       expect(p).not.toHaveProperty("amount_usdc");
       expect(p).not.toHaveProperty("payment_url");

@@ -4,10 +4,11 @@ import { coinToCents, formatCoin, usdcToCoin } from "./address-payment";
 describe("amounts of a payment by address", () => {
   it("converts the invoice's USDC amount to the coin, rounding up to the smallest unit", () => {
     expect(usdcToCoin(10_000_000n, "USDC", "1")).toBe(10_000_000n);
-    // 10 USD at 3,000 USD per ether: 0.00333… ether, the last wei rounded up.
-    expect(usdcToCoin(10_000_000n, "ETH", "3000")).toBe(3_333_333_333_333_334n);
+    // 10 USD at 3,000 USD per ether: 0.00333… ether, rounded up to 8 decimals.
+    expect(usdcToCoin(10_000_000n, "ETH", "3000")).toBe(3_333_340_000_000_000n);
     expect(usdcToCoin(3_000_000_000n, "ETH", "3000")).toBe(10n ** 18n);
-    expect(usdcToCoin(1n, "ETH", "2999.12345678")).toBe(333_430_756n);
+    expect(usdcToCoin(1n, "ETH", "2999.12345678")).toBe(10_000_000_000n);
+    expect(usdcToCoin(12_345_678n, "ETH", "2999.12345678")).toBe(4_116_430_000_000_000n);
     expect(() => usdcToCoin(1n, "ETH", "0")).toThrow();
   });
 

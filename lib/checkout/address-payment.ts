@@ -29,16 +29,20 @@ export type PayByAddress = { network: EvmNetwork; coin: "USDC" | "ETH"; usdPerCo
 /** Ether has 18 decimals on every EVM network. */
 const ETH_DECIMALS = 18;
 
+/** Ether amounts are asked in 8 decimals (10^10 wei), as wallets and exchanges show them; less than a thousandth of a cent. */
+const ETH_STEP = 10n ** 10n;
+
 /**
  * What an amount in USDC atomic units (dollars' millionths) comes to in the coin's smallest unit at `usdPerCoin`,
- * rounded up: the shop is never paid short by the rounding.
+ * rounded up (ether to 8 decimals): the shop is never paid short by the rounding.
  */
 export function usdcToCoin(usdcAtomic: bigint, coin: "USDC" | "ETH", usdPerCoin: string): bigint {
   if (coin === "USDC") return usdcAtomic;
   const rate = parseMinorUnits(usdPerCoin, 8);
   if (rate === undefined || rate <= 0n) throw new Error(`unreadable price ${usdPerCoin}`);
-  // wei = usdc × 10^18 / 10^6 / (rate / 10^8) = usdc × 10^20 / rate
-  return (usdcAtomic * 10n ** 20n + rate - 1n) / rate;
+  // wei = usdc × 10^18 / 10^6 / (rate / 10^8) = usdc × 10^20 / rate, in steps of ETH_STEP
+  const divisor = rate * ETH_STEP;
+  return ((usdcAtomic * 10n ** 20n + divisor - 1n) / divisor) * ETH_STEP;
 }
 
 /**

@@ -124,7 +124,7 @@ export async function createInvoice(
     throw new DomainError(
       "amount_too_large",
       merchant
-        ? "This invoice comes to more than 1000 USD, the most one payment in USDC or ether can take: pay it from the balance, or split it"
+        ? "This invoice comes to more than 1000 USDC, the most one payment in USDC (or its worth in ether) can take: pay it from the balance, or split it"
         : "This cart comes to more than 1000 USDC, the most one invoice can take: split it",
     );
   }

@@ -40,6 +40,7 @@ async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefine
       ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
       network_name: n.name,
       ...(address && n.kind === "evm" ? { address: address.address, ...paymentByAddress(address, n.chainId, inv.expiresAt) } : {}),
+      ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now ? { payment_page: `${origin}/pay/${inv.id}` } : {}),
     };
   }
   return {

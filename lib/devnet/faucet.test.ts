@@ -44,6 +44,20 @@ describe("the devnet faucet's refusals, as the wallet-paid API answers them", ()
       status: 400,
       body: { code: "INVALID_PARAMETER", field: "amount" },
     });
+    expect(await refusal({ network: "eip155:84530402", address: evm, amount: "11", asset: "ETH" })).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_AMOUNT", field: "amount", message: "amount: must be more than 0 and at most 10 ether" },
+    });
+    expect(await refusal({ network: "eip155:84530402", address: evm, amount: "1", asset: "BTC" })).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_PARAMETER", field: "asset" },
+    });
+    expect(
+      await refusal({ network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", address: "11111111111111111111111111111111", amount: "1", asset: "ETH" }),
+    ).toMatchObject({
+      status: 400,
+      body: { field: "asset" },
+    });
     expect(mint).not.toHaveBeenCalled();
   });
 });

@@ -6,6 +6,8 @@ import { FORWARDER_FACTORY, factoryDeployCall, readClient } from "./forwarders";
 
 /** How long the factory's deployment is waited for before the flush that needed it is tried again next round. */
 const DEPLOY_WAIT_MS = 60_000;
+/** How long a sent flush is followed (replaced if stuck, its wallet's nonce gaps filled) before the next round's. */
+const FOLLOW_MS = 120_000;
 
 /**
  * The gas wallets' sender of one network for the address payments' flushes: transactions signed with nonces under
@@ -30,6 +32,11 @@ export function forwarderGasSender(n: EvmNetwork, accounts: readonly LocalAccoun
     }));
   return async (call) => {
     await ensureFactory();
-    return signer.sendTransaction(call);
+    const hash = await signer.sendTransaction(call);
+    // Followed in the background, as a settlement's transaction is: one the chain's fee keeps out is sent again
+    // dearer, and a nonce the node lost below it (dropped from its pool, or its block reorganized away) is filled,
+    // so that this wallet's later transactions are not held behind it. The flush itself is judged from the chain.
+    void signer.waitForTransactionReceipt({ hash, timeout: FOLLOW_MS }).catch(() => undefined);
+    return hash;
   };
 }

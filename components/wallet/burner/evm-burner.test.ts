@@ -1,11 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineChain, http, recoverMessageAddress, recoverTypedDataAddress, stringify, toHex, type Address, type Chain } from "viem";
+import { createPublicClient, defineChain, http, recoverMessageAddress, recoverTypedDataAddress, stringify, toHex, type Address, type Chain } from "viem";
 import { createConfig, createStorage } from "wagmi";
 import { connect, disconnect, getAccount, reconnect, signMessage, signTypedData, switchChain } from "wagmi/actions";
 import { burnerConnector, createBurnerEvmProvider } from "./evm-burner";
 import { memoryStore } from "./testing";
+import { startEvmChain } from "@/lib/devnet/evm";
+import { anvilRpc } from "@/lib/devnet/evm/rpc";
 
 // A JSON-RPC node that knows one method, to see reads forwarded to the current chain's RPC URL.
 let node: Server;
@@ -85,7 +87,8 @@ describe("the EVM burner's provider", () => {
 
     const stranger = "0x000000000000000000000000000000000000dEaD";
     await expect(provider.request({ method: "personal_sign", params: [message, stranger] })).rejects.toMatchObject({ code: 4100 });
-    await expect(provider.request({ method: "eth_sendTransaction", params: [{ from: address }] })).rejects.toMatchObject({ code: 4200 });
+    await expect(provider.request({ method: "eth_sendTransaction", params: [{ from: stranger, to: address }] })).rejects.toMatchObject({ code: 4100 });
+    await expect(provider.request({ method: "eth_signTransaction", params: [{ from: address }] })).rejects.toMatchObject({ code: 4200 });
   });
 
   it("switches among the configured chains only, and reads from the current chain's RPC", async () => {
@@ -101,6 +104,30 @@ describe("the EVM burner's provider", () => {
     seen.length = 0;
     expect(await provider.request({ method: "eth_blockNumber" })).toBe("0x2a");
     expect(seen).toEqual([{ chain: "/421610402", method: "eth_blockNumber" }]);
+  });
+});
+
+describe("the EVM burner's plain transfers", () => {
+  it("signs a transfer with its key and sends it to the current chain, which mines it (anvil)", { timeout: 30_000 }, async () => {
+    const anvil = await startEvmChain({ chainId: 84_530_402, name: "Base (devnet)", usdcAddress: "0x4020000000000000000000000000000000005dc0" });
+    try {
+      const chain = defineChain({
+        id: anvil.chainId,
+        name: anvil.name,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [anvil.rpcUrl] } },
+      });
+      const provider = createBurnerEvmProvider({ chains: [chain], store: memoryStore });
+      const [address] = (await provider.request({ method: "eth_requestAccounts" })) as [Address];
+      await anvilRpc(anvil.rpcUrl, "anvil_setBalance", [address, toHex(10n ** 18n)]);
+      const to = "0x000000000000000000000000000000000000bEEF";
+      const hash = (await provider.request({ method: "eth_sendTransaction", params: [{ from: address, to, value: toHex(12_345n) }] })) as `0x${string}`;
+      const client = createPublicClient({ chain, transport: http(anvil.rpcUrl) });
+      expect((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
+      expect(await client.getBalance({ address: to })).toBe(12_345n);
+    } finally {
+      await anvil.stop();
+    }
   });
 });
 

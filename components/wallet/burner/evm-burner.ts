@@ -1,6 +1,8 @@
 import type { Wallet } from "@rainbow-me/rainbowkit";
 import {
+  createWalletClient,
   getAddress,
+  hexToBigInt,
   hexToNumber,
   http,
   isAddressEqual,
@@ -29,8 +31,9 @@ export type BurnerEvmProvider = {
 /**
  * The burner's EIP-1193 provider. Accounts and signatures (personal_sign, eth_signTypedData_v4) are answered here with
  * a viem local account, without asking: it is a devnet wallet holding test money. Chain switches stay among the
- * configured chains; every other request (reads) goes to the current chain's RPC. It sends no transactions: it holds
- * no gas, and x402 payments are signatures the facilitator settles.
+ * configured chains; every other request (reads) goes to the current chain's RPC. x402 payments are signatures the
+ * facilitator settles; a plain transfer (`eth_sendTransaction`: ether or a token's `transfer` to an invoice's own
+ * address) is signed here and sent to the chain, paying its gas with the ether the devnet's faucet gives.
  */
 export function createBurnerEvmProvider({
   chains,
@@ -93,7 +96,19 @@ export function createBurnerEvmProvider({
           }
           return null;
         }
-        case "eth_sendTransaction":
+        case "eth_sendTransaction": {
+          const tx = (p[0] ?? {}) as { from?: unknown; to?: Address; value?: Hex; data?: Hex; gas?: Hex };
+          const account = signer(tx.from);
+          const url = chain.rpcUrls.default.http[0];
+          if (!url) throw new Error(`No RPC URL for ${chain.name}`);
+          // Nonce, gas and fees are asked of the chain by viem.
+          return createWalletClient({ account, chain, transport: http(url, { retryCount: 0 }) }).sendTransaction({
+            to: tx.to,
+            value: tx.value === undefined ? undefined : hexToBigInt(tx.value),
+            data: tx.data,
+            gas: tx.gas === undefined ? undefined : hexToBigInt(tx.gas),
+          });
+        }
         case "eth_signTransaction":
         case "eth_sign":
         case "wallet_addEthereumChain":

@@ -6,20 +6,25 @@ import { getInvoice } from "@/lib/checkout/payment";
 import { isInvoiceId } from "@/lib/platform/ids";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
-import { methodNetworkKey } from "@/lib/merchants";
+import { methodCoin } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
+import { paymentAddressesOf, paymentByAddress } from "@/lib/checkout/address-payment";
 
 /**
- * `GET /api/pay/{id}`: what the payment page of a merchant's USDC invoice shows: amount (what a gift card did not pay),
- * network, expiry and state.
+ * `GET /api/pay/{id}`: what the payment page of a merchant's USDC or ether invoice shows: amount (what a gift card did
+ * not pay), network, expiry and state; whether a wallet pays it through x402 (USDC), and, for an invoice with an address
+ * of its own, the transfer to it and what arrived (`by_address`, as the merchant API's `payment` carries it).
  * Whoever holds the (unguessable) invoice id may pay it; nothing here reveals the items' codes or the merchant.
  */
 export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
   const { id } = await params;
   const inv = isInvoiceId(id) ? await getInvoice(await getDb(), id) : undefined;
-  const key = inv?.merchantId ? methodNetworkKey(inv.paymentMethod) : undefined;
-  const network = key ? (await getPayments()).networks.find((n) => n.key === key) : undefined;
-  if (!inv || !network) return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC has this id." }, { status: 404 });
+  const method = inv?.merchantId ? methodCoin(inv.paymentMethod) : undefined;
+  const network = method ? (await getPayments()).networks.find((n) => n.key === method.key) : undefined;
+  if (!inv || !network || !method)
+    return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC or ether has this id." }, { status: 404 });
+  const address = (await paymentAddressesOf(await getDb(), [inv.id])).get(inv.id);
+  const byAddress = address && network.kind === "evm" ? { address: address.address, ...paymentByAddress(address, network.chainId, inv.expiresAt) } : undefined;
   return jsonResponse({
     invoice_id: inv.id,
     status: merchantStatus(inv),
@@ -33,5 +38,9 @@ export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { p
     expires_at: inv.expiresAt.toISOString(),
     // (A card that paid it all made no transaction.)
     transaction: inv.paymentNetwork === "gift_card" ? null : inv.paymentTx,
+    coin: method.coin,
+    // A wallet that signs x402 pays a USDC invoice in one signature; ether only by a transfer to the invoice's address.
+    x402: method.coin === "USDC",
+    ...(byAddress ? { by_address: byAddress } : {}),
   });
 });

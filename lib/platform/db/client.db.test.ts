@@ -36,6 +36,7 @@ describe(`migrations on ${testDriver}`, () => {
         "affiliates",
         "balance_topups",
         "chain_watchers",
+        "coin_prices",
         "fx_held_rates",
         "fx_rates",
         "gift_card_batches",

@@ -1,0 +1,139 @@
+"use client";
+
+import { useState } from "react";
+import { encodeFunctionData, erc20Abi, type Address } from "viem";
+import { CopyField } from "@/components/ui/copy-field";
+import { QrCode } from "@/components/ui/qr-code";
+import type { ShopWallet } from "@/components/wallet/use-shop-wallet";
+import { ActionMessages } from "@/components/ui/action-messages";
+import { BURNER_WALLET_NAME } from "@/components/wallet/burner/burner-wallet-info";
+import type { AddressPayment } from "./shop-api";
+import { useAction } from "./use-action";
+
+/** The payment's progress in words: nothing yet, seen and confirming, part of it received, all of it. */
+export function addressPaymentProgress(p: AddressPayment): string {
+  const seenMore = p.seen !== p.received;
+  if (seenMore) return `Payment seen on chain: ${p.confirmations} of ${p.confirmations_required} confirmations…`;
+  if (p.received === "0") return "Waiting for your payment…";
+  if (p.missing !== "0") return `Received ${p.received} ${p.coin}: ${p.missing} ${p.coin} still missing.`;
+  return `Received ${p.received} ${p.coin}.`;
+}
+
+/**
+ * Paying an invoice by a plain transfer to its own address, from any wallet or exchange: the amount in the coin, the
+ * address and the payment URI as a QR code with copy buttons, the status as the shop counts it (seen, confirming k of
+ * n, what is missing, what went on to the merchant's balance), and, with an EVM wallet connected, a button that sends
+ * the transfer from it (on the devnet, the burner wallet, with test ether or USDC from the faucet).
+ */
+export function AddressPay({
+  payment,
+  networkName,
+  network,
+  unpaid,
+  wallet,
+  alternative,
+  onSent,
+  faucet,
+}: {
+  payment: AddressPayment;
+  networkName: string;
+  network: string;
+  unpaid: boolean;
+  wallet: ShopWallet | null;
+  /** Whether the invoice can also be paid through x402 (then this is the other way). */
+  alternative: boolean;
+  onSent: () => Promise<unknown>;
+  /** Devnet: gets the wallet test money of this coin; what was sent, in words. */
+  faucet?: () => Promise<string>;
+}) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, run } = useAction<"send" | "fund">(onSent);
+  const toSend = BigInt(remainingAtomic(payment));
+  const canSend = unpaid && wallet?.family === "eip155" && wallet.sendTransfer !== undefined && toSend > 0n;
+  const burner = wallet?.name === BURNER_WALLET_NAME;
+  const send = () =>
+    run("send", async () => {
+      setNotice(null);
+      if (!wallet?.sendTransfer) return;
+      const to = payment.address as Address;
+      const hash =
+        payment.coin === "ETH"
+          ? await wallet.sendTransfer(network, { to, value: toSend })
+          : await wallet.sendTransfer(network, {
+              to: payment.contract_address as Address,
+              data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, toSend] }),
+            });
+      setNotice(`Sent: transaction ${hash}. It counts once it has ${payment.confirmations_required} confirmations.`);
+    });
+  const fund = () =>
+    run("fund", async () => {
+      setNotice(null);
+      if (faucet) setNotice(await faucet());
+    });
+
+  return (
+    <section aria-labelledby="address-pay-heading" className="flex flex-col gap-3 border-t border-slate-200 pt-4">
+      <h3 id="address-pay-heading" className="text-lg font-semibold text-slate-900">
+        {alternative ? `Or send ${payment.coin} from any wallet or exchange` : `Send ${payment.coin} from any wallet or exchange`}
+      </h3>
+      <p className="text-sm text-slate-700">
+        Send exactly{" "}
+        <span className="font-semibold text-slate-900">
+          {payment.amount} {payment.coin}
+        </span>{" "}
+        on <span className="font-semibold">{networkName}</span> to this invoice&apos;s own address
+        {payment.coin === "USDC" ? " (the USDC token below, no other)" : ""}. A transfer on another network is not seen.
+      </p>
+      {unpaid && (
+        <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+          <QrCode
+            value={payment.payment_uri}
+            label={`QR code of the payment: ${payment.amount} ${payment.coin} on ${networkName} to ${payment.address}`}
+            size={180}
+          />
+          <div className="flex w-full min-w-0 flex-col gap-2">
+            <CopyField label="Address" value={payment.address} />
+            <CopyField label={`Amount (${payment.coin})`} value={payment.amount} />
+          </div>
+        </div>
+      )}
+      {unpaid && <CopyField label="Payment link (EIP-681)" value={payment.payment_uri} />}
+      {payment.contract_address && unpaid && <CopyField label="USDC token contract" value={payment.contract_address} />}
+      <p role="status" aria-live="polite" className="text-sm font-medium text-slate-900">
+        {addressPaymentProgress(payment)}
+      </p>
+      {payment.credited !== "0" && (
+        <p className="text-sm text-slate-700">
+          {payment.credited} {payment.coin} beyond what the invoice asked (or after it ended) went to the merchant&apos;s balance.
+        </p>
+      )}
+      {canSend && (
+        <button
+          type="button"
+          onClick={send}
+          disabled={busy !== null}
+          className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+        >
+          {busy === "send" ? "Confirm in your wallet…" : burner ? `Pay with the burner wallet` : `Send ${payment.missing} ${payment.coin} from this wallet`}
+        </button>
+      )}
+      {canSend && faucet && (
+        <button
+          type="button"
+          onClick={fund}
+          disabled={busy !== null}
+          className="h-11 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+        >
+          {busy === "fund" ? "Sending…" : `Get test ${payment.coin === "ETH" ? "ether" : "USDC"}`}
+        </button>
+      )}
+      <ActionMessages notice={notice} error={error} />
+    </section>
+  );
+}
+
+/** What is still to send, in the coin's smallest unit. */
+function remainingAtomic(p: AddressPayment): string {
+  const left = BigInt(p.amount_atomic) - BigInt(p.received_atomic);
+  return (left > 0n ? left : 0n).toString();
+}

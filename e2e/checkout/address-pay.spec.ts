@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+import { expectAccessible, expectNoSidewaysScroll } from "../a11y";
+import { expect, test } from "../fixtures";
+import { newMerchant } from "../merchant-api/merchants";
+
+// A merchant's invoice paid by a plain transfer to its own address, on its payment page, with the devnet's burner
+// wallet: in ether (`eth_base`, no other way) and in USDC (`usdc_base`, beside the x402 way), on a desktop screen and a
+// phone's. The shop counts the transfer at the chain's depth and the page follows until it is paid.
+
+const BURNER_RE = /Burner wallet \(devnet\)/;
+type Invoice = { id: string; payment: { payment_page: string; address: string; amount: string; payment_uri: string; received: string } };
+
+const screens = [
+  { name: "desktop", viewport: { width: 1280, height: 800 } },
+  { name: "phone", viewport: { width: 390, height: 844 } },
+];
+
+async function connectBurner(page: Page) {
+  await page.getByRole("button", { name: "Connect EVM wallet" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: BURNER_RE }).click();
+  await expect(page.getByText(/Connected: Burner wallet \(devnet\)/).first()).toBeVisible();
+}
+
+for (const screen of screens) {
+  test.describe(`on a ${screen.name} screen`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test("an ether invoice is paid from the burner wallet by a transfer to its own address", async ({ page, baseURL }, testInfo) => {
+      const merchant = await newMerchant(baseURL!, 0);
+      const created = await merchant.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "eth_base" } });
+      expect(created.status).toBe(200);
+      const invoice = created.body.data as Invoice;
+      expect(invoice.payment.payment_uri).toMatch(/^ethereum:0x[0-9a-fA-F]{40}@\d+\?value=\d+$/);
+
+      await page.goto(invoice.payment.payment_page);
+      await expect(page.getByRole("heading", { name: `${invoice.payment.amount} ETH` })).toContainText("$10.00 at 3000 USD per ether, on Base");
+      const section = page.getByRole("region", { name: "Send ETH from any wallet or exchange" });
+      await expect(section.getByRole("img", { name: /QR code of the payment/ })).toBeVisible();
+      await expect(section.locator("output").filter({ hasText: new RegExp(`^${invoice.payment.address}$`) })).toBeVisible();
+      await expect(section.getByRole("button", { name: "Copy Address" })).toBeVisible();
+      await expect(section.getByText("Waiting for your payment…")).toBeVisible();
+      // No x402 way for ether.
+      await expect(page.getByRole("button", { name: /^Pay \d/ })).toHaveCount(0);
+      await expectAccessible(page, `ether payment page (${screen.name})`);
+      if (screen.name === "phone") await expectNoSidewaysScroll(page, "ether payment page on a phone");
+
+      await connectBurner(page);
+      await section.getByRole("button", { name: "Get test ether" }).click();
+      await expect(section.getByText(/1 ether sent to your wallet/)).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath(`address-pay-eth-${screen.name}.png`), fullPage: true });
+      await section.getByRole("button", { name: "Pay with the burner wallet" }).click();
+      await expect(section.getByText(/^Sent: transaction 0x[0-9a-f]{64}/)).toBeVisible();
+      await expect(page.getByText("Paid. Thank you!")).toBeVisible({ timeout: 30_000 });
+
+      const seen = (await merchant.call(`/invoices/${invoice.id}`)).body.data as Invoice & { payment: { status: string; missing: string } };
+      expect(seen.payment).toMatchObject({ received: invoice.payment.amount, missing: "0" });
+      expect(seen.payment.status).toMatch(/^(payment_confirmed|paid)$/);
+    });
+
+    test("a USDC invoice is paid by a plain transfer to its own address, beside the x402 way", async ({ page, baseURL }, testInfo) => {
+      const merchant = await newMerchant(baseURL!, 0);
+      const created = await merchant.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_base" } });
+      expect(created.status).toBe(200);
+      const invoice = created.body.data as Invoice;
+
+      await page.goto(invoice.payment.payment_page);
+      await expect(page.getByRole("heading", { name: /10\.00 USDC/ })).toContainText("Base");
+      const section = page.getByRole("region", { name: "Or send USDC from any wallet or exchange" });
+      await expect(section.getByRole("img", { name: /QR code of the payment: 10 USDC/ })).toBeVisible();
+      await expect(section.getByRole("button", { name: "Copy USDC token contract" })).toBeVisible();
+      if (screen.name === "phone") await expectNoSidewaysScroll(page, "USDC payment page on a phone");
+
+      await connectBurner(page);
+      await page.getByRole("button", { name: "Get test USDC" }).click();
+      await expect(page.getByRole("button", { name: "Pay 10.00 USDC" })).toBeEnabled();
+      await page.screenshot({ path: testInfo.outputPath(`address-pay-usdc-${screen.name}.png`), fullPage: true });
+      await section.getByRole("button", { name: "Pay with the burner wallet" }).click();
+      await expect(page.getByText("Paid. Thank you!")).toBeVisible({ timeout: 30_000 });
+      const seen = (await merchant.call(`/invoices/${invoice.id}`)).body.data as Invoice;
+      expect(seen.payment.received).toBe("10");
+    });
+  });
+}

@@ -8,7 +8,7 @@ import { runAfterCommit } from "@/lib/platform/events";
 import { errorText } from "@/lib/platform/errors";
 import { log } from "@/lib/platform/log";
 import type { EvmNetwork } from "@/lib/platform/networks";
-import { flushCall, readHoldings, type ForwarderAsset, type Holding } from "./forwarders";
+import { flushCall, HOLDINGS_PER_CALL, readHoldingsAt, type ForwarderAsset, type Holding } from "./forwarders";
 
 export type PaymentAddressRow = typeof paymentAddresses.$inferSelect;
 
@@ -116,16 +116,17 @@ async function round(db: Db, n: EvmNetwork, opts: { client: PublicClient; effect
 
   // Read by asset, at the depth block and at the head.
   const byAsset = new Map<string, PaymentAddressRow[]>();
-  for (const r of rows) byAsset.set(r.asset, [...(byAsset.get(r.asset) ?? []), r]);
+  for (const r of rows) {
+    const group = byAsset.get(r.asset);
+    if (group) group.push(r);
+    else byAsset.set(r.asset, [r]);
+  }
   const atDepth = new Map<PaymentAddressRow, Holding>();
   const atHead = new Map<PaymentAddressRow, Holding>();
   for (const [asset, group] of byAsset) {
     const addresses = group.map((r) => r.address as Address);
-    const [deep, top] = await Promise.all([
-      readHoldings(opts.client, addresses, asset as ForwarderAsset, block),
-      readHoldings(opts.client, addresses, asset as ForwarderAsset, head),
-    ]);
-    report.rpcCalls += 2 * Math.ceil(addresses.length / 500);
+    const [deep, top] = (await readHoldingsAt(opts.client, addresses, asset as ForwarderAsset, [block, head])) as [Holding[], Holding[]];
+    report.rpcCalls += 2 * Math.ceil(addresses.length / HOLDINGS_PER_CALL);
     group.forEach((r, i) => {
       atDepth.set(r, deep[i]!);
       atHead.set(r, top[i]!);

@@ -70,27 +70,51 @@ export const HOLDINGS_PER_CALL = 500;
  * works the same before the factory is deployed on a network (or at a block before it was).
  */
 export async function readHoldings(client: PublicClient, forwarders: readonly Address[], asset: ForwarderAsset, blockNumber: bigint): Promise<Holding[]> {
+  const [at] = await readHoldingsAt(client, forwarders, asset, [blockNumber]);
+  return at!;
+}
+
+/** readHoldings at several blocks (the head and the depth of one round): each call's data encoded once. */
+export async function readHoldingsAt(
+  client: PublicClient,
+  forwarders: readonly Address[],
+  asset: ForwarderAsset,
+  blockNumbers: readonly bigint[],
+): Promise<Holding[][]> {
   const chunks: Address[][] = [];
   for (let i = 0; i < forwarders.length; i += HOLDINGS_PER_CALL) chunks.push(forwarders.slice(i, i + HOLDINGS_PER_CALL));
-  const answers = await Promise.all(
-    chunks.map(async (chunk) => {
-      const data = encodeFunctionData({ abi: FORWARDER_FACTORY_ABI, functionName: "holdings", args: [chunk, assetArg(asset)] });
-      const { data: out } = await client.call({
-        to: FORWARDER_FACTORY,
-        data,
-        blockNumber,
-        stateOverride: [{ address: FORWARDER_FACTORY, code: FACTORY_RUNTIME_CODE }],
-      });
-      if (!out) throw new Error("the node answered the forwarders' holdings with nothing");
-      const [held, flushed] = decodeFunctionResult({ abi: FORWARDER_FACTORY_ABI, functionName: "holdings", data: out }) as [
-        readonly bigint[],
-        readonly bigint[],
-      ];
-      if (held.length !== chunk.length || flushed.length !== chunk.length) throw new Error("the node answered the forwarders' holdings for other addresses");
-      return chunk.map((_, i) => ({ held: held[i]!, flushed: flushed[i]! }));
+  // Lowercase: viem checks a checksummed address's checksum (a keccak each), and its cache of checked addresses
+  // holds fewer than a large watch list.
+  const calls = chunks.map((chunk) => ({
+    size: chunk.length,
+    data: encodeFunctionData({
+      abi: FORWARDER_FACTORY_ABI,
+      functionName: "holdings",
+      args: [chunk.map((a) => a.toLowerCase() as Address), assetArg(asset).toLowerCase()],
+    }),
+  }));
+  return Promise.all(
+    blockNumbers.map(async (blockNumber) => {
+      const answers = await Promise.all(
+        calls.map(async ({ size, data }) => {
+          const { data: out } = await client.call({
+            to: FORWARDER_FACTORY,
+            data,
+            blockNumber,
+            stateOverride: [{ address: FORWARDER_FACTORY, code: FACTORY_RUNTIME_CODE }],
+          });
+          if (!out) throw new Error("the node answered the forwarders' holdings with nothing");
+          const [held, flushed] = decodeFunctionResult({ abi: FORWARDER_FACTORY_ABI, functionName: "holdings", data: out }) as [
+            readonly bigint[],
+            readonly bigint[],
+          ];
+          if (held.length !== size || flushed.length !== size) throw new Error("the node answered the forwarders' holdings for other addresses");
+          return held.map((h, i) => ({ held: h, flushed: flushed[i]! }));
+        }),
+      );
+      return answers.flat();
     }),
   );
-  return answers.flat();
 }
 
 /** The call that moves all a forwarder holds of `assets` to payTo, deploying it first if it is not there yet. */

@@ -31,7 +31,8 @@ second. The PostgreSQL server works on the same cores as the shop and the load. 
 (PostgreSQL needs \`BENCH_DATABASE_URL\`, or root and Debian's \`postgresql\`, for a server the benchmark starts).
 
 \`npm run bench\` rewrites this file at the end of a full run; \`npm run bench -- catalog pages\` runs some of the
-benchmarks (\`catalog\`, \`x402\`, \`checkout\`, \`settlement\`, \`pages\`) and only prints them. \`BENCH_SECONDS\` sets
+benchmarks (\`catalog\`, \`x402\`, \`checkout\`, \`settlement\`, \`pages\`, \`addresses\`) and only prints them. The address
+watcher (\`addresses\`) runs in the benchmark's own process, on an anvil chain and an embedded database of its own. \`BENCH_SECONDS\` sets
 each load's length (5), \`BENCH_SOAK_SECONDS\` the mixed load after which the server's memory is read (60; 300 for five
 minutes), \`BENCH_NODE_OPTIONS\` the shop's \`NODE_OPTIONS\`, \`SHOP_LOG=FILE\` keeps the shop's output. What a Next.js
 proxy costs a route: \`npx tsx scripts/bench/proxy-cost.ts\`. Why the shop is built the way these figures show:

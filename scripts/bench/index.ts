@@ -5,7 +5,7 @@
 //
 //   npm run bench                     all of them (build first: `npm run bench` does it), then docs/performance.md
 //                                     rewritten with this run's figures
-//   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages (printed only)
+//   npm run bench -- catalog pages    some of them: catalog, x402, checkout, settlement, pages, addresses (printed only)
 //
 // BENCH_SECONDS (default 5) is how long each throughput load runs, BENCH_SOAK_SECONDS (default 60) the mixed load
 // after which the server's memory is read (300 for five minutes), BENCH_NODE_OPTIONS the shop's
@@ -29,6 +29,7 @@ import { IMPORT_BODY_LIMIT } from "../../lib/api/admin/wire";
 import { startDevnetProcess } from "../devnet-process";
 import { cpuMs, residentMb, startBareRoute, startPostgres } from "./processes";
 import { performanceMarkdown, type Figure, type Value } from "./figures";
+import { addresses } from "./addresses";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -43,7 +44,7 @@ const BENCH_ENV = {
   ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
 };
 
-const SECTIONS = ["catalog", "x402", "checkout", "settlement", "pages"] as const;
+const SECTIONS = ["catalog", "x402", "checkout", "settlement", "pages", "addresses"] as const;
 type Section = (typeof SECTIONS)[number];
 
 type Bare = { url: string; pid: number | undefined; figures(): Promise<Figures> };
@@ -94,6 +95,12 @@ async function main() {
         );
     }
     if (run("pages")) await withShop({}, (shop) => pages(shop));
+    if (run("addresses")) {
+      // The bare route's CPU for a request, beside the watcher's for a round.
+      const before = cpuMs(bare.pid);
+      await Promise.all(Array.from({ length: 100 }, async () => (await fetch(bare.url)).arrayBuffer()));
+      await addresses(note, ((cpuMs(bare.pid) ?? NaN) - (before ?? NaN)) / 100);
+    }
     // A full run replaces the figures of the last; some benchmarks alone would leave the others out.
     if (asked.length === 0) {
       const settings = [

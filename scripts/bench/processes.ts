@@ -79,14 +79,17 @@ let ticksPerSecond: number | undefined;
 /** CPU time used so far by a Node.js process and its Node.js children, in ms (Linux; user and system, all threads). */
 export function cpuMs(pid: number | undefined): number | undefined {
   if (!pid || !fs.existsSync(`/proc/${pid}/stat`)) return undefined;
+  return nodeTree(pid).reduce((sum, p) => sum + ownCpuMs(p), 0);
+}
+
+/** CPU time used so far by one process of any kind (a chain's node), in ms (Linux; user and system, all threads). */
+export function ownCpuMs(pid: number): number {
   ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  let ticks = 0;
-  for (const p of nodeTree(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (1000 * (Number(fields[11]) + Number(fields[12]))) / ticksPerSecond;
+  } catch {
+    return 0;
   }
-  return (1000 * ticks) / ticksPerSecond;
 }

@@ -344,6 +344,8 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     const m = await merchant("Twice");
     const [inv, other] = [await m.create(10), await m.create(10)];
     await markInvoicePaid(database.db, inv.id);
+    // Paid another way: nothing is missing at its address any more.
+    expect((await m.get(inv.id)).payment).toMatchObject({ received: "0", missing: "0" });
     await transfer(inv.payment.address, atomic(inv));
     await roundsUntil(async () => (await row(inv.id)).credited === atomic(inv), "credited");
     expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([atomic(inv) / 10_000n]);

@@ -93,7 +93,8 @@ export async function paymentAddressesOf(db: DbOrTx, invoiceIds: readonly string
  * scanning it fills in the transfer), the confirmations a payment needs and has, and what arrived so far: counted at
  * depth (`received`), still short of what it asks (`missing`), credited to the balance as extra (`credited`).
  */
-export function paymentByAddress(row: PaymentAddressRow, chainId: number, expiresAt: Date) {
+export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoice: { expiresAt: Date; status: string }) {
+  const expiresAt = invoice.expiresAt;
   const coin = (v: bigint) => formatCoin(v, row.decimals);
   const uri =
     row.asset === "native"
@@ -107,7 +108,8 @@ export function paymentByAddress(row: PaymentAddressRow, chainId: number, expire
       : row.received > 0n
         ? row.confirmations
         : 0;
-  const missing = row.applied === 0n && row.received < row.amountDue ? row.amountDue - row.received : 0n;
+  // Missing only while the invoice waits for payment (one paid another way, or ended, misses nothing).
+  const missing = invoice.status === "unpaid" && row.applied === 0n && row.received < row.amountDue ? row.amountDue - row.received : 0n;
   return {
     coin: row.currency,
     amount: coin(row.amountDue),

@@ -1,7 +1,7 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
+import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { inProcessFacilitator } from "@/lib/payments/facilitator";
 import { paymentsWith, senderSync, type Payments } from "@/lib/payments/payments";
 
@@ -36,8 +36,8 @@ export async function offlineSolanaNetwork(name: string): Promise<SolanaNetwork>
  * the test): route handlers then offer and settle on these networks, and with `gas` the invoices of USDC methods get
  * addresses of their own, flushed by it. Returns what puts the previous payments back.
  */
-export async function installInProcessPayments(networks: PaymentNetwork[], gas?: LocalAccount): Promise<() => void> {
+export async function installInProcessPayments(networks: PaymentNetwork[], gas?: LocalAccount, addressOnly: EvmNetwork[] = []): Promise<() => void> {
   const evm = gas ?? privateKeyToAccount(generatePrivateKey());
   const facilitator = inProcessFacilitator(networks, { evm: [evm], solana: await generateKeyPairSigner() }, senderSync);
-  return paymentsWith({ networks, facilitator, devnet: false, inProcess: true, flushAccounts: gas ? [gas] : [] }).then(useAsProcessPayments);
+  return paymentsWith({ networks, addressOnly, facilitator, devnet: false, inProcess: true, flushAccounts: gas ? [gas] : [] }).then(useAsProcessPayments);
 }

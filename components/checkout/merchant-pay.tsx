@@ -12,7 +12,7 @@ import { faucetAmount, payInvoice, payStatus, requestTestEther, requestTestUsdc,
 import { AddressPay } from "./address-pay";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
-import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
+import { addressOnlyNetworks, BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
 
 /**
  * Pays a merchant's invoice on the one network the merchant chose: a USDC invoice from the shopper's wallet in one
@@ -36,7 +36,7 @@ export function MerchantPay({ id }: { id: string }) {
     retry: (n, err) => !(err instanceof ShopApiError && err.status === 404) && n < 2,
   });
   const inv = query.data;
-  const net = inv ? payNetworks(setup).find((n) => n.network === inv.network) : undefined;
+  const net = inv ? [...payNetworks(setup), ...addressOnlyNetworks(setup)].find((n) => n.network === inv.network) : undefined;
   // The invoice is paid on one network: only a wallet of its family can pay it, whichever else is connected.
   const wallet = net ? (families[net.family]?.wallet ?? null) : null;
   const otherWallet = !wallet ? Object.values(families).find((f) => f?.wallet)?.wallet : undefined;

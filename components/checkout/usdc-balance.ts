@@ -15,6 +15,11 @@ export function payNetworks(setup: WalletSetup): PayNetwork[] {
   ];
 }
 
+/** The networks where an invoice is paid by a transfer to its own address only (no x402): Ethereum. */
+export function addressOnlyNetworks(setup: WalletSetup): PayNetwork[] {
+  return (setup.addressOnlyEvm ?? []).map((n) => ({ network: n.network, name: n.name, family: "eip155" as const, asset: n.usdc, rpcUrl: n.rpcUrl }));
+}
+
 /** USDC (atomic units) an owner holds on a network: the ERC-20 balance, or the SPL balance of its associated account. */
 async function readUsdcBalance(net: PayNetwork, owner: string): Promise<bigint> {
   // Each chain family's client is loaded when a balance on it is first read.

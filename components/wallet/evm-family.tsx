@@ -15,7 +15,8 @@ import type { FamilyProps, ShopWallet } from "./use-shop-wallet";
 import { evmWalletList, onWalletNoAnswer } from "./wallet-list";
 
 export function evmChains(setup: WalletSetup): [Chain, ...Chain[]] {
-  const chains = setup.evm.map((n) =>
+  // x402's networks, and those where a wallet pays an invoice by a plain transfer only (Ethereum).
+  const chains = [...setup.evm, ...(setup.addressOnlyEvm ?? [])].map((n) =>
     defineChain({
       id: n.chainId,
       name: n.name,

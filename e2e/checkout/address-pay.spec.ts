@@ -4,15 +4,16 @@ import { expect, test } from "../fixtures";
 import { newMerchant } from "../merchant-api/merchants";
 
 // A merchant's invoice paid by a plain transfer to its own address, on its payment page, with the devnet's burner
-// wallet: in ether (`eth_base`, no other way) and in USDC (`usdc_base`, beside the x402 way), on a desktop screen and a
-// phone's. The shop counts the transfer at the chain's depth and the page follows until it is paid.
+// wallet: in ether (`ethereum`, `eth_base`: no other way) and in USDC (`usdc_base`, beside the x402 way), on a desktop
+// screen and a phone's. The shop counts the transfer at the chain's depth and the page follows until it is paid.
 
 const BURNER_RE = /Burner wallet \(devnet\)/;
 type Invoice = { id: string; payment: { payment_page: string; address: string; amount: string; payment_uri: string; received: string } };
 
+// Ether on Ethereum (paid by address only) on the desktop, on Base on the phone.
 const screens = [
-  { name: "desktop", viewport: { width: 1280, height: 800 } },
-  { name: "phone", viewport: { width: 390, height: 844 } },
+  { name: "desktop", viewport: { width: 1280, height: 800 }, ether: { method: "ethereum", network: "Ethereum (devnet)" } },
+  { name: "phone", viewport: { width: 390, height: 844 }, ether: { method: "eth_base", network: "Base (devnet)" } },
 ];
 
 async function connectBurner(page: Page) {
@@ -25,15 +26,19 @@ for (const screen of screens) {
   test.describe(`on a ${screen.name} screen`, () => {
     test.use({ viewport: screen.viewport });
 
-    test("an ether invoice is paid from the burner wallet by a transfer to its own address", async ({ page, baseURL }, testInfo) => {
+    test(`an ether invoice (${screen.ether.method}) is paid from the burner wallet by a transfer to its own address`, async ({ page, baseURL }, testInfo) => {
       const merchant = await newMerchant(baseURL!, 0);
-      const created = await merchant.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "eth_base" } });
+      const created = await merchant.call("/invoices", {
+        body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: screen.ether.method },
+      });
       expect(created.status).toBe(200);
       const invoice = created.body.data as Invoice;
       expect(invoice.payment.payment_uri).toMatch(/^ethereum:0x[0-9a-fA-F]{40}@\d+\?value=\d+$/);
 
       await page.goto(invoice.payment.payment_page);
-      await expect(page.getByRole("heading", { name: `${invoice.payment.amount} ETH` })).toContainText("$10.00 at 3000 USD per ether, on Base");
+      await expect(page.getByRole("heading", { name: `${invoice.payment.amount} ETH` })).toContainText(
+        `$10.00 at 3000 USD per ether, on ${screen.ether.network}`,
+      );
       const section = page.getByRole("region", { name: "Send ETH from any wallet or exchange" });
       await expect(section.getByRole("img", { name: /QR code of the payment/ })).toBeVisible();
       await expect(section.locator("output").filter({ hasText: new RegExp(`^${invoice.payment.address}$`) })).toBeVisible();

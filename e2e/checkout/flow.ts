@@ -43,7 +43,8 @@ export async function connectEvm(page: Page) {
     .getByRole("dialog")
     .getByRole("button", { name: /Test Wallet/ })
     .click();
-  await expect(page.getByText(/Connected: .*Test Wallet/).first()).toBeVisible();
+  // As long as the page itself waits for a wallet's answer (WALLET_ANSWER_MS): a loaded machine answers late.
+  await expect(page.getByText(/Connected: .*Test Wallet/).first()).toBeVisible({ timeout: 30_000 });
 }
 
 /** From the cart with a connected wallet: sign in if needed and create the invoice; returns its id. */

@@ -37,13 +37,34 @@ const payTo = privateKeyToAccount(generatePrivateKey()).address;
 let database: Database;
 let chain: EvmDevChain;
 let network: EvmNetwork;
+/** A second chain standing in for Ethereum, where invoices are paid by address only. */
+let ethChain: EvmDevChain;
+let ethereum: EvmNetwork;
 let restore: (() => void)[] = [];
 
 beforeAll(async () => {
-  [database, chain] = await Promise.all([
+  [database, chain, ethChain] = await Promise.all([
     openTestDatabase(withTestCatalog),
     startEvmChain({ chainId: base.chainId, name: base.name, usdcAddress: DEVNET_USDC_ADDRESS, gasWallets: [gas.address, payer.address], blockTimeSeconds: 1 }),
+    startEvmChain({
+      chainId: 1_010_402,
+      name: "Ethereum (devnet)",
+      usdcAddress: DEVNET_USDC_ADDRESS,
+      gasWallets: [gas.address, payer.address],
+      blockTimeSeconds: 1,
+    }),
   ]);
+  ethereum = {
+    key: "ethereum",
+    kind: "evm",
+    network: `eip155:${ethChain.chainId}`,
+    chainId: ethChain.chainId,
+    name: ethChain.name,
+    rpcUrl: ethChain.rpcUrl,
+    payTo,
+    usdc: { ...ethChain.usdc },
+    confirmations: 2,
+  };
   network = {
     key: "base",
     kind: "evm",
@@ -55,12 +76,13 @@ beforeAll(async () => {
     usdc: { ...chain.usdc },
     confirmations: 2,
   };
-  restore = [useAsProcessDatabase(database), await installInProcessPayments([network], gas)];
+  restore = [useAsProcessDatabase(database), await installInProcessPayments([network], gas, [ethereum])];
   await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
+  await mintUsdc(ethChain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
 }, 60_000);
 afterAll(async () => {
   for (const r of restore.reverse()) r();
-  await chain?.stop();
+  await Promise.all([chain?.stop(), ethChain?.stop()]);
   await database?.close();
 });
 
@@ -97,7 +119,7 @@ async function merchant(name: string) {
         headers,
         body: { products: [{ product_id: product, value }], payment_method: "usdc_base", ...extra },
       });
-      expect(res.status).toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data as Invoice;
     },
     get: async (id: string) => (await callRoute(getInvoiceRoute, `/api/v2/invoices/${id}`, { headers, params: { id } })).body.data as Invoice,
@@ -117,10 +139,10 @@ async function transfer(to: string, amount: bigint): Promise<Hex> {
   return hash;
 }
 
-/** One watcher round, as the server's loop runs it. */
-async function round(now?: Date) {
+/** One watcher round of a network (Base unless said), as the server's loop runs it. */
+async function round(now?: Date, n: EvmNetwork = network) {
   const payments = await getPayments();
-  return watchAddresses(database.db, network, { client: readClient(network), effect: addressPaymentEffect, send: payments.gasSender(network), now });
+  return watchAddresses(database.db, n, { client: readClient(n), effect: addressPaymentEffect, send: payments.gasSender(n), now });
 }
 
 /** Rounds (a block apart) until `done` holds. */
@@ -413,6 +435,62 @@ describe("an invoice paid in ether", () => {
       expect(await client().getBalance({ address: payTo })).toBeGreaterThanOrEqual(wei);
     },
   );
+});
+
+describe("invoices paid on Ethereum, by address only", () => {
+  it("takes ether (`ethereum`) and USDC (`usdc_erc20`) there, with no x402 way, and flushes both", { timeout: 60_000 }, async () => {
+    const m = await merchant("Ethereum");
+    const eth = await m.create(10, { payment_method: "ethereum" });
+    const usdc = await m.create(10, { payment_method: "usdc_erc20" });
+    for (const inv of [eth, usdc]) {
+      expect(inv.payment).toMatchObject({ network: ethereum.network, network_name: "Ethereum (devnet)", confirmations_required: 2 });
+      expect(inv.payment).not.toHaveProperty("payment_url");
+      expect(inv.payment).toHaveProperty("payment_page");
+    }
+    expect(eth.payment).toMatchObject({ coin: "ETH", exchange_rate: "3000", amount: "0.00333334" });
+    expect(usdc.payment).toMatchObject({ coin: "USDC", amount: "10", contract_address: DEVNET_USDC_ADDRESS });
+    expect(usdc.payment).not.toHaveProperty("amount_usdc");
+    const x402 = await payRoute(
+      new Request("http://127.0.0.1/x402/invoice/pay", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ invoice_id: usdc.id }),
+      }),
+    );
+    expect(x402.status).toBe(409);
+    expect(await x402.text()).toContain("on Ethereum, not through x402");
+
+    const wallet = createWalletClient({ account: payer, transport: http(ethChain.rpcUrl) });
+    const onEth = createPublicClient({ transport: http(ethChain.rpcUrl) });
+    await onEth.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ chain: null, to: eth.payment.address as Address, value: atomic(eth) }),
+      pollingInterval: 100,
+    });
+    await onEth.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({
+        chain: null,
+        to: DEVNET_USDC_ADDRESS,
+        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [usdc.payment.address as Address, atomic(usdc)] }),
+      }),
+      pollingInterval: 100,
+    });
+    for (let i = 0; i < 20 && ((await status(eth.id)) !== "paid" || (await status(usdc.id)) !== "paid"); i++) {
+      await round(undefined, ethereum);
+      await chainControl(ethChain.rpcUrl).waitBlocks(1);
+    }
+    expect([await status(eth.id), await status(usdc.id)]).toEqual(["paid", "paid"]);
+    // Both flushed to payTo on that chain.
+    for (let i = 0; i < 20; i++) {
+      const head = await onEth.getBlockNumber();
+      const [e] = await readHoldings(onEth, [eth.payment.address as Address], "native", head);
+      const [u] = await readHoldings(onEth, [usdc.payment.address as Address], DEVNET_USDC_ADDRESS, head);
+      if (e!.held === 0n && u!.held === 0n && e!.flushed === atomic(eth) && u!.flushed === atomic(usdc)) break;
+      await round(undefined, ethereum);
+      await chainControl(ethChain.rpcUrl).waitBlocks(1);
+    }
+    expect(await onEth.getBalance({ address: payTo })).toBe(atomic(eth));
+    expect(await usdcBalance(ethChain.rpcUrl, DEVNET_USDC_ADDRESS, payTo)).toBe(atomic(usdc));
+  });
 });
 
 describe("what the operator sees", () => {

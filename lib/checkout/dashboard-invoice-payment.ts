@@ -27,7 +27,7 @@ export type InvoicePayment = {
   ledgerEntryId: number | null;
 };
 
-const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", solana: "Solana" } as const;
+const KEY_NAMES = { base: "Base", arbitrum: "Arbitrum", polygon: "Polygon", solana: "Solana", ethereum: "Ethereum" } as const;
 
 /**
  * "Balance", or "USDC on Base" (the mode's own name for the network when it is given: "Base Sepolia"); with a gift card
@@ -39,7 +39,7 @@ export function paymentMethodLabel(method: string | null, networks: readonly Pay
     const eth = `Ether on ${networks.find((n) => n.key === coin.key)?.name ?? KEY_NAMES[coin.key]}`;
     return giftCard ? `Gift card, the rest in ${eth}` : eth;
   }
-  const key = methodNetworkKey(method);
+  const key = methodNetworkKey(method) ?? (coin?.coin === "USDC" ? coin.key : undefined);
   if (method === "gift_card" || (giftCard && !key)) return "Gift card, the rest from the balance";
   if (!key) return "Balance";
   const usdc = `USDC on ${networks.find((n) => n.key === key)?.name ?? KEY_NAMES[key]}`;

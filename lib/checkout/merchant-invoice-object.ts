@@ -3,7 +3,7 @@ import type { invoices, orders } from "@/lib/platform/db/schema";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { getPayments } from "@/lib/payments";
 import { merchantInvoice, paymentStatus } from "./merchant-invoice-view";
-import { methodCoin } from "@/lib/merchants";
+import { isAddressOnlyMethod, methodCoin } from "@/lib/merchants";
 import type { DbOrTx } from "@/lib/platform/db";
 import type { PaymentAddressRow } from "@/lib/payments";
 import { paymentAddressesOf, paymentByAddress } from "./address-payment";
@@ -32,10 +32,11 @@ export async function invoiceObject(
 
 async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefined, address: PaymentAddressRow | undefined): Promise<Record<string, unknown>> {
   const method = methodCoin(inv.paymentMethod);
-  const n = method ? (await getPayments()).networks.find((x) => x.key === method.key) : undefined;
+  const payments = await getPayments();
+  const n = method ? [...payments.networks, ...payments.addressNetworks].find((x) => x.key === method.key) : undefined;
   if (!n || !method) return {};
-  if (method.coin === "ETH") {
-    // Ether: only by a transfer to the invoice's own address.
+  if (isAddressOnlyMethod(inv.paymentMethod)) {
+    // Ether, and USDC on Ethereum: only by a transfer to the invoice's own address.
     return {
       ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
       network_name: n.name,

@@ -8,6 +8,12 @@ export const DEVNET_EVM_CHAINS = [
   { key: "polygon", name: "Polygon (devnet)", chainId: 1_370_402 },
 ] as const;
 
+/**
+ * The local chain standing in for Ethereum, where invoices are paid by a transfer to their own address only (no x402
+ * there): ether (`ethereum`) and USDC (`usdc_erc20`).
+ */
+export const DEVNET_ADDRESS_CHAINS = [{ key: "ethereum", name: "Ethereum (devnet)", chainId: 1_010_402 }] as const;
+
 /** Where the USDC-like token sits on every devnet EVM chain. */
 export const DEVNET_USDC_ADDRESS = "0x4020000000000000000000000000000000005dc0" as const;
 

@@ -11,6 +11,7 @@ const devnet = {
     { kind: "evm", network: "eip155:84530402" },
     { kind: "solana", network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" },
   ],
+  addressNetworks: [],
   mint,
   balance: vi.fn(),
 } as unknown as Devnet;

@@ -43,8 +43,11 @@ export async function faucet(devnet: Devnet, body: unknown) {
     throw new DomainError("invalid_param", issue?.message ?? "is invalid", { path: issue?.path.map((p) => (typeof p === "number" ? p : String(p))) ?? [] });
   }
   const { network, address, amount, asset = "USDC" } = parsed.data;
-  const n = devnet.networks.find((x) => x.network === network);
-  if (!n) throw new DomainError("unknown_network", `must be one of ${devnet.networks.map((x) => x.network).join(", ")}`, { path: ["network"] });
+  const n = [...devnet.networks, ...devnet.addressNetworks].find((x) => x.network === network);
+  if (!n)
+    throw new DomainError("unknown_network", `must be one of ${[...devnet.networks, ...devnet.addressNetworks].map((x) => x.network).join(", ")}`, {
+      path: ["network"],
+    });
   if (!validAddress(n, address))
     throw new DomainError("invalid_address", `is not a ${n.kind === "evm" ? "0x EVM" : "base58 Solana"} address`, { path: ["address"] });
   if (asset === "ETH") {

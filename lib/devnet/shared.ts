@@ -20,7 +20,7 @@ import type { Devnet } from "./start-devnet";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const EvmDescription = z.object({
-  key: z.enum(["base", "arbitrum", "polygon"]),
+  key: z.enum(["base", "arbitrum", "polygon", "ethereum"]),
   network: z.string().regex(/^eip155:\d+$/),
   chainId: z.number().int().positive(),
   name: z.string(),
@@ -37,13 +37,29 @@ const SolanaDescription = z.object({
   payTo: z.string(),
   usdc: z.object({ mint: z.string(), decimals: z.number().int() }),
 });
-export const DevnetDescription = z.object({ networks: z.array(z.union([EvmDescription, SolanaDescription])).min(1) });
+export const DevnetDescription = z.object({
+  networks: z.array(z.union([EvmDescription, SolanaDescription])).min(1),
+  /** Chains where invoices are paid by address only (Ethereum); absent from a devnet of an older build. */
+  address_networks: z.array(EvmDescription).optional(),
+});
 const Secrets = z.object({ evmPayTo: z.string(), evmFacilitator: z.string(), solanaPayTo: z.string(), solanaFacilitator: z.string() });
 const MintBody = z.object({ network: z.string().min(1), address: z.string().min(1).max(100), amount: z.string().regex(/^[1-9]\d{0,20}$/) });
 
+const describeEvm = (n: EvmNetwork) => ({
+  key: n.key as "base" | "arbitrum" | "polygon" | "ethereum",
+  network: n.network,
+  chainId: n.chainId,
+  name: n.name,
+  rpcUrl: n.rpcUrl,
+  payTo: n.payTo,
+  usdc: n.usdc,
+  confirmations: n.confirmations,
+});
+
 /** The public description of a devnet's networks (no secrets). */
-export function describeDevnet(networks: readonly PaymentNetwork[]): z.infer<typeof DevnetDescription> {
+export function describeDevnet(networks: readonly PaymentNetwork[], addressNetworks: readonly EvmNetwork[] = []): z.infer<typeof DevnetDescription> {
   return {
+    ...(addressNetworks.length > 0 ? { address_networks: addressNetworks.map(describeEvm) } : {}),
     networks: networks.map((n) =>
       n.kind === "evm"
         ? {
@@ -63,7 +79,7 @@ export function describeDevnet(networks: readonly PaymentNetwork[]): z.infer<typ
 
 /** Serves a running devnet to shop servers on 127.0.0.1 (see above). */
 export async function serveDevnet(devnet: Devnet, secrets: DevnetSecrets, port = 0): Promise<{ url: string; close(): Promise<void> }> {
-  const description = JSON.stringify(describeDevnet(devnet.networks));
+  const description = JSON.stringify(describeDevnet(devnet.networks, devnet.addressNetworks));
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end(typeof body === "string" ? body : JSON.stringify(body));
   const server = http.createServer((req, res) => {
@@ -131,24 +147,26 @@ export async function connectDevnet(url: string, opts: { waitMs?: number } = {})
   }
   const description = DevnetDescription.parse(first);
   const keys = await devnetKeysFromSecrets(Secrets.parse(await get("/keys")));
+  const evm = (n: z.infer<typeof EvmDescription>) =>
+    ({
+      ...n,
+      kind: "evm",
+      network: n.network as `eip155:${number}`,
+      payTo: n.payTo,
+      usdc: { ...n.usdc, address: n.usdc.address as `0x${string}` },
+    }) as EvmNetwork;
   const networks: PaymentNetwork[] = description.networks.map((n) =>
-    n.key === "solana"
-      ? ({ ...n, kind: "solana", network: n.network as `solana:${string}` } satisfies SolanaNetwork)
-      : ({
-          ...n,
-          kind: "evm",
-          network: n.network as `eip155:${number}`,
-          payTo: n.payTo,
-          usdc: { ...n.usdc, address: n.usdc.address as `0x${string}` },
-        } as EvmNetwork),
+    n.key === "solana" ? ({ ...n, kind: "solana", network: n.network as `solana:${string}` } satisfies SolanaNetwork) : evm(n),
   );
+  const addressNetworks = (description.address_networks ?? []).map(evm);
   const find = (network: string) => {
-    const n = networks.find((x) => x.network === network);
+    const n = [...networks, ...addressNetworks].find((x) => x.network === network);
     if (!n) throw new Error(`Unknown devnet network ${network}`);
     return n;
   };
   return {
     networks,
+    addressNetworks,
     keys,
     async mint(network, address, amountAtomic) {
       find(network);

@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EvmNetwork, PaymentNetwork, SolanaNetwork } from "@/lib/platform/networks";
-import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "./chains";
+import { DEVNET_ADDRESS_CHAINS, DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "./chains";
 import { startEvmChain, mintUsdc as mintEvmUsdc, usdcBalance as evmUsdcBalance, type EvmDevChain } from "./evm";
 import { loadDevnetKeys, type DevnetKeys } from "./keys";
 import { startSolanaChain, type SolanaDevChain } from "./solana";
 
 export type Devnet = {
   networks: PaymentNetwork[];
+  /** The chains where invoices are paid by address only (Ethereum): not x402 networks. */
+  addressNetworks: EvmNetwork[];
   keys: DevnetKeys;
   /** Mints devnet USDC (atomic units) to an address on a network (creating its Solana token account). */
   mint(network: string, address: string, amountAtomic: bigint): Promise<string>;
@@ -16,7 +18,7 @@ export type Devnet = {
 };
 
 /**
- * Starts the three local EVM chains and the local Solana chain on loopback, with state kept under
+ * Starts the three local EVM chains of x402, the one of Ethereum (paid by address only) and the local Solana chain on loopback, with state kept under
  * `<dataDir>/devnet` so balances and used authorizations survive a restart. With `blockTimeSeconds` the EVM chains
  * mine on that interval and Solana transactions confirm with the slot clock, as real chains do.
  */
@@ -28,7 +30,7 @@ export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: nu
   const started: { stop(): Promise<void> }[] = [];
   try {
     const evmChains = await Promise.all(
-      DEVNET_EVM_CHAINS.map(async (c) => {
+      [...DEVNET_EVM_CHAINS, ...DEVNET_ADDRESS_CHAINS].map(async (c) => {
         const chain = await startEvmChain({
           chainId: c.chainId,
           name: c.name,
@@ -49,16 +51,19 @@ export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: nu
     });
     started.push(solana);
 
+    // Mined every block time, a payment counts one block deeper than its own (a reorg test can take that block away);
+    // mined on demand, no block comes on top until the next transaction.
+    const depth = (opts.blockTimeSeconds ?? 0) > 0 ? 2 : 1;
     const networks: PaymentNetwork[] = [
-      // Mined every block time, a payment counts one block deeper than its own (a reorg test can take that block away);
-      // mined on demand, no block comes on top until the next transaction.
-      ...evmChains.map(({ key, chain }): EvmNetwork => evmNetwork(key, chain, keys.evmPayTo.address, (opts.blockTimeSeconds ?? 0) > 0 ? 2 : 1)),
+      ...evmChains.filter(({ key }) => key !== "ethereum").map(({ key, chain }): EvmNetwork => evmNetwork(key, chain, keys.evmPayTo.address, depth)),
       solanaNetwork(solana, keys.solanaPayTo.address),
     ];
+    const addressNetworks = evmChains.filter(({ key }) => key === "ethereum").map(({ key, chain }) => evmNetwork(key, chain, keys.evmPayTo.address, depth));
     const evmByNetwork = new Map(evmChains.map(({ chain }) => [`eip155:${chain.chainId}`, chain]));
 
     return {
       networks,
+      addressNetworks,
       keys,
       async mint(network, address, amountAtomic) {
         const evm = evmByNetwork.get(network);
@@ -84,7 +89,7 @@ async function stopAll(chains: { stop(): Promise<void> }[]) {
   await Promise.allSettled(chains.map((c) => c.stop()));
 }
 
-function evmNetwork(key: "base" | "arbitrum" | "polygon", chain: EvmDevChain, payTo: string, confirmations: number): EvmNetwork {
+function evmNetwork(key: "base" | "arbitrum" | "polygon" | "ethereum", chain: EvmDevChain, payTo: string, confirmations: number): EvmNetwork {
   return {
     key,
     kind: "evm",

@@ -32,7 +32,16 @@ export {
   type Batch,
   type IssuedCard,
 } from "./gift-card-batches";
-export { BALANCE_METHODS, PAYMENT_METHODS, isEtherMethod, methodCoin, methodNetworkKey, unavailableMethod, type PaymentMethod } from "./payment-methods";
+export {
+  BALANCE_METHODS,
+  PAYMENT_METHODS,
+  isAddressOnlyMethod,
+  isEtherMethod,
+  methodCoin,
+  methodNetworkKey,
+  unavailableMethod,
+  type PaymentMethod,
+} from "./payment-methods";
 export { newWebhookSecret } from "./secrets";
 export { getTopup, recordTopup, topupAmount, topupIdOf, topupPaymentEffect } from "./topups";
 export { refundOrderToBalance } from "./refund-order";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { methodCoin, methodNetworkKey, unavailableMethod } from "./payment-methods";
+import { isAddressOnlyMethod, methodCoin, methodNetworkKey, unavailableMethod } from "./payment-methods";
 
 describe("payment methods", () => {
   it("names the network of a USDC method", () => {
@@ -13,6 +13,15 @@ describe("payment methods", () => {
   it("names the coin and network of a method paid by address", () => {
     expect(methodCoin("usdc_base")).toEqual({ key: "base", coin: "USDC" });
     expect(methodCoin("eth_arbitrum")).toEqual({ key: "arbitrum", coin: "ETH" });
+    // Ethereum: by address only, ether and USDC.
+    expect(methodCoin("ethereum")).toEqual({ key: "ethereum", coin: "ETH" });
+    expect(methodCoin("usdc_erc20")).toEqual({ key: "ethereum", coin: "USDC" });
+    expect(methodNetworkKey("usdc_erc20")).toBeUndefined();
+    expect(methodNetworkKey("usdc_ethereum")).toBeUndefined();
+    expect(isAddressOnlyMethod("usdc_erc20")).toBe(true);
+    expect(isAddressOnlyMethod("eth_base")).toBe(true);
+    expect(isAddressOnlyMethod("usdc_base")).toBe(false);
+    expect(isAddressOnlyMethod("balance")).toBe(false);
     expect(methodCoin("eth_solana")).toBeUndefined();
     expect(methodCoin("eth_doge")).toBeUndefined();
     expect(methodCoin("balance")).toBeUndefined();

@@ -11,7 +11,7 @@ import { getDevnet, LocalnetExactSvmServerScheme } from "@/lib/devnet";
 import type { SenderSync } from "./evm-signer";
 import { inProcessFacilitator, remoteFacilitator, solanaSignerFromSecret } from "./facilitator";
 import { databaseSenderSync } from "./nonce-store";
-import { missingPaymentSettings, publicNetworks, usdcAsset, type EvmNetwork, type PaymentNetwork } from "@/lib/platform/networks";
+import { missingPaymentSettings, publicAddressNetworks, publicNetworks, usdcAsset, type EvmNetwork, type PaymentNetwork } from "@/lib/platform/networks";
 import type { GasSender } from "./address-watch";
 import { forwarderGasSender } from "./gas-sender";
 
@@ -19,7 +19,13 @@ import { forwarderGasSender } from "./gas-sender";
 export const MAX_TIMEOUT_SECONDS = 300;
 
 export type Payments = {
+  /** The networks x402 pays on. */
   networks: PaymentNetwork[];
+  /**
+   * The EVM networks where invoices can be paid by a transfer to their own address: those of x402, and Ethereum (by
+   * address only). Watched and flushed by the gas wallets (`gasSender`).
+   */
+  addressNetworks: EvmNetwork[];
   server: x402ResourceServer;
   /** Whether settlement runs in this process (it then knows whether a transaction was sent) or at a remote facilitator. */
   inProcess: boolean;
@@ -46,6 +52,7 @@ async function createPayments(c: Config): Promise<Payments> {
     throw new ConfigError(missing.map((m) => ({ variable: m.split(" ")[0] ?? m, message: `missing for NETWORK_MODE=${c.networkMode}: ${m}` })));
   }
   let networks: PaymentNetwork[];
+  let addressOnly: EvmNetwork[];
   let facilitator: FacilitatorClient;
   let solanaFeePayer: KeyPairSigner | undefined;
   let evmGasWallets: `0x${string}`[] | undefined;
@@ -54,6 +61,7 @@ async function createPayments(c: Config): Promise<Payments> {
   if (c.networkMode === "devnet") {
     const devnet = await getDevnet();
     networks = devnet.networks;
+    addressOnly = devnet.addressNetworks;
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl, c.facilitatorAuth)
       : inProcessFacilitator(networks, { evm: [devnet.keys.evmFacilitator], solana: devnet.keys.solanaFacilitator }, senderSync);
@@ -62,6 +70,7 @@ async function createPayments(c: Config): Promise<Payments> {
     flushAccounts = [devnet.keys.evmFacilitator];
   } else {
     networks = publicNetworks(c);
+    addressOnly = publicAddressNetworks(c);
     facilitator = c.facilitatorUrl
       ? remoteFacilitator(c.facilitatorUrl, c.facilitatorAuth)
       : inProcessFacilitator(
@@ -76,7 +85,15 @@ async function createPayments(c: Config): Promise<Payments> {
     flushAccounts = c.facilitatorEvmPrivateKeys.map((k) => privateKeyToAccount(k));
   }
   return {
-    ...(await paymentsWith({ networks, facilitator, devnet: c.networkMode === "devnet", inProcess: !c.facilitatorUrl, solanaFeePayer, flushAccounts })),
+    ...(await paymentsWith({
+      networks,
+      addressOnly,
+      facilitator,
+      devnet: c.networkMode === "devnet",
+      inProcess: !c.facilitatorUrl,
+      solanaFeePayer,
+      flushAccounts,
+    })),
     evmGasWallets,
   };
 }
@@ -87,6 +104,8 @@ async function createPayments(c: Config): Promise<Payments> {
  */
 export async function paymentsWith(opts: {
   networks: PaymentNetwork[];
+  /** EVM networks paid by address only (Ethereum). */
+  addressOnly?: EvmNetwork[];
   facilitator: FacilitatorClient;
   devnet: boolean;
   inProcess: boolean;
@@ -114,6 +133,7 @@ export async function paymentsWith(opts: {
 
   return {
     networks,
+    addressNetworks: [...networks.filter((n): n is EvmNetwork => n.kind === "evm"), ...(opts.addressOnly ?? [])],
     server,
     inProcess: opts.inProcess,
     solanaFeePayer,

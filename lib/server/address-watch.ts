@@ -24,8 +24,7 @@ export async function watchPaymentAddresses(): Promise<WatchReport[]> {
   const db = await getDb();
   const payments = await getPayments();
   const reports = await Promise.all(
-    payments.networks.map(async (n) => {
-      if (n.kind !== "evm") return undefined;
+    payments.addressNetworks.map(async (n) => {
       const send = payments.gasSender(n);
       if (!send) return undefined;
       try {

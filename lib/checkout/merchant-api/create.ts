@@ -3,7 +3,7 @@ import { invoiceItem, V2Error, invalidParam, missingParam, merchantPriceCents } 
 import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/checkout/create-invoice";
 import { DomainError } from "@/lib/platform/errors";
-import { PAYMENT_METHODS, methodCoin, type PaymentMethod } from "@/lib/merchants";
+import { PAYMENT_METHODS, methodCoin, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
 import { coinPrice } from "@/lib/catalog";
 import type { PayByAddress } from "@/lib/checkout/address-payment";
@@ -131,16 +131,18 @@ async function addressPayment(db: Db, method: PaymentMethod): Promise<PayByAddre
   const m = methodCoin(method);
   if (!m) return undefined;
   const payments = await getPayments();
-  const n = payments.networks.find((x) => x.key === m.key);
-  const network = n?.kind === "evm" && payments.gasSender(n) ? n : undefined;
-  if (m.coin === "USDC") return network ? { network, coin: "USDC", usdPerCoin: "1" } : undefined;
+  const n = payments.addressNetworks.find((x) => x.key === m.key);
+  const network = n && payments.gasSender(n) ? n : undefined;
+  // A USDC method that x402 pays is offered without an address where no gas wallet can flush one.
+  if (m.coin === "USDC" && (network || methodNetworkKey(method))) return network ? { network, coin: "USDC", usdPerCoin: "1" } : undefined;
   if (!network) {
     throw new V2Error(
       400,
       "unsupported_payment_method",
-      `Payment method ${method} is not available on this shop: ether is paid to the invoice's own address, and this shop has no gas wallet on ${n?.name ?? m.key} to collect it. Pay in USDC.`,
+      `Payment method ${method} is not available on this shop: it is paid to the invoice's own address, and this shop has no gas wallet on ${n?.name ?? m.key} to collect it. Pay in USDC through x402.`,
     );
   }
+  if (m.coin === "USDC") return { network, coin: "USDC", usdPerCoin: "1" };
   const price = await coinPrice(db, "ETH");
   if ("refused" in price) {
     throw new V2Error(400, "unsupported_payment_method", `Ether cannot be priced now (${price.refused}): pay in USDC, or try again in a few minutes.`);

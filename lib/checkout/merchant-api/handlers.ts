@@ -109,7 +109,8 @@ export function createInvoiceHandler(only?: "esim") {
       { method: "POST", endpoint: ctx.endpoint, body: text },
       async (key) => {
         const request = parseInvoiceRequest(text);
-        const unavailable = unavailableMethod(request.paymentMethod, (await getPayments()).networks, config().networkMode);
+        const payments = await getPayments();
+        const unavailable = unavailableMethod(request.paymentMethod, [...payments.networks, ...payments.addressNetworks], config().networkMode);
         if (unavailable) throw new V2Error(400, "unsupported_payment_method", unavailable);
         if (request.webhookUrl) {
           // The URL's own checks here (scheme, credentials, address literals); its host is resolved and checked before

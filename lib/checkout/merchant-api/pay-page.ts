@@ -6,7 +6,7 @@ import { getInvoice } from "@/lib/checkout/payment";
 import { isInvoiceId } from "@/lib/platform/ids";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
-import { methodCoin } from "@/lib/merchants";
+import { methodCoin, methodNetworkKey } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
 import { paymentAddressesOf, paymentByAddress } from "@/lib/checkout/address-payment";
 
@@ -20,7 +20,8 @@ export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { p
   const { id } = await params;
   const inv = isInvoiceId(id) ? await getInvoice(await getDb(), id) : undefined;
   const method = inv?.merchantId ? methodCoin(inv.paymentMethod) : undefined;
-  const network = method ? (await getPayments()).networks.find((n) => n.key === method.key) : undefined;
+  const payments = await getPayments();
+  const network = method ? [...payments.networks, ...payments.addressNetworks].find((n) => n.key === method.key) : undefined;
   if (!inv || !network || !method)
     return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC or ether has this id." }, { status: 404 });
   const address = (await paymentAddressesOf(await getDb(), [inv.id])).get(inv.id);
@@ -40,7 +41,7 @@ export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { p
     transaction: inv.paymentNetwork === "gift_card" ? null : inv.paymentTx,
     coin: method.coin,
     // A wallet that signs x402 pays a USDC invoice in one signature; ether only by a transfer to the invoice's address.
-    x402: method.coin === "USDC",
+    x402: methodNetworkKey(inv.paymentMethod) !== undefined,
     ...(byAddress ? { by_address: byAddress } : {}),
   });
 });

@@ -19,7 +19,7 @@ import { getDb } from "@/lib/platform/db";
 import { getInvoice, payability } from "@/lib/checkout/payment";
 import { invoiceClaim } from "@/lib/checkout/payment-effect";
 import { isInvoiceId } from "@/lib/platform/ids";
-import { isEtherMethod, methodNetworkKey } from "@/lib/merchants";
+import { isAddressOnlyMethod, isEtherMethod, methodNetworkKey } from "@/lib/merchants";
 import { exchange, findMatchingRequirement, getPayments } from "@/lib/payments";
 import { ApiError, jsonResponse } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
@@ -83,7 +83,9 @@ export const payInvoice = guardedRoute(async (req: Request, kick?: () => void): 
           "INVOICE_NOT_PAYABLE",
           isEtherMethod(invoice.paymentMethod)
             ? "This invoice is paid in ether, by a transfer to its own address (payment.address), not with USDC."
-            : "This invoice is paid from the merchant's balance, not with USDC.",
+            : isAddressOnlyMethod(invoice.paymentMethod)
+              ? "This invoice is paid by a USDC transfer to its own address (payment.address) on Ethereum, not through x402."
+              : "This invoice is paid from the merchant's balance, not with USDC.",
         );
       }
       const network = payments.networks.find((n) => n.key === key)?.network;

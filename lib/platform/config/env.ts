@@ -158,6 +158,8 @@ export const envSchema = z.object({
   RPC_URL_ARBITRUM: optionalUrl,
   RPC_URL_POLYGON: optionalUrl,
   RPC_URL_SOLANA: optionalUrl,
+  /** Ethereum's (Sepolia on testnet), for the invoices paid there by a transfer to their own address. */
+  RPC_URL_ETHEREUM: optionalUrl,
   INVOICE_TTL_MINUTES: wholeNumber("minutes", 1, 1440, 15),
   /** The first retry delay of a webhook message; later ones grow from it (see lib/webhooks/backoff.ts). */
   WEBHOOK_RETRY_BASE_SECONDS: wholeNumber("seconds", 1, 3600, 10),
@@ -327,7 +329,7 @@ export type Config = {
   refundEvmPrivateKey: `0x${string}` | undefined;
   refundSolanaPrivateKey: string | undefined;
   payTo: { evm: `0x${string}` | undefined; solana: string | undefined };
-  rpcUrls: { base?: string; arbitrum?: string; polygon?: string; solana?: string };
+  rpcUrls: { base?: string; arbitrum?: string; polygon?: string; solana?: string; ethereum?: string };
   /** The upstream supplier (UPSTREAM_API_URL and its credentials), when one is configured. */
   upstream: UpstreamConfig | undefined;
 };
@@ -409,7 +411,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     refundEvmPrivateKey: e.REFUND_EVM_PRIVATE_KEY as `0x${string}` | undefined,
     refundSolanaPrivateKey: e.REFUND_SOLANA_PRIVATE_KEY,
     payTo: { evm: e.PAY_TO_EVM as `0x${string}` | undefined, solana: e.PAY_TO_SOLANA },
-    rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA },
+    rpcUrls: { base: e.RPC_URL_BASE, arbitrum: e.RPC_URL_ARBITRUM, polygon: e.RPC_URL_POLYGON, solana: e.RPC_URL_SOLANA, ethereum: e.RPC_URL_ETHEREUM },
     upstream: upstreamSettings(e),
   };
 }

@@ -3,7 +3,8 @@ import type { Config } from "@/lib/platform/config";
 
 /** USDC has 6 decimals on every network we use. */
 
-export type NetworkKey = "base" | "arbitrum" | "polygon" | "solana";
+/** The networks x402 pays on, and Ethereum, where invoices are paid by a transfer to their own address only. */
+export type NetworkKey = "base" | "arbitrum" | "polygon" | "solana" | "ethereum";
 
 type Common = {
   key: NetworkKey;
@@ -52,11 +53,13 @@ type StaticSolana = Omit<SolanaNetwork, "payTo" | "rpcUrl"> & { defaultRpcUrl: s
  * - Polygon PoS: final through Heimdall milestones, typically within 2 to 5 s; 5 blocks of 2 s (about 10 s) covers a
  *   milestone in the usual case.
  * x402's own facilitators answer on the first receipt (depth 1); the shop waits these few seconds more before it
- * hands out codes. Solana payments count at the `confirmed` commitment (a supermajority of stake voted the block; no
+ * hands out codes. Ethereum (paid by address only): a block every 12 s, final after two epochs (about 13 minutes);
+ * 12 blocks (about 2.4 minutes) is past any reorganization of its recent history (proof of stake has seen none deeper
+ * than a few blocks), what exchanges commonly wait for deposits. Solana payments count at the `confirmed` commitment (a supermajority of stake voted the block; no
  * confirmed block has been rolled back on mainnet). On the devnet, whose chains mine every second, the depth is 2 (the
  * block and one on top); with blocks mined on demand (DEVNET_BLOCK_TIME=0) it is 1.
  */
-export const CONFIRMATIONS = { base: 3, arbitrum: 20, polygon: 5 } as const;
+export const CONFIRMATIONS = { base: 3, arbitrum: 20, polygon: 5, ethereum: 12 } as const;
 
 // The USDC EIP-712 domain differs per chain: Base Sepolia's and Polygon Amoy's tokens call themselves "USDC", the others "USD Coin".
 const TESTNET: (StaticEvm | StaticSolana)[] = [
@@ -149,6 +152,45 @@ const MAINNET: (StaticEvm | StaticSolana)[] = [
     explorerTx: (h) => `https://explorer.solana.com/tx/${h}`,
   },
 ];
+
+/**
+ * Networks where the shop takes payments by a transfer to an invoice's own address only (no x402 facilitator there):
+ * Ethereum, for ether (`ethereum`) and USDC (`usdc_erc20`).
+ */
+const ADDRESS_ONLY: Record<"testnet" | "mainnet", StaticEvm[]> = {
+  testnet: [
+    {
+      key: "ethereum",
+      kind: "evm",
+      network: "eip155:11155111",
+      chainId: 11155111,
+      name: "Sepolia",
+      defaultRpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
+      usdc: { address: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", name: "USDC", version: "2", decimals: USDC_DECIMALS },
+      confirmations: CONFIRMATIONS.ethereum,
+      explorerTx: (h) => `https://sepolia.etherscan.io/tx/${h}`,
+    },
+  ],
+  mainnet: [
+    {
+      key: "ethereum",
+      kind: "evm",
+      network: "eip155:1",
+      chainId: 1,
+      name: "Ethereum",
+      defaultRpcUrl: "https://ethereum-rpc.publicnode.com",
+      usdc: { address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", name: "USD Coin", version: "2", decimals: USDC_DECIMALS },
+      confirmations: CONFIRMATIONS.ethereum,
+      explorerTx: (h) => `https://etherscan.io/tx/${h}`,
+    },
+  ],
+};
+
+/** The address-only networks of a testnet or mainnet configuration (Ethereum), with RPC overrides and payTo applied. */
+export function publicAddressNetworks(c: Config): EvmNetwork[] {
+  if (c.networkMode === "devnet") throw new Error("devnet networks come from the running local chains");
+  return ADDRESS_ONLY[c.networkMode].map(({ defaultRpcUrl, ...n }) => ({ ...n, rpcUrl: c.rpcUrls[n.key] ?? defaultRpcUrl, payTo: c.payTo.evm ?? "" }));
+}
 
 /** What a testnet/mainnet configuration lacks to take payments, by variable name; empty when complete. */
 export function missingPaymentSettings(c: Config): string[] {

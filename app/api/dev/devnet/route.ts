@@ -9,5 +9,6 @@ export const dynamic = "force-dynamic";
 /** The local chains of devnet mode: networks, RPC URLs, payTo and the USDC token on each (as `npm run devnet` serves them). 404 in other modes. */
 export const GET = guardedRoute(async () => {
   if (config().networkMode !== "devnet") return jsonResponse({ code: "NOT_FOUND", message: "Not found" }, { status: 404 });
-  return jsonResponse(describeDevnet((await getDevnet()).networks));
+  const devnet = await getDevnet();
+  return jsonResponse(describeDevnet(devnet.networks, devnet.addressNetworks));
 });

@@ -16,6 +16,7 @@ import { invoices, ledgerEntries, paymentAddresses, webhookDeliveries } from "@/
 import { openTestDatabase, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
+import { evmNetwork } from "@/lib/devnet/start-devnet";
 import { DEV_USDC_ABI, MULTICALL3_ABI, MULTICALL3_ADDRESS } from "@/lib/devnet/evm/artifacts";
 import { POST as payRoute } from "@/app/x402/invoice/pay/route";
 import type { EvmNetwork } from "@/lib/platform/networks";
@@ -54,28 +55,8 @@ beforeAll(async () => {
       blockTimeSeconds: 1,
     }),
   ]);
-  ethereum = {
-    key: "ethereum",
-    kind: "evm",
-    network: `eip155:${ethChain.chainId}`,
-    chainId: ethChain.chainId,
-    name: ethChain.name,
-    rpcUrl: ethChain.rpcUrl,
-    payTo,
-    usdc: { ...ethChain.usdc },
-    confirmations: 2,
-  };
-  network = {
-    key: "base",
-    kind: "evm",
-    network: `eip155:${chain.chainId}`,
-    chainId: chain.chainId,
-    name: chain.name,
-    rpcUrl: chain.rpcUrl,
-    payTo,
-    usdc: { ...chain.usdc },
-    confirmations: 2,
-  };
+  ethereum = evmNetwork("ethereum", ethChain, payTo, 2);
+  network = evmNetwork("base", chain, payTo, 2);
   restore = [useAsProcessDatabase(database), await installInProcessPayments([network], gas, [ethereum])];
   await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
   await mintUsdc(ethChain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
@@ -126,14 +107,18 @@ async function merchant(name: string) {
   };
 }
 
-/** A plain USDC transfer from the payer, as an exchange or a hardware wallet sends it; mined. */
-async function transfer(to: string, amount: bigint): Promise<Hex> {
-  const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
-  const hash = await wallet.sendTransaction({
+/** A plain USDC transfer from the payer, as an exchange or a hardware wallet sends it (on Base unless said); sent, not waited for. */
+function sendUsdc(to: string, amount: bigint, rpcUrl = chain.rpcUrl): Promise<Hex> {
+  return createWalletClient({ account: payer, transport: http(rpcUrl) }).sendTransaction({
     chain: null,
     to: DEVNET_USDC_ADDRESS,
     data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [to as Address, amount] }),
   });
+}
+
+/** sendUsdc, mined. */
+async function transfer(to: string, amount: bigint): Promise<Hex> {
+  const hash = await sendUsdc(to, amount);
   const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 100 });
   expect(receipt.status).toBe("success");
   return hash;
@@ -288,12 +273,7 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     // The payment is mined; no block on top of it yet.
     await c.pauseMining();
     try {
-      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
-      const hash = await wallet.sendTransaction({
-        chain: null,
-        to: DEVNET_USDC_ADDRESS,
-        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [inv.payment.address as Address, atomic(inv)] }),
-      });
+      const hash = await sendUsdc(inv.payment.address, atomic(inv));
       await c.mine();
       expect((await client().getTransactionReceipt({ hash })).status).toBe("success");
       await round();
@@ -317,12 +297,7 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     const c = control();
     await c.pauseMining();
     try {
-      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
-      const hash = await wallet.sendTransaction({
-        chain: null,
-        to: DEVNET_USDC_ADDRESS,
-        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [inv.payment.address as Address, atomic(inv)] }),
-      });
+      const hash = await sendUsdc(inv.payment.address, atomic(inv));
       await c.mine();
       await round();
       expect((await row(inv.id)).seen).toBe(atomic(inv));
@@ -466,14 +441,7 @@ describe("invoices paid on Ethereum, by address only", () => {
       hash: await wallet.sendTransaction({ chain: null, to: eth.payment.address as Address, value: atomic(eth) }),
       pollingInterval: 100,
     });
-    await onEth.waitForTransactionReceipt({
-      hash: await wallet.sendTransaction({
-        chain: null,
-        to: DEVNET_USDC_ADDRESS,
-        data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [usdc.payment.address as Address, atomic(usdc)] }),
-      }),
-      pollingInterval: 100,
-    });
+    await onEth.waitForTransactionReceipt({ hash: await sendUsdc(usdc.payment.address, atomic(usdc), ethChain.rpcUrl), pollingInterval: 100 });
     for (let i = 0; i < 20 && ((await status(eth.id)) !== "paid" || (await status(usdc.id)) !== "paid"); i++) {
       await round(undefined, ethereum);
       await chainControl(ethChain.rpcUrl).waitBlocks(1);

@@ -11,6 +11,7 @@ import { ledgerEntries, paymentAddresses } from "@/lib/platform/db/schema";
 import { openTestDataDir, testDriver, withTestCatalog } from "@/test/db";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, type EvmDevChain } from "@/lib/devnet/evm";
+import { evmNetwork } from "@/lib/devnet/start-devnet";
 import { DEV_USDC_ABI } from "@/lib/devnet/evm/artifacts";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { merchantPriceCents } from "@/lib/api/merchant";
@@ -56,17 +57,7 @@ beforeAll(async () => {
     gasWallets: [privateKeyToAccount(gas).address, payer.address],
     blockTimeSeconds: 1,
   });
-  network = {
-    key: "base",
-    kind: "evm",
-    network: `eip155:${chain.chainId}`,
-    chainId: chain.chainId,
-    name: chain.name,
-    rpcUrl: chain.rpcUrl,
-    payTo,
-    usdc: { ...chain.usdc },
-    confirmations: 2,
-  };
+  network = evmNetwork("base", chain, payTo, 2);
   await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 1_000_000_000n);
 }, 60_000);
 afterAll(async () => {

@@ -61,18 +61,7 @@ export function describeDevnet(networks: readonly PaymentNetwork[], addressNetwo
   return {
     ...(addressNetworks.length > 0 ? { address_networks: addressNetworks.map(describeEvm) } : {}),
     networks: networks.map((n) =>
-      n.kind === "evm"
-        ? {
-            key: n.key as "base" | "arbitrum" | "polygon",
-            network: n.network,
-            chainId: n.chainId,
-            name: n.name,
-            rpcUrl: n.rpcUrl,
-            payTo: n.payTo,
-            usdc: n.usdc,
-            confirmations: n.confirmations,
-          }
-        : { key: "solana" as const, network: n.network, name: n.name, rpcUrl: n.rpcUrl, payTo: n.payTo, usdc: n.usdc },
+      n.kind === "evm" ? describeEvm(n) : { key: "solana" as const, network: n.network, name: n.name, rpcUrl: n.rpcUrl, payTo: n.payTo, usdc: n.usdc },
     ),
   };
 }

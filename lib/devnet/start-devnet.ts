@@ -89,7 +89,8 @@ async function stopAll(chains: { stop(): Promise<void> }[]) {
   await Promise.allSettled(chains.map((c) => c.stop()));
 }
 
-function evmNetwork(key: "base" | "arbitrum" | "polygon" | "ethereum", chain: EvmDevChain, payTo: string, confirmations: number): EvmNetwork {
+/** A local EVM chain as one of the shop's networks (the devnet's, and the tests' and benchmarks' own chains). */
+export function evmNetwork(key: "base" | "arbitrum" | "polygon" | "ethereum", chain: EvmDevChain, payTo: string, confirmations: number): EvmNetwork {
   return {
     key,
     kind: "evm",

@@ -13,8 +13,8 @@ import { openDatabase } from "../../lib/platform/db/client";
 import { invoices, paymentAddresses } from "../../lib/platform/db/schema";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "../../lib/devnet/chains";
 import { mintUsdc, startEvmChain } from "../../lib/devnet/evm";
+import { evmNetwork } from "../../lib/devnet/start-devnet";
 import { DEV_USDC_ABI } from "../../lib/devnet/evm/artifacts";
-import type { EvmNetwork } from "../../lib/platform/networks";
 import { forwarderAddress, FORWARDER_FACTORY, invoiceSalt, readClient } from "../../lib/payments/forwarders";
 import { watchAddresses, type AddressEffect } from "../../lib/payments/address-watch";
 import { addressPaymentEffect } from "../../lib/checkout/address-payment";
@@ -44,17 +44,7 @@ export async function addresses(note: Note, bareCpuMsPerRequest: number): Promis
   const database = await openDatabase({ driver: "pglite", dataDir, role: "bench-addresses" });
   try {
     await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 1_000_000_000n);
-    const network: EvmNetwork = {
-      key: "base",
-      kind: "evm",
-      network: `eip155:${chain.chainId}`,
-      chainId: chain.chainId,
-      name: chain.name,
-      rpcUrl: chain.rpcUrl,
-      payTo,
-      usdc: { ...chain.usdc },
-      confirmations: 2,
-    };
+    const network = evmNetwork("base", chain, payTo, 2);
     const client = readClient(network);
     const expires = new Date(Date.now() + 60 * 60_000);
     let opened = 0;

@@ -108,6 +108,7 @@ test("a Vercel-like start without DATABASE_URL is refused with a message that na
 // Under a process supervisor, which stops it with a SIGTERM to the process it started (npm). Linux (CI): the tree is
 // read from /proc.
 test("npm start stops as a whole on a SIGTERM to npm: the server and its devnet chains end, and the port closes", async () => {
+  // Skipped off Linux: the process tree is read from /proc.
   test.skip(process.platform !== "linux", "the process tree is read from /proc");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-start-"));

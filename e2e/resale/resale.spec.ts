@@ -319,6 +319,7 @@ test("on PostgreSQL, the same crash: the order is taken up at start, and A's sig
   // Skipped only without a PostgreSQL server to create B's database on: .ci/run starts one and sets
   // TEST_DATABASE_URL, so CI always runs it; a developer's `npm test` without PostgreSQL runs the PGlite cases above.
   // Skipped without TEST_DATABASE_URL: this case is the PostgreSQL reseller's (CI starts a server and sets it).
+  // Skipped without a PostgreSQL server: the reseller on PostgreSQL needs one (CI starts it).
   test.skip(!resellers.has("postgres"), "needs TEST_DATABASE_URL (a PostgreSQL server)");
   test.setTimeout(240_000);
   const r = resellers.get("postgres")!;

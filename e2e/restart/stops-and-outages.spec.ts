@@ -161,6 +161,7 @@ const canStopPostgres = fs.existsSync("/usr/lib/postgresql") && process.getuid?.
 
 test("a database restart under load answers 503 with Retry-After on pages and both APIs, never 500", async () => {
   // Skipped where the test cannot own a PostgreSQL server (no Debian postgresql, not root); CI installs it and is root.
+  // Skipped where the test cannot stop PostgreSQL (not root, or no Debian postgresql): CI can.
   test.skip(!canStopPostgres, "needs Debian's postgresql and root (CI)");
   test.setTimeout(180_000);
   const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-outage-pg-"));

@@ -22,6 +22,7 @@ import { POST as payRoute } from "@/app/x402/invoice/pay/route";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { installInProcessPayments } from "@/test/payments";
 import { chainControl } from "@/test/adversarial/chain-control";
+import { startAdversarialRpc } from "@/test/adversarial/rpc-proxy";
 import { bearerAuth, callRoute } from "@/test/merchant-api";
 import { addressWarnings, getPayments, watchAddresses, readClient } from "@/lib/payments";
 import { readHoldings } from "@/lib/payments/forwarders";
@@ -114,6 +115,13 @@ function sendUsdc(to: string, amount: bigint, rpcUrl = chain.rpcUrl): Promise<He
     to: DEVNET_USDC_ADDRESS,
     data: encodeFunctionData({ abi: DEV_USDC_ABI, functionName: "transfer", args: [to as Address, amount] }),
   });
+}
+
+/** A transaction from the payer (ether, or a contract call), mined on the chain of `rpcUrl` (Base unless said). */
+async function fromPayer(tx: { to: Address; value?: bigint; data?: Hex }, rpcUrl = chain.rpcUrl): Promise<void> {
+  const hash = await createWalletClient({ account: payer, transport: http(rpcUrl) }).sendTransaction({ chain: null, ...tx });
+  const receipt = await createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  expect(receipt.status).toBe("success");
 }
 
 /** sendUsdc, mined. */
@@ -351,6 +359,70 @@ describe("an invoice paid by a plain transfer to its own address", () => {
   });
 });
 
+describe("what the payer controls in the shop's gas", () => {
+  it("flushes dust sent after the payment only once it is worth a flush: a payer's dust costs the shop no flush each", { timeout: 90_000 }, async () => {
+    const m = await merchant("Dust");
+    const inv = await m.create(10);
+    await transfer(inv.payment.address, atomic(inv));
+    await roundsUntil(async () => (await row(inv.id)).flushTx !== null && (await row(inv.id)).held === 0n, "paid and flushed");
+    const first = (await row(inv.id)).flushTx;
+    // Three dust transfers, each credited (a cent's worth at most moves nothing), none flushed: later than the retry
+    // time too (rounds "three minutes on"), they stay at the forwarder, where only payTo can get them.
+    const later = () => new Date(Date.now() + 3 * 60_000);
+    for (const dust of [10_000n, 250_000n, 400_000n]) await transfer(inv.payment.address, dust);
+    for (let i = 0; i < 4; i++) {
+      await round(later());
+      await control().waitBlocks(1);
+    }
+    expect(await row(inv.id)).toMatchObject({ flushTx: first, held: 660_000n, credited: 660_000n });
+    // (Transfers counted in one round are credited together.)
+    expect((await credits(m.id)).reduce((sum, e) => sum + e.amountCents, 0n)).toBe(66n);
+    // Worth a flush (a dollar): flushed, once.
+    await transfer(inv.payment.address, 400_000n);
+    await roundsUntil(async () => {
+      await round(later());
+      const r = await row(inv.id);
+      return r.flushTx !== first && r.held === 0n;
+    }, "the dust flushed once it is worth a dollar");
+    const [h] = await readHoldings(client(), [inv.payment.address as Address], DEVNET_USDC_ADDRESS, await client().getBlockNumber());
+    expect(h).toEqual({ held: 0n, flushed: atomic(inv) + 1_060_000n });
+  });
+});
+
+describe("through a node that lags, refuses and answers from behind", () => {
+  it("counts the payment once, credits once and flushes once, whatever the node answers meanwhile", { timeout: 90_000 }, async () => {
+    const proxy = await startAdversarialRpc(chain.rpcUrl);
+    try {
+      const behind: EvmNetwork = { ...network, rpcUrl: proxy.url };
+      const m = await merchant("Bad node");
+      const inv = await m.create(10);
+      // Every fifth read refused (429) and the head answered two blocks behind, as a load-balanced provider does.
+      proxy.set({ tooMany: { methods: ["eth_call", "eth_blockNumber"], every: 5 }, behind: { blocks: 2 } });
+      await transfer(inv.payment.address, atomic(inv) + 1_000_000n);
+      // Two blocks on the real chain: deep enough there, not yet seen through the node behind.
+      await control().waitBlocks(2);
+      await round(undefined, behind).catch(() => undefined);
+      expect(await status(inv.id)).toBe("unpaid");
+      for (let i = 0; i < 30 && !((await status(inv.id)) === "paid" && (await row(inv.id)).held === 0n); i++) {
+        // Two servers' rounds at once, through the same bad node.
+        // (A round the node refused fails as a whole and is tried again: nothing is decided from a refusal.)
+        await Promise.allSettled([round(undefined, behind), round(undefined, behind)]);
+        await control().waitBlocks(1);
+      }
+      // The faults were in force: every fifth read of these was refused.
+      expect(proxy.calls.filter((c) => c === "eth_call" || c === "eth_blockNumber").length).toBeGreaterThanOrEqual(10);
+      expect(await status(inv.id)).toBe("paid");
+      expect(await row(inv.id)).toMatchObject({ applied: atomic(inv), credited: 1_000_000n, held: 0n });
+      expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([100n]);
+      proxy.set({});
+      const [h] = await readHoldings(client(), [inv.payment.address as Address], DEVNET_USDC_ADDRESS, await client().getBlockNumber());
+      expect(h).toEqual({ held: 0n, flushed: atomic(inv) + 1_000_000n });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe("an invoice paid in ether", () => {
   it(
     "asks the price in ether at the locked rate, counts ether sent plainly and through a contract's internal call, and flushes it",
@@ -385,22 +457,15 @@ describe("an invoice paid in ether", () => {
       expect(x402.status).toBe(409);
       expect(await x402.text()).toContain("paid in ether");
 
-      const wallet = createWalletClient({ account: payer, transport: http(chain.rpcUrl) });
       const half = wei / 2n;
-      await client().waitForTransactionReceipt({
-        hash: await wallet.sendTransaction({ chain: null, to: p.address as Address, value: half }),
-        pollingInterval: 100,
-      });
+      await fromPayer({ to: p.address as Address, value: half });
       // The rest by a contract's call with value: no transaction's `to` is the address.
       const internal = encodeFunctionData({
         abi: MULTICALL3_ABI,
         functionName: "aggregate3Value",
         args: [[{ target: p.address as Address, allowFailure: false, value: wei - half, callData: "0x" }]],
       });
-      await client().waitForTransactionReceipt({
-        hash: await wallet.sendTransaction({ chain: null, to: MULTICALL3_ADDRESS, data: internal, value: wei - half }),
-        pollingInterval: 100,
-      });
+      await fromPayer({ to: MULTICALL3_ADDRESS, data: internal, value: wei - half });
       await roundsUntil(async () => (await status(inv.id)) === "paid", "paid in ether");
       expect(await m.get(inv.id)).toMatchObject({ payment: { received: p.amount, missing: "0", credited: "0" } });
       await roundsUntil(async () => {
@@ -435,12 +500,8 @@ describe("invoices paid on Ethereum, by address only", () => {
     expect(x402.status).toBe(409);
     expect(await x402.text()).toContain("on Ethereum, not through x402");
 
-    const wallet = createWalletClient({ account: payer, transport: http(ethChain.rpcUrl) });
     const onEth = createPublicClient({ transport: http(ethChain.rpcUrl) });
-    await onEth.waitForTransactionReceipt({
-      hash: await wallet.sendTransaction({ chain: null, to: eth.payment.address as Address, value: atomic(eth) }),
-      pollingInterval: 100,
-    });
+    await fromPayer({ to: eth.payment.address as Address, value: atomic(eth) }, ethChain.rpcUrl);
     await onEth.waitForTransactionReceipt({ hash: await sendUsdc(usdc.payment.address, atomic(usdc), ethChain.rpcUrl), pollingInterval: 100 });
     for (let i = 0; i < 20 && ((await status(eth.id)) !== "paid" || (await status(usdc.id)) !== "paid"); i++) {
       await round(undefined, ethereum);

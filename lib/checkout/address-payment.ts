@@ -5,7 +5,7 @@ import { parseMinorUnits } from "@/lib/platform/money";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { credit } from "@/lib/merchants";
 import { kickWorker } from "@/lib/fulfilment";
-import { forwarderAddress, FORWARDER_FACTORY, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
+import { coinToCents, forwarderAddress, FORWARDER_FACTORY, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
 import { log } from "@/lib/platform/log";
 import { claimForPayment, getInvoice, markPaid, releaseClaim } from "./payment";
 
@@ -76,6 +76,8 @@ export async function openPaymentAddress(
   });
 }
 
+export { coinToCents } from "@/lib/payments";
+
 /** The addresses of these invoices, by invoice id (one query, for a page of invoices). */
 export async function paymentAddressesOf(db: DbOrTx, invoiceIds: readonly string[]): Promise<Map<string, PaymentAddressRow>> {
   if (invoiceIds.length === 0) return new Map();
@@ -128,13 +130,6 @@ export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoic
     missing: coin(missing),
     credited: coin(row.credited),
   };
-}
-
-/** An amount of the coin in USD cents at the address's locked rate, rounded down. */
-export function coinToCents(row: { exchangeRate: string; decimals: number }, amount: bigint): bigint {
-  const rate = parseMinorUnits(row.exchangeRate, 8);
-  if (rate === undefined) throw new Error(`unreadable exchange rate ${row.exchangeRate}`);
-  return (amount * rate * 100n) / (10n ** BigInt(row.decimals) * 10n ** 8n);
 }
 
 /**

@@ -8,6 +8,7 @@ import { runAfterCommit } from "@/lib/platform/events";
 import { errorText } from "@/lib/platform/errors";
 import { log } from "@/lib/platform/log";
 import type { EvmNetwork } from "@/lib/platform/networks";
+import { parseMinorUnits } from "@/lib/platform/money";
 import { flushCall, HOLDINGS_PER_CALL, readHoldingsAt, type ForwarderAsset, type Holding } from "./forwarders";
 
 export type PaymentAddressRow = typeof paymentAddresses.$inferSelect;
@@ -22,6 +23,13 @@ export type AddressEffect = {
   decide(tx: Db, row: PaymentAddressRow, now: Date): Promise<{ applied?: bigint; credited?: bigint; creditedCents?: bigint; after?: (() => void)[] }>;
 };
 
+/** An amount of the coin in US cents at an address's locked rate (US dollars per coin, decimal text), rounded down. */
+export function coinToCents(row: { exchangeRate: string; decimals: number }, amount: bigint): bigint {
+  const rate = parseMinorUnits(row.exchangeRate, 8);
+  if (rate === undefined) throw new Error(`unreadable exchange rate ${row.exchangeRate}`);
+  return (amount * rate * 100n) / (10n ** BigInt(row.decimals) * 10n ** 8n);
+}
+
 /** Sends a transaction from one of the shop's gas wallets (nonces under the database's lock); its hash once the node took it. */
 export type GasSender = (call: { to: Address; data: Hex }) => Promise<Hex>;
 
@@ -29,6 +37,12 @@ export type GasSender = (call: { to: Address; data: Hex }) => Promise<Hex>;
 const WATCH_LEASE_MS = 30_000;
 /** A flush sent and not yet seen at depth is sent again after this (sending it twice is harmless: the second moves nothing). */
 export const FLUSH_RETRY_MS = 2 * 60_000;
+/**
+ * After an address's first flush (the invoice's payment), what arrives later is flushed once it is worth this much:
+ * a flush costs the shop gas, and a payer who sends dust again and again would otherwise make the shop pay one flush
+ * per dust transfer. The funds stay at the forwarder meanwhile (counted and credited; only payTo can ever get them).
+ */
+export const FLUSH_MIN_CENTS = 100n;
 /** An address holding funds and flushed this long ago without effect is stuck: readiness reports it. */
 export const FLUSH_STUCK_MS = 10 * 60_000;
 /** An address with undecided funds or funds to flush is watched at least this much longer. */
@@ -192,8 +206,8 @@ async function round(db: Db, n: EvmNetwork, opts: { client: PublicClient; effect
 }
 
 /**
- * Sends a flush for every address of the network whose funds are all decided and that held some at depth, unless one
- * was sent less than FLUSH_RETRY_MS ago. The send is recorded before it goes (a conditional update: of two servers
+ * Sends a flush for every address of the network whose funds are all decided and that held some at depth (after its
+ * first flush, at least FLUSH_MIN_CENTS' worth), unless one was sent less than FLUSH_RETRY_MS ago. The send is recorded before it goes (a conditional update: of two servers
  * one sends), so a crash after it leaves at most a flush sent and not recorded, sent again later to no effect.
  */
 async function flushDecided(db: Db, n: EvmNetwork, send: GasSender, now: Date): Promise<number> {
@@ -209,7 +223,8 @@ async function flushDecided(db: Db, n: EvmNetwork, send: GasSender, now: Date): 
       ),
     );
   let sent = 0;
-  for (const r of due) {
+  // The first flush of an address always goes; later ones once what it holds is worth a flush (FLUSH_MIN_CENTS).
+  for (const r of due.filter((d) => d.flushTx === null || coinToCents(d, d.held) >= FLUSH_MIN_CENTS)) {
     const [mine] = await db
       .update(paymentAddresses)
       .set({ flushSentAt: now })

@@ -18,6 +18,8 @@ export { chainVerdict } from "./verdict";
 export { FORWARDER_FACTORY, forwarderAddress, invoiceSalt, readClient } from "./forwarders";
 export {
   addressWarnings,
+  coinToCents,
+  FLUSH_MIN_CENTS,
   releaseWatchers,
   watchAddresses,
   FLUSH_STUCK_MS,

@@ -24,13 +24,13 @@ import { installInProcessPayments } from "@/test/payments";
 import { chainControl } from "@/test/adversarial/chain-control";
 import { startAdversarialRpc } from "@/test/adversarial/rpc-proxy";
 import { bearerAuth, callRoute } from "@/test/merchant-api";
-import { addressWarnings, getPayments, watchAddresses, readClient } from "@/lib/payments";
+import { addressWarnings, getPayments, watchAddresses, readClient, type AddressEffect } from "@/lib/payments";
 import { readHoldings } from "@/lib/payments/forwarders";
 import { drainDue } from "@/lib/fulfilment";
 import { balanceOf, createMerchant } from "@/lib/merchants";
 import { payInvoice as markInvoicePaid } from "@/test/fulfilment";
 import { expireInvoices, getInvoice } from "./index";
-import { addressPaymentEffect } from "./address-payment";
+import { addressPaymentEffect, addressPaymentEffectWith, LATE_GRACE_MS, LATE_RATE_TOLERANCE_PERCENT } from "./address-payment";
 
 const base = DEVNET_EVM_CHAINS[0];
 const gas = privateKeyToAccount(generatePrivateKey());
@@ -133,15 +133,15 @@ async function transfer(to: string, amount: bigint): Promise<Hex> {
 }
 
 /** One watcher round of a network (Base unless said), as the server's loop runs it. */
-async function round(now?: Date, n: EvmNetwork = network) {
+async function round(now?: Date, n: EvmNetwork = network, effect: AddressEffect = addressPaymentEffect) {
   const payments = await getPayments();
-  return watchAddresses(database.db, n, { client: readClient(n), effect: addressPaymentEffect, send: payments.gasSender(n), now });
+  return watchAddresses(database.db, n, { client: readClient(n), effect, send: payments.gasSender(n), now });
 }
 
 /** Rounds (a block apart) until `done` holds. */
-async function roundsUntil(done: () => Promise<boolean>, what: string, max = 20) {
+async function roundsUntil(done: () => Promise<boolean>, what: string, max = 20, effect?: AddressEffect) {
   for (let i = 0; i < max; i++) {
-    await round();
+    await round(undefined, network, effect);
     if (await done()) return;
     await control().waitBlocks(1);
   }
@@ -192,7 +192,10 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     expect(p.amount).toBe(p.amount_usdc);
     expect(p.missing).toBe(p.amount);
     expect(p.payment_uri).toBe(`ethereum:${DEVNET_USDC_ADDRESS}@${chain.chainId}/transfer?address=${p.address}&uint256=${p.amount_atomic}`);
-    expect(p.expires_time).toBe((await getInvoice(database.db, inv.id))!.expiresAt.toISOString());
+    // The quote ends at the shop's invoice lifetime; the invoice LATE_GRACE_MS after it, for a payment a little late.
+    const stored = (await getInvoice(database.db, inv.id))!;
+    expect(p.expires_time).toBe(new Date(stored.expiresAt.getTime() - LATE_GRACE_MS).toISOString());
+    expect((inv as Invoice & { expires_time: string }).expires_time).toBe(stored.expiresAt.toISOString());
 
     const payToBefore = await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, payTo);
     await transfer(p.address, atomic(inv));
@@ -356,6 +359,57 @@ describe("an invoice paid by a plain transfer to its own address", () => {
     expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([atomic(inv) / 10_000n]);
     expect(await row(other.id)).toMatchObject({ received: 0n, seen: 0n });
     expect(await status(other.id)).toBe("unpaid");
+  });
+});
+
+describe("a payment after the quote's end", () => {
+  /** The invoice's quote ends now; its grace goes on. */
+  const quoteOver = (id: string) =>
+    database.db
+      .update(paymentAddresses)
+      .set({ quoteExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(paymentAddresses.invoiceId, id));
+  /** The amount rules, weighing late payments against this ether price now (null: none can be read). */
+  const pricedAt = (usd: string | null): AddressEffect => addressPaymentEffectWith(async () => (usd === null ? { refused: "stale" } : { usd }));
+
+  it("is honoured before the invoice ends: USDC always, ether while its price is within the tolerance", { timeout: 90_000 }, async () => {
+    expect(LATE_RATE_TOLERANCE_PERCENT).toBe(2);
+    const m = await merchant("Late");
+    const usdc = await m.create(10);
+    await quoteOver(usdc.id);
+    await transfer(usdc.payment.address, atomic(usdc));
+    await roundsUntil(async () => (await status(usdc.id)) === "paid", "the late USDC paid", 20, pricedAt("1"));
+
+    const eth = await m.create(10, { payment_method: "eth_base" });
+    await quoteOver(eth.id);
+    await fromPayer({ to: eth.payment.address as Address, value: atomic(eth) });
+    // No price to weigh it against: it waits, undecided, neither paid nor credited.
+    await control().waitBlocks(2);
+    for (let i = 0; i < 3; i++) await round(undefined, network, pricedAt(null));
+    expect(await row(eth.id)).toMatchObject({ received: atomic(eth), applied: 0n, credited: 0n });
+    expect(await status(eth.id)).toBe("unpaid");
+    // 1.5% below the locked 3,000: honoured.
+    await roundsUntil(async () => (await status(eth.id)) === "paid", "the late ether paid", 20, pricedAt("2955"));
+    expect(await credits(m.id)).toHaveLength(0);
+  });
+
+  it("beyond the tolerance ends the invoice at once and credits what arrived, announced once", { timeout: 60_000 }, async () => {
+    const m = await merchant("Too late");
+    const eth = await m.create(10, { payment_method: "eth_base", webhook_url: "https://merchant.example/late" });
+    await quoteOver(eth.id);
+    await fromPayer({ to: eth.payment.address as Address, value: atomic(eth) });
+    // 2.5% below the locked 3,000: the invoice ends, what arrived is the merchant's at the locked rate.
+    await roundsUntil(async () => (await row(eth.id)).credited === atomic(eth), "credited", 20, pricedAt("2925"));
+    await Promise.all([round(undefined, network, pricedAt("2925")), round(undefined, network, pricedAt("3000"))]);
+    expect(await status(eth.id)).toBe("expired");
+    expect(await m.get(eth.id)).toMatchObject({
+      status: "denied",
+      status_reason: "expired",
+      payment: { received: eth.payment.amount, credited: eth.payment.amount },
+    });
+    expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([1000n]);
+    const hooks = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.invoiceId, eth.id));
+    expect(hooks.map((h) => (h.payload as { status: string }).status)).toEqual(["denied"]);
   });
 });
 

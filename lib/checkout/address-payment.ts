@@ -7,13 +7,22 @@ import { credit } from "@/lib/merchants";
 import { kickWorker } from "@/lib/fulfilment";
 import { coinToCents, forwarderAddress, FORWARDER_FACTORY, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
 import { log } from "@/lib/platform/log";
-import { claimForPayment, getInvoice, markPaid, releaseClaim } from "./payment";
+import { coinPrice } from "@/lib/catalog";
+import { claimForPayment, endUnpaidNow, getInvoice, markPaid, releaseClaim } from "./payment";
 
 /**
  * After its expiry an invoice's address is watched this much longer: a payment that arrives late is still seen and
  * credited (never kept silently), and so is anything sent after a payment already counted.
  */
 export const LATE_WATCH_MS = 7 * 24 * 60 * 60_000;
+/**
+ * An invoice paid by address ends this long after its quote (the payment's `expires_time`): a payment that arrives
+ * in between (an exchange's withdrawal that took its time) is honoured while the coin's price is within
+ * LATE_RATE_TOLERANCE_PERCENT of the locked rate; else it is credited, as one after the end is.
+ */
+export const LATE_GRACE_MS = 60 * 60_000;
+/** How far the coin's price may have fallen below the locked rate for a late payment to be honoured. */
+export const LATE_RATE_TOLERANCE_PERCENT = 2;
 /**
  * A payment seen at the head that covers the invoice holds it (no expiry, no other payment) this long past each
  * round that still sees it: a payment made in time is counted once deep enough, even if that is after the expiry.
@@ -52,7 +61,7 @@ export function usdcToCoin(usdcAtomic: bigint, coin: "USDC" | "ETH", usdPerCoin:
  */
 export async function openPaymentAddress(
   tx: Db,
-  inv: { id: string; method: string; amountDueUsdc: bigint; expiresAt: Date },
+  inv: { id: string; method: string; amountDueUsdc: bigint; quoteExpiresAt: Date; expiresAt: Date },
   pay: PayByAddress,
 ): Promise<void> {
   const n = pay.network;
@@ -72,6 +81,7 @@ export async function openPaymentAddress(
     amountDue: usdcToCoin(inv.amountDueUsdc, pay.coin, pay.usdPerCoin),
     exchangeRate: ether ? pay.usdPerCoin : "1",
     confirmations: Math.max(1, n.confirmations ?? 1),
+    quoteExpiresAt: inv.quoteExpiresAt,
     watchUntil: new Date(inv.expiresAt.getTime() + LATE_WATCH_MS),
   });
 }
@@ -96,7 +106,7 @@ export async function paymentAddressesOf(db: DbOrTx, invoiceIds: readonly string
  * depth (`received`), still short of what it asks (`missing`), credited to the balance as extra (`credited`).
  */
 export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoice: { expiresAt: Date; status: string }) {
-  const expiresAt = invoice.expiresAt;
+  const expiresAt = quoteEnd(row, invoice);
   const coin = (v: bigint) => formatCoin(v, row.decimals);
   const uri =
     row.asset === "native"
@@ -132,26 +142,62 @@ export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoic
   };
 }
 
+/** Until when the address's locked rate is offered (addresses opened before quotes had an end of their own: the invoice's). */
+export const quoteEnd = (row: Pick<PaymentAddressRow, "quoteExpiresAt">, invoice: { expiresAt: Date }): Date => row.quoteExpiresAt ?? invoice.expiresAt;
+
+/** The coin's price now (US dollars per coin), or why there is none: what a late payment is weighed against. */
+export type PriceNow = (db: Db, coin: "ETH") => Promise<{ usd: string } | { refused: string }>;
+
+/**
+ * Whether a payment that arrived after the quote still gets its price: yes for USDC (its rate is 1); for ether while
+ * the price now is at most LATE_RATE_TOLERANCE_PERCENT below the locked rate (the shop still gets what it asked, give
+ * or take that); undefined when no price can be read now (it is weighed again next round, until the invoice ends).
+ */
+async function lateRateHolds(tx: Db, row: PaymentAddressRow, priceNow: PriceNow): Promise<boolean | undefined> {
+  if (row.currency !== "ETH") return true;
+  const price = await priceNow(tx, "ETH");
+  if ("refused" in price) return undefined;
+  const locked = parseMinorUnits(row.exchangeRate, 8);
+  const current = parseMinorUnits(price.usd, 8);
+  if (locked === undefined || current === undefined) return undefined;
+  return current * 100n >= locked * BigInt(100 - LATE_RATE_TOLERANCE_PERCENT);
+}
+
 /**
  * The amount rules of a payment by address (docs/merchant-api.md "Paying by address"), decided in the transaction that
  * records what the address received at the network's depth:
- * - What arrives adds up; the invoice is paid once the sum covers what it asks, while it waits for payment: before
- *   its expiry, or after it when a payment that covers it was seen at the head before the expiry (such a payment
- *   holds the invoice until it is deep enough, as an x402 settlement does; an x402 payment meanwhile is refused as
- *   busy). An x402 settlement that holds the invoice goes first: the address waits for its outcome.
+ * - What arrives adds up; the invoice is paid once the sum covers what it asks, while it waits for payment: a payment
+ *   that covers it seen at the head before the quote's end (`expires_time`) holds the invoice until it is deep enough,
+ *   as an x402 settlement does (an x402 payment meanwhile is refused as busy), even past the invoice's end. An x402
+ *   settlement that holds the invoice goes first: the address waits for its outcome.
+ * - Late: one seen after the quote's end and before the invoice's (LATE_GRACE_MS on) is honoured the same way while
+ *   the coin's price is within LATE_RATE_TOLERANCE_PERCENT of the locked rate (USDC always); beyond it the invoice
+ *   ends at once (`expired`) and what arrived is credited. With no price to weigh it against, it waits a round.
  * - What it received beyond the price, anything that arrives after the invoice was paid (by the address or another
  *   way), and anything it received when the invoice ended unpaid (short at expiry, or late) is credited to the
  *   merchant's balance at the locked rate. Nothing received is kept silently: the address shows it all (`received`,
  *   `credited`), and a remainder under a cent is recorded as credited though it moves no cent.
  * - An invoice of no merchant (the shop's own checkout has no address yet) leaves it undecided, held, for the operator.
  */
-export const addressPaymentEffect: AddressEffect = {
+export const addressPaymentEffectWith = (priceNow: PriceNow): AddressEffect => ({
   async decide(tx, row, now) {
     const inv = await getInvoice(tx, row.invoiceId);
     if (!inv) throw new Error(`payment address ${row.address} names no invoice ${row.invoiceId}`);
     const hold = holdOf(row);
     if (inv.status === "unpaid" && row.applied === 0n) {
       const held = inv.paymentClaim === hold;
+      const covered = row.received >= row.amountDue || row.seen >= row.amountDue;
+      if (covered && !held && quoteEnd(row, inv) <= now && inv.expiresAt > now) {
+        // Late: honoured at the locked rate only while the price has not fallen beyond the tolerance.
+        const holds = await lateRateHolds(tx, row, priceNow);
+        if (holds === undefined) return {};
+        if (!holds) {
+          const ended = await endUnpaidNow(tx, inv.id, now);
+          const why = `paid after the quote expired, when the price of ${row.currency} had fallen more than ${LATE_RATE_TOLERANCE_PERCENT}% below the locked rate`;
+          if (row.received <= 0n) return { after: ended };
+          return { ...(await creditExtra(tx, inv, row, row.received, why)), after: ended };
+        }
+      }
       if (row.received >= row.amountDue && (inv.expiresAt > now || held)) {
         const paid = await markPaid(tx, inv.id, held ? hold : null, { network: row.network, transaction: null, payer: undefined }, now);
         // An x402 settlement holds it: its outcome comes first (paid: all this is extra; failed: this pays it).
@@ -188,7 +234,10 @@ export const addressPaymentEffect: AddressEffect = {
           : "paid to an invoice that ended unpaid";
     return creditExtra(tx, inv, row, undecided, why);
   },
-};
+});
+
+/** The amount rules, weighing late payments against the stored ether price (lib/catalog/coin-prices.ts). */
+export const addressPaymentEffect: AddressEffect = addressPaymentEffectWith((db, coin) => coinPrice(db, coin));
 
 /** Credits `extra` (in the coin) to the invoice's merchant; a shopper's invoice leaves it undecided for the operator. */
 async function creditExtra(

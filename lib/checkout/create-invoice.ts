@@ -16,7 +16,7 @@ import { resolvePackage } from "./resolve-package";
 import { holdForInvoice } from "@/lib/gift-cards";
 import { markPaid } from "./payment";
 import { usdcToCents } from "@/lib/platform/money";
-import { openPaymentAddress, type PayByAddress } from "./address-payment";
+import { LATE_GRACE_MS, openPaymentAddress, type PayByAddress } from "./address-payment";
 import { amountDueUsdc } from "./amount-due";
 
 export type CreatedInvoice = {
@@ -131,7 +131,10 @@ export async function createInvoice(
 
   const now = input.now ?? new Date();
   const id = newId("inv");
-  const expiresAt = new Date(now.getTime() + config().invoiceTtlMinutes * 60_000);
+  // The price is quoted for the invoice's lifetime; one paid by address ends LATE_GRACE_MS after its quote, so that a
+  // transfer a little late is still honoured (lib/checkout/address-payment.ts).
+  const quoteExpiresAt = new Date(now.getTime() + config().invoiceTtlMinutes * 60_000);
+  const expiresAt = merchant?.payByAddress ? new Date(quoteExpiresAt.getTime() + LATE_GRACE_MS) : quoteExpiresAt;
   const affiliateId = "affiliateCode" in input ? await knownAffiliate(db, input.affiliateCode) : null;
   const orderRows = lines.map((l, position) => ({
     id: newId("ord"),
@@ -200,7 +203,11 @@ export async function createInvoice(
     // What is left to pay by a plain transfer goes to an address of the invoice's own.
     if (merchant?.payByAddress && !paidByCard) {
       const amountDue = amountDueUsdc({ priceUsdc, giftCardCents });
-      await openPaymentAddress(tx as unknown as Db, { id, method: merchant.paymentMethod, amountDueUsdc: amountDue, expiresAt }, merchant.payByAddress);
+      await openPaymentAddress(
+        tx as unknown as Db,
+        { id, method: merchant.paymentMethod, amountDueUsdc: amountDue, quoteExpiresAt, expiresAt },
+        merchant.payByAddress,
+      );
     }
     // Last, with the invoice as it stands (a gift card's share set aside): what the caller does in the same
     // transaction, such as paying the rest from the balance, so that the invoice exists only as it leaves it.

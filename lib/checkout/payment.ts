@@ -171,6 +171,15 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
 }
 
 /**
+ * Ends one unpaid invoice that no payment holds now, in the caller's transaction, as the expiry sweep would at its end
+ * (`expired`): a payment by address that came too late for its price (lib/checkout/address-payment.ts). Returns the
+ * work to run after the commit.
+ */
+export async function endUnpaidNow(tx: Db, id: string, now = new Date()): Promise<(() => void)[]> {
+  return (await endUnpaid(tx, and(eq(invoices.id, id), unclaimed(now))!, now, now)).after;
+}
+
+/**
  * A payment accepted for the invoice (sent to the chain for settlement) failed for good: called in the transaction
  * that records its settlement as failed, under the claim it held. The invoice is given back, marked (PAYMENT_FAILED)
  * and the reason kept on its orders. While it can still be paid (before its expiry) it waits for another payment; once

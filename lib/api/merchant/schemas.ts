@@ -198,7 +198,10 @@ const paymentByAddressFields = {
     .optional()
     .meta({ description: "An EIP-681 URI of the transfer (for a QR code): a wallet that scans it fills in the coin, the address and the amount." }),
   paymentUri: z.string().optional().meta({ description: "`payment_uri`, under the name existing clients read." }),
-  expires_time: time.optional().meta({ description: "A transfer counts if it is seen on chain before this (the invoice's expiry)." }),
+  expires_time: time.optional().meta({
+    description:
+      "The end of the quote: a transfer seen on chain before this counts at exchange_rate. One seen later, before the invoice's own expires_time (an hour on), is honoured while the coin's price is at most 2% below exchange_rate (USDC always); else it is credited to the balance.",
+  }),
   confirmations_required: z
     .number()
     .int()

@@ -8,7 +8,7 @@ import { amountDueUsdc } from "@/lib/checkout/amount-due";
 import { merchantStatus, paymentStatus } from "@/lib/checkout/merchant-invoice-view";
 import { methodCoin, methodNetworkKey } from "@/lib/merchants";
 import { getPayments } from "@/lib/payments";
-import { paymentAddressesOf, paymentByAddress } from "@/lib/checkout/address-payment";
+import { paymentAddressesOf, paymentByAddress, quoteEnd } from "@/lib/checkout/address-payment";
 
 /**
  * `GET /api/pay/{id}`: what the payment page of a merchant's USDC or ether invoice shows: amount (what a gift card did
@@ -36,7 +36,8 @@ export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { p
     ...(inv.giftCardCents !== null ? { gift_card_usdc: usdcToDecimal(centsToUsdc(inv.giftCardCents)) } : {}),
     network: network.network,
     network_name: network.name,
-    expires_at: inv.expiresAt.toISOString(),
+    // Until when it is offered: an address's quote (a payment a little later is still weighed, not invited).
+    expires_at: (address ? quoteEnd(address, inv) : inv.expiresAt).toISOString(),
     // (A card that paid it all made no transaction.)
     transaction: inv.paymentNetwork === "gift_card" ? null : inv.paymentTx,
     coin: method.coin,

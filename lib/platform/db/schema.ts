@@ -802,6 +802,11 @@ export const paymentAddresses = pgTable(
     exchangeRate: text("exchange_rate").notNull(),
     /** Blocks a payment's block must have on top of it, itself included, before it counts. */
     confirmations: integer("confirmations").notNull(),
+    /**
+     * Until when the locked rate is offered (the payment's `expires_time`). The invoice itself ends LATE_GRACE_MS
+     * later: a payment that arrives in between is honoured while the coin's price is within tolerance of the rate.
+     */
+    quoteExpiresAt: timestamp("quote_expires_at", { withTimezone: true }),
     /** What it received at the network's depth (what it holds plus what it flushed), at `checked_block`. */
     received: coinAmount("received")
       .notNull()

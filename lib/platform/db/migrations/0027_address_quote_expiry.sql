@@ -1,0 +1,1 @@
+ALTER TABLE "payment_addresses" ADD COLUMN "quote_expires_at" timestamp with time zone;

@@ -19,6 +19,10 @@ import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/de
 import { evmNetwork } from "@/lib/devnet/start-devnet";
 import { DEV_USDC_ABI, MULTICALL3_ABI, MULTICALL3_ADDRESS } from "@/lib/devnet/evm/artifacts";
 import { POST as payRoute } from "@/app/x402/invoice/pay/route";
+import { POST as mcpRoute } from "@/app/mcp/route";
+import { X402_HANDLERS } from "@/lib/agents/x402/handlers";
+import { issueSessionToken } from "@/lib/identity";
+import { x402ResponseSchema } from "@/lib/openapi/x402";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { installInProcessPayments } from "@/test/payments";
 import { chainControl } from "@/test/adversarial/chain-control";
@@ -410,6 +414,100 @@ describe("a payment after the quote's end", () => {
     expect((await credits(m.id)).map((e) => e.amountCents)).toEqual([1000n]);
     const hooks = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.invoiceId, eth.id));
     expect(hooks.map((h) => (h.payload as { status: string }).status)).toEqual(["denied"]);
+  });
+});
+
+describe("a shopper's (or an agent's) invoice paid by address, through /x402 and MCP", () => {
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const x402 = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const token = (await issueSessionToken({ chainId: network.network, address: owner.address })).token;
+    const route = path.startsWith("/x402/invoice/create") ? "invoiceCreate" : path.startsWith("/x402/invoice/status") ? "invoiceStatus" : "invoicePay";
+    const res = await X402_HANDLERS[route](
+      new Request(`http://127.0.0.1${path}`, {
+        method: init.method ?? (init.body ? "POST" : "GET"),
+        headers: { "X-Access-Token": token, "Content-Type": "application/json" },
+        ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+      }),
+    );
+    const body = (await res.json()) as Record<string, unknown> & { payment?: ShopperPayment; error_code?: string };
+    // Every answer is one the OpenAPI document describes.
+    const documented = x402ResponseSchema(init.method ?? (init.body ? "POST" : "GET"), path.split("?")[0]!, res.status);
+    expect(documented, `${path} ${res.status}`).toBeDefined();
+    const checked = documented!.safeParse(body);
+    expect(checked.success, JSON.stringify(checked.error?.issues)).toBe(true);
+    return { status: res.status, body };
+  };
+  type ShopperPayment = Payment & { network: string; refund_address: string | null; transaction: string | null };
+  const CART = [{ product_id: "test-gift-card-code", package_value: "10" }];
+
+  it("quotes ether at its own address, takes no USDC for it through x402, and is paid, fulfilled and read by its wallet", { timeout: 60_000 }, async () => {
+    const created = await x402("/x402/invoice/create", { body: { items: CART, payment_method: "eth_base" } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const p = created.body.payment!;
+    expect(p).toMatchObject({
+      method: "eth_base",
+      network: network.network,
+      coin: "ETH",
+      exchange_rate: "3000",
+      amount: "0.00333334",
+      received: "0",
+      // By default, the paying wallet's own address: never whoever sends the transfer.
+      refund_address: owner.address,
+      transaction: null,
+    });
+    expect(p.payment_uri).toBe(`ethereum:${p.address}@${chain.chainId}?value=${p.amount_atomic}`);
+    // No x402 way for ether: no network offered, and the next step is to watch the status.
+    expect(created.body).toMatchObject({ networks: [], expires_in_minutes: 75 });
+    expect((created.body.next_step as { url: string }).url).toContain("/x402/invoice/status");
+    const id = created.body.invoice_id as string;
+    expect((await x402("/x402/invoice/pay", { body: { invoice_id: id } })).status).toBe(409);
+
+    await fromPayer({ to: p.address as Address, value: BigInt(p.amount_atomic) });
+    await roundsUntil(async () => (await status(id)) === "paid", "paid");
+    await drainDue(database.db);
+    const done = await x402(`/x402/invoice/status?invoice_id=${id}`);
+    expect(done.body).toMatchObject({ status: "complete", payment: { method: "eth_base", received: p.amount, missing: "0", address: p.address } });
+    expect(done.body.redemption_info).toHaveLength(1);
+  });
+
+  it("refuses a method the shop cannot take or an address that is none, with the field at fault", async () => {
+    const bad = [
+      [{ payment_method: "bitcoin" }, "payment_method"],
+      [{ payment_method: "eth_base", refund_address: "0x1234" }, "refund_address"],
+      [{ payment_method: "eth_base", refund_address: "0x" + "g".repeat(40) }, "refund_address"],
+    ] as const;
+    for (const [extra, field] of bad) {
+      const res = await x402("/x402/invoice/create", { body: { items: CART, ...extra } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(field);
+    }
+  });
+
+  it("the MCP tool creates one and answers the same payment object, URI included", async () => {
+    const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+    const token = (await issueSessionToken({ chainId: network.network, address: owner.address })).token;
+    const res = await mcpRoute(
+      new Request("http://127.0.0.1:4311/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", host: "127.0.0.1:4311" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "create_invoice",
+            arguments: { items: CART, payment_method: "usdc_base", refund_address: refundTo.toLowerCase(), access_token: token },
+          },
+        }),
+      }),
+    );
+    const rpc = (await res.json()) as { result: { isError?: boolean; structuredContent: { payment: ShopperPayment; networks: { network: string }[] } } };
+    expect(rpc.result.isError).toBeUndefined();
+    const { payment, networks } = rpc.result.structuredContent;
+    expect(payment).toMatchObject({ method: "usdc_base", coin: "USDC", refund_address: refundTo });
+    expect(payment.payment_uri).toBe(`ethereum:${DEVNET_USDC_ADDRESS}@${chain.chainId}/transfer?address=${payment.address}&uint256=${payment.amount_atomic}`);
+    // USDC on Base: x402 pays it too, on Base only.
+    expect(networks.map((n) => n.network)).toEqual([network.network]);
   });
 });
 

@@ -3,12 +3,13 @@ import type { Db, DbOrTx } from "@/lib/platform/db";
 import { invoices, paymentAddresses } from "@/lib/platform/db/schema";
 import { parseMinorUnits } from "@/lib/platform/money";
 import type { EvmNetwork } from "@/lib/platform/networks";
-import { credit } from "@/lib/merchants";
+import { credit, methodCoin, methodNetworkKey } from "@/lib/merchants";
 import { kickWorker } from "@/lib/fulfilment";
-import { coinToCents, forwarderAddress, FORWARDER_FACTORY, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
+import { coinToCents, forwarderAddress, FORWARDER_FACTORY, getPayments, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
 import { log } from "@/lib/platform/log";
 import { coinPrice } from "@/lib/catalog";
-import { claimForPayment, endUnpaidNow, getInvoice, markPaid, releaseClaim } from "./payment";
+import { claimForPayment, endUnpaidNow, getInvoice, markPaid, releaseClaim, type InvoiceRow } from "./payment";
+import { effectiveStatus } from "./effective-status";
 
 /**
  * After its expiry an invoice's address is watched this much longer: a payment that arrives late is still seen and
@@ -55,13 +56,61 @@ export function usdcToCoin(usdcAtomic: bigint, coin: "USDC" | "ETH", usdPerCoin:
 }
 
 /**
+ * A shopper's invoice paid by address, as /x402 (and the MCP tools) answer it in `payment`: the method, network and
+ * address, the transfer to make and what arrived (paymentByAddress), where refunds go, and once paid the settlement's
+ * fields of an x402 payment (`transaction` null: a transfer to the address pays it). Undefined for an invoice without
+ * an address.
+ */
+export async function shopperAddressPayment(db: DbOrTx, inv: InvoiceRow, now = new Date()): Promise<Record<string, unknown> | undefined> {
+  const row = (await paymentAddressesOf(db, [inv.id])).get(inv.id);
+  if (!row) return undefined;
+  const payments = await getPayments();
+  const n = [...payments.networks, ...payments.addressNetworks].find((x) => x.network === row.network);
+  if (!n || n.kind !== "evm") return undefined;
+  return {
+    method: row.method,
+    network: row.network,
+    network_name: n.name,
+    address: row.address,
+    ...paymentByAddress(row, n.chainId, { expiresAt: inv.expiresAt, status: effectiveStatus(inv, now) }),
+    refund_address: row.refundAddress,
+    transaction: inv.paymentNetwork === row.network ? inv.paymentTx : null,
+    payer: inv.paymentNetwork === row.network ? inv.paymentPayer : null,
+  };
+}
+
+/**
+ * How an invoice of this method is paid by address: a USDC method on an EVM network, when this process has a gas
+ * wallet there to flush it (without one it is paid through x402 only: undefined); an ether method always, at the ether
+ * price of now (locked on the invoice); or why it cannot be (no gas wallet, no fresh price), ending with `instead`.
+ */
+export async function payByAddressFor(db: Db, method: string, instead: string): Promise<PayByAddress | { refused: string } | undefined> {
+  const m = methodCoin(method);
+  if (!m) return undefined;
+  const payments = await getPayments();
+  const n = payments.addressNetworks.find((x) => x.key === m.key);
+  const network = n && payments.gasSender(n) ? n : undefined;
+  // A USDC method that x402 pays is offered without an address where no gas wallet can flush one.
+  if (m.coin === "USDC" && (network || methodNetworkKey(method))) return network ? { network, coin: "USDC", usdPerCoin: "1" } : undefined;
+  if (!network) {
+    return {
+      refused: `Payment method ${method} is not available on this shop: it is paid to the invoice's own address, and this shop has no gas wallet on ${n?.name ?? m.key} to collect it. ${instead}.`,
+    };
+  }
+  if (m.coin === "USDC") return { network, coin: "USDC", usdPerCoin: "1" };
+  const price = await coinPrice(db, "ETH");
+  if ("refused" in price) return { refused: `Ether cannot be priced now (${price.refused}): pay in USDC, or try again in a few minutes.` };
+  return { network, coin: "ETH", usdPerCoin: price.usd };
+}
+
+/**
  * Gives an invoice its own address for a plain transfer on an EVM network (a forwarder of the network's payTo, see
  * lib/payments/forwarders.ts), in the transaction that creates it: what a transfer of the amount due, in the coin at
  * the locked price, to that address pays.
  */
 export async function openPaymentAddress(
   tx: Db,
-  inv: { id: string; method: string; amountDueUsdc: bigint; quoteExpiresAt: Date; expiresAt: Date },
+  inv: { id: string; method: string; amountDueUsdc: bigint; quoteExpiresAt: Date; expiresAt: Date; refundAddress: string | null },
   pay: PayByAddress,
 ): Promise<void> {
   const n = pay.network;
@@ -82,6 +131,7 @@ export async function openPaymentAddress(
     exchangeRate: ether ? pay.usdPerCoin : "1",
     confirmations: Math.max(1, n.confirmations ?? 1),
     quoteExpiresAt: inv.quoteExpiresAt,
+    refundAddress: inv.refundAddress,
     watchUntil: new Date(inv.expiresAt.getTime() + LATE_WATCH_MS),
   });
 }

@@ -41,6 +41,9 @@ export type MerchantTerms = {
   payByAddress?: PayByAddress;
 };
 
+/** How a shopper asked to pay: a method (x402 then pays on its network only), its address, where refunds go. */
+export type ShopperPaying = { method: string; payByAddress?: PayByAddress; refundAddress: string | null };
+
 /** The affiliate a code names, when it is well-formed and known; anything else is ignored, never refused. */
 async function knownAffiliate(db: Db, code: string | null | undefined): Promise<string | null> {
   if (!code || !AFFILIATE_CODE.test(code)) return null;
@@ -67,12 +70,23 @@ function esimToTopUp(product: Product, input: string | undefined, path: (string 
  */
 export async function createInvoice(
   input:
-    | { items: CartItem[]; payer: Wallet; affiliateCode?: string | null; giftCardCode?: string; now?: Date; clientIp?: string }
+    | {
+        items: CartItem[];
+        payer: Wallet;
+        affiliateCode?: string | null;
+        giftCardCode?: string;
+        now?: Date;
+        clientIp?: string;
+        /** A payment method named (paid on its network; by address as `payByAddress` says, refunds to `refundAddress`). */
+        paying?: ShopperPaying;
+      }
     | { items: CartItem[]; merchant: MerchantTerms; giftCardCode?: string; now?: Date; onCreated?: (tx: Db, invoiceId: string) => Promise<void> },
   db?: Db,
 ): Promise<CreatedInvoice> {
   db ??= await getDb();
   const merchant = "merchant" in input ? input.merchant : null;
+  const paying = "paying" in input ? input.paying : undefined;
+  const payByAddress = merchant?.payByAddress ?? paying?.payByAddress;
   // Whose invoice it is: a wallet (`eip155:0x…`, `solana:…`) or a merchant (`merchant:mer_…`); eSIM top-ups look there.
   const payer = merchant ? `merchant:${merchant.merchantId}` : walletOwnerKey((input as { payer: Wallet }).payer);
   if (!payer) throw new DomainError("missing_identity", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
@@ -134,7 +148,7 @@ export async function createInvoice(
   // The price is quoted for the invoice's lifetime; one paid by address ends LATE_GRACE_MS after its quote, so that a
   // transfer a little late is still honoured (lib/checkout/address-payment.ts).
   const quoteExpiresAt = new Date(now.getTime() + config().invoiceTtlMinutes * 60_000);
-  const expiresAt = merchant?.payByAddress ? new Date(quoteExpiresAt.getTime() + LATE_GRACE_MS) : quoteExpiresAt;
+  const expiresAt = payByAddress ? new Date(quoteExpiresAt.getTime() + LATE_GRACE_MS) : quoteExpiresAt;
   const affiliateId = "affiliateCode" in input ? await knownAffiliate(db, input.affiliateCode) : null;
   const orderRows = lines.map((l, position) => ({
     id: newId("ord"),
@@ -172,7 +186,9 @@ export async function createInvoice(
       clientNetwork,
       ...(merchant
         ? { source: "api", merchantId: merchant.merchantId, paymentMethod: merchant.paymentMethod, webhookUrl: merchant.webhookUrl, priceCents }
-        : {}),
+        : paying
+          ? { paymentMethod: paying.method }
+          : {}),
     });
     await tx.insert(orders).values(orderRows.map((o) => ({ ...o, createdAt: now, updatedAt: now })));
     // A wallet's unpaid invoices hold a bounded number of stocked codes (free session tokens make invoices free), and
@@ -201,12 +217,19 @@ export async function createInvoice(
       }
     }
     // What is left to pay by a plain transfer goes to an address of the invoice's own.
-    if (merchant?.payByAddress && !paidByCard) {
+    if (payByAddress && !paidByCard) {
       const amountDue = amountDueUsdc({ priceUsdc, giftCardCents });
       await openPaymentAddress(
         tx as unknown as Db,
-        { id, method: merchant.paymentMethod, amountDueUsdc: amountDue, quoteExpiresAt, expiresAt },
-        merchant.payByAddress,
+        {
+          id,
+          method: merchant?.paymentMethod ?? paying!.method,
+          amountDueUsdc: amountDue,
+          quoteExpiresAt,
+          expiresAt,
+          refundAddress: paying?.refundAddress ?? null,
+        },
+        payByAddress,
       );
     }
     // Last, with the invoice as it stands (a gift card's share set aside): what the caller does in the same

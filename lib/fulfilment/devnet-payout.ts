@@ -13,9 +13,10 @@ const PAYTO_GAS_WEI = 10n ** 18n;
  * invoice was paid on. The payTo wallet holds no gas: on the EVM chains the devnet sets its balance before each
  * transfer, and on Solana the devnet's gas wallet pays the fee.
  */
-export function devnetPayout(devnet: Pick<Devnet, "networks" | "keys">, sync: SenderSync): Payout {
+export function devnetPayout(devnet: Pick<Devnet, "networks" | "addressNetworks" | "keys">, sync: SenderSync): Payout {
   return chainPayout({
-    networks: devnet.networks,
+    // (Ethereum's too: a shopper's invoice paid there by address is refunded there.)
+    networks: [...devnet.networks, ...devnet.addressNetworks],
     evmKey: devnet.keys.evmPayTo,
     solanaKey: devnet.keys.solanaPayTo,
     solanaFeePayer: devnet.keys.solanaFacilitator,

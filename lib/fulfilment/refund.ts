@@ -5,7 +5,7 @@ import type { Db } from "@/lib/platform/db";
 import { notHeld } from "@/lib/platform/db/claim";
 import { claimHolder } from "@/lib/platform/db/presence";
 import { isShuttingDown } from "@/lib/platform/runtime/shutdown";
-import { invoices, orders } from "@/lib/platform/db/schema";
+import { invoices, orders, paymentAddresses } from "@/lib/platform/db/schema";
 import { errorText } from "@/lib/platform/errors";
 
 /** A refund transfer signed and stored before it is sent: its id, its wire bytes, and when it can no longer land. */
@@ -76,7 +76,16 @@ const inFlight = (now: Date) => and(eq(orders.status, "failed"), isNotNull(order
 export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payout, opts: { now?: Date } = {}): Promise<Refund | null> {
   const now = opts.now ?? new Date();
   const [invoice] = await db
-    .select({ paidAt: invoices.paidAt, network: invoices.paymentNetwork, paymentPayer: invoices.paymentPayer, payer: invoices.payer })
+    .select({
+      paidAt: invoices.paidAt,
+      network: invoices.paymentNetwork,
+      paymentPayer: invoices.paymentPayer,
+      payer: invoices.payer,
+      // Paid by a transfer to the invoice's own address on its network: where the payer asked refunds to go (or none).
+      byAddress: sql<{
+        to: string | null;
+      } | null>`(SELECT json_build_object('to', ${paymentAddresses.refundAddress}) FROM ${paymentAddresses} WHERE ${paymentAddresses.invoiceId} = ${invoices.id} AND ${paymentAddresses.network} = ${invoices.paymentNetwork} AND ${invoices.paymentTx} IS NULL)`,
+    })
     .from(invoices)
     .where(eq(invoices.id, invoiceId));
   if (!invoice?.paidAt || !invoice.network) return null;
@@ -124,9 +133,14 @@ export async function refundFailedOrders(db: Db, invoiceId: string, payout: Payo
       .where(and(inArray(orders.id, ids), refundable(now)));
     return { invoiceId, orders: ids.length, amountUsdc, tx: null };
   }
-  const payer = refundAddress(network, invoice.paymentPayer, invoice.payer);
+  const payer = invoice.byAddress ? invoice.byAddress.to : refundAddress(network, invoice.paymentPayer, invoice.payer);
   if (!payer) {
-    await setError(`refund: no payer address on ${network} is recorded for this invoice`, NO_ADDRESS_RETRY_MS);
+    await setError(
+      invoice.byAddress
+        ? "refund: paid by a transfer to the invoice's address, and the payer gave no refund address: it waits for the operator"
+        : `refund: no payer address on ${network} is recorded for this invoice`,
+      NO_ADDRESS_RETRY_MS,
+    );
     return null;
   }
 

@@ -10,7 +10,7 @@ import { deleteStaleNonces } from "@/lib/identity";
 import { refreshCoinPricesIfDue, refreshFxRatesIfDue } from "@/lib/catalog";
 import { issueDueBatches } from "@/lib/merchants";
 import { solanaSignerFromSecret, getPayments, senderSync, deleteStaleSettlements, reconcileSettlements, chainVerdict } from "@/lib/payments";
-import { publicNetworks } from "@/lib/platform/networks";
+import { publicAddressNetworks, publicNetworks } from "@/lib/platform/networks";
 import { drainWebhooks } from "@/lib/webhooks";
 import { syncUpstreamIfDue, upstreamProvider, type SyncReport } from "@/lib/supply";
 import { log } from "@/lib/platform/log";
@@ -142,5 +142,5 @@ export async function refundPayout(c: Config): Promise<Payout | undefined> {
     return undefined;
   }
   log.info({ evm: evmKey?.address, solana: solanaKey?.address }, "refunds are paid automatically");
-  return chainPayout({ networks: publicNetworks(c), evmKey, solanaKey, sync: senderSync });
+  return chainPayout({ networks: [...publicNetworks(c), ...publicAddressNetworks(c)], evmKey, solanaKey, sync: senderSync });
 }

@@ -24,6 +24,19 @@ export const cartItemSchema = z
   })
   .meta({ id: "CartItem", description: "One item of a cart: a product package for one recipient." });
 
+/** The payment methods a shopper's invoice may name (lib/merchants' methods paid in USDC or ether). */
+export const SHOPPER_PAYMENT_METHODS = [
+  "usdc_base",
+  "usdc_arbitrum",
+  "usdc_polygon",
+  "usdc_solana",
+  "usdc_erc20",
+  "ethereum",
+  "eth_base",
+  "eth_arbitrum",
+] as const;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 export const createInvoiceBody = z
   .object({
     items: z
@@ -35,6 +48,15 @@ export const createInvoiceBody = z
       .max(64, "must be a gift card's code")
       .optional()
       .meta({ description: "A gift card of this shop: pays what it can; invoice/pay settles the rest (`amount_due_usdc`)." }),
+    payment_method: z
+      .enum(SHOPPER_PAYMENT_METHODS, { error: `must be one of ${SHOPPER_PAYMENT_METHODS.join(", ")}` })
+      .optional()
+      .meta({ description: "Pay by a transfer to the invoice's own address (`payment`): USDC, or ether (eth_*, ethereum)." }),
+    refund_address: z
+      .string()
+      .regex(EVM_ADDRESS, "must be an EVM address (0x and 40 hexadecimal digits)")
+      .optional()
+      .meta({ description: "Where refunds of a payment by address go (default: the paying EVM wallet)." }),
   })
   .meta({
     id: "InvoiceCreateRequest",

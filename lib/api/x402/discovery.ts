@@ -34,13 +34,15 @@ const DISCOVERY: Record<PaidRouteId, Discovery> = {
   esimSearch: { query: x402SearchQuery, example: SEARCH_EXAMPLES.esimSearch, output: s.SearchResults },
   topupSearch: { query: x402SearchQuery, example: SEARCH_EXAMPLES.topupSearch, output: s.SearchResults },
   productDetail: { query: productDetailQuery, example: { slug: "steam-us" }, output: s.ProductDetail },
-  // (Without the gift card's fields, which the OpenAPI document shows: the 402's header has to stay small.)
+  // (Without the gift card's fields and those of a payment by address, which the OpenAPI document shows: the 402's
+  // header has to stay small.)
   invoiceCreate: {
-    body: createInvoiceBody,
+    body: createInvoiceBody.omit({ payment_method: true, refund_address: true }),
     example: { items: [{ product_id: "steam-us", package_value: "25" }] },
-    output: s.InvoiceCreated.omit({ gift_card_usdc: true, amount_due_usdc: true, status: true }),
+    output: s.InvoiceCreated.omit({ gift_card_usdc: true, amount_due_usdc: true, status: true, payment: true }),
   },
-  invoiceStatus: { query: invoiceStatusQuery, example: { invoice_id: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }, output: s.InvoiceStatusBody },
+  // (Without `payment`, settled or by address, which the OpenAPI document shows: the header has to stay small.)
+  invoiceStatus: { query: invoiceStatusQuery, example: { invoice_id: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }, output: s.InvoiceStatusBody.omit({ payment: true }) },
   invoicePay: { body: invoicePayBody, example: { invoice_id: "inv_01K9Z8Y7X6W5V4T3S2R1Q0P9N8" }, output: s.InvoicePaid },
 };
 

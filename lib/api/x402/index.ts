@@ -1,5 +1,5 @@
 // What the /x402 API's routes share: fees, wallet sign-in, paid answers, errors, schemas, limits, discovery. What other features import from it.
-export { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MIN_INVOICE_USDC, createInvoiceBody, type CartItem } from "./cart";
+export { AFFILIATE_CODE, MAX_INVOICE_USDC, MAX_ITEMS, MIN_INVOICE_USDC, SHOPPER_PAYMENT_METHODS, createInvoiceBody, type CartItem } from "./cart";
 export { discoveryExtensions } from "./discovery";
 export { x402ErrorCodes } from "./errors";
 export { answerUnsettled } from "./exchange-answer";

@@ -391,6 +391,36 @@ export const ProductDetail = z
   })
   .meta({ id: "ProductDetail", description: "A product with its packages and recipient rules; `next_step` creates an invoice with the suggested line item." });
 
+/** An invoice paid by a transfer to its own address (`payment_method` at creation): what to send, and what arrived. */
+export const AddressPayment = z
+  .strictObject({
+    method: z.string(),
+    network: z.string(),
+    network_name: z.string(),
+    address: z.string().meta({ description: "The invoice's own address: send the transfer here." }),
+    coin: z.enum(["USDC", "ETH"]),
+    amount: z.string().meta({ description: "What to send, in the coin." }),
+    altcoinPrice: z.string(),
+    amount_atomic: z.string().meta({ description: "What to send, in the coin's smallest unit." }),
+    exchange_rate: z.string().meta({ description: "US dollars per coin, locked until expires_time." }),
+    contract_address: z.string().optional(),
+    contractAddress: z.string().optional(),
+    payment_uri: z.string().meta({ description: "EIP-681: the transfer, for a wallet or a QR code." }),
+    paymentUri: z.string(),
+    expires_time: DateTime.meta({ description: "The quote's end; a transfer up to an hour later is honoured while the price holds." }),
+    confirmations_required: z.number().int(),
+    confirmations: z.number().int(),
+    received: z.string().meta({ description: "Counted at the network's depth, all transfers added up." }),
+    received_atomic: z.string(),
+    seen: z.string(),
+    missing: z.string(),
+    credited: z.string().meta({ description: "Received beyond what paid the invoice (refunded to refund_address)." }),
+    refund_address: z.string().nullable(),
+    transaction: z.string().nullable(),
+    payer: z.string().nullable(),
+  })
+  .meta({ id: "AddressPayment", description: "How to pay the invoice by a plain transfer to its own address, and what arrived." });
+
 export const InvoiceCreated = z
   .strictObject({
     invoice_id: InvoiceId,
@@ -403,6 +433,7 @@ export const InvoiceCreated = z
     networks: z.array(z.strictObject({ network: z.string(), name: z.string() })).meta({ description: "Where the invoice can be paid." }),
     expires_in_minutes: z.number().int(),
     expires_at: DateTime,
+    payment: AddressPayment.optional().meta({ description: "With `payment_method`: the transfer that pays it." }),
     items: z.array(
       z.strictObject({
         order_id: OrderId,
@@ -472,7 +503,7 @@ export const InvoiceStatusBody = z
     expires_at: DateTime,
     paid_at: DateTime.nullable(),
     completed_at: DateTime.nullable(),
-    payment: z.strictObject({ network: z.string().nullable(), transaction: z.string(), payer: z.string().nullable() }).nullable(),
+    payment: z.union([z.strictObject({ network: z.string().nullable(), transaction: z.string(), payer: z.string().nullable() }), AddressPayment]).nullable(),
     orders: z.array(
       z.strictObject({
         order_id: OrderId,

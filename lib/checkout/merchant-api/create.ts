@@ -3,10 +3,8 @@ import { invoiceItem, V2Error, invalidParam, missingParam, merchantPriceCents } 
 import type { Db } from "@/lib/platform/db";
 import { createInvoice, type CreatedInvoice } from "@/lib/checkout/create-invoice";
 import { DomainError } from "@/lib/platform/errors";
-import { PAYMENT_METHODS, methodCoin, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
-import { getPayments } from "@/lib/payments";
-import { coinPrice } from "@/lib/catalog";
-import type { PayByAddress } from "@/lib/checkout/address-payment";
+import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/merchants";
+import { payByAddressFor, type PayByAddress } from "@/lib/checkout/address-payment";
 
 export { PAYMENT_METHODS, methodNetworkKey, type PaymentMethod } from "@/lib/merchants";
 
@@ -122,32 +120,11 @@ export function inRequestTerms(err: DomainError, items: MerchantInvoiceRequest["
   return err.at(path);
 }
 
-/**
- * How an invoice of this method is paid by address: a USDC method on an EVM network, when this process has a gas
- * wallet there to flush it (without one it is paid through x402 only); an ether method always, at the ether price of
- * now (locked on the invoice), or refused (`unsupported_payment_method`) when there is no gas wallet or no fresh price.
- */
+/** How an invoice of this method is paid by address (payByAddressFor), or its refusal as `unsupported_payment_method`. */
 async function addressPayment(db: Db, method: PaymentMethod): Promise<PayByAddress | undefined> {
-  const m = methodCoin(method);
-  if (!m) return undefined;
-  const payments = await getPayments();
-  const n = payments.addressNetworks.find((x) => x.key === m.key);
-  const network = n && payments.gasSender(n) ? n : undefined;
-  // A USDC method that x402 pays is offered without an address where no gas wallet can flush one.
-  if (m.coin === "USDC" && (network || methodNetworkKey(method))) return network ? { network, coin: "USDC", usdPerCoin: "1" } : undefined;
-  if (!network) {
-    throw new V2Error(
-      400,
-      "unsupported_payment_method",
-      `Payment method ${method} is not available on this shop: it is paid to the invoice's own address, and this shop has no gas wallet on ${n?.name ?? m.key} to collect it. Pay in USDC through x402.`,
-    );
-  }
-  if (m.coin === "USDC") return { network, coin: "USDC", usdPerCoin: "1" };
-  const price = await coinPrice(db, "ETH");
-  if ("refused" in price) {
-    throw new V2Error(400, "unsupported_payment_method", `Ether cannot be priced now (${price.refused}): pay in USDC, or try again in a few minutes.`);
-  }
-  return { network, coin: "ETH", usdPerCoin: price.usd };
+  const decided = await payByAddressFor(db, method, "Pay in USDC through x402");
+  if (decided && "refused" in decided) throw new V2Error(400, "unsupported_payment_method", decided.refused);
+  return decided;
 }
 
 /** Creates the merchant's invoice from a parsed request (quotes, checks stock and recipients, locks the price). */

@@ -9,6 +9,13 @@ import { ApiError, invalidParams } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
 import { nextStep, clientIp, RateLimitedError } from "@/lib/api/x402";
 import { countedGuess } from "@/lib/gift-cards";
+import { getAddress } from "viem";
+import { getDb, type Db } from "@/lib/platform/db";
+import { methodNetworkKey, unavailableMethod } from "@/lib/merchants";
+import { LATE_GRACE_MS, payByAddressFor, shopperAddressPayment } from "@/lib/checkout/address-payment";
+import { getInvoice } from "@/lib/checkout/payment";
+import type { ShopperPaying } from "@/lib/checkout/create-invoice";
+import type { SHOPPER_PAYMENT_METHODS } from "@/lib/api/x402";
 
 /** Reads and validates the body of POST /x402/invoice/create; a 400 names the field at fault. */
 export async function readCreateBody(req: Request) {
@@ -24,21 +31,51 @@ export async function readCreateBody(req: Request) {
   return parsed.data;
 }
 
+/**
+ * How a shopper who named a payment method pays: on a network this shop offers (else UNSUPPORTED_PAYMENT_METHOD, with
+ * what is offered), by address when the method is (payByAddressFor), refunds to `refund_address` or else the paying
+ * wallet when it is an EVM one (none: a refund waits for the operator).
+ */
+async function shopperPaying(
+  db: Db,
+  method: (typeof SHOPPER_PAYMENT_METHODS)[number],
+  refundAddress: string | undefined,
+  payer: Wallet,
+): Promise<ShopperPaying> {
+  const payments = await getPayments();
+  const unavailable = unavailableMethod(method, [...payments.networks, ...payments.addressNetworks], config().networkMode);
+  if (unavailable) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", unavailable, { field: "payment_method" });
+  const decided = await payByAddressFor(db, method, "Leave out payment_method to pay in USDC through x402");
+  if (decided && "refused" in decided) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", decided.refused, { field: "payment_method" });
+  const own = payer.chainId.startsWith("eip155:") ? getAddress(payer.address) : null;
+  return { method, payByAddress: decided, refundAddress: refundAddress ? getAddress(refundAddress.toLowerCase()) : own };
+}
+
 /** POST /x402/invoice/create: quotes the cart, locks the price for the paying wallet, points at invoice/pay. */
 export async function createInvoiceResponse(req: Request, payer: Wallet | null, origin: string) {
   const body = await readCreateBody(req);
   if (!payer) throw new ApiError(400, "MISSING_IDENTITY", "No paying wallet: pay the fee, sign in with SIGN-IN-WITH-X, or send X-Access-Token");
   // A refusal is a DomainError: the wrapper answers it from the /x402 table (./errors.ts).
   const ip = clientIp(req);
+  const db = await getDb();
+  const paying = body.payment_method ? await shopperPaying(db, body.payment_method, body.refund_address, payer) : undefined;
   const create = () =>
-    createInvoice({ items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id"), giftCardCode: body.gift_card_code, clientIp: ip });
+    createInvoice(
+      { items: body.items, payer, affiliateCode: req.headers.get("x-service-affiliate-id"), giftCardCode: body.gift_card_code, clientIp: ip, paying },
+      db,
+    );
   // A gift card code is a try of the address and the wallet: wrong ones are limited (RATE_LIMITED, 429).
   const invoice =
     body.gift_card_code === undefined
       ? await create()
       : await countedGuess({ ip, holder: payer.address }, create, (decision) => new RateLimitedError(decision));
-  const { networks } = await getPayments();
+  const payments = await getPayments();
   const card = invoice.giftCardCents ?? 0n;
+  // Named a method: x402 pays it on that network only (none for ether and USDC on Ethereum), and its address as `payment`.
+  const x402Key = paying ? methodNetworkKey(paying.method) : undefined;
+  const networks = paying ? payments.networks.filter((n) => n.key === x402Key) : payments.networks;
+  const created = paying?.payByAddress ? await getInvoice(db, invoice.id) : undefined;
+  const byAddress = created ? await shopperAddressPayment(db, created) : undefined;
   return {
     invoice_id: invoice.id,
     price_usdc: usdcToDecimal(invoice.priceUsdc),
@@ -48,7 +85,8 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
     amount_due_usdc: usdcToDecimal(amountDueUsdc(invoice)),
     status: invoice.paidByCard ? ("paid" as const) : ("unpaid" as const),
     networks: networks.map((n) => ({ network: n.network, name: n.name })),
-    expires_in_minutes: config().invoiceTtlMinutes,
+    // (Paid by address: the invoice outlives its quote, `payment.expires_time`, by the grace a late transfer has.)
+    expires_in_minutes: config().invoiceTtlMinutes + (paying?.payByAddress ? LATE_GRACE_MS / 60_000 : 0),
     expires_at: invoice.expiresAt.toISOString(),
     items: invoice.items.map((i) => ({
       order_id: i.orderId,
@@ -58,8 +96,10 @@ export async function createInvoiceResponse(req: Request, payer: Wallet | null, 
       price_usdc: usdcToDecimal(i.priceUsdc),
       ...(i.recipient ? { refill_input: i.recipient } : {}),
     })),
-    next_step: invoice.paidByCard
-      ? nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`)
-      : nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
+    ...(byAddress ? { payment: byAddress } : {}),
+    next_step:
+      invoice.paidByCard || (paying && networks.length === 0)
+        ? nextStep(origin, "GET", `/x402/invoice/status?invoice_id=${invoice.id}`)
+        : nextStep(origin, "POST", "/x402/invoice/pay", { invoice_id: invoice.id }),
   };
 }

@@ -74,8 +74,9 @@ export const payInvoice = guardedRoute(async (req: Request, kick?: () => void): 
     // Its locked price less what a gift card paid (set aside when it was created).
     const due = amountDueUsdc(invoice);
     let requirements = await payments.requirements(due);
-    if (invoice.merchantId) {
-      // A merchant API invoice is paid the way it was created: from the balance (never here), or on its one network.
+    if (invoice.merchantId || invoice.paymentMethod) {
+      // A merchant API invoice, or a shopper's that named a method, is paid the way it was created: from the balance
+      // (never here), or on its one network.
       const key = methodNetworkKey(invoice.paymentMethod);
       if (!key) {
         throw new ApiError(

@@ -5,6 +5,7 @@ import { isInvoiceId } from "@/lib/platform/ids";
 import { ApiError } from "@/lib/platform/http/api-error";
 import { nextStep } from "@/lib/api/x402";
 import { amountDueUsdc } from "@/lib/checkout/amount-due";
+import { shopperAddressPayment } from "@/lib/checkout/address-payment";
 
 export function requireInvoiceId(url: URL): string {
   const id = url.searchParams.get("invoice_id")?.trim();
@@ -12,7 +13,7 @@ export function requireInvoiceId(url: URL): string {
   return id;
 }
 
-function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: string) {
+function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: string, byAddress: Record<string, unknown> | undefined) {
   const redemption = canSeeCodes
     ? orders
         .filter((o) => o.status === "delivered" && o.redemption)
@@ -31,7 +32,8 @@ function body({ invoice, orders, status, canSeeCodes }: InvoiceView, origin: str
     expires_at: invoice.expiresAt.toISOString(),
     paid_at: invoice.paidAt?.toISOString() ?? null,
     completed_at: invoice.completedAt?.toISOString() ?? null,
-    payment: invoice.paymentTx ? { network: invoice.paymentNetwork, transaction: invoice.paymentTx, payer: invoice.paymentPayer } : null,
+    // Paid by address: the transfer to make and what arrived (the shop's own address for the invoice), else the settlement.
+    payment: byAddress ?? (invoice.paymentTx ? { network: invoice.paymentNetwork, transaction: invoice.paymentTx, payer: invoice.paymentPayer } : null),
     orders: orders.map((o) => ({
       order_id: o.id,
       product_id: o.productId,
@@ -60,5 +62,6 @@ export async function invoiceStatusResponse(url: URL, origin: string, viewer: Vi
   const view = isInvoiceId(id) ? await getStatus(await getDb(), id, viewer) : undefined;
   if (!view) throw new ApiError(404, "INVOICE_NOT_FOUND", "No invoice has this id.");
   if (view === "not_the_payer") throw new ApiError(403, "NOT_THE_PAYER", "This wallet did not pay this invoice.");
-  return body(view, origin);
+  const byAddress = view.invoice.paymentMethod ? await shopperAddressPayment(await getDb(), view.invoice) : undefined;
+  return body(view, origin, byAddress);
 }

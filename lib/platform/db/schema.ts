@@ -807,6 +807,11 @@ export const paymentAddresses = pgTable(
      * later: a payment that arrives in between is honoured while the coin's price is within tolerance of the rate.
      */
     quoteExpiresAt: timestamp("quote_expires_at", { withTimezone: true }),
+    /**
+     * A shopper's invoice: where the payer asked its refunds to go (never the sending address, which may be an
+     * exchange's). A merchant's invoice has none: its refunds and extras go to the balance.
+     */
+    refundAddress: text("refund_address"),
     /** What it received at the network's depth (what it holds plus what it flushed), at `checked_block`. */
     received: coinAmount("received")
       .notNull()

@@ -1,0 +1,1 @@
+ALTER TABLE "payment_addresses" ADD COLUMN "refund_address" text;

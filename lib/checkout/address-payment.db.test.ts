@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
 import { POST as createRoute } from "@/app/api/v2/invoices/route";
 import type { Database } from "@/lib/platform/db";
-import { invoices, ledgerEntries, paymentAddresses, webhookDeliveries } from "@/lib/platform/db/schema";
+import { addressRefunds, invoices, ledgerEntries, paymentAddresses, webhookDeliveries } from "@/lib/platform/db/schema";
 import { openTestDatabase, useAsProcessDatabase, withTestCatalog } from "@/test/db";
 import { DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from "@/lib/devnet/chains";
 import { mintUsdc, startEvmChain, usdcBalance, type EvmDevChain } from "@/lib/devnet/evm";
@@ -30,7 +30,8 @@ import { startAdversarialRpc } from "@/test/adversarial/rpc-proxy";
 import { bearerAuth, callRoute } from "@/test/merchant-api";
 import { addressWarnings, getPayments, watchAddresses, readClient, type AddressEffect } from "@/lib/payments";
 import { readHoldings } from "@/lib/payments/forwarders";
-import { drainDue } from "@/lib/fulfilment";
+import { addressRefundWarnings, chainPayout, drainDue, payAddressRefunds, refundDue } from "@/lib/fulfilment";
+import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { balanceOf, createMerchant } from "@/lib/merchants";
 import { payInvoice as markInvoicePaid } from "@/test/fulfilment";
 import { expireInvoices, getInvoice } from "./index";
@@ -39,6 +40,8 @@ import { addressPaymentEffect, addressPaymentEffectWith, LATE_GRACE_MS, LATE_RAT
 const base = DEVNET_EVM_CHAINS[0];
 const gas = privateKeyToAccount(generatePrivateKey());
 const payer = privateKeyToAccount(generatePrivateKey());
+/** The shop's refund wallet: gas and USDC of its own, ether from its gas. */
+const refunder = privateKeyToAccount(generatePrivateKey());
 const payTo = privateKeyToAccount(generatePrivateKey()).address;
 let database: Database;
 let chain: EvmDevChain;
@@ -51,7 +54,13 @@ let restore: (() => void)[] = [];
 beforeAll(async () => {
   [database, chain, ethChain] = await Promise.all([
     openTestDatabase(withTestCatalog),
-    startEvmChain({ chainId: base.chainId, name: base.name, usdcAddress: DEVNET_USDC_ADDRESS, gasWallets: [gas.address, payer.address], blockTimeSeconds: 1 }),
+    startEvmChain({
+      chainId: base.chainId,
+      name: base.name,
+      usdcAddress: DEVNET_USDC_ADDRESS,
+      gasWallets: [gas.address, payer.address, refunder.address],
+      blockTimeSeconds: 1,
+    }),
     startEvmChain({
       chainId: 1_010_402,
       name: "Ethereum (devnet)",
@@ -64,6 +73,7 @@ beforeAll(async () => {
   network = evmNetwork("base", chain, payTo, 2);
   restore = [useAsProcessDatabase(database), await installInProcessPayments([network], gas, [ethereum])];
   await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
+  await mintUsdc(chain.rpcUrl, DEVNET_USDC_ADDRESS, refunder.address, 1_000_000_000n);
   await mintUsdc(ethChain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address, 10_000_000_000n);
 }, 60_000);
 afterAll(async () => {
@@ -508,6 +518,72 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
     expect(payment.payment_uri).toBe(`ethereum:${DEVNET_USDC_ADDRESS}@${chain.chainId}/transfer?address=${payment.address}&uint256=${payment.amount_atomic}`);
     // USDC on Base: x402 pays it too, on Base only.
     expect(networks.map((n) => n.network)).toEqual([network.network]);
+  });
+
+  const payout = () => chainPayout({ networks: [network], evmKey: refunder, sync: databaseSenderSync(async () => database), confirmTimeoutMs: 20_000 });
+  const refundsOf = (invoiceId: string) => database.db.select().from(addressRefunds).where(eq(addressRefunds.invoiceId, invoiceId));
+
+  it("refunds what is paid beyond the price to the refund address, in ether, once, whoever sent it", { timeout: 90_000 }, async () => {
+    const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+    const created = await x402("/x402/invoice/create", { body: { items: CART, payment_method: "eth_base", refund_address: refundTo } });
+    const p = created.body.payment!;
+    const id = created.body.invoice_id as string;
+    const extra = 10n ** 15n;
+    await fromPayer({ to: p.address as Address, value: BigInt(p.amount_atomic) + extra });
+    await roundsUntil(async () => (await refundsOf(id)).length === 1, "the extra owed back");
+    expect(await status(id)).toBe("paid");
+    const [owed] = await refundsOf(id);
+    expect(owed).toMatchObject({ amount: extra, asset: "native", currency: "ETH", toAddress: refundTo, status: "due" });
+    expect((await x402(`/x402/invoice/status?invoice_id=${id}`)).body.payment).toMatchObject({ credited: "0.001", refund_address: refundTo });
+    // Two servers' refund loops at once: one transfer.
+    const [a, b] = await Promise.all([payAddressRefunds(database.db, payout()), payAddressRefunds(database.db, payout())]);
+    expect([...a, ...b]).toEqual([owed!.id]);
+    expect(await client().getBalance({ address: refundTo })).toBe(extra);
+    expect(await payAddressRefunds(database.db, payout())).toEqual([]);
+    expect((await refundsOf(id))[0]).toMatchObject({ status: "paid", raw: null });
+    expect(await client().getBalance({ address: refundTo })).toBe(extra);
+    // The address's funds, extra included, went on to payTo: the refund came from the shop's refund wallet.
+    await roundsUntil(async () => {
+      const [h] = await readHoldings(client(), [p.address as Address], "native", await client().getBlockNumber());
+      return h!.held === 0n && h!.flushed === BigInt(p.amount_atomic) + extra;
+    }, "flushed");
+  });
+
+  it("refunds a failed order of a shopper's invoice paid by address to the refund address, not the sender", { timeout: 60_000 }, async () => {
+    const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+    const created = await x402("/x402/invoice/create", {
+      body: { items: [{ product_id: "test-gift-card-code-fail", package_value: "10" }], payment_method: "usdc_base", refund_address: refundTo },
+    });
+    const p = created.body.payment!;
+    const id = created.body.invoice_id as string;
+    await transfer(p.address, BigInt(p.amount_atomic));
+    await roundsUntil(async () => (await status(id)) === "paid", "paid");
+    await drainDue(database.db);
+    const refunds = await refundDue(database.db, payout());
+    expect(refunds.map((r) => r.invoiceId)).toEqual([id]);
+    expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, refundTo)).toBe(BigInt(p.amount_atomic));
+    expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, payer.address)).toBeGreaterThan(0n);
+    expect((await x402(`/x402/invoice/status?invoice_id=${id}`)).body).toMatchObject({ status: "complete", orders: [{ status: "refunded" }] });
+  });
+
+  it("without a refund address, what is owed back waits for the operator, who is warned", { timeout: 60_000 }, async () => {
+    // A Solana wallet's invoice paid in ether on Base, with no refund address given.
+    const solanaOwner = { chainId: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", address: "So11111111111111111111111111111111111111112" };
+    const token = (await issueSessionToken(solanaOwner)).token;
+    const res = await X402_HANDLERS.invoiceCreate(
+      new Request("http://127.0.0.1/x402/invoice/create", {
+        method: "POST",
+        headers: { "X-Access-Token": token, "Content-Type": "application/json" },
+        body: JSON.stringify({ items: CART, payment_method: "eth_base" }),
+      }),
+    );
+    const created = (await res.json()) as { invoice_id: string; payment: ShopperPayment };
+    expect(created.payment.refund_address).toBeNull();
+    await fromPayer({ to: created.payment.address as Address, value: BigInt(created.payment.amount_atomic) + 10n ** 14n });
+    await roundsUntil(async () => (await refundsOf(created.invoice_id)).length === 1, "the extra owed back");
+    expect(await payAddressRefunds(database.db, payout())).toEqual([]);
+    expect((await refundsOf(created.invoice_id))[0]).toMatchObject({ status: "due", toAddress: null });
+    expect((await addressRefundWarnings(database.db)).join("\n")).toContain(`invoice ${created.invoice_id}`);
   });
 });
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/lib/platform/db";
-import { invoices, paymentAddresses } from "@/lib/platform/db/schema";
+import { addressRefunds, invoices, paymentAddresses } from "@/lib/platform/db/schema";
+import { newId } from "@/lib/platform/ids";
 import { parseMinorUnits } from "@/lib/platform/money";
 import type { EvmNetwork } from "@/lib/platform/networks";
 import { credit, methodCoin, methodNetworkKey } from "@/lib/merchants";
@@ -227,7 +228,8 @@ async function lateRateHolds(tx: Db, row: PaymentAddressRow, priceNow: PriceNow)
  *   way), and anything it received when the invoice ended unpaid (short at expiry, or late) is credited to the
  *   merchant's balance at the locked rate. Nothing received is kept silently: the address shows it all (`received`,
  *   `credited`), and a remainder under a cent is recorded as credited though it moves no cent.
- * - An invoice of no merchant (the shop's own checkout has no address yet) leaves it undecided, held, for the operator.
+ * - A shopper's invoice (no merchant): all of that is refunded instead, in the coin, to the refund address the payer
+ *   gave (address_refunds); without one it waits for the operator.
  */
 export const addressPaymentEffectWith = (priceNow: PriceNow): AddressEffect => ({
   async decide(tx, row, now) {
@@ -289,7 +291,11 @@ export const addressPaymentEffectWith = (priceNow: PriceNow): AddressEffect => (
 /** The amount rules, weighing late payments against the stored ether price (lib/catalog/coin-prices.ts). */
 export const addressPaymentEffect: AddressEffect = addressPaymentEffectWith((db, coin) => coinPrice(db, coin));
 
-/** Credits `extra` (in the coin) to the invoice's merchant; a shopper's invoice leaves it undecided for the operator. */
+/**
+ * Credits `extra` (in the coin) to the invoice's merchant; a shopper's is owed back to the refund address the payer
+ * gave, in the coin (address_refunds, paid by lib/fulfilment's refund loop; without an address it waits for the
+ * operator). Either way it counts as decided (`credited`), so the address's funds are flushed to payTo.
+ */
 async function creditExtra(
   tx: Db,
   inv: { id: string; merchantId: string | null },
@@ -299,11 +305,25 @@ async function creditExtra(
 ): Promise<{ credited?: bigint; creditedCents?: bigint }> {
   if (extra <= 0n) return {};
   if (!inv.merchantId) {
-    log.warn(
-      { invoice_id: inv.id, network: row.network, address: row.address, amount: String(extra) },
-      "funds at a shopper's payment address wait for the operator",
-    );
-    return {};
+    await tx.insert(addressRefunds).values({
+      id: newId("ret"),
+      invoiceId: inv.id,
+      network: row.network,
+      address: row.address,
+      asset: row.asset,
+      currency: row.currency,
+      decimals: row.decimals,
+      amount: extra,
+      toAddress: row.refundAddress,
+      reason: `${why}: ${formatCoin(extra, row.decimals)} ${row.currency}`,
+    });
+    if (!row.refundAddress) {
+      log.warn(
+        { invoice_id: inv.id, network: row.network, address: row.address, amount: String(extra) },
+        "a refund of a shopper's payment by address has no refund address: it waits for the operator",
+      );
+    }
+    return { credited: row.credited + extra };
   }
   const cents = coinToCents(row, extra);
   if (cents > 0n) {

@@ -135,11 +135,12 @@ export function chainPayout(opts: ChainPayoutOptions): Payout {
     stuckAfterMs: opts.stuckAfterMs ?? STUCK_AFTER_MS,
     async sign(to, amountAtomic, store) {
       const n = network(to.network);
-      if (amountAtomic <= 0n) throw new Error(`Cannot refund ${amountAtomic} atomic USDC`);
+      if (amountAtomic <= 0n) throw new Error(`Cannot refund ${amountAtomic} atomic units`);
       if (n.kind === "evm") {
         if (!opts.evmKey) throw new Error(`no refund key for ${n.network} (set REFUND_EVM_PRIVATE_KEY)`);
-        return signEvm(n, opts.evmKey, to.payer, amountAtomic, opts, store);
+        return signEvm(n, opts.evmKey, to.payer, amountAtomic, opts, store, to.asset);
       }
+      if (to.asset === "native") throw new Error(`Cannot refund ether on ${n.network}`);
       if (!opts.solanaKey) throw new Error(`no refund key for ${n.network} (set REFUND_SOLANA_PRIVATE_KEY)`);
       const signed = await signSolana(n, opts.solanaKey, opts.solanaFeePayer ?? opts.solanaKey, to.payer, amountAtomic);
       return (await store(signed)) ? signed : null;
@@ -202,7 +203,7 @@ async function solanaStatus(n: SolanaNetwork, p: SignedPayout): Promise<PayoutVe
 }
 
 /**
- * The same ERC-20 transfer, nonce and gas, signed again at the chain's current fees and at least 12.5 % above its
+ * The same transfer (ERC-20 or ether), nonce and gas, signed again at the chain's current fees and at least 12.5 % above its
  * own (what nodes ask of a replacement): null when the stored bytes are not an EIP-1559 transaction of this wallet's.
  */
 async function replaceEvm(n: EvmNetwork, account: LocalAccount, p: SignedPayout): Promise<SignedPayout | null> {
@@ -221,6 +222,8 @@ async function replaceEvm(n: EvmNetwork, account: LocalAccount, p: SignedPayout)
     type: "eip1559",
     to: first.to,
     data: first.data,
+    // (An ether refund's amount is its value.)
+    value: first.value,
     gas: first.gas,
     nonce: first.nonce,
     ...fees,
@@ -237,13 +240,18 @@ async function signEvm(
   amount: bigint,
   opts: ChainPayoutOptions,
   store: (p: SignedPayout) => Promise<boolean>,
+  asset?: "native",
 ): Promise<SignedPayout | null> {
   if (!isEvmAddress(payer, { strict: false })) throw new Error(`Not an EVM address: ${payer}`);
   const client = evmClient(n);
   await opts.beforeEvmTransfer?.(n, account.address);
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [getAddress(payer), amount] });
+  // USDC by its contract's `transfer`; ether as the value of a plain transaction.
+  const call =
+    asset === "native"
+      ? { to: getAddress(payer), value: amount }
+      : { to: n.usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [getAddress(payer), amount] }) };
   // Estimated (and so simulated) before it is signed: a wallet short of USDC or gas fails here, with nothing stored.
-  const [gas, fees] = await Promise.all([client.estimateGas({ account, to: n.usdc.address, data }), client.estimateFeesPerGas()]).catch((err: unknown) => {
+  const [gas, fees] = await Promise.all([client.estimateGas({ account, ...call }), client.estimateFeesPerGas()]).catch((err: unknown) => {
     throw err instanceof BaseError
       ? new Error(`The refund transfer on ${n.network} could not be made: ${err.shortMessage.replace(/\s*\n\s*/g, " ")}`, { cause: err })
       : err;
@@ -256,8 +264,7 @@ async function signEvm(
     const serialized = await account.signTransaction({
       chainId: n.chainId,
       type: "eip1559",
-      to: n.usdc.address,
-      data,
+      ...call,
       gas: (gas * 12n) / 10n,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,

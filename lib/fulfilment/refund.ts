@@ -22,7 +22,8 @@ export type PayoutVerdict = { status: PayoutStatus; transaction?: string };
 
 /**
  * How refunds move money, in three steps so that a transfer is stored before it can reach the chain:
- * - `sign`: signs a transfer of `amountAtomic` USDC back to the payer on the network it paid on, and hands it to
+ * - `sign`: signs a transfer of `amountAtomic` USDC (ether with `asset: "native"`, on EVM networks) back to the payer
+ *   on the network it paid on, and hands it to
  *   `store` (which keeps it on the orders, and may refuse) before the wallet's next transfer can be signed. Throws
  *   when nothing could be signed (no key, no funds: nothing was stored).
  * - `send`: puts a stored transfer on the chain; sending the same one again is harmless. Throws when the node refused it.
@@ -34,7 +35,11 @@ export type PayoutVerdict = { status: PayoutStatus; transaction?: string };
  *   the blocks; stored beside the first before it is sent, since either may land (never both).
  */
 export type Payout = {
-  sign(to: { network: string; payer: string }, amountAtomic: bigint, store: (p: SignedPayout) => Promise<boolean>): Promise<SignedPayout | null>;
+  sign(
+    to: { network: string; payer: string; asset?: "native" },
+    amountAtomic: bigint,
+    store: (p: SignedPayout) => Promise<boolean>,
+  ): Promise<SignedPayout | null>;
   send(network: string, p: SignedPayout): Promise<void>;
   status(network: string, versions: readonly SignedPayout[]): Promise<PayoutVerdict>;
   replace?(network: string, p: SignedPayout): Promise<SignedPayout | null>;

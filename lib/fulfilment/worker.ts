@@ -4,6 +4,7 @@ import { drainDue } from "./engine";
 import type { UpstreamProvider } from "./providers/provider-for";
 import type { FulfilmentProvider } from "./providers/types";
 import { refundDue, type Payout } from "./refund";
+import { payAddressRefunds } from "./address-refunds";
 
 export type WorkerOptions = WorkerLoopOptions & {
   /** One provider for every order (tests); `providerFor(order)` otherwise. */
@@ -31,8 +32,10 @@ export function startWorker(getDb: () => Promise<Db>, opts: WorkerOptions = {}):
       const drained = await drainDue(db, { provider: opts.provider, upstream: opts.upstream }).catch(onError);
       // Refunds run even when some delivery could not be recorded.
       const refunds = opts.payout ? await refundDue(db, opts.payout).catch(onError) : [];
+      // And what shoppers' payment addresses received beyond their invoices.
+      const returned = opts.payout ? await payAddressRefunds(db, opts.payout).catch(onError) : [];
       // Idle: no order was due, none was left to roll up, no refund was made; a failed step is not idle.
-      return Boolean(drained && drained.claimed === 0 && drained.recoveredInvoices === 0 && refunds?.length === 0);
+      return Boolean(drained && drained.claimed === 0 && drained.recoveredInvoices === 0 && refunds?.length === 0 && returned?.length === 0);
     },
     500,
     opts,

@@ -1,6 +1,6 @@
 import { ulid } from "ulid";
 
-type Prefix = "inv" | "ord" | "mer" | "key" | "msg" | "top" | "gcb" | "gc";
+type Prefix = "inv" | "ord" | "mer" | "key" | "msg" | "top" | "gcb" | "gc" | "ret";
 
 /**
  * Prefixed, time-sortable ids that say what they are: `inv_01J…`, `ord_01J…`, merchants, keys, webhook messages,

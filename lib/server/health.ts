@@ -7,6 +7,7 @@ import { errorText, redactUrls } from "@/lib/platform/errors";
 import { getDb } from "@/lib/platform/db";
 import { migrationStatus, queryRows } from "@/lib/platform/db/client";
 import { addressWarnings, getPayments, undecidedSettlements, viemChain } from "@/lib/payments";
+import { addressRefundWarnings } from "@/lib/fulfilment";
 import type { PaymentNetwork } from "@/lib/platform/networks";
 import { upstreamHealth, type UpstreamStatus } from "@/lib/supply";
 import { LOOP_STALE_MS, LOOPS, loopAges } from "./background";
@@ -198,10 +199,10 @@ export async function readiness(): Promise<Readiness> {
         `${o.transaction ? `, transaction ${o.transaction}` : ""}${o.lastError ? `: ${redactUrls(o.lastError)}` : ""}. Its RPC node may lag or refuse log queries: check the transaction on an explorer`,
     );
   }
-  // Payment addresses whose flush is stuck, or whose network's watcher fails.
+  // Payment addresses whose flush is stuck, or whose network's watcher fails; their refunds with nowhere to go.
   warnings.push(
     ...(await getDb()
-      .then((db) => addressWarnings(db))
+      .then(async (db) => [...(await addressWarnings(db)), ...(await addressRefundWarnings(db))])
       .catch(() => [])),
   );
   // Exchange rates held for moving a currency too far: the operator's to confirm (prices keep the applied ones).

@@ -2,7 +2,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { config, ConfigError, type Config } from "@/lib/platform/config";
 import { getDb } from "@/lib/platform/db";
 import { getDevnet } from "@/lib/devnet";
-import { drainDue, refundDue, type Payout, chainPayout, devnetPayout } from "@/lib/fulfilment";
+import { drainDue, refundDue, payAddressRefunds, type Payout, chainPayout, devnetPayout } from "@/lib/fulfilment";
 import { deleteStaleIdempotencyKeys } from "@/lib/api/merchant";
 import { deleteStalePaidAnswers } from "@/lib/api/x402";
 import { settlementEffects, expireInvoices } from "@/lib/checkout";
@@ -110,7 +110,7 @@ export async function runRound({ budgetMs = 50_000 }: { budgetMs?: number } = {}
   });
   await job("refunds", async () => {
     const p = await processPayout();
-    if (p) report.refunds = (await refundDue(db, p)).length;
+    if (p) report.refunds = (await refundDue(db, p)).length + (await payAddressRefunds(db, p)).length;
   });
   await job("webhooks", async () => {
     report.webhooks = await drainWebhooks(db, { signal });

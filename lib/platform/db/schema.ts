@@ -852,6 +852,44 @@ export const paymentAddresses = pgTable(
   ],
 );
 
+/**
+ * What a shopper's payment address received beyond what paid its invoice (over-paid, late, short at its end, or after
+ * it was paid another way), owed back in the coin that arrived (lib/fulfilment/address-refunds.ts): decided in the
+ * transaction that records it, exactly once; paid to `to_address` (the refund address the payer gave) from the shop's
+ * refund wallet by a transfer signed and stored before it is sent; without an address it waits for the operator.
+ */
+export const addressRefunds = pgTable(
+  "address_refunds",
+  {
+    id: text("id").primaryKey(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "restrict" }),
+    network: text("network").notNull(),
+    /** The payment address it arrived at. */
+    address: text("address").notNull(),
+    /** `native` (ether) or the token's contract. */
+    asset: text("asset").notNull(),
+    currency: text("currency").notNull(),
+    decimals: integer("decimals").notNull(),
+    amount: coinAmount("amount").notNull(),
+    toAddress: text("to_address"),
+    reason: text("reason").notNull(),
+    /** `due` until the transfer landed (`paid`). */
+    status: text("status").notNull().default("due"),
+    /** The transfer signed and stored before it is sent: its hash, wire bytes and nonce (as orders' refunds keep them). */
+    tx: text("tx"),
+    raw: text("raw"),
+    expiry: text("expiry"),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lockedBy: integer("locked_by"),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+  },
+  (t) => [index("address_refunds_due_idx").on(t.status, t.lockedUntil), index("address_refunds_invoice_idx").on(t.invoiceId)],
+);
+
 /** One network's address watcher: the depth block it last read, and the server holding its round. */
 export const chainWatchers = pgTable("chain_watchers", {
   network: text("network").primaryKey(),

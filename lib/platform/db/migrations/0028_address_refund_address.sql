@@ -1,1 +1,0 @@
-ALTER TABLE "payment_addresses" ADD COLUMN "refund_address" text;

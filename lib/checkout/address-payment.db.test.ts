@@ -549,6 +549,54 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
     }, "flushed");
   });
 
+  it("a refund stored and never sent, or sent and never recorded, is finished by a later round with the same transfer, once", { timeout: 90_000 }, async () => {
+    const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+    const created = await x402("/x402/invoice/create", { body: { items: CART, payment_method: "usdc_base", refund_address: refundTo } });
+    const p = created.body.payment!;
+    const id = created.body.invoice_id as string;
+    const extra = 1_234_567n;
+    await transfer(p.address, BigInt(p.amount_atomic) + extra);
+    await roundsUntil(async () => (await refundsOf(id)).length === 1, "the extra owed back");
+    const real = payout();
+    // The process dies once the transfer is stored: nothing reaches the chain, and no answer is awaited.
+    const died = { ...real, confirmTimeoutMs: 0, send: async () => {} };
+    expect(await payAddressRefunds(database.db, died)).toEqual([]);
+    const [stored] = await refundsOf(id);
+    expect(stored).toMatchObject({ status: "due" });
+    expect(stored!.tx).toMatch(/^0x[0-9a-f]{64}$/);
+    // Its hold lapses; the next round sends the same bytes and records it.
+    const later = new Date(Date.now() + 61_000);
+    expect(await payAddressRefunds(database.db, real, { now: later })).toEqual([stored!.id]);
+    expect((await refundsOf(id))[0]).toMatchObject({ status: "paid", tx: stored!.tx });
+    expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, refundTo)).toBe(extra);
+
+    // Sent and landed, the process dead before it recorded it: the next round finds it landed and signs nothing new.
+    const second = await x402("/x402/invoice/create", { body: { items: CART, payment_method: "usdc_base", refund_address: refundTo } });
+    const q = second.body.payment!;
+    const secondId = second.body.invoice_id as string;
+    await transfer(q.address, BigInt(q.amount_atomic) + extra);
+    await roundsUntil(async () => (await refundsOf(secondId)).length === 1, "the second extra owed back");
+    let signed = 0;
+    const unrecorded = {
+      ...real,
+      sign: (...args: Parameters<typeof real.sign>) => {
+        signed++;
+        return real.sign(...args);
+      },
+      // It lands; the answer never comes back.
+      status: async () => ({ status: "pending" as const }),
+      confirmTimeoutMs: 0,
+    };
+    expect(await payAddressRefunds(database.db, unrecorded)).toEqual([]);
+    const [sent] = await refundsOf(secondId);
+    await createPublicClient({ transport: http(chain.rpcUrl) }).waitForTransactionReceipt({ hash: sent!.tx as Hex, pollingInterval: 100 });
+    await control().waitBlocks(2);
+    expect(await payAddressRefunds(database.db, { ...real, sign: unrecorded.sign }, { now: new Date(Date.now() + 61_000) })).toEqual([sent!.id]);
+    expect(signed).toBe(1);
+    expect((await refundsOf(secondId))[0]).toMatchObject({ status: "paid", tx: sent!.tx });
+    expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, refundTo)).toBe(2n * extra);
+  });
+
   it("refunds a failed order of a shopper's invoice paid by address to the refund address, not the sender", { timeout: 60_000 }, async () => {
     const refundTo = privateKeyToAccount(generatePrivateKey()).address;
     const created = await x402("/x402/invoice/create", {

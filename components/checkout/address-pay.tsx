@@ -34,6 +34,7 @@ export function AddressPay({
   alternative,
   onSent,
   faucet,
+  extraGoes = "went to the merchant's balance.",
 }: {
   payment: AddressPayment;
   networkName: string;
@@ -45,6 +46,8 @@ export function AddressPay({
   onSent: () => Promise<unknown>;
   /** Devnet: gets the wallet test money of this coin; what was sent, in words. */
   faucet?: () => Promise<string>;
+  /** What becomes of what arrives beyond the price (or after the end), in words that end the sentence. */
+  extraGoes?: string;
 }) {
   const [notice, setNotice] = useState<string | null>(null);
   const { busy, error, run } = useAction<"send" | "fund">(onSent);
@@ -104,7 +107,7 @@ export function AddressPay({
       </p>
       {payment.credited !== "0" && (
         <p className="text-sm text-slate-700">
-          {payment.credited} {payment.coin} beyond what the invoice asked (or after it ended) went to the merchant&apos;s balance.
+          {payment.credited} {payment.coin} beyond what the invoice asked (or after it ended) {extraGoes}
         </p>
       )}
       {canSend && (

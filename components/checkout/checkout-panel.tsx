@@ -8,6 +8,8 @@ import { GiftCardCodeInput } from "@/components/gift-cards/code-input";
 import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { signInAgainReason, useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
+import { useWalletSetup } from "@/components/wallet/wallet-providers";
+import { PayByTransferChoice, refundAddressProblem, transferMethods } from "./pay-by-transfer";
 import { createInvoice, ShopApiError, type CartItem } from "./shop-api";
 import { useAction } from "./use-action";
 
@@ -71,15 +73,28 @@ export function CheckoutPanel() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const id = useId();
+  const methods = transferMethods(useWalletSetup());
+  const [byTransfer, setByTransfer] = useState(false);
+  const [method, setMethod] = useState<string | null>(null);
+  // The connected EVM wallet is the refund address unless the shopper types another.
+  const [refundTyped, setRefundTyped] = useState<string | null>(null);
+  const refundAddress = refundTyped ?? (wallet?.family === "eip155" ? wallet.address : "");
+  const [refundError, setRefundError] = useState<string | null>(null);
   if (lines.length === 0) return null;
 
   const checkout = () =>
     run("invoice", async () => {
       setCodeError(null);
+      const problem = byTransfer ? refundAddressProblem(refundAddress) : null;
+      setRefundError(problem);
+      if (problem) return;
       const token = session?.token ?? (await signIn()).token;
+      const transfer = byTransfer
+        ? { payment_method: method ?? methods[0]!.method, ...(refundAddress.trim() ? { refund_address: refundAddress.trim() } : {}) }
+        : undefined;
       let invoice;
       try {
-        invoice = await createInvoice(token, cartItems(lines), code.trim() || undefined);
+        invoice = await createInvoice(token, cartItems(lines), code.trim() || undefined, transfer);
       } catch (err) {
         // A refused code is the field's to tell: the cart and the rest of the checkout stay as they are.
         const refusal = code.trim() ? giftCardRefusal(err) : undefined;
@@ -121,7 +136,7 @@ export function CheckoutPanel() {
           )}
         </Step>
         <Step n={3} title="Lock the price and pay" done={false}>
-          <p className="text-sm text-slate-700">The invoice holds this price for a few minutes while you pay in USDC.</p>
+          <p className="text-sm text-slate-700">The invoice holds this price for a few minutes while you pay.</p>
           <form
             noValidate
             onSubmit={(e) => {
@@ -158,6 +173,19 @@ export function CheckoutPanel() {
                 </p>
               )}
             </div>
+            <PayByTransferChoice
+              methods={methods}
+              byTransfer={byTransfer}
+              onByTransfer={setByTransfer}
+              method={method ?? methods[0]?.method ?? ""}
+              onMethod={setMethod}
+              refundAddress={refundAddress}
+              onRefundAddress={(v) => {
+                setRefundTyped(v);
+                setRefundError(null);
+              }}
+              refundError={refundError}
+            />
             <button
               type="submit"
               disabled={!wallet || busy !== null}

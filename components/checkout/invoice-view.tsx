@@ -16,7 +16,8 @@ import { formatPackage, formatUsdc, formatUsdcDecimal } from "@/lib/catalog/pric
 import { explainError } from "./explain-error";
 import { NetworkPicker } from "./network-picker";
 import { RedemptionCard } from "./redemption-card";
-import { createInvoice, faucetAmount, invoiceStatus, payInvoice, requestTestUsdc, ShopApiError, type InvoiceStatus } from "./shop-api";
+import { AddressPay } from "./address-pay";
+import { createInvoice, faucetAmount, invoiceStatus, payInvoice, requestTestEther, requestTestUsdc, ShopApiError, type InvoiceStatus } from "./shop-api";
 import { formatCountdown, useSecondsLeft } from "./use-countdown";
 import { useAction } from "./use-action";
 import { BALANCES, payNetworks, useUsdcBalance } from "./usdc-balance";
@@ -86,9 +87,13 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
     retry: (count, err) => !(err instanceof ShopApiError && [403, 404].includes(err.status)) && count < 2,
   });
   const invoice = query.data;
-  const secondsLeft = useSecondsLeft(invoice?.status === "unpaid" ? invoice.expires_at : undefined);
+  // Paid by a transfer to the invoice's own address: its quote ends at `expires_time`, and x402 pays it on its
+  // network only, when it is USDC there (ether and USDC on Ethereum only by the transfer).
+  const byAddress = invoice?.payment && "address" in invoice.payment ? invoice.payment : undefined;
+  const x402Too = !byAddress || (byAddress.coin === "USDC" && byAddress.method !== "usdc_erc20");
+  const secondsLeft = useSecondsLeft(invoice?.status === "unpaid" ? (byAddress?.expires_time ?? invoice.expires_at) : undefined);
 
-  const networks = payNetworks(setup).filter((n) => n.family === wallet.family);
+  const networks = payNetworks(setup).filter((n) => n.family === wallet.family && x402Too && (!byAddress || n.network === byAddress.network));
   const chosen = networks.find((n) => n.network === network) ?? networks[0];
   const balance = useUsdcBalance(invoice?.status === "unpaid" ? chosen : undefined, wallet.address);
   // What the wallet pays: the locked price less what a gift card paid of it.
@@ -199,7 +204,7 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               <p className="text-sm text-slate-700" role="timer" aria-live="off">
                 Price locked for <span className="font-semibold text-slate-900">{formatCountdown(secondsLeft)}</span>
               </p>
-              <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />
+              {networks.length > 0 && <NetworkPicker networks={networks} chosen={chosen} onChoose={setNetwork} />}
               {balance !== undefined && chosen && (
                 <p className={`text-sm ${shortOfUsdc ? "font-medium text-red-700" : "text-slate-700"}`} id="balance-note">
                   {shortOfUsdc
@@ -207,16 +212,18 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                     : `This wallet holds ${formatUsdc(balance)} on ${chosen.name}.`}
                 </p>
               )}
-              <button
-                type="button"
-                onClick={pay}
-                aria-describedby={balance !== undefined ? "balance-note" : undefined}
-                disabled={busy !== null || !chosen || secondsLeft === 0 || shortOfUsdc}
-                className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
-              >
-                {busy === "pay" ? "Confirm in your wallet…" : `Pay ${formatUsdcDecimal(invoice.amount_due_usdc)}`}
-              </button>
-              {setup.mode === "devnet" && (
+              {chosen && (
+                <button
+                  type="button"
+                  onClick={pay}
+                  aria-describedby={balance !== undefined ? "balance-note" : undefined}
+                  disabled={busy !== null || secondsLeft === 0 || shortOfUsdc}
+                  className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+                >
+                  {busy === "pay" ? "Confirm in your wallet…" : `Pay ${formatUsdcDecimal(invoice.amount_due_usdc)}`}
+                </button>
+              )}
+              {setup.mode === "devnet" && chosen && (
                 <button
                   type="button"
                   onClick={fund}
@@ -251,7 +258,32 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               )}
             </div>
           )}
-          {invoice.payment && !paidByCard && (
+          {byAddress && (
+            <AddressPay
+              payment={byAddress}
+              networkName={byAddress.network_name}
+              network={byAddress.network}
+              unpaid={invoice.status === "unpaid" && secondsLeft !== 0}
+              wallet={wallet}
+              alternative={networks.length > 0}
+              onSent={refresh}
+              extraGoes={
+                byAddress.refund_address
+                  ? `is refunded to your refund address ${byAddress.refund_address}.`
+                  : "waits for the shop's staff to refund it (no refund address was given)."
+              }
+              faucet={
+                // (USDC that x402 pays has the faucet of the section above.)
+                setup.mode === "devnet" && wallet.family === "eip155" && (byAddress.coin === "ETH" || networks.length === 0)
+                  ? () =>
+                      byAddress.coin === "ETH"
+                        ? requestTestEther({ network: byAddress.network, name: byAddress.network_name }, wallet.address, "1")
+                        : requestTestUsdc({ network: byAddress.network, name: byAddress.network_name }, wallet.address, faucetAmount(invoice.amount_due_usdc))
+                  : undefined
+              }
+            />
+          )}
+          {invoice.payment?.transaction && !paidByCard && (
             <p className="text-sm break-all text-slate-700">
               Paid{invoice.payment.network ? ` on ${networkName(setup, invoice.payment.network)}` : ""}: <code>{invoice.payment.transaction}</code>
             </p>
@@ -278,12 +310,16 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
                 <span key={o.order_id} className="block">
                   {o.name} · {formatPackage(o.package_value, o.currency)}:{" "}
                   {o.refund?.transaction
-                    ? `${formatUsdcDecimal(o.refund.amount_usdc)} refunded to your wallet (${o.refund.transaction.slice(0, 12)}…).`
-                    : paidByCard
-                      ? "its price goes back to your gift card."
-                      : card !== undefined
-                        ? "its price goes back to your gift card first, and any rest to your wallet."
-                        : "a refund of its price is on its way to your wallet."}
+                    ? `${formatUsdcDecimal(o.refund.amount_usdc)} refunded to your ${byAddress ? "refund address" : "wallet"} (${o.refund.transaction.slice(0, 12)}…).`
+                    : byAddress
+                      ? byAddress.refund_address
+                        ? `a refund of its price in USDC is on its way to your refund address ${byAddress.refund_address}.`
+                        : "a refund of its price waits for the shop's staff (no refund address was given)."
+                      : paidByCard
+                        ? "its price goes back to your gift card."
+                        : card !== undefined
+                          ? "its price goes back to your gift card first, and any rest to your wallet."
+                          : "a refund of its price is on its way to your wallet."}
                 </span>
               ))}
             </div>

@@ -101,12 +101,18 @@ export type Redemption = z.infer<typeof RedemptionSchema>;
 export type MyOrders = z.infer<typeof WalletOrders>;
 export type MyEsims = z.infer<typeof WalletEsims>;
 
-/** Locks the cart's price on an invoice; a gift card's code (optional) pays what it can, the wallet the rest. */
-export async function createInvoice(token: string, items: CartItem[], giftCardCode?: string): Promise<CreatedInvoice> {
+/** How a shopper pays by a transfer instead of a signature: the method (coin and network) and where refunds go. */
+export type ByTransfer = { payment_method: string; refund_address?: string };
+
+/**
+ * Locks the cart's price on an invoice; a gift card's code (optional) pays what it can, the wallet the rest (or a
+ * transfer to the invoice's own address, `byTransfer`).
+ */
+export async function createInvoice(token: string, items: CartItem[], giftCardCode?: string, byTransfer?: ByTransfer): Promise<CreatedInvoice> {
   const res = await fetch("/x402/invoice/create", {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Access-Token": token },
-    body: JSON.stringify({ items, ...(giftCardCode ? { gift_card_code: giftCardCode } : {}) }),
+    body: JSON.stringify({ items, ...(giftCardCode ? { gift_card_code: giftCardCode } : {}), ...byTransfer }),
   });
   return answer<CreatedInvoice>(res);
 }

@@ -5,15 +5,26 @@ import { newMerchant } from "../merchant-api/merchants";
 
 // A merchant's invoice paid by a plain transfer to its own address, on its payment page, with the devnet's burner
 // wallet: in ether (`ethereum`, `eth_base`: no other way) and in USDC (`usdc_base`, beside the x402 way), on a desktop
-// screen and a phone's. The shop counts the transfer at the chain's depth and the page follows until it is paid.
+// screen and a phone's; and a shopper's cart paid the same way from the checkout (ether on the desktop, USDC on the
+// phone). The shop counts the transfer at the chain's depth and the page follows until it is paid.
 
 const BURNER_RE = /Burner wallet \(devnet\)/;
 type Invoice = { id: string; payment: { payment_page: string; address: string; amount: string; payment_uri: string; received: string } };
 
 // Ether on Ethereum (paid by address only) on the desktop, on Base on the phone.
 const screens = [
-  { name: "desktop", viewport: { width: 1280, height: 800 }, ether: { method: "ethereum", network: "Ethereum (devnet)" } },
-  { name: "phone", viewport: { width: 390, height: 844 }, ether: { method: "eth_base", network: "Base (devnet)" } },
+  {
+    name: "desktop",
+    viewport: { width: 1280, height: 800 },
+    ether: { method: "ethereum", network: "Ethereum (devnet)" },
+    shopper: { label: "ETH on Base (devnet)", section: "Send ETH from any wallet or exchange", faucet: "Get test ether" },
+  },
+  {
+    name: "phone",
+    viewport: { width: 390, height: 844 },
+    ether: { method: "eth_base", network: "Base (devnet)" },
+    shopper: { label: "USDC on Base (devnet)", section: "Or send USDC from any wallet or exchange", faucet: "Get test USDC" },
+  },
 ];
 
 async function connectBurner(page: Page) {
@@ -83,6 +94,46 @@ for (const screen of screens) {
       await expect(page.getByText("Paid. Thank you!")).toBeVisible({ timeout: 30_000 });
       const seen = (await merchant.call(`/invoices/${invoice.id}`)).body.data as Invoice;
       expect(seen.payment.received).toBe("10");
+    });
+
+    test(`a shopper pays the cart by a transfer (${screen.shopper.label}) from the burner wallet, refunds to an address of theirs`, async ({
+      page,
+    }, testInfo) => {
+      await page.goto("/products/test-gift-card-code");
+      await page.getByRole("radio", { name: /^\$10(?![.\d])/ }).check();
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await expect(page.getByRole("status")).toContainText("Added 1 ×");
+      await page.goto("/cart");
+      await connectBurner(page);
+      await page.getByRole("radio", { name: /By a transfer from any wallet or exchange/ }).check();
+      await page.getByLabel("Coin and network").selectOption({ label: screen.shopper.label });
+      await expectAccessible(page, `the checkout's choice of a transfer (${screen.name})`);
+      await page.screenshot({ path: testInfo.outputPath(`checkout-transfer-${screen.name}.png`), fullPage: true });
+      // The refund address is the connected wallet's unless another is typed; one that is no address is refused there.
+      const refund = page.getByLabel(/^Refund address/);
+      const own = await refund.inputValue();
+      expect(own).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      await refund.fill("0x1234");
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await expect(page.getByText("This is not an EVM address: 0x followed by 40 hexadecimal digits.")).toBeVisible();
+      await expect(page).toHaveURL(/\/cart$/);
+      await refund.fill(own);
+      if (screen.name === "phone") await expectNoSidewaysScroll(page, "the checkout's choice of a transfer on a phone");
+      await page.getByRole("button", { name: "Continue to payment" }).click();
+      await expect(page).toHaveURL(/\/invoices\/inv_[0-9A-Z]{26}$/);
+
+      const section = page.getByRole("region", { name: screen.shopper.section });
+      await expect(section.getByRole("img", { name: /QR code of the payment/ })).toBeVisible();
+      await expect(section.getByText("Waiting for your payment…")).toBeVisible();
+      await expectAccessible(page, `a shopper's invoice paid by a transfer (${screen.name})`);
+      if (screen.name === "phone") await expectNoSidewaysScroll(page, "a shopper's invoice paid by a transfer on a phone");
+      // Test money: ether from the section's faucet; USDC (with gas) from the x402 section's, which pays it too.
+      await page.getByRole("button", { name: screen.shopper.faucet }).click();
+      await expect(page.getByText(/sent to your wallet/)).toBeVisible({ timeout: 20_000 });
+      await page.screenshot({ path: testInfo.outputPath(`shopper-transfer-${screen.name}.png`), fullPage: true });
+      await section.getByRole("button", { name: "Pay with the burner wallet" }).click();
+      await expect(section.getByText(/^Sent: transaction 0x[0-9a-f]{64}/)).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Your codes" })).toBeVisible({ timeout: 30_000 });
     });
   });
 }

@@ -33,6 +33,7 @@ describe(`migrations on ${testDriver}`, () => {
         sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
       );
       expect(tables.map((r) => r.table_name)).toEqual([
+        "address_refunds",
         "affiliates",
         "balance_topups",
         "chain_watchers",

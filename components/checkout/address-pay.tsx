@@ -74,6 +74,17 @@ export function AddressPay({
       if (faucet) setNotice(await faucet());
     });
 
+  if (payment.reference)
+    return (
+      <SolanaPay
+        payment={{ ...payment, reference: payment.reference }}
+        networkName={networkName}
+        unpaid={unpaid}
+        alternative={alternative}
+        extraGoes={extraGoes}
+      />
+    );
+
   return (
     <section aria-labelledby="address-pay-heading" className="flex flex-col gap-3 border-t border-slate-200 pt-4">
       <h3 id="address-pay-heading" className="text-lg font-semibold text-slate-900">
@@ -131,6 +142,57 @@ export function AddressPay({
         </button>
       )}
       <ActionMessages notice={notice} error={error} />
+    </section>
+  );
+}
+
+/**
+ * USDC on Solana by Solana Pay: the payment request as a QR code (a Solana Pay wallet fills in the shop's wallet, the
+ * amount and the invoice's reference), the same by hand, and the status. A transfer without the reference is not tied
+ * to the invoice: said plainly, since an exchange cannot add it.
+ */
+function SolanaPay({
+  payment,
+  networkName,
+  unpaid,
+  alternative,
+  extraGoes,
+}: {
+  payment: AddressPayment & { reference: string };
+  networkName: string;
+  unpaid: boolean;
+  alternative: boolean;
+  extraGoes: string;
+}) {
+  return (
+    <section aria-labelledby="solana-pay-heading" className="flex flex-col gap-3 border-t border-slate-200 pt-4">
+      <h3 id="solana-pay-heading" className="text-lg font-semibold text-slate-900">
+        {alternative ? "Or pay with a Solana Pay wallet" : "Pay with a Solana Pay wallet"}
+      </h3>
+      <p className="text-sm text-slate-700">
+        Scan the code with a wallet that supports Solana Pay: it sends <span className="font-semibold text-slate-900">{payment.amount} USDC</span> on{" "}
+        <span className="font-semibold">{networkName}</span> to the shop with this invoice&apos;s reference. A transfer without the reference (from an exchange,
+        say) cannot be tied to this invoice.
+      </p>
+      {unpaid && (
+        <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+          <QrCode value={payment.payment_uri} label={`QR code of the payment: ${payment.amount} USDC on ${networkName} by Solana Pay`} size={180} />
+          <div className="flex w-full min-w-0 flex-col gap-2">
+            <CopyField label="Recipient" value={payment.address} />
+            <CopyField label="Amount (USDC)" value={payment.amount} />
+            <CopyField label="Reference" value={payment.reference} />
+          </div>
+        </div>
+      )}
+      {unpaid && <CopyField label="Payment link (Solana Pay)" value={payment.payment_uri} />}
+      <p role="status" aria-live="polite" className="text-sm font-medium text-slate-900">
+        {addressPaymentProgress(payment)}
+      </p>
+      {payment.credited !== "0" && (
+        <p className="text-sm text-slate-700">
+          {payment.credited} USDC beyond what the invoice asked (or after it ended) {extraGoes}
+        </p>
+      )}
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { ConnectWallet } from "@/components/wallet/connect-wallet";
 import { signInAgainReason, useSession } from "@/components/wallet/session";
 import { useShopWallet } from "@/components/wallet/use-shop-wallet";
 import { useWalletSetup } from "@/components/wallet/wallet-providers";
-import { PayByTransferChoice, refundAddressProblem, transferMethods } from "./pay-by-transfer";
+import { isSolanaMethod, PayByTransferChoice, refundAddressProblem, transferMethods } from "./pay-by-transfer";
 import { createInvoice, ShopApiError, type CartItem } from "./shop-api";
 import { useAction } from "./use-action";
 
@@ -76,22 +76,22 @@ export function CheckoutPanel() {
   const methods = transferMethods(useWalletSetup());
   const [byTransfer, setByTransfer] = useState(false);
   const [method, setMethod] = useState<string | null>(null);
-  // The connected EVM wallet is the refund address unless the shopper types another.
+  // The connected wallet is the refund address (when it is of the method's chain) unless the shopper types another.
   const [refundTyped, setRefundTyped] = useState<string | null>(null);
-  const refundAddress = refundTyped ?? (wallet?.family === "eip155" ? wallet.address : "");
+  const chosenMethod = method ?? methods[0]?.method ?? "";
+  const refundFamily = isSolanaMethod(chosenMethod) ? "solana" : "eip155";
+  const refundAddress = refundTyped ?? (wallet?.family === refundFamily ? wallet.address : "");
   const [refundError, setRefundError] = useState<string | null>(null);
   if (lines.length === 0) return null;
 
   const checkout = () =>
     run("invoice", async () => {
       setCodeError(null);
-      const problem = byTransfer ? refundAddressProblem(refundAddress) : null;
+      const problem = byTransfer ? refundAddressProblem(refundAddress, refundFamily === "solana") : null;
       setRefundError(problem);
       if (problem) return;
       const token = session?.token ?? (await signIn()).token;
-      const transfer = byTransfer
-        ? { payment_method: method ?? methods[0]!.method, ...(refundAddress.trim() ? { refund_address: refundAddress.trim() } : {}) }
-        : undefined;
+      const transfer = byTransfer ? { payment_method: chosenMethod, ...(refundAddress.trim() ? { refund_address: refundAddress.trim() } : {}) } : undefined;
       let invoice;
       try {
         invoice = await createInvoice(token, cartItems(lines), code.trim() || undefined, transfer);
@@ -177,8 +177,12 @@ export function CheckoutPanel() {
               methods={methods}
               byTransfer={byTransfer}
               onByTransfer={setByTransfer}
-              method={method ?? methods[0]?.method ?? ""}
-              onMethod={setMethod}
+              method={chosenMethod}
+              onMethod={(m) => {
+                // A typed address of the other chain would not do.
+                if (isSolanaMethod(m) !== isSolanaMethod(chosenMethod)) setRefundTyped(null);
+                setMethod(m);
+              }}
               refundAddress={refundAddress}
               onRefundAddress={(v) => {
                 setRefundTyped(v);

@@ -10,22 +10,29 @@ export type TransferMethod = { method: string; label: string };
  * The ways to pay by a transfer on this shop's EVM networks: USDC on each (on Ethereum `usdc_erc20`), and ether where
  * it is the network's coin (not on Polygon).
  */
-export function transferMethods(setup: Pick<WalletSetup, "evm" | "addressOnlyEvm">): TransferMethod[] {
+export function transferMethods(setup: Pick<WalletSetup, "evm" | "addressOnlyEvm" | "solana">): TransferMethod[] {
   const networks = [...setup.evm, ...(setup.addressOnlyEvm ?? [])];
-  return networks.flatMap((n) => {
-    const usdc = { method: n.key === "ethereum" ? "usdc_erc20" : `usdc_${n.key}`, label: `USDC on ${n.name}` };
-    const ether = n.key === "ethereum" ? "ethereum" : n.key === "base" || n.key === "arbitrum" ? `eth_${n.key}` : undefined;
-    return ether ? [usdc, { method: ether, label: `ETH on ${n.name}` }] : [usdc];
-  });
+  return [
+    ...networks.flatMap((n) => {
+      const usdc = { method: n.key === "ethereum" ? "usdc_erc20" : `usdc_${n.key}`, label: `USDC on ${n.name}` };
+      const ether = n.key === "ethereum" ? "ethereum" : n.key === "base" || n.key === "arbitrum" ? `eth_${n.key}` : undefined;
+      return ether ? [usdc, { method: ether, label: `ETH on ${n.name}` }] : [usdc];
+    }),
+    { method: "usdc_solana", label: `USDC on ${setup.solana.name} (Solana Pay)` },
+  ];
 }
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** Whether a method is paid on Solana (its refunds go to a Solana address). */
+export const isSolanaMethod = (method: string) => method === "usdc_solana";
 
-/** Why a refund address typed in is not one, or null when it is (or is left empty). */
-export function refundAddressProblem(value: string): string | null {
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** Why a refund address typed in is not one (of the method's chain), or null when it is (or is left empty). */
+export function refundAddressProblem(value: string, solana = false): string | null {
   const v = value.trim();
-  if (v === "" || EVM_ADDRESS.test(v)) return null;
-  return "This is not an EVM address: 0x followed by 40 hexadecimal digits.";
+  if (v === "" || (solana ? SOLANA_ADDRESS : EVM_ADDRESS).test(v)) return null;
+  return solana ? "This is not a Solana address: 32 to 44 base58 characters." : "This is not an EVM address: 0x followed by 40 hexadecimal digits.";
 }
 
 /**
@@ -86,7 +93,7 @@ export function PayByTransferChoice({
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor={`${id}-refund`} className="text-sm font-semibold text-slate-900">
-              Refund address <span className="font-normal text-slate-600">(an EVM address of yours)</span>
+              Refund address <span className="font-normal text-slate-600">({isSolanaMethod(method) ? "a Solana" : "an EVM"} address of yours)</span>
             </label>
             <input
               id={`${id}-refund`}
@@ -95,7 +102,7 @@ export function PayByTransferChoice({
               onChange={(e) => onRefundAddress(e.target.value)}
               spellCheck={false}
               autoComplete="off"
-              placeholder="0x…"
+              placeholder={isSolanaMethod(method) ? "" : "0x…"}
               aria-invalid={refundError !== null}
               aria-describedby={`${id}-refund-hint${refundError ? ` ${id}-refund-error` : ""}`}
               className="h-11 rounded-xl border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-[invalid=true]:border-red-600"

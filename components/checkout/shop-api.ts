@@ -226,6 +226,8 @@ export async function requestTestUsdc(network: { network: string; name: string }
 /** How an invoice with an address of its own is paid by a plain transfer, and what arrived (GET /api/pay/{id}). */
 export type AddressPayment = {
   address: string;
+  /** USDC on Solana (Solana Pay): the invoice's reference key, which the transfer to `address` (the shop's) carries. */
+  reference?: string;
   coin: "USDC" | "ETH";
   /** In the coin, and in its smallest unit. */
   amount: string;

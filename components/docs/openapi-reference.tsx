@@ -144,6 +144,11 @@ function objectOf(doc: OpenApiDocument, s: Schema): Schema | undefined {
   return union?.map((u) => objectOf(doc, u)).find(Boolean);
 }
 
+/** Whether a schema is, or holds (as its items, or a member of a union, however nested), a named schema. */
+function usesNamed(s: Schema): boolean {
+  return Boolean(s.$ref ?? s.items?.$ref ?? (s.anyOf ?? s.oneOf)?.some(usesNamed));
+}
+
 /** A schema's type with links to the named schemas it uses. */
 function TypeText({ doc, schema }: { doc: OpenApiDocument; schema: Schema | undefined }) {
   const label = typeLabel(schema);
@@ -173,7 +178,7 @@ export function Fields({ doc, schema, depth = 0 }: { doc: OpenApiDocument; schem
   return (
     <ul className={`flex flex-col divide-y divide-slate-100 ${depth > 0 ? "mt-2 border-l-2 border-slate-200 pl-3" : ""}`}>
       {Object.entries(obj.properties).map(([name, prop]) => {
-        const named = Boolean(prop.$ref ?? prop.items?.$ref ?? (prop.anyOf ?? prop.oneOf)?.some((u) => u.$ref));
+        const named = usesNamed(prop);
         const resolved = resolve(doc, prop);
         const nested = !named && depth < 5 && objectOf(doc, prop)?.properties;
         const head = (

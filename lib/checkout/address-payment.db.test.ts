@@ -482,14 +482,18 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
 
   it("refuses a method the shop cannot take or an address that is none, with the field at fault", async () => {
     const bad = [
-      [{ payment_method: "bitcoin" }, "payment_method"],
-      [{ payment_method: "eth_base", refund_address: "0x1234" }, "refund_address"],
-      [{ payment_method: "eth_base", refund_address: "0x" + "g".repeat(40) }, "refund_address"],
+      [{ payment_method: "bitcoin" }, "payment_method", "INVALID_PARAMETER"],
+      // This shop runs no Arbitrum.
+      [{ payment_method: "usdc_arbitrum" }, "payment_method", "UNSUPPORTED_PAYMENT_METHOD"],
+      [{ payment_method: "eth_base", refund_address: "0x1234" }, "refund_address", "INVALID_PARAMETER"],
+      [{ payment_method: "eth_base", refund_address: "0x" + "g".repeat(40) }, "refund_address", "INVALID_PARAMETER"],
+      // A Solana address for a refund on Base.
+      [{ payment_method: "eth_base", refund_address: "So11111111111111111111111111111111111111112" }, "refund_address", "INVALID_PARAMETER"],
     ] as const;
-    for (const [extra, field] of bad) {
+    for (const [extra, field, code] of bad) {
       const res = await x402("/x402/invoice/create", { body: { items: CART, ...extra } });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(JSON.stringify(res.body)).toContain(field);
+      expect(res.body).toMatchObject({ code, field });
     }
   });
 

@@ -3,10 +3,20 @@ import type { Db, DbOrTx } from "@/lib/platform/db";
 import { addressRefunds, invoices, paymentAddresses } from "@/lib/platform/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { parseMinorUnits } from "@/lib/platform/money";
-import type { EvmNetwork } from "@/lib/platform/networks";
+import type { PaymentNetwork } from "@/lib/platform/networks";
 import { credit, methodCoin, methodNetworkKey } from "@/lib/merchants";
 import { kickWorker } from "@/lib/fulfilment";
-import { coinToCents, forwarderAddress, FORWARDER_FACTORY, getPayments, invoiceSalt, type AddressEffect, type PaymentAddressRow } from "@/lib/payments";
+import {
+  coinToCents,
+  forwarderAddress,
+  FORWARDER_FACTORY,
+  getPayments,
+  invoiceSalt,
+  solanaPayUri,
+  solanaReference,
+  type AddressEffect,
+  type PaymentAddressRow,
+} from "@/lib/payments";
 import { log } from "@/lib/platform/log";
 import { coinPrice } from "@/lib/catalog";
 import { claimForPayment, endUnpaidNow, getInvoice, markPaid, releaseClaim, type InvoiceRow } from "./payment";
@@ -35,7 +45,7 @@ const HOLD_MS = 2 * 60_000;
 const holdOf = (row: { network: string; address: string }) => `address:${row.network}:${row.address}`;
 
 /** How an invoice is paid by address: the network, the coin, and its price in US dollars, locked for the invoice's life. */
-export type PayByAddress = { network: EvmNetwork; coin: "USDC" | "ETH"; usdPerCoin: string };
+export type PayByAddress = { network: PaymentNetwork; coin: "USDC" | "ETH"; usdPerCoin: string };
 
 /** Ether has 18 decimals on every EVM network. */
 const ETH_DECIMALS = 18;
@@ -67,13 +77,13 @@ export async function shopperAddressPayment(db: DbOrTx, inv: InvoiceRow, now = n
   if (!row) return undefined;
   const payments = await getPayments();
   const n = [...payments.networks, ...payments.addressNetworks].find((x) => x.network === row.network);
-  if (!n || n.kind !== "evm") return undefined;
+  if (!n) return undefined;
   return {
     method: row.method,
     network: row.network,
     network_name: n.name,
     address: row.address,
-    ...paymentByAddress(row, n.chainId, { expiresAt: inv.expiresAt, status: effectiveStatus(inv, now) }),
+    ...paymentByAddress(row, n, { expiresAt: inv.expiresAt, status: effectiveStatus(inv, now) }),
     refund_address: row.refundAddress,
     transaction: inv.paymentNetwork === row.network ? inv.paymentTx : null,
     payer: inv.paymentNetwork === row.network ? inv.paymentPayer : null,
@@ -89,6 +99,9 @@ export async function payByAddressFor(db: Db, method: string, instead: string): 
   const m = methodCoin(method);
   if (!m) return undefined;
   const payments = await getPayments();
+  // USDC on Solana: a Solana Pay reference of the invoice's own, the transfer going straight to payTo (nothing to flush).
+  const solana = m.key === "solana" ? payments.networks.find((x) => x.kind === "solana") : undefined;
+  if (solana) return { network: solana, coin: "USDC", usdPerCoin: "1" };
   const n = payments.addressNetworks.find((x) => x.key === m.key);
   const network = n && payments.gasSender(n) ? n : undefined;
   // A USDC method that x402 pays is offered without an address where no gas wallet can flush one.
@@ -115,22 +128,24 @@ export async function openPaymentAddress(
   pay: PayByAddress,
 ): Promise<void> {
   const n = pay.network;
-  const salt = invoiceSalt(inv.id);
   const ether = pay.coin === "ETH";
+  // EVM: a forwarder of payTo at a CREATE2 address; Solana: a Solana Pay reference, the transfer going to payTo.
+  const salt = n.kind === "evm" ? invoiceSalt(inv.id) : solanaReference(inv.id);
   await tx.insert(paymentAddresses).values({
     network: n.network,
-    address: forwarderAddress(n.payTo as `0x${string}`, salt),
+    address: n.kind === "evm" ? forwarderAddress(n.payTo as `0x${string}`, salt as `0x${string}`) : salt,
     invoiceId: inv.id,
     method: inv.method,
-    asset: ether ? "native" : n.usdc.address,
+    asset: ether ? "native" : n.kind === "evm" ? n.usdc.address : n.usdc.mint,
     currency: pay.coin,
     decimals: ether ? ETH_DECIMALS : n.usdc.decimals,
     payTo: n.payTo,
     salt,
-    factory: FORWARDER_FACTORY,
+    factory: n.kind === "evm" ? FORWARDER_FACTORY : "solana-pay",
     amountDue: usdcToCoin(inv.amountDueUsdc, pay.coin, pay.usdPerCoin),
     exchangeRate: ether ? pay.usdPerCoin : "1",
-    confirmations: Math.max(1, n.confirmations ?? 1),
+    // (Solana's depth is `confirmed`: one confirmation, as for x402 payments.)
+    confirmations: n.kind === "evm" ? Math.max(1, n.confirmations ?? 1) : 1,
     quoteExpiresAt: inv.quoteExpiresAt,
     refundAddress: inv.refundAddress,
     watchUntil: new Date(inv.expiresAt.getTime() + LATE_WATCH_MS),
@@ -156,13 +171,15 @@ export async function paymentAddressesOf(db: DbOrTx, invoiceIds: readonly string
  * scanning it fills in the transfer), the confirmations a payment needs and has, and what arrived so far: counted at
  * depth (`received`), still short of what it asks (`missing`), credited to the balance as extra (`credited`).
  */
-export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoice: { expiresAt: Date; status: string }) {
+export function paymentByAddress(row: PaymentAddressRow, n: PaymentNetwork, invoice: { expiresAt: Date; status: string }) {
   const expiresAt = quoteEnd(row, invoice);
   const coin = (v: bigint) => formatCoin(v, row.decimals);
   const uri =
-    row.asset === "native"
-      ? `ethereum:${row.address}@${chainId}?value=${row.amountDue}`
-      : `ethereum:${row.asset}@${chainId}/transfer?address=${row.address}&uint256=${row.amountDue}`;
+    n.kind === "solana"
+      ? solanaPayUri(row, coin(row.amountDue))
+      : row.asset === "native"
+        ? `ethereum:${row.address}@${n.chainId}?value=${row.amountDue}`
+        : `ethereum:${row.asset}@${n.chainId}/transfer?address=${row.address}&uint256=${row.amountDue}`;
   // The head the watcher read last is its depth block's `confirmations - 1` blocks on.
   const head = row.checkedBlock === null ? null : row.checkedBlock + BigInt(row.confirmations) - 1n;
   const confirmations =
@@ -174,6 +191,8 @@ export function paymentByAddress(row: PaymentAddressRow, chainId: number, invoic
   // Missing only while the invoice waits for payment (one paid another way, or ended, misses nothing).
   const missing = invoice.status === "unpaid" && row.applied === 0n && row.received < row.amountDue ? row.amountDue - row.received : 0n;
   return {
+    // Solana Pay: the transfer goes to payTo (its USDC account), tied to the invoice by its reference key.
+    ...(n.kind === "solana" ? { address: row.payTo, reference: row.address } : {}),
     coin: row.currency,
     amount: coin(row.amountDue),
     altcoinPrice: coin(row.amountDue),

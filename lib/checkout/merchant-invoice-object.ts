@@ -40,7 +40,7 @@ async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefine
     return {
       ...(inv.paymentNetwork && inv.paymentNetwork !== "gift_card" ? {} : { network: n.network }),
       network_name: n.name,
-      ...(address && n.kind === "evm" ? { address: address.address, ...paymentByAddress(address, n.chainId, inv) } : {}),
+      ...(address ? { address: address.address, ...paymentByAddress(address, n, inv) } : {}),
       ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now ? { payment_page: `${origin}/pay/${inv.id}` } : {}),
     };
   }
@@ -56,6 +56,6 @@ async function usdcDetails(inv: InvoiceRow, now: Date, origin: string | undefine
     ...(origin && paymentStatus(inv, now) === "unpaid" && inv.expiresAt > now
       ? { payment_url: `${origin}/x402/invoice/pay`, payment_body: { invoice_id: inv.id }, payment_page: `${origin}/pay/${inv.id}` }
       : {}),
-    ...(address && n.kind === "evm" ? paymentByAddress(address, n.chainId, inv) : {}),
+    ...(address ? paymentByAddress(address, n, inv) : {}),
   };
 }

@@ -5,13 +5,20 @@ import { DEVNET_ADDRESS_CHAINS, DEVNET_EVM_CHAINS, DEVNET_USDC_ADDRESS } from ".
 import { startEvmChain, mintUsdc as mintEvmUsdc, usdcBalance as evmUsdcBalance, type EvmDevChain } from "./evm";
 import { loadDevnetKeys, type DevnetKeys } from "./keys";
 import { startSolanaChain, type SolanaDevChain } from "./solana";
+import { createSolanaRpc, type Address } from "@solana/kit";
+
+/** What a wallet given USDC on Solana also gets, when it holds less, for the fees of its own transfers (0.01 SOL). */
+const FEE_LAMPORTS = 10_000_000n;
 
 export type Devnet = {
   networks: PaymentNetwork[];
   /** The chains where invoices are paid by address only (Ethereum): not x402 networks. */
   addressNetworks: EvmNetwork[];
   keys: DevnetKeys;
-  /** Mints devnet USDC (atomic units) to an address on a network (creating its Solana token account). */
+  /**
+   * Mints devnet USDC (atomic units) to an address on a network (creating its Solana token account, and giving it a
+   * little SOL for its own transfers' fees when it holds less).
+   */
   mint(network: string, address: string, amountAtomic: bigint): Promise<string>;
   balance(network: string, address: string): Promise<bigint>;
   stop(): Promise<void>;
@@ -68,7 +75,13 @@ export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: nu
       async mint(network, address, amountAtomic) {
         const evm = evmByNetwork.get(network);
         if (evm) return mintEvmUsdc(evm.rpcUrl, evm.usdc.address, address as `0x${string}`, amountAtomic);
-        if (network === solana.network) return solana.mintUsdc(address, amountAtomic);
+        if (network === solana.network) {
+          const signature = await solana.mintUsdc(address, amountAtomic);
+          // A plain transfer (Solana Pay) is the payer's own transaction: it needs SOL for its fee.
+          const { value: lamports } = await createSolanaRpc(solana.rpcUrl).getBalance(address as Address).send();
+          if (lamports < FEE_LAMPORTS) solana.airdrop(address, FEE_LAMPORTS);
+          return signature;
+        }
         throw new Error(`Unknown devnet network ${network}`);
       },
       async balance(network, address) {

@@ -225,7 +225,7 @@ const OPERATIONS: readonly ApiOperation[] = [
   route("invoiceCreate", {
     tags: ["Invoices"],
     description:
-      "Quotes the cart and locks its USDC price for the paying wallet until `expires_at`. The paying wallet is the SIGN-IN-WITH-X wallet when one is sent, else the X-Access-Token's, else the payer of the fee. A malformed body is refused (400) before any payment; catalog refusals (unknown product or package, recipient, stock, amount) are 400 too, and the fee is then not charged.",
+      "Quotes the cart and locks its USDC price for the paying wallet until `expires_at`. With `payment_method` it is paid by a transfer to an address of its own instead (`payment`; UNSUPPORTED_PAYMENT_METHOD when this shop cannot take that method now). The paying wallet is the SIGN-IN-WITH-X wallet when one is sent, else the X-Access-Token's, else the payer of the fee. A malformed body is refused (400) before any payment; catalog refusals (unknown product or package, recipient, stock, amount) are 400 too, and the fee is then not charged.",
     security: FEE_SECURITY,
     requestParams: {
       header: z.object({
@@ -245,6 +245,7 @@ const OPERATIONS: readonly ApiOperation[] = [
           "INVALID_JSON",
           "INVALID_PARAMETER",
           "TOO_MANY_ITEMS",
+          "UNSUPPORTED_PAYMENT_METHOD",
           ...x402ErrorCodes([...INVOICE_REFUSALS, "unknown_gift_card", "gift_card_empty", "gift_card_unavailable"]),
           ...PAYMENT_ERRORS,
         ],

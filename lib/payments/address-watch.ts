@@ -55,6 +55,8 @@ export type WatchReport = {
   head?: bigint;
   /** The block read at the network's depth. */
   block?: bigint;
+  /** Solana: the newest transaction read (the next round reads those after it). */
+  cursor?: string;
   addresses: number;
   /** Addresses whose counted amount grew this round. */
   received: number;
@@ -83,19 +85,27 @@ export async function watchAddresses(
   n: EvmNetwork,
   opts: { client: PublicClient; effect: AddressEffect; send?: GasSender; now?: Date },
 ): Promise<WatchReport> {
-  const now = opts.now ?? new Date();
-  const report: WatchReport = { network: n.network, ran: false, addresses: 0, received: 0, flushes: 0, rpcCalls: 0 };
-  await db.insert(chainWatchers).values({ network: n.network }).onConflictDoNothing();
+  return leasedRound(db, n.network, opts.now ?? new Date(), (report, now) => round(db, n, opts, now, report));
+}
+
+/**
+ * Runs `run` as the network's watcher round if no other round holds the network (`chain_watchers`, a lease that a
+ * dead server's round lets lapse), then hands it back with the round's outcome (its error for readiness, the blocks
+ * it read). A round that outlived its lease and was taken over hands back nothing.
+ */
+export async function leasedRound(db: Db, network: string, now: Date, run: (report: WatchReport, now: Date) => Promise<void>): Promise<WatchReport> {
+  const report: WatchReport = { network, ran: false, addresses: 0, received: 0, flushes: 0, rpcCalls: 0 };
+  await db.insert(chainWatchers).values({ network }).onConflictDoNothing();
   const [lease] = await db
     .update(chainWatchers)
     .set({ lockedUntil: new Date(now.getTime() + WATCH_LEASE_MS), lockedBy: claimHolder() })
-    .where(and(eq(chainWatchers.network, n.network), notHeld(chainWatchers.lockedUntil, now)))
+    .where(and(eq(chainWatchers.network, network), notHeld(chainWatchers.lockedUntil, now)))
     .returning({ block: chainWatchers.block });
   if (!lease) return report;
   report.ran = true;
   let failure: unknown;
   try {
-    await round(db, n, opts, now, report);
+    await run(report, now);
   } catch (err) {
     failure = err;
   }
@@ -107,10 +117,34 @@ export async function watchAddresses(
       updatedAt: new Date(),
       lastError: failure === undefined ? null : errorText(failure).slice(0, 500),
       ...(report.block !== undefined ? { block: report.block, head: report.head } : {}),
+      ...(report.cursor !== undefined ? { cursor: report.cursor } : {}),
     })
-    .where(eq(chainWatchers.network, n.network));
+    .where(and(eq(chainWatchers.network, network), heldByMe(chainWatchers.lockedBy)));
   if (failure !== undefined) throw failure;
   return report;
+}
+
+/** Rows held by this process (a process without a presence holds as null). */
+const heldByMe = (column: typeof chainWatchers.lockedBy) => {
+  const holder = claimHolder();
+  return holder === null ? isNull(column) : eq(column, holder);
+};
+
+/**
+ * Writes what the effect decided of an address's count (in the transaction that recorded it): what paid the
+ * invoice and what went on as extra, never more than it received, never less than was decided before.
+ */
+export async function applyDecision(tx: Db, row: PaymentAddressRow, decided: Awaited<ReturnType<AddressEffect["decide"]>>): Promise<void> {
+  if (decided.applied === undefined && decided.credited === undefined) return;
+  const applied = decided.applied ?? row.applied;
+  const credited = decided.credited ?? row.credited;
+  if (applied + credited > row.received || applied < row.applied || credited < row.credited) {
+    throw new Error(`address ${row.address}: decided ${applied} + ${credited} of ${row.received} received (was ${row.applied} + ${row.credited})`);
+  }
+  await tx
+    .update(paymentAddresses)
+    .set({ applied, credited, creditedCents: decided.creditedCents ?? row.creditedCents })
+    .where(and(eq(paymentAddresses.network, row.network), eq(paymentAddresses.address, row.address)));
 }
 
 async function round(db: Db, n: EvmNetwork, opts: { client: PublicClient; effect: AddressEffect; send?: GasSender }, now: Date, report: WatchReport) {
@@ -185,17 +219,7 @@ async function round(db: Db, n: EvmNetwork, opts: { client: PublicClient; effect
       if (!row) return [];
       if (!(row.received - row.applied - row.credited > 0n) && !pending && !seenChanged) return [];
       const decided = await opts.effect.decide(tx as unknown as Db, row, now);
-      if (decided.applied !== undefined || decided.credited !== undefined) {
-        const applied = decided.applied ?? row.applied;
-        const credited = decided.credited ?? row.credited;
-        if (applied + credited > row.received || applied < row.applied || credited < row.credited) {
-          throw new Error(`address ${row.address}: decided ${applied} + ${credited} of ${row.received} received (was ${row.applied} + ${row.credited})`);
-        }
-        await tx
-          .update(paymentAddresses)
-          .set({ applied, credited, creditedCents: decided.creditedCents ?? row.creditedCents })
-          .where(and(eq(paymentAddresses.network, row.network), eq(paymentAddresses.address, row.address)));
-      }
+      await applyDecision(tx as unknown as Db, row, decided);
       return decided.after ?? [];
     });
     if (grew) report.received++;

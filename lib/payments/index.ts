@@ -28,3 +28,4 @@ export {
   type PaymentAddressRow,
   type WatchReport,
 } from "./address-watch";
+export { shopTokenAccount, solanaPayUri, solanaReference, watchSolanaReferences } from "./solana-pay";

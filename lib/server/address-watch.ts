@@ -1,8 +1,8 @@
 import type { PublicClient } from "viem";
 import { getDb } from "@/lib/platform/db";
 import { addressPaymentEffect } from "@/lib/checkout";
-import { getPayments, readClient, watchAddresses, type WatchReport } from "@/lib/payments";
-import type { EvmNetwork } from "@/lib/platform/networks";
+import { getPayments, readClient, watchAddresses, watchSolanaReferences, type Payments, type WatchReport } from "@/lib/payments";
+import type { EvmNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { log } from "@/lib/platform/log";
 
 const globalForClients = globalThis as typeof globalThis & { __storefrontWatchClients?: Map<string, PublicClient> };
@@ -16,24 +16,34 @@ function clientOf(n: EvmNetwork): PublicClient {
 }
 
 /**
- * One round of every EVM network's address watcher (lib/payments/address-watch.ts), the networks side by side: the
- * invoices paid by a plain transfer to their own address, what else arrived there credited, and what is decided
- * flushed to payTo. A network whose node fails is logged and tried again next round; the others go on.
+ * One round of every network's address watcher, the networks side by side: on EVM networks
+ * (lib/payments/address-watch.ts) the invoices paid by a plain transfer to their own address, what else arrived there
+ * credited, and what is decided flushed to payTo; on Solana (lib/payments/solana-pay.ts) the transfers to the shop's
+ * token account that carry an invoice's reference (those its own fee payers paid for are x402 settlements, counted as
+ * such). A network whose node fails is logged and tried again next round; the others go on.
  */
 export async function watchPaymentAddresses(): Promise<WatchReport[]> {
   const db = await getDb();
   const payments = await getPayments();
-  const reports = await Promise.all(
-    payments.addressNetworks.map(async (n) => {
+  const failed = (n: { network: string }) => (err: unknown) => {
+    log.warn({ err, network: n.network }, "the payment addresses of a network could not be read: tried again next round");
+    return undefined;
+  };
+  const solana = payments.networks.filter((n): n is SolanaNetwork => n.kind === "solana");
+  const feePayers = solana.length > 0 ? await solanaFeePayers(payments) : new Set<string>();
+  const reports = await Promise.all([
+    ...payments.addressNetworks.map(async (n) => {
       const send = payments.gasSender(n);
       if (!send) return undefined;
-      try {
-        return await watchAddresses(db, n, { client: clientOf(n), effect: addressPaymentEffect, send });
-      } catch (err) {
-        log.warn({ err, network: n.network }, "the payment addresses of a network could not be read: tried again next round");
-        return undefined;
-      }
+      return watchAddresses(db, n, { client: clientOf(n), effect: addressPaymentEffect, send }).catch(failed(n));
     }),
-  );
+    ...solana.map((n) => watchSolanaReferences(db, n, { effect: addressPaymentEffect, feePayers }).catch(failed(n))),
+  ]);
   return reports.filter((r): r is WatchReport => r !== undefined);
+}
+
+/** The fee payers of the shop's x402 Solana payments (in-process or a remote facilitator's), as its requirements name them. */
+async function solanaFeePayers(payments: Payments): Promise<Set<string>> {
+  const requirements = await payments.requirements(10_000n);
+  return new Set(requirements.flatMap((r) => (typeof r.extra?.feePayer === "string" ? [r.extra.feePayer] : [])));
 }

@@ -187,16 +187,20 @@ const atomicAmount = z.string().regex(/^\d+$/);
 /** An invoice paid by a plain transfer to its own address: how much, the URI, and what arrived (docs/merchant-api.md). */
 const paymentByAddressFields = {
   coin: z.string().optional().meta({ description: "Paying by address: the coin sent (`USDC`, `ETH`)." }),
+  reference: z.string().optional().meta({
+    description:
+      "USDC on Solana (Solana Pay): the invoice's own reference key. The transfer goes to `address` (the shop's wallet) with this key among its accounts, as a wallet does from `payment_uri`; a transfer without it is not tied to the invoice.",
+  }),
   amount: coinAmount.optional().meta({ description: "Paying by address: what to send to `address`, in the coin." }),
   altcoinPrice: coinAmount.optional().meta({ description: "`amount`, under the name existing clients read." }),
   amount_atomic: atomicAmount.optional().meta({ description: "`amount` in the coin's smallest unit (USDC: millionths; ETH: wei)." }),
   exchange_rate: z.string().optional().meta({ description: "US dollars per coin, locked at creation for the invoice's lifetime." }),
   contract_address: z.string().optional().meta({ description: "A token's contract (USDC's on the network)." }),
   contractAddress: z.string().optional().meta({ description: "`contract_address`, under the name existing clients read." }),
-  payment_uri: z
-    .string()
-    .optional()
-    .meta({ description: "An EIP-681 URI of the transfer (for a QR code): a wallet that scans it fills in the coin, the address and the amount." }),
+  payment_uri: z.string().optional().meta({
+    description:
+      "The transfer as a URI, for a QR code: EIP-681 on EVM networks, a Solana Pay transfer request on Solana. A wallet that scans it fills in the coin, the address and the amount (and the reference).",
+  }),
   paymentUri: z.string().optional().meta({ description: "`payment_uri`, under the name existing clients read." }),
   expires_time: time.optional().meta({
     description:

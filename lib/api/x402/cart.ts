@@ -35,7 +35,8 @@ export const SHOPPER_PAYMENT_METHODS = [
   "eth_base",
   "eth_arbitrum",
 ] as const;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** An EVM address, or a Solana one (base58, 32 to 44 characters); which one a method takes is checked with it. */
+const REFUND_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 
 export const createInvoiceBody = z
   .object({
@@ -54,9 +55,9 @@ export const createInvoiceBody = z
       .meta({ description: "Pay by a transfer to the invoice's own address (`payment`): USDC, or ether (eth_*, ethereum)." }),
     refund_address: z
       .string()
-      .regex(EVM_ADDRESS, "must be an EVM address (0x and 40 hexadecimal digits)")
+      .regex(REFUND_ADDRESS, "must be an EVM address (0x and 40 hexadecimal digits), or a Solana one for usdc_solana")
       .optional()
-      .meta({ description: "Where refunds of a payment by address go (default: the paying EVM wallet)." }),
+      .meta({ description: "Where refunds of a payment by address go (default: the paying wallet, of its chain)." }),
   })
   .meta({
     id: "InvoiceCreateRequest",

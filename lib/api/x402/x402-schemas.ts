@@ -397,7 +397,8 @@ export const AddressPayment = z
     method: z.string(),
     network: z.string(),
     network_name: z.string(),
-    address: z.string().meta({ description: "The invoice's own address: send the transfer here." }),
+    address: z.string().meta({ description: "The invoice's own address (Solana: the shop's wallet, with `reference`): send the transfer here." }),
+    reference: z.string().optional().meta({ description: "USDC on Solana: the invoice's Solana Pay reference, among the transfer's accounts." }),
     coin: z.enum(["USDC", "ETH"]),
     amount: z.string().meta({ description: "What to send, in the coin." }),
     altcoinPrice: z.string(),
@@ -405,7 +406,7 @@ export const AddressPayment = z
     exchange_rate: z.string().meta({ description: "US dollars per coin, locked until expires_time." }),
     contract_address: z.string().optional(),
     contractAddress: z.string().optional(),
-    payment_uri: z.string().meta({ description: "EIP-681: the transfer, for a wallet or a QR code." }),
+    payment_uri: z.string().meta({ description: "EIP-681 (Solana Pay on Solana): the transfer, for a wallet or a QR code." }),
     paymentUri: z.string(),
     expires_time: DateTime.meta({ description: "The quote's end; a transfer up to an hour later is honoured while the price holds." }),
     confirmations_required: z.number().int(),
@@ -503,7 +504,14 @@ export const InvoiceStatusBody = z
     expires_at: DateTime,
     paid_at: DateTime.nullable(),
     completed_at: DateTime.nullable(),
-    payment: z.union([z.strictObject({ network: z.string().nullable(), transaction: z.string(), payer: z.string().nullable() }), AddressPayment]).nullable(),
+    payment: z
+      .union([
+        z
+          .strictObject({ network: z.string().nullable(), transaction: z.string(), payer: z.string().nullable() })
+          .meta({ id: "SettledPayment", description: "The payment that settled the invoice: its network, transaction and payer." }),
+        AddressPayment,
+      ])
+      .nullable(),
     orders: z.array(
       z.strictObject({
         order_id: OrderId,

@@ -25,7 +25,7 @@ export const payPageInvoice = guardedRoute(async (_req: Request, { params }: { p
   if (!inv || !network || !method)
     return jsonResponse({ error_code: "not_found", message: "No invoice to pay in USDC or ether has this id." }, { status: 404 });
   const address = (await paymentAddressesOf(await getDb(), [inv.id])).get(inv.id);
-  const byAddress = address && network.kind === "evm" ? { address: address.address, ...paymentByAddress(address, network.chainId, inv) } : undefined;
+  const byAddress = address ? { address: address.address, ...paymentByAddress(address, network, inv) } : undefined;
   return jsonResponse({
     invoice_id: inv.id,
     status: merchantStatus(inv),

@@ -9,7 +9,8 @@ import { ApiError, invalidParams } from "@/lib/platform/http/api-error";
 import { x402Json } from "@/lib/platform/http/body";
 import { nextStep, clientIp, RateLimitedError } from "@/lib/api/x402";
 import { countedGuess } from "@/lib/gift-cards";
-import { getAddress } from "viem";
+import { getAddress, isAddress } from "viem";
+import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getDb, type Db } from "@/lib/platform/db";
 import { methodNetworkKey, unavailableMethod } from "@/lib/merchants";
 import { LATE_GRACE_MS, payByAddressFor, shopperAddressPayment } from "@/lib/checkout/address-payment";
@@ -47,8 +48,18 @@ async function shopperPaying(
   if (unavailable) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", unavailable, { field: "payment_method" });
   const decided = await payByAddressFor(db, method, "Leave out payment_method to pay in USDC through x402");
   if (decided && "refused" in decided) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", decided.refused, { field: "payment_method" });
-  const own = payer.chainId.startsWith("eip155:") ? getAddress(payer.address) : null;
-  return { method, payByAddress: decided, refundAddress: refundAddress ? getAddress(refundAddress.toLowerCase()) : own };
+  // Refunds go back on the invoice's network: an address of its chain family (the paying wallet's by default).
+  const solana = decided?.network.kind === "solana";
+  const family = solana ? "solana:" : "eip155:";
+  if (refundAddress && (solana ? !isSolanaAddress(refundAddress) : !isAddress(refundAddress, { strict: false }))) {
+    throw new ApiError(400, "INVALID_PARAMETER", `refund_address: must be ${solana ? "a Solana" : "an EVM"} address for ${method}`, { field: "refund_address" });
+  }
+  const own = payer.chainId.startsWith(family) ? (solana ? payer.address : getAddress(payer.address)) : null;
+  return {
+    method,
+    payByAddress: decided,
+    refundAddress: refundAddress ? (solana ? refundAddress : getAddress(refundAddress.toLowerCase())) : own,
+  };
 }
 
 /** POST /x402/invoice/create: quotes the cart, locks the price for the paying wallet, points at invoice/pay. */

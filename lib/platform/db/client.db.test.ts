@@ -34,6 +34,7 @@ describe(`migrations on ${testDriver}`, () => {
       );
       expect(tables.map((r) => r.table_name)).toEqual([
         "address_refunds",
+        "address_transfers",
         "affiliates",
         "balance_topups",
         "chain_watchers",

@@ -890,11 +890,31 @@ export const addressRefunds = pgTable(
   (t) => [index("address_refunds_due_idx").on(t.status, t.lockedUntil), index("address_refunds_invoice_idx").on(t.invoiceId)],
 );
 
+/**
+ * The transfers counted to a payment address by their transaction (Solana Pay: found by the invoice's reference key),
+ * each once: recorded in the transaction that adds it to the address's count, so that a round read again (a crash,
+ * two servers) never counts it twice, nor for another address.
+ */
+export const addressTransfers = pgTable(
+  "address_transfers",
+  {
+    network: text("network").notNull(),
+    /** The transaction's signature. */
+    id: text("id").notNull(),
+    address: text("address").notNull(),
+    amount: coinAmount("amount").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.id] })],
+);
+
 /** One network's address watcher: the depth block it last read, and the server holding its round. */
 export const chainWatchers = pgTable("chain_watchers", {
   network: text("network").primaryKey(),
   block: bigint("block", { mode: "bigint" }),
   head: bigint("head", { mode: "bigint" }),
+  /** Solana: the newest transaction of the shop's token account read so far (the next round reads those after it). */
+  cursor: text("cursor"),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
   lockedBy: integer("locked_by"),
   lastError: text("last_error"),

@@ -120,53 +120,62 @@ async function merchant(name: string) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data as { id: string; payment: Payment };
     },
-    get: async (id: string) => (await callRoute(getInvoiceRoute, `/api/v2/invoices/${id}`, { headers, params: { id } })).body.data as { status: string; payment: Payment },
+    get: async (id: string) =>
+      (await callRoute(getInvoiceRoute, `/api/v2/invoices/${id}`, { headers, params: { id } })).body.data as { status: string; payment: Payment },
   };
 }
 
 describe("an invoice paid by a Solana Pay transfer", () => {
-  it("names the shop's wallet, the amount and its own reference; counts the transfer once, pays the invoice, credits the extra once", { timeout: 90_000 }, async () => {
-    const m = await merchant("Solana Pay");
-    const inv = await m.create();
-    const p = inv.payment;
-    const n = solana();
-    expect(p).toMatchObject({ method: "usdc_solana", address: n.payTo, reference: solanaReference(inv.id), confirmations_required: 1, received: "0" });
-    expect(p.payment_uri).toBe(
-      `solana:${n.payTo}?amount=${p.amount}&spl-token=${n.usdc.mint}&reference=${p.reference}&label=x402%20Storefront&message=Invoice%20${inv.id}`,
-    );
+  it(
+    "names the shop's wallet, the amount and its own reference; counts the transfer once, pays the invoice, credits the extra once",
+    { timeout: 90_000 },
+    async () => {
+      const m = await merchant("Solana Pay");
+      const inv = await m.create();
+      const p = inv.payment;
+      const n = solana();
+      expect(p).toMatchObject({ method: "usdc_solana", address: n.payTo, reference: solanaReference(inv.id), confirmations_required: 1, received: "0" });
+      expect(p.payment_uri).toBe(
+        `solana:${n.payTo}?amount=${p.amount}&spl-token=${n.usdc.mint}&reference=${p.reference}&label=x402%20Storefront&message=Invoice%20${inv.id}`,
+      );
 
-    const from = await payer();
-    const extra = 1_500_000n;
-    await transfer(from, p.reference, BigInt(p.amount_atomic) + extra);
-    await roundsUntil(async () => (await status(inv.id)) === "paid", "paid");
-    // Two servers' rounds at once: nothing more.
-    await Promise.all([round(), round()]);
-    await drainDue(database.db);
-    expect(await m.get(inv.id)).toMatchObject({ status: "complete", payment: { missing: "0", credited: "1.5" } });
-    const credits = await database.db
-      .select()
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.merchantId, m.id), eq(ledgerEntries.kind, "credit")));
-    expect(credits.map((e) => e.amountCents)).toEqual([150n]);
+      const from = await payer();
+      const extra = 1_500_000n;
+      await transfer(from, p.reference, BigInt(p.amount_atomic) + extra);
+      await roundsUntil(async () => (await status(inv.id)) === "paid", "paid");
+      // Two servers' rounds at once: nothing more.
+      await Promise.all([round(), round()]);
+      await drainDue(database.db);
+      expect(await m.get(inv.id)).toMatchObject({ status: "complete", payment: { missing: "0", credited: "1.5" } });
+      const credits = await database.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.merchantId, m.id), eq(ledgerEntries.kind, "credit")));
+      expect(credits.map((e) => e.amountCents)).toEqual([150n]);
 
-    // Read again from the start (a lost cursor, a crash before it was stored): the same transfer counts once.
-    await database.db.update(chainWatchers).set({ cursor: null }).where(eq(chainWatchers.network, n.network));
-    await round();
-    expect((await row(inv.id)).received).toBe(BigInt(p.amount_atomic) + extra);
-  });
+      // Read again from the start (a lost cursor, a crash before it was stored): the same transfer counts once.
+      await database.db.update(chainWatchers).set({ cursor: null }).where(eq(chainWatchers.network, n.network));
+      await round();
+      expect((await row(inv.id)).received).toBe(BigInt(p.amount_atomic) + extra);
+    },
+  );
 
-  it("never counts a transaction that the shop's own fee payer paid for (an x402 settlement's), nor one without the reference", { timeout: 60_000 }, async () => {
-    const m = await merchant("Not by reference");
-    const inv = await m.create();
-    const from = await payer();
-    await transfer(from, inv.payment.reference, BigInt(inv.payment.amount_atomic), devnet.keys.solanaFacilitator);
-    await transfer(from, solanaReference("inv_not_an_invoice"), BigInt(inv.payment.amount_atomic));
-    // Both confirmed and read.
-    await new Promise((r) => setTimeout(r, 1_500));
-    for (let i = 0; i < 3; i++) await round();
-    expect(await row(inv.id)).toMatchObject({ received: 0n });
-    expect(await status(inv.id)).toBe("unpaid");
-  });
+  it(
+    "never counts a transaction that the shop's own fee payer paid for (an x402 settlement's), nor one without the reference",
+    { timeout: 60_000 },
+    async () => {
+      const m = await merchant("Not by reference");
+      const inv = await m.create();
+      const from = await payer();
+      await transfer(from, inv.payment.reference, BigInt(inv.payment.amount_atomic), devnet.keys.solanaFacilitator);
+      await transfer(from, solanaReference("inv_not_an_invoice"), BigInt(inv.payment.amount_atomic));
+      // Both confirmed and read.
+      await new Promise((r) => setTimeout(r, 1_500));
+      for (let i = 0; i < 3; i++) await round();
+      expect(await row(inv.id)).toMatchObject({ received: 0n });
+      expect(await status(inv.id)).toBe("unpaid");
+    },
+  );
 
   it("a shopper's over-payment is refunded in USDC on Solana to the refund address", { timeout: 90_000 }, async () => {
     const from = await payer();
@@ -185,8 +194,14 @@ describe("an invoice paid by a Solana Pay transfer", () => {
     const before = await devnet.balance(solana().network, from.address);
     const extra = 2_000_000n;
     await transfer(from, created.payment.reference, BigInt(created.payment.amount_atomic) + extra);
-    await roundsUntil(async () => (await database.db.select().from(addressRefunds).where(eq(addressRefunds.invoiceId, created.invoice_id))).length === 1, "owed back");
-    const payout = devnetPayout(devnet, databaseSenderSync(async () => database));
+    await roundsUntil(
+      async () => (await database.db.select().from(addressRefunds).where(eq(addressRefunds.invoiceId, created.invoice_id))).length === 1,
+      "owed back",
+    );
+    const payout = devnetPayout(
+      devnet,
+      databaseSenderSync(async () => database),
+    );
     expect(await payAddressRefunds(database.db, payout)).toHaveLength(1);
     expect(await devnet.balance(solana().network, from.address)).toBe(before - BigInt(created.payment.amount_atomic));
   });

@@ -78,7 +78,9 @@ export async function startDevnet(dataDir: string, opts: { blockTimeSeconds?: nu
         if (network === solana.network) {
           const signature = await solana.mintUsdc(address, amountAtomic);
           // A plain transfer (Solana Pay) is the payer's own transaction: it needs SOL for its fee.
-          const { value: lamports } = await createSolanaRpc(solana.rpcUrl).getBalance(address as Address).send();
+          const { value: lamports } = await createSolanaRpc(solana.rpcUrl)
+            .getBalance(address as Address)
+            .send();
           if (lamports < FEE_LAMPORTS) solana.airdrop(address, FEE_LAMPORTS);
           return signature;
         }

@@ -40,8 +40,13 @@ export function solanaPayUri(row: { payTo: string; asset: string; address: strin
 type TokenBalance = { accountIndex: number; mint: string; uiTokenAmount: { amount: string } };
 
 /** What a transaction brought to the shop's token account: its USDC balance after, less before (0 when it lost or kept). */
-function arrived(meta: { preTokenBalances?: readonly TokenBalance[] | null; postTokenBalances?: readonly TokenBalance[] | null }, index: number, mint: string): bigint {
-  const of = (list: readonly TokenBalance[] | null | undefined) => BigInt(list?.find((b) => b.accountIndex === index && b.mint === mint)?.uiTokenAmount.amount ?? "0");
+function arrived(
+  meta: { preTokenBalances?: readonly TokenBalance[] | null; postTokenBalances?: readonly TokenBalance[] | null },
+  index: number,
+  mint: string,
+): bigint {
+  const of = (list: readonly TokenBalance[] | null | undefined) =>
+    BigInt(list?.find((b) => b.accountIndex === index && b.mint === mint)?.uiTokenAmount.amount ?? "0");
   const delta = of(meta.postTokenBalances) - of(meta.preTokenBalances);
   return delta > 0n ? delta : 0n;
 }
@@ -56,7 +61,11 @@ function arrived(meta: { preTokenBalances?: readonly TokenBalance[] | null; post
  * each round (an invoice that ended meanwhile). A transaction the node does not serve yet stops the round there: it
  * and those after it are read next round.
  */
-export async function watchSolanaReferences(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; feePayers: ReadonlySet<string>; now?: Date }): Promise<WatchReport> {
+export async function watchSolanaReferences(
+  db: Db,
+  n: SolanaNetwork,
+  opts: { effect: AddressEffect; feePayers: ReadonlySet<string>; now?: Date },
+): Promise<WatchReport> {
   return leasedRound(db, n.network, opts.now ?? new Date(), (report, now) => round(db, n, opts, now, report));
 }
 
@@ -106,9 +115,7 @@ async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; fe
   // Oldest first (of a round that read only some pages, the oldest of those: the rest are newer than the cursor too).
   for (const s of fresh.reverse()) {
     if (s.err === null) {
-      const tx = await rpc
-        .getTransaction(s.signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 })
-        .send();
+      const tx = await rpc.getTransaction(s.signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 }).send();
       report.rpcCalls++;
       if (!tx) break;
       const keys: string[] = [

@@ -52,7 +52,9 @@ async function shopperPaying(
   const solana = decided?.network.kind === "solana";
   const family = solana ? "solana:" : "eip155:";
   if (refundAddress && (solana ? !isSolanaAddress(refundAddress) : !isAddress(refundAddress, { strict: false }))) {
-    throw new ApiError(400, "INVALID_PARAMETER", `refund_address: must be ${solana ? "a Solana" : "an EVM"} address for ${method}`, { field: "refund_address" });
+    throw new ApiError(400, "INVALID_PARAMETER", `refund_address: must be ${solana ? "a Solana" : "an EVM"} address for ${method}`, {
+      field: "refund_address",
+    });
   }
   const own = payer.chainId.startsWith(family) ? (solana ? payer.address : getAddress(payer.address)) : null;
   return {

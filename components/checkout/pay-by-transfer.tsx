@@ -82,7 +82,7 @@ export function PayByTransferChoice({
               id={`${id}-method`}
               value={method}
               onChange={(e) => onMethod(e.target.value)}
-              className="h-11 rounded-xl border border-slate-300 bg-white px-3 text-slate-900 focus:ring-2 focus:ring-brand-600 focus:outline-none"
+              className="h-11 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-3 text-slate-900 focus:ring-2 focus:ring-brand-600 focus:outline-none"
             >
               {methods.map((m) => (
                 <option key={m.method} value={m.method}>
@@ -105,7 +105,7 @@ export function PayByTransferChoice({
               placeholder={isSolanaMethod(method) ? "" : "0x…"}
               aria-invalid={refundError !== null}
               aria-describedby={`${id}-refund-hint${refundError ? ` ${id}-refund-error` : ""}`}
-              className="h-11 rounded-xl border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-[invalid=true]:border-red-600"
+              className="h-11 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-3 font-mono text-sm text-slate-900 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-[invalid=true]:border-red-600"
             />
             <p id={`${id}-refund-hint`} className="text-sm text-slate-700">
               If anything is paid back (an item that cannot be delivered, a transfer too large or too late), it goes here, never to the address you send from:

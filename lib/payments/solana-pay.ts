@@ -13,9 +13,10 @@ import { applyDecision, leasedRound, type AddressEffect, type PaymentAddressRow,
 // per network reads the shop's token account's new transactions, not one call per invoice, and adds what each brought
 // to the invoice whose reference it carries, once.
 
-/** Signatures asked for in one call (the RPC's most), and pages read in one round (the rest waits for the next). */
+/** Signatures asked for in one call (the RPC's most). */
 const SIGNATURES_PER_CALL = 1000;
-const PAGES_PER_ROUND = 5;
+/** How far a transaction's block time may be before the invoice's creation on the shop's clock and still be read. */
+const CLOCK_SLACK_S = 60;
 
 /**
  * An invoice's Solana Pay reference: 32 bytes from its id, as an address (no key exists for it: a reference is only
@@ -54,7 +55,8 @@ function arrived(
 /**
  * One round of a Solana network's reference watcher, safe on several servers (a lease per network, as the EVM
  * watcher's): the shop's token account's transactions since the last one read (`chain_watchers.cursor`), at
- * `confirmed` (Solana's depth for payments, as x402's), oldest first. A transaction that succeeded, was not paid for
+ * `confirmed` (Solana's depth for payments, as x402's), oldest first, back to the oldest open invoice's creation (no
+ * older transaction can carry a reference; with no invoice open, the round asks the node nothing). A transaction that succeeded, was not paid for
  * by one of the shop's own fee payers (`feePayers`: an x402 settlement, counted as one, never by reference) and
  * carries an open invoice's reference adds what it brought to that address, once (`address_transfers`, in the
  * transaction that adds it and records the effect's decision). Addresses holding an undecided part are decided again
@@ -70,26 +72,24 @@ export async function watchSolanaReferences(
 }
 
 async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; feePayers: ReadonlySet<string> }, now: Date, report: WatchReport) {
+  const open = await db
+    .select({ oldest: sql<Date | null>`min(${paymentAddresses.createdAt})`.mapWith(paymentAddresses.createdAt) })
+    .from(paymentAddresses)
+    .where(and(eq(paymentAddresses.network, n.network), gt(paymentAddresses.watchUntil, now)));
+  const oldest = open[0]?.oldest;
+  // Nothing to look for: no call to the node (the next scan skips what is older than the invoices it looks for).
+  if (!oldest) return;
+  // No transaction older than the oldest open invoice can carry a reference of one (a minute's slack for clocks).
+  const since = BigInt(Math.floor(oldest.getTime() / 1000) - CLOCK_SLACK_S);
   const rpc = createSolanaRpc(n.rpcUrl);
   const ata = await shopTokenAccount(n);
   const [watcher] = await db.select({ cursor: chainWatchers.cursor }).from(chainWatchers).where(eq(chainWatchers.network, n.network));
   const cursor = watcher?.cursor ?? undefined;
-  const open = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(paymentAddresses)
-    .where(and(eq(paymentAddresses.network, n.network), gt(paymentAddresses.watchUntil, now)));
-  if ((open[0]?.n ?? 0) === 0) {
-    // Nothing to look for: the cursor moves to the newest transaction, so that the next scan starts from there.
-    const [newest] = await rpc.getSignaturesForAddress(address(ata), { limit: 1, commitment: "confirmed" }).send();
-    report.rpcCalls++;
-    if (newest) report.cursor = newest.signature;
-    return;
-  }
 
-  // Newest first, page by page, down to the cursor.
-  const fresh: { signature: Signature; err: unknown }[] = [];
+  // Newest first, page by page, down to the cursor or to what is older than every open invoice.
+  const fresh: { signature: Signature; err: unknown; blockTime: bigint | null }[] = [];
   let before: Signature | undefined;
-  for (let page = 0; page < PAGES_PER_ROUND; page++) {
+  for (;;) {
     const batch = await rpc
       .getSignaturesForAddress(address(ata), {
         commitment: "confirmed",
@@ -99,9 +99,10 @@ async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; fe
       })
       .send();
     report.rpcCalls++;
-    fresh.push(...batch);
-    if (batch.length < SIGNATURES_PER_CALL) break;
-    before = batch.at(-1)!.signature;
+    fresh.push(...batch.map((b) => ({ signature: b.signature, err: b.err, blockTime: b.blockTime === null ? null : BigInt(b.blockTime) })));
+    const last = batch.at(-1);
+    if (!last || batch.length < SIGNATURES_PER_CALL || (last.blockTime !== null && BigInt(last.blockTime) < since)) break;
+    before = last.signature;
   }
   // The open addresses, read after the transactions were listed: any invoice whose reference a listed transaction
   // carries existed before it, so is among them.
@@ -112,11 +113,13 @@ async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; fe
   report.addresses = rows.length;
   const byReference = new Map(rows.map((r) => [r.address, r]));
 
-  // Oldest first (of a round that read only some pages, the oldest of those: the rest are newer than the cursor too).
+  // Oldest first.
   for (const s of fresh.reverse()) {
-    if (s.err === null) {
+    const relevant = s.err === null && (s.blockTime === null || s.blockTime >= since);
+    if (relevant) {
       const tx = await rpc.getTransaction(s.signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 }).send();
       report.rpcCalls++;
+      // Not served yet: it and those after it are read next round.
       if (!tx) break;
       const keys: string[] = [
         ...tx.transaction.message.accountKeys,

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
-import { notHeld } from "@/lib/platform/db/claim";
+import { goneLongEnough, heldBy, notHeld, type ClaimScope } from "@/lib/platform/db/claim";
 import { claimHolder } from "@/lib/platform/db/presence";
 import { addressRefunds } from "@/lib/platform/db/schema";
 import { errorText } from "@/lib/platform/errors";
@@ -138,6 +138,28 @@ async function payOne(db: Db, payout: Payout, r: Row, now: Date): Promise<boolea
   }
   await later(`refund: ${transfer.transaction} was sent and is not confirmed yet`);
   return false;
+}
+
+/**
+ * Frees the refunds of payments by address that `scope` holds (as the other claims are handed back,
+ * lib/server/hand-back.ts): the next start or another server then follows a stored transfer at once. Safe: a stored
+ * transfer is only sent again (the same bytes) or found landed. Returns the refunds freed.
+ */
+export async function releaseAddressRefunds(db: Db, scope: ClaimScope, opts: { now?: Date; graceMs?: number } = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const held = and(eq(addressRefunds.status, "due"), gt(addressRefunds.lockedUntil, now), heldBy(addressRefunds.lockedBy, scope));
+  let ids: string[] | undefined;
+  if (scope === "dead") {
+    const found = await db.select({ id: addressRefunds.id, holder: addressRefunds.lockedBy }).from(addressRefunds).where(held);
+    ids = goneLongEnough(db, "address refunds", found, now, opts.graceMs ?? 0);
+    if (ids.length === 0) return [];
+  }
+  const freed = await db
+    .update(addressRefunds)
+    .set({ lockedUntil: null, lockedBy: null })
+    .where(ids ? and(held, inArray(addressRefunds.id, ids)) : held)
+    .returning({ id: addressRefunds.id });
+  return freed.map((r) => r.id);
 }
 
 /** What the operator must look at: refunds of payments by address that have no address to go to, or keep failing. */

@@ -15,7 +15,7 @@ export {
 } from "./engine";
 export { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 export { refundFailedOrders, refundDue, type Payout, type Refund } from "./refund";
-export { payAddressRefunds, addressRefundWarnings } from "./address-refunds";
+export { payAddressRefunds, addressRefundWarnings, releaseAddressRefunds } from "./address-refunds";
 export { listRefundsDue, markRefundPaid, type RefundDue } from "./refunds-due";
 export { startWorker, kickWorker, type Worker, type WorkerOptions } from "./worker";
 export { providerFor, type UpstreamProvider } from "./providers/provider-for";

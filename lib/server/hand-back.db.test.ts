@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/platform/db";
 import { HOLDER_LOCK_CLASS } from "@/lib/platform/db/presence";
-import { chainWatchers, orders, settlements, webhookDeliveries } from "@/lib/platform/db/schema";
+import { addressRefunds, chainWatchers, orders, settlements, webhookDeliveries } from "@/lib/platform/db/schema";
 import { openTestDatabase, testDriver, withTestCatalog } from "@/test/db";
 import { createDemoProvider } from "@/lib/fulfilment/providers/demo";
 import { partlyFailedInvoice } from "@/test/fulfilment";
@@ -61,16 +61,42 @@ async function claimsOf(holder: number | null) {
   await database.db.update(webhookDeliveries).set({ lockedBy: holder }).where(eq(webhookDeliveries.id, webhookId));
   const watcher = `eip155:${Math.floor(Math.random() * 1e9)}`;
   await database.db.insert(chainWatchers).values({ network: watcher, lockedUntil: until, lockedBy: holder });
-  return { order: refund!.id, settlement: settlementId, webhook: webhookId, watcher };
+  // A refund of a payment by address, its transfer stored.
+  const addressRefund = `ret_hand_back_${Math.random().toString(36).slice(2)}`;
+  await database.db.insert(addressRefunds).values({
+    id: addressRefund,
+    invoiceId,
+    network: base,
+    address: "0x000000000000000000000000000000000000bEEF",
+    asset: "native",
+    currency: "ETH",
+    decimals: 18,
+    amount: 1n,
+    toAddress: wallet.address,
+    reason: "test",
+    tx: `0x${"cd".repeat(32)}`,
+    raw: "AgM=",
+    expiry: "3",
+    lockedUntil: until,
+    lockedBy: holder,
+  });
+  return { order: refund!.id, settlement: settlementId, webhook: webhookId, watcher, addressRefund };
 }
 
-const stillHeld = async (c: { order: string; settlement: string; webhook: string; watcher: string }) => {
+const stillHeld = async (c: { order: string; settlement: string; webhook: string; watcher: string; addressRefund: string }) => {
   const now = new Date();
   const [o] = await database.db.select({ until: orders.lockedUntil }).from(orders).where(eq(orders.id, c.order));
   const [s] = await database.db.select({ until: settlements.leaseUntil }).from(settlements).where(eq(settlements.id, c.settlement));
   const [w] = await database.db.select({ until: webhookDeliveries.lockedUntil }).from(webhookDeliveries).where(eq(webhookDeliveries.id, c.webhook));
   const [n] = await database.db.select({ until: chainWatchers.lockedUntil }).from(chainWatchers).where(eq(chainWatchers.network, c.watcher));
-  return { order: (o?.until ?? now) > now, settlement: (s?.until ?? now) > now, webhook: (w?.until ?? now) > now, watcher: (n?.until ?? now) > now };
+  const [r] = await database.db.select({ until: addressRefunds.lockedUntil }).from(addressRefunds).where(eq(addressRefunds.id, c.addressRefund));
+  return {
+    order: (o?.until ?? now) > now,
+    settlement: (s?.until ?? now) > now,
+    webhook: (w?.until ?? now) > now,
+    watcher: (n?.until ?? now) > now,
+    addressRefund: (r?.until ?? now) > now,
+  };
 };
 
 describe("handing claims back", () => {
@@ -78,9 +104,15 @@ describe("handing claims back", () => {
     const mine = await claimsOf(7_001);
     const theirs = await claimsOf(7_002);
     const freed = await handBack(database.db, { holder: 7_001 }, { why: "test" });
-    expect(freed).toEqual({ orders: [mine.order], settlements: [mine.settlement], webhooks: [mine.webhook], watchers: [mine.watcher] });
-    expect(await stillHeld(mine)).toEqual({ order: false, settlement: false, webhook: false, watcher: false });
-    expect(await stillHeld(theirs)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
+    expect(freed).toEqual({
+      orders: [mine.order],
+      settlements: [mine.settlement],
+      webhooks: [mine.webhook],
+      watchers: [mine.watcher],
+      addressRefunds: [mine.addressRefund],
+    });
+    expect(await stillHeld(mine)).toEqual({ order: false, settlement: false, webhook: false, watcher: false, addressRefund: false });
+    expect(await stillHeld(theirs)).toEqual({ order: true, settlement: true, webhook: true, watcher: true, addressRefund: true });
     // Due now: the reconciler takes the settlement, a worker the message.
     expect((await openSettlements(database.db, new Date(Date.now() + 1))).map((s) => s.id)).toContain(mine.settlement);
     expect((await claimDueDeliveries(database.db, { limit: 100 })).map((d) => d.id)).toContain(mine.webhook);
@@ -89,7 +121,8 @@ describe("handing claims back", () => {
     expect(all.orders).toContain(theirs.order);
     expect(all.settlements).toContain(theirs.settlement);
     expect(all.watchers).toContain(theirs.watcher);
-    expect(await stillHeld(theirs)).toEqual({ order: false, settlement: false, webhook: false, watcher: false });
+    expect(all.addressRefunds).toContain(theirs.addressRefund);
+    expect(await stillHeld(theirs)).toEqual({ order: false, settlement: false, webhook: false, watcher: false, addressRefund: false });
   });
 
   // A claim holder is a session holding an advisory lock (lib/platform/db/presence.ts): a key no session holds is a dead server's.
@@ -104,8 +137,14 @@ describe("handing claims back", () => {
     const ofDead = await claimsOf(7_102);
     const ofNone = await claimsOf(null);
     const freed = await handBack(database.db, "dead", { why: "test" });
-    expect(freed).toEqual({ orders: [ofDead.order], settlements: [ofDead.settlement], webhooks: [ofDead.webhook], watchers: [ofDead.watcher] });
-    expect(await stillHeld(ofLive)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
-    expect(await stillHeld(ofNone)).toEqual({ order: true, settlement: true, webhook: true, watcher: true });
+    expect(freed).toEqual({
+      orders: [ofDead.order],
+      settlements: [ofDead.settlement],
+      webhooks: [ofDead.webhook],
+      watchers: [ofDead.watcher],
+      addressRefunds: [ofDead.addressRefund],
+    });
+    expect(await stillHeld(ofLive)).toEqual({ order: true, settlement: true, webhook: true, watcher: true, addressRefund: true });
+    expect(await stillHeld(ofNone)).toEqual({ order: true, settlement: true, webhook: true, watcher: true, addressRefund: true });
   });
 });

@@ -1,16 +1,17 @@
 import type { ClaimScope } from "@/lib/platform/db/claim";
 import type { Db } from "@/lib/platform/db";
-import { releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
+import { releaseAddressRefunds, releaseClaims, releaseDeadClaims } from "@/lib/fulfilment";
 import { releaseLeases, releaseWatchers } from "@/lib/payments";
 import { releaseDeliveryClaims } from "@/lib/webhooks";
 import { log } from "@/lib/platform/log";
 
 /** What a release freed, by kind of claim (ids). */
-export type HandedBack = { orders: string[]; settlements: string[]; webhooks: string[]; watchers: string[] };
+export type HandedBack = { orders: string[]; settlements: string[]; webhooks: string[]; watchers: string[]; addressRefunds: string[] };
 
 /**
  * Frees the claims of `scope` on every kind of work a server holds (lib/platform/db/claim.ts ClaimScope): orders being
- * delivered or refunded, settlements being settled, webhook messages being sent, networks' address watcher rounds. Used
+ * delivered or refunded, settlements being settled, webhook messages being sent, networks' address watcher rounds,
+ * refunds of payments by address being paid. Used
  * - at a stop (SIGTERM), after the workers finished their round: this server's claims (`all` on the embedded
  *   database, `{ holder }` on PostgreSQL), so that the next start or another server takes them at once;
  * - at start: `all` on the embedded database (a claim found there is a killed process's), `dead` on PostgreSQL;
@@ -20,14 +21,15 @@ export type HandedBack = { orders: string[]; settlements: string[]; webhooks: st
  */
 export async function handBack(db: Db, scope: ClaimScope, opts: { graceMs?: number; why: string }): Promise<HandedBack> {
   const now = new Date();
-  const [orders, settlements, webhooks, watchers] = await Promise.all([
+  const [orders, settlements, webhooks, watchers, addressRefunds] = await Promise.all([
     scope === "dead" ? releaseDeadClaims(db, { now, graceMs: opts.graceMs }) : releaseClaims(db, now, scope),
     releaseLeases(db, scope, { now, graceMs: opts.graceMs }),
     releaseDeliveryClaims(db, scope, { now, graceMs: opts.graceMs }),
     releaseWatchers(db, scope, { now, graceMs: opts.graceMs }),
+    releaseAddressRefunds(db, scope, { now, graceMs: opts.graceMs }),
   ]);
-  const freed = { orders, settlements, webhooks, watchers };
-  const count = orders.length + settlements.length + webhooks.length + watchers.length;
+  const freed = { orders, settlements, webhooks, watchers, addressRefunds };
+  const count = orders.length + settlements.length + webhooks.length + watchers.length + addressRefunds.length;
   if (count > 0) log.warn({ ...sample(freed), count }, opts.why);
   return freed;
 }
@@ -37,4 +39,5 @@ const sample = (f: HandedBack) => ({
   settlements: f.settlements.slice(0, 20),
   webhooks: f.webhooks.slice(0, 20),
   watchers: f.watchers,
+  addressRefunds: f.addressRefunds.slice(0, 20),
 });

@@ -47,11 +47,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v2/${KEY}`;
-  for (const name of ["BASE", "ARBITRUM", "POLYGON", "SOLANA"]) process.env[`RPC_URL_${name}`] = url;
+  for (const name of ["BASE", "ARBITRUM", "POLYGON", "SOLANA", "ETHEREUM"]) process.env[`RPC_URL_${name}`] = url;
   // The exchange-rate feed too (its failure is logged, with its URL).
   process.env.FX_RATES_URL = `${url}/rates.xml`;
   // Read after the URLs are set (the configuration is read once, on first use).
-  expect(config().rpcUrls).toEqual({ base: url, arbitrum: url, polygon: url, solana: url });
+  expect(config().rpcUrls).toEqual({ base: url, arbitrum: url, polygon: url, solana: url, ethereum: url });
   log = captureLog();
 });
 afterAll(async () => {
@@ -96,6 +96,10 @@ describe(`readiness with RPC keys in the URLs, on ${testDriver}`, () => {
     expect(body.checks["chain eip155:84532"]!.detail).toContain("http://127.0.0.1");
     expect(body.checks["chain eip155:84532"]!.detail).toContain("429");
     expect(body.warnings.some((w) => w.startsWith("gas wallet ") && w.includes("balance unknown"))).toBe(true);
+    // Sepolia, paid by address only: a warning of its own (its node, the gas wallet that flushes there), not unreadiness.
+    expect(body.warnings.some((w) => w.startsWith("payments by address on Sepolia") && w.includes("429"))).toBe(true);
+    expect(body.warnings.some((w) => w.startsWith("gas wallet ") && w.includes("eip155:11155111"))).toBe(true);
+    expect(body.problems.some((p) => p.includes("11155111"))).toBe(false);
 
     expect((await ask({ authorization: "Bearer adm_not_the_token_0123456789abcdef" })).status).toBe(401);
   });

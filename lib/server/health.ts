@@ -160,6 +160,25 @@ export async function readiness(): Promise<Readiness> {
         if (b.low) warnings.push(`gas wallet ${b.wallet} on ${b.network} runs low: ${b.balance} ${b.unit}; top it up before settlements fail`);
       }
     }
+    // The networks paid by address only (Ethereum): their node and the gas wallet that flushes there are warnings, not
+    // unreadiness (x402 and the other methods go on without them).
+    const addressOnly = payments.addressNetworks.filter((n) => !networks.some((x) => x.network === n.network) && payments.gasSender(n));
+    const onlyReaders = addressOnly.map(chainReader);
+    const [onlyHeads, onlyBalances] = await Promise.all([
+      Promise.all(onlyReaders.map((r) => timed(r.head))),
+      Promise.all(addressOnly.flatMap((n, i) => networkBalances(n, onlyReaders[i]!, { evm: evmGasWallets }))),
+    ]);
+    addressOnly.forEach((n, i) => {
+      if (!onlyHeads[i]!.ok) warnings.push(`payments by address on ${n.name}: its node does not answer (${onlyHeads[i]!.detail})`);
+    });
+    for (const b of onlyBalances) {
+      if ("error" in b) warnings.push(`gas wallet ${b.wallet} on ${b.network}: balance unknown (${b.error})`);
+      else {
+        gas.push(b);
+        if (b.low)
+          warnings.push(`gas wallet ${b.wallet} on ${b.network} runs low: ${b.balance} ${b.unit}; top it up before the flushes of payments by address fail`);
+      }
+    }
   }
   if (c.vercel) checks.background = { ok: true, detail: "runs from Vercel Cron (GET /api/cron/tick) and after payments", ms: 0 };
   else {

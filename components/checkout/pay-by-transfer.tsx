@@ -109,7 +109,8 @@ export function PayByTransferChoice({
             />
             <p id={`${id}-refund-hint`} className="text-sm text-slate-700">
               If anything is paid back (an item that cannot be delivered, a transfer too large or too late), it goes here, never to the address you send from:
-              an exchange could lose it. Left empty, a refund waits for the shop&apos;s staff.
+              an exchange could lose it. Left empty, it goes to the wallet you sign in with when that wallet is of this chain, else it waits for the shop&apos;s
+              staff.
             </p>
             {refundError && (
               <p id={`${id}-refund-error`} role="alert" className="text-sm font-medium text-red-700">

@@ -546,10 +546,16 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
     expect(await payAddressRefunds(database.db, payout())).toEqual([]);
     expect((await refundsOf(id))[0]).toMatchObject({ status: "paid", raw: null });
     expect(await client().getBalance({ address: refundTo })).toBe(extra);
+    // Dust sent after (a tenth of a cent's worth): recorded and kept, no refund transfer paid for it.
+    await fromPayer({ to: p.address as Address, value: 10n ** 12n });
+    await roundsUntil(async () => (await refundsOf(id)).length === 2, "the dust recorded");
+    expect((await refundsOf(id)).find((r) => r.amount === 10n ** 12n)).toMatchObject({ status: "kept" });
+    expect(await payAddressRefunds(database.db, payout())).toEqual([]);
+    expect(await client().getBalance({ address: refundTo })).toBe(extra);
     // The address's funds, extra included, went on to payTo: the refund came from the shop's refund wallet.
     await roundsUntil(async () => {
       const [h] = await readHoldings(client(), [p.address as Address], "native", await client().getBlockNumber());
-      return h!.held === 0n && h!.flushed === BigInt(p.amount_atomic) + extra;
+      return h!.flushed >= BigInt(p.amount_atomic) + extra;
     }, "flushed");
   });
 
@@ -601,6 +607,49 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
     expect(await usdcBalance(chain.rpcUrl, DEVNET_USDC_ADDRESS, refundTo)).toBe(2n * extra);
   });
 
+  it(
+    "an ether refund that a rising base fee keeps out of the blocks is sent again at a higher fee, its value kept, paid once",
+    { timeout: 90_000 },
+    async () => {
+      const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+      const created = await x402("/x402/invoice/create", { body: { items: CART, payment_method: "eth_base", refund_address: refundTo } });
+      const p = created.body.payment!;
+      const id = created.body.invoice_id as string;
+      const extra = 2n * 10n ** 15n;
+      await fromPayer({ to: p.address as Address, value: BigInt(p.amount_atomic) + extra });
+      await roundsUntil(async () => (await refundsOf(id)).length === 1, "the extra owed back");
+      const c = control();
+      await c.pauseMining();
+      try {
+        const paying = payAddressRefunds(
+          database.db,
+          chainPayout({ networks: [network], evmKey: refunder, sync: databaseSenderSync(async () => database), confirmTimeoutMs: 30_000, stuckAfterMs: 2_000 }),
+        );
+        // The transfer waits in the pool at the fee of the moment; then the base fee jumps past it.
+        let first: { hash: Hex } | undefined;
+        for (let i = 0; i < 200 && !first; i++) {
+          [first] = await c.pooled(refunder.address);
+          if (!first) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(first).toBeDefined();
+        await c.rpc("anvil_setNextBlockBaseFeePerGas", [`0x${(500n * 10n ** 9n).toString(16)}`]);
+        await c.mine();
+        await c.resumeMining(1);
+        const [owed] = await refundsOf(id);
+        expect(await paying).toEqual([owed!.id]);
+        const [done] = await refundsOf(id);
+        expect(done).toMatchObject({ status: "paid" });
+        expect(done!.tx).not.toBe(first!.hash);
+        expect(done!.superseded).toEqual([first!.hash]);
+        // The dearer version carries the same value: the refund address got the extra, once.
+        expect(await client().getBalance({ address: refundTo })).toBe(extra);
+      } finally {
+        await c.resumeMining(1);
+        await c.rpc("anvil_setNextBlockBaseFeePerGas", [`0x${(10n ** 9n).toString(16)}`]);
+      }
+    },
+  );
+
   it("refunds a failed order of a shopper's invoice paid by address to the refund address, not the sender", { timeout: 60_000 }, async () => {
     const refundTo = privateKeyToAccount(generatePrivateKey()).address;
     const created = await x402("/x402/invoice/create", {
@@ -631,7 +680,7 @@ describe("a shopper's (or an agent's) invoice paid by address, through /x402 and
     );
     const created = (await res.json()) as { invoice_id: string; payment: ShopperPayment };
     expect(created.payment.refund_address).toBeNull();
-    await fromPayer({ to: created.payment.address as Address, value: BigInt(created.payment.amount_atomic) + 10n ** 14n });
+    await fromPayer({ to: created.payment.address as Address, value: BigInt(created.payment.amount_atomic) + 10n ** 15n });
     await roundsUntil(async () => (await refundsOf(created.invoice_id)).length === 1, "the extra owed back");
     expect(await payAddressRefunds(database.db, payout())).toEqual([]);
     expect((await refundsOf(created.invoice_id))[0]).toMatchObject({ status: "due", toAddress: null });

@@ -36,6 +36,12 @@ export const LATE_GRACE_MS = 60 * 60_000;
 /** How far the coin's price may have fallen below the locked rate for a late payment to be honoured. */
 export const LATE_RATE_TOLERANCE_PERCENT = 2;
 /**
+ * What a shopper's payment address received beyond its invoice is refunded when it is worth at least this (at the
+ * locked rate): a refund costs the shop a transfer's fee (dollars on Ethereum), and a payer could otherwise make it pay
+ * one per dust transfer. Less is recorded (`kept`), shown in `credited`, not sent.
+ */
+export const REFUND_MIN_CENTS = 100n;
+/**
  * A payment seen at the head that covers the invoice holds it (no expiry, no other payment) this long past each
  * round that still sees it: a payment made in time is counted once deep enough, even if that is after the expiry.
  */
@@ -263,10 +269,12 @@ export const addressPaymentEffectWith = (priceNow: PriceNow): AddressEffect => (
         const holds = await lateRateHolds(tx, row, priceNow);
         if (holds === undefined) return {};
         if (!holds) {
-          const ended = await endUnpaidNow(tx, inv.id, now);
+          const { ended, after } = await endUnpaidNow(tx, inv.id, now);
+          // Another payment holds it (an x402 settlement): its outcome comes first; this is weighed again next round.
+          if (!ended) return {};
           const why = `paid after the quote expired, when the price of ${row.currency} had fallen more than ${LATE_RATE_TOLERANCE_PERCENT}% below the locked rate`;
-          if (row.received <= 0n) return { after: ended };
-          return { ...(await creditExtra(tx, inv, row, row.received, why)), after: ended };
+          if (row.received <= 0n) return { after };
+          return { ...(await creditExtra(tx, inv, row, row.received, why)), after };
         }
       }
       if (row.received >= row.amountDue && (inv.expiresAt > now || held)) {
@@ -324,6 +332,8 @@ async function creditExtra(
 ): Promise<{ credited?: bigint; creditedCents?: bigint }> {
   if (extra <= 0n) return {};
   if (!inv.merchantId) {
+    // A refund costs the shop a transfer's fee: what is worth less than REFUND_MIN_CENTS is recorded, kept, not sent.
+    const small = coinToCents(row, extra) < REFUND_MIN_CENTS;
     await tx.insert(addressRefunds).values({
       id: newId("ret"),
       invoiceId: inv.id,
@@ -334,9 +344,10 @@ async function creditExtra(
       decimals: row.decimals,
       amount: extra,
       toAddress: row.refundAddress,
-      reason: `${why}: ${formatCoin(extra, row.decimals)} ${row.currency}`,
+      reason: `${why}: ${formatCoin(extra, row.decimals)} ${row.currency}${small ? `, under the refund minimum of ${REFUND_MIN_CENTS} cents: kept` : ""}`,
+      ...(small ? { status: "kept" } : {}),
     });
-    if (!row.refundAddress) {
+    if (!row.refundAddress && !small) {
       log.warn(
         { invoice_id: inv.id, network: row.network, address: row.address, amount: String(extra) },
         "a refund of a shopper's payment by address has no refund address: it waits for the operator",

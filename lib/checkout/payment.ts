@@ -172,11 +172,12 @@ export async function expireInvoices(db: Db, now = new Date()): Promise<number> 
 
 /**
  * Ends one unpaid invoice that no payment holds now, in the caller's transaction, as the expiry sweep would at its end
- * (`expired`): a payment by address that came too late for its price (lib/checkout/address-payment.ts). Returns the
- * work to run after the commit.
+ * (`expired`): a payment by address that came too late for its price (lib/checkout/address-payment.ts). Returns
+ * whether it ended (not when another payment holds it), and the work to run after the commit.
  */
-export async function endUnpaidNow(tx: Db, id: string, now = new Date()): Promise<(() => void)[]> {
-  return (await endUnpaid(tx, and(eq(invoices.id, id), unclaimed(now))!, now, now)).after;
+export async function endUnpaidNow(tx: Db, id: string, now = new Date()): Promise<{ ended: boolean; after: (() => void)[] }> {
+  const { ended, after } = await endUnpaid(tx, and(eq(invoices.id, id), unclaimed(now))!, now, now);
+  return { ended: ended > 0, after };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
 import { goneLongEnough, heldBy, notHeld, type ClaimScope } from "@/lib/platform/db/claim";
 import { claimHolder } from "@/lib/platform/db/presence";
@@ -6,7 +6,7 @@ import { addressRefunds } from "@/lib/platform/db/schema";
 import { errorText } from "@/lib/platform/errors";
 import { logFor } from "@/lib/platform/log";
 import { isShuttingDown } from "@/lib/platform/runtime/shutdown";
-import type { Payout, PayoutStatus, SignedPayout } from "./refund";
+import { MAX_REFUND_REPLACEMENTS, type Payout, type PayoutStatus, type SignedPayout } from "./refund";
 
 /** A refund being paid holds its row this long (a crash leaves it for the next round a minute later). */
 const LOCK_MS = 60_000;
@@ -24,7 +24,9 @@ type Row = typeof addressRefunds.$inferSelect;
  *    (conditional on none being stored: of two servers that signed, one stores, the other's is never sent);
  * 2. it is sent and watched; once the chain shows it at the network's depth the refund is `paid` with it;
  * 3. a later round (a crash, a node that did not answer) finds the stored transfer, asks the chain and sends the same
- *    bytes again; only a transfer the chain proves can never land is dropped, and a new one signed.
+ *    bytes again; only a transfer the chain proves can never land is dropped, and a new one signed. An EVM transfer
+ *    the chain's fee keeps waiting is replaced by the same one at a higher fee (one nonce: at most one lands), stored
+ *    beside the first before it is sent, as order refunds are.
  * A refund without an address waits for the operator (readiness warns of it). Returns the ids paid this time; throws
  * the first failure at the end, the others still tried.
  */
@@ -87,11 +89,14 @@ async function payOne(db: Db, payout: Payout, r: Row, now: Date): Promise<boolea
     }
     if (!stored) return false;
   }
-  const transfer = stored;
-  const mine = and(due, eq(addressRefunds.tx, transfer.transaction));
+  let transfer = stored;
+  // Earlier versions at lower fees (one nonce: at most one of them all lands).
+  const earlier = held.tx ? [...(held.superseded ?? [])] : [];
+  const mine = () => and(due, eq(addressRefunds.tx, transfer.transaction));
   let landedAs = transfer.transaction;
   const ask = async (): Promise<PayoutStatus> => {
-    const verdict = await payout.status(held.network, [transfer]).catch(() => ({ status: "pending" as const, transaction: undefined }));
+    const versions = [transfer, ...earlier.map((transaction) => ({ transaction, raw: "", expiry: transfer.expiry }))];
+    const verdict = await payout.status(held.network, versions).catch(() => ({ status: "pending" as const, transaction: undefined }));
     if (verdict.transaction) landedAs = verdict.transaction;
     return verdict.status;
   };
@@ -104,16 +109,41 @@ async function payOne(db: Db, payout: Payout, r: Row, now: Date): Promise<boolea
       .catch((err: unknown) => log.warn({ err: errorText(err), refund: held.id }, "a refund transfer was not taken yet"));
   }
   const deadline = Date.now() + (payout.confirmTimeoutMs ?? 5 * 60_000);
+  let sentAt = Date.now();
   while (status === "pending" && Date.now() < deadline && !isShuttingDown()) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     status = await ask();
+    // An EVM transfer the chain's fee keeps out of the blocks: the same one at a higher fee, stored before it is sent.
+    if (status !== "pending" || !payout.replace || earlier.length >= MAX_REFUND_REPLACEMENTS) continue;
+    if (Date.now() - sentAt < (payout.stuckAfterMs ?? 12_000)) continue;
+    sentAt = Date.now();
+    const dearer = await payout.replace(held.network, transfer).catch(() => null);
+    if (!dearer) continue;
+    const moved = await db
+      .update(addressRefunds)
+      .set({
+        tx: dearer.transaction,
+        raw: dearer.raw,
+        superseded: sql`array_append(coalesce(${addressRefunds.superseded}, '{}'::text[]), ${transfer.transaction})`,
+        lockedUntil: new Date(Date.now() + LOCK_MS),
+      })
+      .where(mine())
+      .returning({ id: addressRefunds.id });
+    if (moved.length === 0) return false;
+    log.warn(
+      { refund: held.id, transaction: transfer.transaction, replacement: dearer.transaction },
+      "a refund transfer waits for a lower fee: sent again at a higher one",
+    );
+    earlier.push(transfer.transaction);
+    transfer = dearer;
+    await payout.send(held.network, transfer).catch(() => undefined);
   }
   if (status === "landed") {
     // Not conditional on the hold: the money has moved.
     const done = await db
       .update(addressRefunds)
       .set({ status: "paid", tx: landedAs, raw: null, paidAt: new Date(), lockedUntil: null, lastError: null })
-      .where(mine)
+      .where(mine())
       .returning({ id: addressRefunds.id });
     if (done.length === 0) return false;
     log.info(
@@ -130,10 +160,11 @@ async function payOne(db: Db, payout: Payout, r: Row, now: Date): Promise<boolea
         tx: null,
         raw: null,
         expiry: null,
+        superseded: null,
         lockedUntil: null,
         lastError: `refund: the transfer ${landedAs} ${status === "failed" ? "failed on chain" : "can no longer land"}`,
       })
-      .where(mine);
+      .where(mine());
     return false;
   }
   await later(`refund: ${transfer.transaction} was sent and is not confirmed yet`);
@@ -162,8 +193,29 @@ export async function releaseAddressRefunds(db: Db, scope: ClaimScope, opts: { n
   return freed.map((r) => r.id);
 }
 
+/** A refund still failing this long after it was decided is the operator's to look at. */
+const FAILING_WARN_MS = 60 * 60_000;
+
 /** What the operator must look at: refunds of payments by address that have no address to go to, or keep failing. */
-export async function addressRefundWarnings(db: Db): Promise<string[]> {
+export async function addressRefundWarnings(db: Db, now = new Date()): Promise<string[]> {
+  const failing = await db
+    .select({ id: addressRefunds.id, invoiceId: addressRefunds.invoiceId, lastError: addressRefunds.lastError })
+    .from(addressRefunds)
+    .where(
+      and(
+        eq(addressRefunds.status, "due"),
+        isNotNull(addressRefunds.toAddress),
+        isNotNull(addressRefunds.lastError),
+        lt(addressRefunds.createdAt, new Date(now.getTime() - FAILING_WARN_MS)),
+      ),
+    )
+    .orderBy(addressRefunds.createdAt)
+    .limit(100);
+  const stuck = failing[0]
+    ? [
+        `${failing.length === 100 ? "100 or more" : failing.length} refund(s) of payments by address still fail an hour after they were decided; the oldest: ${failing[0].id} (invoice ${failing[0].invoiceId}): ${failing[0].lastError}`,
+      ]
+    : [];
   const waiting = await db
     .select({
       id: addressRefunds.id,
@@ -179,7 +231,8 @@ export async function addressRefundWarnings(db: Db): Promise<string[]> {
   const first = waiting[0];
   return first
     ? [
+        ...stuck,
         `${waiting.length === 100 ? "100 or more" : waiting.length} refund(s) of payments by address have no refund address and wait for the operator; the oldest: ${first.id} (invoice ${first.invoiceId}, ${first.amount} of ${first.currency}'s smallest unit)`,
       ]
-    : [];
+    : stuck;
 }

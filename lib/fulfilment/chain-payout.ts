@@ -47,7 +47,7 @@ const MEMO_PROGRAM_ADDRESS = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcH
 export type ChainPayoutOptions = {
   /** The networks refunds can go out on; an invoice paid on another network is refused. */
   networks: readonly PaymentNetwork[];
-  /** The EVM refund wallet: holds the USDC on each EVM network and pays its own gas. */
+  /** The EVM refund wallet: holds the USDC (and ether, for ether refunds) on each EVM network and pays its own gas. */
   evmKey?: LocalAccount;
   /** The Solana refund wallet: holds the USDC. */
   solanaKey?: KeyPairSigner;
@@ -63,8 +63,9 @@ export type ChainPayoutOptions = {
 };
 
 /**
- * Refunds as real USDC transfers from a refund wallet back to the payer, on the network the invoice was paid on: an
- * ERC-20 `transfer` on EVM networks, an SPL `transferChecked` on Solana (to the payer's token account, which must
+ * Refunds as real transfers from a refund wallet back to the payer, on the network the invoice was paid on: USDC by an
+ * ERC-20 `transfer` on EVM networks (or ether, the transaction's value, for what a payment by address brought in
+ * ether), an SPL `transferChecked` on Solana (to the payer's token account, which must
  * exist: see `signSolana`). Each transfer is signed here and stored by the caller before it is sent (see refund.ts):
  * - EVM: its nonce is taken under the wallet's lock (one nonce sequence per network and wallet across servers) and
  *   recorded as used once the transfer is stored; a stored transfer can no longer land once the wallet's nonce was

@@ -24,7 +24,8 @@ export type PayoutVerdict = { status: PayoutStatus; transaction?: string };
  * How refunds move money, in three steps so that a transfer is stored before it can reach the chain:
  * - `sign`: signs a transfer of `amountAtomic` USDC (ether with `asset: "native"`, on EVM networks) back to the payer
  *   on the network it paid on, and hands it to
- *   `store` (which keeps it on the orders, and may refuse) before the wallet's next transfer can be signed. Throws
+ *   `store` (which keeps it on the orders, or on the refund of a payment by address, and may refuse) before the
+ *   wallet's next transfer can be signed. Throws
  *   when nothing could be signed (no key, no funds: nothing was stored).
  * - `send`: puts a stored transfer on the chain; sending the same one again is harmless. Throws when the node refused it.
  * - `status`: what the chain says of a transfer, given all its versions (the stored one first, then those it replaced):

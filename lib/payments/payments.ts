@@ -41,6 +41,11 @@ export type Payments = {
   gasSender(n: EvmNetwork): GasSender | undefined;
   /** One payment requirement per network of the mode, for an amount in USDC atomic units. */
   requirements(amountAtomic: bigint): Promise<PaymentRequirements[]>;
+  /**
+   * Every Solana address that pays the fees of the shop's x402 settlements: the in-process fee payer, or all the
+   * Solana signers a remote facilitator lists (it picks one of them per payment). Their transactions are x402's.
+   */
+  solanaSigners(): Promise<string[]>;
 };
 
 /** Nonces of the gas wallets are taken under the database's lock and kept in it, so that several servers can share the wallets. */
@@ -143,6 +148,13 @@ export async function paymentsWith(opts: {
       let sender = senders.get(n.network);
       if (!sender) senders.set(n.network, (sender = forwarderGasSender(n, accounts, senderSync)));
       return sender;
+    },
+    async solanaSigners() {
+      if (opts.inProcess) return solanaFeePayer ? [solanaFeePayer.address] : [];
+      const supported = await facilitator.getSupported();
+      const listed = Object.entries(supported.signers ?? {}).flatMap(([family, addresses]) => (family.startsWith("solana") ? addresses : []));
+      const offered = supported.kinds.flatMap((k) => (k.network.startsWith("solana:") && typeof k.extra?.feePayer === "string" ? [k.extra.feePayer] : []));
+      return [...new Set([...listed, ...offered])];
     },
     async requirements(amountAtomic) {
       const all = await Promise.all(

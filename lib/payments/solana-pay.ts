@@ -3,7 +3,7 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/t
 import { address, createSolanaRpc, getBase58Decoder, type Signature } from "@solana/kit";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/platform/db";
-import { addressTransfers, chainWatchers, paymentAddresses } from "@/lib/platform/db/schema";
+import { addressTransfers, chainWatchers, paymentAddresses, settlements } from "@/lib/platform/db/schema";
 import { runAfterCommit } from "@/lib/platform/events";
 import type { SolanaNetwork } from "@/lib/platform/networks";
 import { applyDecision, leasedRound, type AddressEffect, type PaymentAddressRow, type WatchReport } from "./address-watch";
@@ -15,6 +15,11 @@ import { applyDecision, leasedRound, type AddressEffect, type PaymentAddressRow,
 
 /** Signatures asked for in one call (the RPC's most). */
 const SIGNATURES_PER_CALL = 1000;
+/**
+ * Transactions read in full in one round, oldest first (the cursor then stands after the last one; the rest are read
+ * next round): a backlog (a first start, a lost cursor) never makes a round outlive its lease.
+ */
+const TRANSACTIONS_PER_ROUND = 200;
 /** How far a transaction's block time may be before the invoice's creation on the shop's clock and still be read. */
 const CLOCK_SLACK_S = 60;
 
@@ -114,9 +119,11 @@ async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; fe
   const byReference = new Map(rows.map((r) => [r.address, r]));
 
   // Oldest first.
+  let read = 0;
   for (const s of fresh.reverse()) {
     const relevant = s.err === null && (s.blockTime === null || s.blockTime >= since);
     if (relevant) {
+      if (read++ >= TRANSACTIONS_PER_ROUND) break;
       const tx = await rpc.getTransaction(s.signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 }).send();
       report.rpcCalls++;
       // Not served yet: it and those after it are read next round.
@@ -161,6 +168,9 @@ async function round(db: Db, n: SolanaNetwork, opts: { effect: AddressEffect; fe
 /** Adds one transaction's transfer to its address, once, with the effect's decision; the row as it then stands, or null when it was counted before. */
 async function count(db: Db, r: PaymentAddressRow, signature: string, amount: bigint, effect: AddressEffect, now: Date): Promise<PaymentAddressRow | null> {
   const { row, after } = await db.transaction(async (tx) => {
+    // The transaction of an x402 settlement (whatever fee payer it had) is counted as that settlement, never here.
+    const x402 = await tx.select({ id: settlements.id }).from(settlements).where(eq(settlements.transaction, signature)).limit(1);
+    if (x402.length > 0) return { row: null, after: [] };
     const fresh = await tx
       .insert(addressTransfers)
       .values({ network: r.network, id: signature, address: r.address, amount })

@@ -1,7 +1,7 @@
 import type { PublicClient } from "viem";
 import { getDb } from "@/lib/platform/db";
 import { addressPaymentEffect } from "@/lib/checkout";
-import { getPayments, readClient, watchAddresses, watchSolanaReferences, type Payments, type WatchReport } from "@/lib/payments";
+import { getPayments, readClient, watchAddresses, watchSolanaReferences, type WatchReport } from "@/lib/payments";
 import type { EvmNetwork, SolanaNetwork } from "@/lib/platform/networks";
 import { log } from "@/lib/platform/log";
 
@@ -30,20 +30,19 @@ export async function watchPaymentAddresses(): Promise<WatchReport[]> {
     return undefined;
   };
   const solana = payments.networks.filter((n): n is SolanaNetwork => n.kind === "solana");
-  const feePayers = solana.length > 0 ? await solanaFeePayers(payments) : new Set<string>();
   const reports = await Promise.all([
     ...payments.addressNetworks.map(async (n) => {
       const send = payments.gasSender(n);
       if (!send) return undefined;
       return watchAddresses(db, n, { client: clientOf(n), effect: addressPaymentEffect, send }).catch(failed(n));
     }),
-    ...solana.map((n) => watchSolanaReferences(db, n, { effect: addressPaymentEffect, feePayers }).catch(failed(n))),
+    // (Without the x402 fee payers' list, no Solana round: it could take an x402 settlement for a Solana Pay transfer.)
+    ...solana.map((n) =>
+      payments
+        .solanaSigners()
+        .then((signers) => watchSolanaReferences(db, n, { effect: addressPaymentEffect, feePayers: new Set(signers) }))
+        .catch(failed(n)),
+    ),
   ]);
   return reports.filter((r): r is WatchReport => r !== undefined);
-}
-
-/** The fee payers of the shop's x402 Solana payments (in-process or a remote facilitator's), as its requirements name them. */
-async function solanaFeePayers(payments: Payments): Promise<Set<string>> {
-  const requirements = await payments.requirements(10_000n);
-  return new Set(requirements.flatMap((r) => (typeof r.extra?.feePayer === "string" ? [r.extra.feePayer] : [])));
 }

@@ -48,6 +48,15 @@ async function shopperPaying(
   if (unavailable) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", unavailable, { field: "payment_method" });
   const decided = await payByAddressFor(db, method, "Leave out payment_method to pay in USDC through x402");
   if (decided && "refused" in decided) throw new ApiError(400, "UNSUPPORTED_PAYMENT_METHOD", decided.refused, { field: "payment_method" });
+  // A shopper names a method to pay by transfer: where this shop has no address for it, x402 is the way.
+  if (!decided) {
+    throw new ApiError(
+      400,
+      "UNSUPPORTED_PAYMENT_METHOD",
+      `Payment method ${method} is taken through x402 only on this shop (it has no gas wallet to collect a transfer to an invoice's address there): leave payment_method out and pay with invoice/pay.`,
+      { field: "payment_method" },
+    );
+  }
   // Refunds go back on the invoice's network: an address of its chain family (the paying wallet's by default).
   const solana = decided?.network.kind === "solana";
   const family = solana ? "solana:" : "eip155:";

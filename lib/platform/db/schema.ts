@@ -644,6 +644,8 @@ export const settlements = pgTable(
       .on(t.nextCheckAt)
       .where(sql`${t.status} IN ('settling', 'pending')`),
     index("settlements_reference_idx").on(t.purpose, t.reference),
+    // A transaction looked up by its id: the Solana Pay watcher leaves out those of x402 settlements.
+    index("settlements_transaction_idx").on(t.transaction),
     // A payer's payments in flight, weighed against its balance as a payment is recorded.
     index("settlements_payer_idx")
       .on(t.network, sql`lower(${t.payer})`)
@@ -881,6 +883,8 @@ export const addressRefunds = pgTable(
     tx: text("tx"),
     raw: text("raw"),
     expiry: text("expiry"),
+    /** Earlier versions of the stored EVM transfer (their hashes), each replaced at a higher fee by `tx` (one nonce). */
+    superseded: text("superseded").array(),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lockedBy: integer("locked_by"),
     lastError: text("last_error"),

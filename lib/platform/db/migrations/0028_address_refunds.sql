@@ -13,6 +13,7 @@ CREATE TABLE "address_refunds" (
 	"tx" text,
 	"raw" text,
 	"expiry" text,
+	"superseded" text[],
 	"locked_until" timestamp with time zone,
 	"locked_by" integer,
 	"last_error" text,
@@ -33,4 +34,5 @@ ALTER TABLE "chain_watchers" ADD COLUMN "cursor" text;--> statement-breakpoint
 ALTER TABLE "payment_addresses" ADD COLUMN "refund_address" text;--> statement-breakpoint
 ALTER TABLE "address_refunds" ADD CONSTRAINT "address_refunds_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "address_refunds_due_idx" ON "address_refunds" USING btree ("status","locked_until");--> statement-breakpoint
-CREATE INDEX "address_refunds_invoice_idx" ON "address_refunds" USING btree ("invoice_id");
+CREATE INDEX "address_refunds_invoice_idx" ON "address_refunds" USING btree ("invoice_id");--> statement-breakpoint
+CREATE INDEX "settlements_transaction_idx" ON "settlements" USING btree ("transaction");

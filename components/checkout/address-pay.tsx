@@ -35,6 +35,7 @@ export function AddressPay({
   onSent,
   faucet,
   extraGoes = "went to the merchant's balance.",
+  extraRule = "it is credited to the merchant's balance at the invoice's rate.",
 }: {
   payment: AddressPayment;
   networkName: string;
@@ -48,6 +49,8 @@ export function AddressPay({
   faucet?: () => Promise<string>;
   /** What becomes of what arrives beyond the price (or after the end), in words that end the sentence. */
   extraGoes?: string;
+  /** The rule for what arrives beyond the price, late or short, as a sentence (the payer reads it before sending). */
+  extraRule?: string;
 }) {
   const [notice, setNotice] = useState<string | null>(null);
   const { busy, error, run } = useAction<"send" | "fund">(onSent);
@@ -82,6 +85,9 @@ export function AddressPay({
         unpaid={unpaid}
         alternative={alternative}
         extraGoes={extraGoes}
+        extraRule={extraRule}
+        wallet={wallet}
+        onSent={onSent}
       />
     );
 
@@ -121,6 +127,7 @@ export function AddressPay({
           {payment.credited} {payment.coin} beyond what the invoice asked (or after it ended) {extraGoes}
         </p>
       )}
+      <AmountRules coin={payment.coin} extraRule={extraRule} />
       {canSend && (
         <button
           type="button"
@@ -157,13 +164,36 @@ function SolanaPay({
   unpaid,
   alternative,
   extraGoes,
+  extraRule,
+  wallet,
+  onSent,
 }: {
   payment: AddressPayment & { reference: string };
   networkName: string;
   unpaid: boolean;
   alternative: boolean;
   extraGoes: string;
+  extraRule: string;
+  wallet: ShopWallet | null;
+  onSent: () => Promise<unknown>;
 }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, run } = useAction<"send">(onSent);
+  const toSend = BigInt(remainingAtomic(payment));
+  const canSend = unpaid && wallet?.family === "solana" && wallet.sendSolanaPay !== undefined && payment.contract_address !== undefined && toSend > 0n;
+  const send = () =>
+    run("send", async () => {
+      setNotice(null);
+      if (!wallet?.sendSolanaPay || !payment.contract_address) return;
+      const signature = await wallet.sendSolanaPay({
+        recipient: payment.address,
+        mint: payment.contract_address,
+        decimals: 6,
+        amount: toSend,
+        reference: payment.reference,
+      });
+      setNotice(`Sent: transaction ${signature}. It counts once it is confirmed.`);
+    });
   return (
     <section aria-labelledby="solana-pay-heading" className="flex flex-col gap-3 border-t border-slate-200 pt-4">
       <h3 id="solana-pay-heading" className="text-lg font-semibold text-slate-900">
@@ -193,7 +223,46 @@ function SolanaPay({
           {payment.credited} USDC beyond what the invoice asked (or after it ended) {extraGoes}
         </p>
       )}
+      <AmountRules coin="USDC" extraRule={extraRule} />
+      {canSend && (
+        <button
+          type="button"
+          onClick={send}
+          disabled={busy !== null}
+          className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
+        >
+          {busy === "send"
+            ? "Confirm in your wallet…"
+            : wallet?.name === BURNER_WALLET_NAME
+              ? "Pay with the burner wallet by Solana Pay"
+              : `Send ${payment.missing} USDC from this wallet by Solana Pay`}
+        </button>
+      )}
+      <ActionMessages notice={notice} error={error} />
     </section>
+  );
+}
+
+/**
+ * The amount rules, told where the payer sends (docs/merchant-api.md "Paying by address"): transfers add up; more
+ * than asked, or anything after the invoice is paid or has ended, is never kept silently; a transfer a little late
+ * still counts while the price holds.
+ */
+function AmountRules({ coin, extraRule }: { coin: string; extraRule: string }) {
+  return (
+    <details className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+      <summary className="cursor-pointer rounded font-medium text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+        Sent too little, too much or too late?
+      </summary>
+      <ul className="mt-2 flex list-disc flex-col gap-1 pl-5">
+        <li>Several transfers add up: what is still missing shows here until the invoice ends.</li>
+        <li>More than asked, anything sent after it is paid, or what arrived when it ends unpaid: {extraRule}</li>
+        <li>
+          A transfer up to an hour after the countdown still pays it while the price of {coin === "ETH" ? "ether" : coin} has not fallen more than 2%
+          {coin === "ETH" ? "" : " (USDC: always)"}; otherwise it is treated as above.
+        </li>
+      </ul>
+    </details>
   );
 }
 

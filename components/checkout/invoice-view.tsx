@@ -118,7 +118,13 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
 
   const recreate = () =>
     run("recreate", async () => {
-      const next = await createInvoice(token, cartItems(lines));
+      // The same way of paying as before (a transfer's method and refund address), at a new price.
+      const next = await createInvoice(
+        token,
+        cartItems(lines),
+        undefined,
+        byAddress ? { payment_method: byAddress.method, ...(byAddress.refund_address ? { refund_address: byAddress.refund_address } : {}) } : undefined,
+      );
       rememberCartInvoice(next.invoice_id);
       router.push(`/invoices/${next.invoice_id}`);
     });
@@ -267,6 +273,11 @@ function Invoice({ id, token, wallet }: { id: string; token: string; wallet: Sho
               wallet={wallet}
               alternative={networks.length > 0}
               onSent={refresh}
+              extraRule={
+                byAddress.refund_address
+                  ? `it is refunded, in the coin you sent, to your refund address (less than a dollar's worth is not worth a transfer's fee and is kept).`
+                  : "it waits for the shop's staff to refund it, since no refund address was given."
+              }
               extraGoes={
                 byAddress.refund_address
                   ? `is refunded to your refund address ${byAddress.refund_address}.`

@@ -55,6 +55,11 @@ function SolanaBridge({ setup, publish }: FamilyProps) {
       async paymentScheme() {
         return new ExactSvmScheme(walletAdapterSigner(address, signTransaction), { rpcUrl });
       },
+      async sendSolanaPay(transfer) {
+        // Loaded when first used: the token program's client stays out of the pages that never send one.
+        const { sendSolanaPayTransfer } = await import("./solana-pay-transfer");
+        return sendSolanaPayTransfer(walletAdapterSigner(address, signTransaction), rpcUrl, transfer);
+      },
       disconnect: () => void disconnect(),
     };
   }, [connected, publicKey, signMessage, signTransaction, disconnect, name, rpcUrl]);

@@ -4,6 +4,7 @@ import type { SchemeNetworkClient } from "@x402/core/types";
 import type { SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import { createContext, useContext } from "react";
 import type { WalletSetup } from "@/lib/payments/wallet-setup";
+import type { SolanaPayTransfer } from "./solana-pay-transfer";
 
 /** The two wallet families, each with its own stack, loaded when the shopper picks it (see wallet-providers.tsx). */
 export type WalletFamily = "eip155" | "solana";
@@ -24,6 +25,8 @@ export type ShopWallet = {
    * its chain first; its hash once the wallet sent it.
    */
   sendTransfer?(network: string, transfer: { to: `0x${string}`; value?: bigint; data?: `0x${string}` }): Promise<string>;
+  /** Solana wallets: sends a Solana Pay transfer (USDC with an invoice's reference); its signature once the node took it. */
+  sendSolanaPay?(transfer: SolanaPayTransfer): Promise<string>;
   disconnect(): void;
 };
 

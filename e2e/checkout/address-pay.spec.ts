@@ -137,3 +137,31 @@ for (const screen of screens) {
     });
   });
 }
+
+test("a USDC invoice on Solana is paid by Solana Pay from the burner wallet, its reference carried by the transfer", async ({ page, baseURL }, testInfo) => {
+  const merchant = await newMerchant(baseURL!, 0);
+  const created = await merchant.call("/invoices", { body: { products: [{ product_id: "test-gift-card-code", value: 10 }], payment_method: "usdc_solana" } });
+  expect(created.status).toBe(200);
+  const invoice = created.body.data as Invoice & { payment: { reference: string } };
+  expect(invoice.payment.payment_uri).toMatch(
+    new RegExp(`^solana:${invoice.payment.address}\\?amount=10&spl-token=\\w+&reference=${invoice.payment.reference}&`),
+  );
+
+  await page.goto(invoice.payment.payment_page);
+  const section = page.getByRole("region", { name: "Or pay with a Solana Pay wallet" });
+  await expect(section.getByRole("img", { name: /QR code of the payment: 10 USDC/ })).toBeVisible();
+  await expect(section.locator("output").filter({ hasText: new RegExp(`^${invoice.payment.reference}$`) })).toBeVisible();
+  await expectAccessible(page, "a Solana Pay payment page");
+
+  await page.getByRole("button", { name: "Connect Solana wallet" }).click();
+  await page.getByRole("dialog", { name: "Connect a Solana wallet" }).getByRole("button", { name: BURNER_RE }).click();
+  await expect(page.getByText(/Connected: Burner wallet \(devnet\)/).first()).toBeVisible();
+  await page.getByRole("button", { name: "Get test USDC" }).click();
+  await expect(page.getByText(/USDC sent to your wallet/)).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: testInfo.outputPath("solana-pay.png"), fullPage: true });
+  await section.getByRole("button", { name: "Pay with the burner wallet by Solana Pay" }).click();
+  await expect(section.getByText(/^Sent: transaction \w{64,88}/)).toBeVisible();
+  await expect(page.getByText("Paid. Thank you!")).toBeVisible({ timeout: 30_000 });
+  const seen = (await merchant.call(`/invoices/${invoice.id}`)).body.data as Invoice;
+  expect(seen.payment.received).toBe("10");
+});

@@ -35,8 +35,10 @@ test("GET /api/health answers liveness without credentials, and readiness once t
   };
   expect(ready.status).toBe("ready");
   expect(ready.problems).toEqual([]);
-  // The facilitator's gas wallets on each of the four networks, funded on the devnet.
+  // The facilitator's gas wallets on each of the four networks, funded on the devnet, and on Ethereum (paid by address
+  // only), where the same wallet flushes the invoices' addresses.
   expect(ready.gas_wallets.map((g) => g.network).sort()).toEqual([
+    "eip155:1010402",
     "eip155:1370402",
     "eip155:421610402",
     "eip155:84530402",

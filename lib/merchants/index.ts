@@ -35,6 +35,7 @@ export {
 export {
   BALANCE_METHODS,
   PAYMENT_METHODS,
+  COIN_METHODS,
   isAddressOnlyMethod,
   isEtherMethod,
   methodCoin,

@@ -7,20 +7,11 @@ import type { NetworkKey } from "@/lib/platform/networks";
  * (`usdc_erc20`: by that transfer only), or ether on Ethereum, Base or Arbitrum (`ethereum`, `eth_base`,
  * `eth_arbitrum`: a transfer to the invoice's own address, at a price locked at creation).
  * A `gift_card_code` goes with any of them: the card pays first, the method the rest. Others named by clients
- * (`bitcoin`, `lightning`, …) get `unsupported_payment_method`.
+ * (`bitcoin`, `lightning`, …) get `unsupported_payment_method`. The methods paid in a coin (`COIN_METHODS`) are those
+ * a shopper's invoice (/x402) may name too.
  */
-export const PAYMENT_METHODS = [
-  "balance",
-  "gift_card",
-  "usdc_base",
-  "usdc_arbitrum",
-  "usdc_polygon",
-  "usdc_solana",
-  "usdc_erc20",
-  "ethereum",
-  "eth_base",
-  "eth_arbitrum",
-] as const;
+export const COIN_METHODS = ["usdc_base", "usdc_arbitrum", "usdc_polygon", "usdc_solana", "usdc_erc20", "ethereum", "eth_base", "eth_arbitrum"] as const;
+export const PAYMENT_METHODS = ["balance", "gift_card", ...COIN_METHODS] as const;
 /** Methods whose invoice is paid from the balance (a gift card's first, with `gift_card`: the rest from the balance). */
 export const BALANCE_METHODS: readonly string[] = ["balance", "gift_card"];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

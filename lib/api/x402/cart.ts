@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COIN_METHODS } from "@/lib/merchants";
 
 /** At most this many items in one invoice (the spec's limit). */
 export const MAX_ITEMS = 15;
@@ -24,17 +25,8 @@ export const cartItemSchema = z
   })
   .meta({ id: "CartItem", description: "One item of a cart: a product package for one recipient." });
 
-/** The payment methods a shopper's invoice may name (lib/merchants' methods paid in USDC or ether). */
-export const SHOPPER_PAYMENT_METHODS = [
-  "usdc_base",
-  "usdc_arbitrum",
-  "usdc_polygon",
-  "usdc_solana",
-  "usdc_erc20",
-  "ethereum",
-  "eth_base",
-  "eth_arbitrum",
-] as const;
+/** The payment methods a shopper's invoice may name: lib/merchants' methods paid in USDC or ether. */
+export const SHOPPER_PAYMENT_METHODS = COIN_METHODS;
 /** An EVM address, or a Solana one (base58, 32 to 44 characters); which one a method takes is checked with it. */
 const REFUND_ADDRESS = /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 

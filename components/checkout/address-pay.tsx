@@ -10,6 +10,10 @@ import { BURNER_WALLET_NAME } from "@/components/wallet/burner/burner-wallet-inf
 import type { AddressPayment } from "./shop-api";
 import { useAction } from "./use-action";
 
+/** The button that sends the transfer from the connected wallet (a plain one, or Solana Pay). */
+const SEND_BUTTON =
+  "h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400";
+
 /** The payment's progress in words: nothing yet, seen and confirming, part of it received, all of it. */
 export function addressPaymentProgress(p: AddressPayment): string {
   const seenMore = p.seen !== p.received;
@@ -129,12 +133,7 @@ export function AddressPay({
       )}
       <AmountRules coin={payment.coin} extraRule={extraRule} />
       {canSend && (
-        <button
-          type="button"
-          onClick={send}
-          disabled={busy !== null}
-          className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
-        >
+        <button type="button" onClick={send} disabled={busy !== null} className={SEND_BUTTON}>
           {busy === "send" ? "Confirm in your wallet…" : burner ? `Pay with the burner wallet` : `Send ${payment.missing} ${payment.coin} from this wallet`}
         </button>
       )}
@@ -225,12 +224,7 @@ function SolanaPay({
       )}
       <AmountRules coin="USDC" extraRule={extraRule} />
       {canSend && (
-        <button
-          type="button"
-          onClick={send}
-          disabled={busy !== null}
-          className="h-12 rounded-xl bg-brand-600 px-6 text-lg font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-400"
-        >
+        <button type="button" onClick={send} disabled={busy !== null} className={SEND_BUTTON}>
           {busy === "send"
             ? "Confirm in your wallet…"
             : wallet?.name === BURNER_WALLET_NAME

@@ -11,7 +11,7 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
-  type TransactionModifyingSigner,
+  type TransactionSigner,
 } from "@solana/kit";
 
 /** A Solana Pay transfer request, as an invoice's payment names it: USDC to the shop's wallet, with the invoice's reference. */
@@ -20,9 +20,14 @@ export type SolanaPayTransfer = { recipient: string; mint: string; decimals: num
 /**
  * Sends a Solana Pay transfer from a wallet, as a Solana Pay wallet does from the payment URI: a `transferChecked` of
  * the USDC from the wallet's token account to the recipient's, with the reference as a read-only account of the
- * transfer (how the shop finds it), the wallet paying its fee. Its signature once the node took it.
+ * transfer (how the shop finds it), the wallet paying its fee (or `feePayer`). Its signature once the node took it.
  */
-export async function sendSolanaPayTransfer(signer: TransactionModifyingSigner, rpcUrl: string, t: SolanaPayTransfer): Promise<string> {
+export async function sendSolanaPayTransfer(
+  signer: TransactionSigner,
+  rpcUrl: string,
+  t: SolanaPayTransfer,
+  feePayer: TransactionSigner = signer,
+): Promise<string> {
   const rpc = createSolanaRpc(rpcUrl);
   const mint = address(t.mint);
   const [[source], [destination]] = await Promise.all([
@@ -34,7 +39,7 @@ export async function sendSolanaPayTransfer(signer: TransactionModifyingSigner, 
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(signer, m),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
     (m) => appendTransactionMessageInstructions([withReference], m),
   );

@@ -5,22 +5,10 @@
  * counted once at `confirmed`, pays the invoice, and what is beyond the price is credited (a merchant) or refunded to
  * the refund address (a shopper); one the shop's own fee payer paid for (an x402 settlement) is never counted so.
  */
-import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import {
-  AccountRole,
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type KeyPairSigner,
-} from "@solana/kit";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import { sendSolanaPayTransfer } from "@/components/wallet/solana-pay-transfer";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getInvoiceRoute } from "@/app/api/v2/invoices/[id]/route";
@@ -33,7 +21,7 @@ import type { SolanaNetwork } from "@/lib/platform/networks";
 import { devnetPayout, drainDue, payAddressRefunds } from "@/lib/fulfilment";
 import { issueSessionToken } from "@/lib/identity";
 import { createMerchant } from "@/lib/merchants";
-import { shopTokenAccount, solanaReference, watchSolanaReferences } from "@/lib/payments";
+import { solanaReference, watchSolanaReferences } from "@/lib/payments";
 import { databaseSenderSync } from "@/lib/payments/nonce-store";
 import { withTestCatalog } from "@/test/db";
 import { processTestDevnet } from "@/test/devnet";
@@ -46,7 +34,6 @@ let devnet: Devnet;
 processTestDevnet("solana-pay", (ctx) => ({ database, devnet } = ctx), withTestCatalog);
 
 const solana = () => devnet.networks.find((n): n is SolanaNetwork => n.kind === "solana")!;
-const rpc = () => createSolanaRpc(solana().rpcUrl);
 
 type Payment = {
   method: string;
@@ -83,25 +70,13 @@ async function payer(usdc = 100_000_000n): Promise<KeyPairSigner> {
 }
 
 /**
- * A Solana Pay transfer as a wallet makes it from the payment URI: USDC from the payer's token account to the shop's,
- * with the reference as a read-only account of the transfer; paid for by `feePayer` (the payer by default).
+ * A Solana Pay transfer as a wallet makes it from the payment URI (the shop's page sends it the same way): USDC from
+ * the payer's token account to the shop's, with the reference as a read-only account of the transfer; paid for by
+ * `feePayer` (the payer by default).
  */
-async function transfer(from: KeyPairSigner, reference: string, amount: bigint, feePayer: KeyPairSigner = from): Promise<string> {
+function transfer(from: KeyPairSigner, reference: string, amount: bigint, feePayer: KeyPairSigner = from): Promise<string> {
   const n = solana();
-  const mint = address(n.usdc.mint);
-  const [source] = await findAssociatedTokenPda({ owner: from.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const transferIx = getTransferCheckedInstruction({ source, mint, destination: address(await shopTokenAccount(n)), authority: from, amount, decimals: 6 });
-  const withReference = { ...transferIx, accounts: [...transferIx.accounts, { address: address(reference), role: AccountRole.READONLY }] };
-  const { value: blockhash } = await rpc().getLatestBlockhash().send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-    (m) => appendTransactionMessageInstructions([withReference], m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  await rpc().sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send();
-  return getSignatureFromTransaction(signed);
+  return sendSolanaPayTransfer(from, n.rpcUrl, { recipient: n.payTo, mint: n.usdc.mint, decimals: 6, amount, reference }, feePayer);
 }
 
 const row = async (invoiceId: string) => (await database.db.select().from(paymentAddresses).where(eq(paymentAddresses.invoiceId, invoiceId)))[0]!;
@@ -177,6 +152,34 @@ describe("an invoice paid by a Solana Pay transfer", () => {
     },
   );
 
+  it("through a node that answers 429 and serves a transaction late, the transfer is counted once it is served, and once", { timeout: 90_000 }, async () => {
+    const node = await misbehavingNode(solana().rpcUrl);
+    try {
+      const behind = { ...solana(), rpcUrl: node.url };
+      const m = await merchant("Behind a bad node");
+      const inv = await m.create();
+      const from = await payer();
+      const signature = await transfer(from, inv.payment.reference, BigInt(inv.payment.amount_atomic));
+      // Rounds through the node: some refused whole (429), and the transaction not served for its first looks; a
+      // transaction not served yet holds the cursor before it, so nothing is skipped meanwhile.
+      for (let i = 0; i < 40 && (await status(inv.id)) !== "paid"; i++) {
+        await watchSolanaReferences(database.db, behind, { effect: addressPaymentEffect, feePayers: new Set([devnet.keys.solanaFacilitator.address]) }).catch(
+          () => undefined,
+        );
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(await status(inv.id)).toBe("paid");
+      expect(node.unserved.get(signature)).toBe(NOT_SERVED_LOOKS);
+      expect(node.refused).toBeGreaterThan(0);
+      // Read again from the start through the real node: still counted once.
+      await database.db.update(chainWatchers).set({ cursor: null }).where(eq(chainWatchers.network, solana().network));
+      await round();
+      expect((await row(inv.id)).received).toBe(BigInt(inv.payment.amount_atomic));
+    } finally {
+      await node.close();
+    }
+  });
+
   it("a shopper's over-payment is refunded in USDC on Solana to the refund address", { timeout: 90_000 }, async () => {
     const from = await payer();
     const token = (await issueSessionToken({ chainId: solana().network, address: from.address })).token;
@@ -206,3 +209,53 @@ describe("an invoice paid by a Solana Pay transfer", () => {
     expect(await devnet.balance(solana().network, from.address)).toBe(before - BigInt(created.payment.amount_atomic));
   });
 });
+
+/** How many times the misbehaving node answers "not found" for a transaction before it serves it. */
+const NOT_SERVED_LOOKS = 3;
+
+/**
+ * A Solana JSON-RPC endpoint in front of the devnet's that misbehaves as real ones do: every fourth request refused
+ * with 429, and `getTransaction` answering null ("not found") for a transaction's first NOT_SERVED_LOOKS looks, as a
+ * node behind the one that listed it does.
+ */
+async function misbehavingNode(upstream: string) {
+  const unserved = new Map<string, number>();
+  let requests = 0;
+  const state = { refused: 0 };
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      void (async () => {
+        const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+        if (++requests % 4 === 0) {
+          state.refused++;
+          res
+            .writeHead(429, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: 429, message: "Too many requests" } }));
+          return;
+        }
+        if (call.method === "getTransaction") {
+          const signature = String(call.params?.[0]);
+          const looks = unserved.get(signature) ?? 0;
+          if (looks < NOT_SERVED_LOOKS) {
+            unserved.set(signature, looks + 1);
+            res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: null }));
+            return;
+          }
+        }
+        const answer = await fetch(upstream, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        res.writeHead(answer.status, { "Content-Type": "application/json" }).end(await answer.text());
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    unserved,
+    get refused() {
+      return state.refused;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
